@@ -1,0 +1,73 @@
+// Lint: TypeScript rules plus the layer boundaries of docs/CONVENTIONS.md. The boundary rules are what keep the
+// pure layers testable under plain Node and the webview free of host code; test/unit/lint/boundaries.test.ts
+// proves they fire.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+const noVscode = {
+  name: 'vscode',
+  message: "Only extension/ui and extension/extension.ts may import 'vscode': keep this layer pure so it runs under plain Node.",
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test-results/**', '.vscode-test/**', '**/*.js', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      curly: 'error',
+      eqeqeq: ['error', 'always'],
+      'no-console': 'warn',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
+    },
+  },
+  {
+    files: ['extension/protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode, ...nodeBuiltins.map((name) => ({ name, message: 'extension/protocol is shared with the webview: zod only, no Node built-ins.' }))],
+        },
+      ],
+    },
+  },
+  {
+    files: ['extension/base/**/*.ts', 'extension/transport/**/*.ts', 'extension/drivers/**/*.ts', 'extension/model/**/*.ts', 'extension/storage/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
+  },
+  {
+    files: ['webview/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: "Can't use 'vscode' in webviews: talk to the host with messages from extension/protocol/webviewMessages.ts." },
+            ...nodeBuiltins.map((name) => ({ name, message: 'The webview runs in a browser: no Node built-ins.' })),
+          ],
+          patterns: [
+            {
+              regex: '^(\\.\\./)+extension/(?!protocol/(webviewMessages|transcriptTypes)$)',
+              message: 'The webview may import only extension/protocol/webviewMessages and transcriptTypes from the host code.',
+            },
+          ],
+        },
+      ],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-console': 'off', '@typescript-eslint/no-floating-promises': 'off' },
+  },
+);

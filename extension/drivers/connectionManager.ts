@@ -1,0 +1,120 @@
+/**
+ * Owns one driver per connection profile. Profiles come from settings (the UI passes them in); the manager adds
+ * them to the store, creates drivers through per-protocol factories, and routes user actions to the right driver.
+ * Pure (no `vscode`): the UI layer adapts it.
+ */
+import type { ProtocolName } from '../model/modelTypes';
+import type { RunStore } from '../model/runStore';
+import type { FrameTap } from '../transport/frameTap';
+import type { ConnectionProfile, Driver } from './driver';
+import { DriverError } from './driver';
+
+export interface DriverContext {
+  readonly store: RunStore;
+  readonly connectionId: string;
+  readonly profile: ConnectionProfile;
+  /** Records every frame (trace file + log). */
+  readonly tap: FrameTap;
+  /** Extension storage directory for durable transcripts. */
+  readonly storageDir: string;
+  readonly log: DriverLog;
+}
+
+export interface DriverLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export type DriverFactory = (context: DriverContext) => Driver;
+
+export function connectionIdOf(profile: ConnectionProfile): string {
+  return `${profile.protocol}:${profile.name}`;
+}
+
+export class ConnectionManager {
+  private readonly drivers = new Map<string, Driver>();
+  private profiles = new Map<string, ConnectionProfile>();
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly factories: Partial<Record<ProtocolName, DriverFactory>>,
+    private readonly makeContext: (connectionId: string, profile: ConnectionProfile) => Omit<DriverContext, 'store' | 'connectionId' | 'profile'>,
+  ) {}
+
+  /** Replaces the set of profiles: new ones are added, removed ones disconnected and dropped, changed ones reset. */
+  async setProfiles(profiles: readonly ConnectionProfile[]): Promise<void> {
+    const next = new Map(profiles.map((p) => [connectionIdOf(p), p]));
+    for (const [id, old] of this.profiles) {
+      const replacement = next.get(id);
+      if (!replacement || JSON.stringify(replacement) !== JSON.stringify(old)) {
+        await this.dropDriver(id);
+        if (!replacement) {
+          this.store.dispatch({ type: 'connectionRemoved', connectionId: id });
+        }
+      }
+    }
+    for (const [id, profile] of next) {
+      this.store.dispatch({ type: 'connectionAdded', connection: { id, name: profile.name, protocol: profile.protocol } });
+    }
+    this.profiles = next;
+  }
+
+  profile(connectionId: string): ConnectionProfile | undefined {
+    return this.profiles.get(connectionId);
+  }
+
+  allProfiles(): readonly ConnectionProfile[] {
+    return [...this.profiles.values()];
+  }
+
+  driver(connectionId: string): Driver | undefined {
+    return this.drivers.get(connectionId);
+  }
+
+  /** The driver of a connection, created on first use. */
+  ensureDriver(connectionId: string): Driver {
+    const existing = this.drivers.get(connectionId);
+    if (existing) {
+      return existing;
+    }
+    const profile = this.profiles.get(connectionId);
+    if (!profile) {
+      throw new DriverError(`There is no connection profile "${connectionId}".`);
+    }
+    const factory = this.factories[profile.protocol];
+    if (!factory) {
+      throw new DriverError(`Agent Switchboard cannot talk to ${profile.protocol} daemons in this version.`);
+    }
+    const driver = factory({ store: this.store, connectionId, profile, ...this.makeContext(connectionId, profile) });
+    this.drivers.set(connectionId, driver);
+    return driver;
+  }
+
+  async connect(connectionId: string): Promise<void> {
+    await this.ensureDriver(connectionId).connect();
+  }
+
+  async disconnect(connectionId: string): Promise<void> {
+    await this.drivers.get(connectionId)?.disconnect();
+  }
+
+  async dispose(): Promise<void> {
+    for (const id of [...this.drivers.keys()]) {
+      await this.dropDriver(id);
+    }
+  }
+
+  private async dropDriver(id: string): Promise<void> {
+    const driver = this.drivers.get(id);
+    if (!driver) {
+      return;
+    }
+    this.drivers.delete(id);
+    try {
+      await driver.disconnect();
+    } finally {
+      driver.dispose();
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * What every daemon driver offers the UI. A driver owns one connection profile: it connects (and reconnects),
+ * maps its wire protocol onto the run model by dispatching to the store, and performs user actions. Methods a
+ * daemon does not support are absent or reject with a `DriverError`; the UI offers actions by the connection's
+ * capabilities (see `Capability`), not by trying.
+ */
+import type { Disposable } from '../base/emitter';
+import type { ApprovalDecision } from '../protocol/transcriptTypes';
+import type { ProtocolName } from '../model/modelTypes';
+
+/** A connection profile from the `agentSwitchboard.connections` setting. */
+export interface ConnectionProfile {
+  readonly name: string;
+  readonly protocol: ProtocolName;
+  /** Unix socket (AgencyProxy, SCV, a single hyperhive socket). */
+  readonly socketPath?: string;
+  /** hyperhive socket directory (default /run/hyperhive). */
+  readonly hiveDir?: string;
+  /** A3S harness base URL. */
+  readonly url?: string;
+  /** A3S: allow a non-loopback URL (explicit opt-in). */
+  readonly allowRemote?: boolean;
+  /** A3S run identity parts. */
+  readonly releaseIdentity?: string;
+  readonly sessionId?: string;
+  readonly readinessPath?: string;
+  readonly livenessPath?: string;
+  /** Connect when the extension starts (default true). */
+  readonly autoConnect?: boolean;
+}
+
+export interface StartRunOptions {
+  readonly prompt: string;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly permission?: string;
+  readonly workspaceRoots: readonly string[];
+  readonly approvals?: boolean;
+  readonly interactive?: boolean;
+}
+
+export interface ProviderChoice {
+  readonly provider: string;
+  readonly installed: boolean;
+  readonly version?: string;
+  readonly authState: string;
+  readonly detail?: string;
+  readonly loginHint?: string;
+}
+
+/** An error meant for the user: `message` is complete and actionable; `code` is the daemon's code if any. */
+export class DriverError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'DriverError';
+  }
+}
+
+export interface Driver extends Disposable {
+  readonly protocol: ProtocolName;
+  readonly connectionId: string;
+  /** Connects and keeps the connection up (reconnecting with backoff) until `disconnect`. */
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  /** Starts a run; resolves with its run id once the daemon accepted it. */
+  startRun?(options: StartRunOptions): Promise<string>;
+  /** Sends a message into a run (inject, queue or operator message, per protocol). */
+  sendMessage?(runId: string, text: string): Promise<void>;
+  cancelRun?(runId: string): Promise<void>;
+  decideApproval?(runId: string, approvalId: string, decision: ApprovalDecision): Promise<void>;
+  listProviders?(): Promise<readonly ProviderChoice[]>;
+  /** Server-side prompt queue (SCV): edit, move (null = to the end), remove, pause. */
+  editQueueEntry?(runId: string, queueId: string, revision: number, prompt: string): Promise<void>;
+  moveQueueEntry?(runId: string, queueId: string, revision: number, beforeQueueId: string | null): Promise<void>;
+  removeQueueEntry?(runId: string, queueId: string, revision: number): Promise<void>;
+  pauseQueue?(runId: string, paused: boolean): Promise<void>;
+  /** Re-reads daemon state on demand (runs, status, counts). */
+  refresh?(): Promise<void>;
+}

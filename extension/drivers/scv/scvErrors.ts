@@ -1,0 +1,63 @@
+/**
+ * Errors the SCV client rejects its promises with. Each says plainly whether the request reached the daemon,
+ * because `turn.start` must never be retried blindly (WIRE.md §2.7: no idempotency).
+ */
+import type { ErrorCode } from '../../protocol/scvTypes';
+
+/** The daemon refused a request with `error{code, message}`. The request was received and not carried out. */
+export class ScvRequestError extends Error {
+  override readonly name = 'ScvRequestError';
+  constructor(
+    readonly code: ErrorCode,
+    readonly serverMessage: string,
+    readonly requestId: string | undefined,
+    readonly fatal: boolean,
+  ) {
+    super(`SCV daemon refused the request (${code}): ${serverMessage}`);
+  }
+}
+
+/** Protocol versions differ; there is no negotiation (fatal, the connection is closed). */
+export class ScvVersionMismatchError extends Error {
+  override readonly name = 'ScvVersionMismatchError';
+  constructor(
+    readonly clientVersion: number,
+    /** The daemon's protocol version when it could be told, else `undefined`. */
+    readonly serverVersion: number | undefined,
+    readonly serverMessage: string,
+  ) {
+    super(
+      `SCV protocol version mismatch: this client speaks protocol ${clientVersion}, the daemon speaks ` +
+        `${serverVersion !== undefined ? `protocol ${serverVersion}` : 'a different protocol version'}` +
+        (serverMessage ? ` (daemon said: "${serverMessage}")` : '') +
+        '. Update the extension or the daemon so both speak the same version.',
+    );
+  }
+}
+
+/**
+ * The message was never sent (nothing reached the socket): too large, invalid, or the connection was not open.
+ * Safe to fix and send again.
+ */
+export class ScvNotSentError extends Error {
+  override readonly name = 'ScvNotSentError';
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+/**
+ * Whether the daemon got the message is unknown: the write did not complete in time (or failed part-way), or the
+ * connection closed before the answer. The client never retries; for `turn.start` the prompt may or may not run.
+ */
+export class ScvUnknownOutcomeError extends Error {
+  override readonly name = 'ScvUnknownOutcomeError';
+  constructor(
+    readonly requestType: string,
+    readonly requestId: string,
+    readonly reason: 'write_timeout' | 'write_failed' | 'closed' | 'reply_timeout',
+    detail: string,
+  ) {
+    super(`${requestType} (request ${requestId}) not confirmed — outcome unknown, not retried: ${detail}`);
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The input vocabulary of the model. Drivers translate their wire events into `RunEvent`s and dispatch
+ * `ModelAction`s; the reducer is the only code that turns them into state and transcript patches.
+ */
+import type { ApprovalDecision, RunState } from '../protocol/transcriptTypes';
+import type { Capability, ChangeSetInfo, ConnectionInfo, ConnectionState, QueueEntry } from './modelTypes';
+
+/** A normalized run event. Fields are the daemon's data, untrusted. */
+export type RunEvent =
+  | { readonly kind: 'userPrompt'; readonly text: string; readonly note?: string }
+  | { readonly kind: 'textDelta'; readonly text: string }
+  /** Canonical text of the current step (SCV assistant.completed): replaces the streamed deltas. */
+  | { readonly kind: 'textCompleted'; readonly text: string }
+  | { readonly kind: 'reasoningDelta'; readonly text: string }
+  /** The current assistant message ended: close open text/reasoning items. */
+  | { readonly kind: 'messageBoundary' }
+  | { readonly kind: 'toolCall'; readonly callId: string | null; readonly name: string; readonly input: unknown; readonly status?: 'proposed' | 'running' }
+  | { readonly kind: 'toolInputDelta'; readonly callId: string; readonly delta: string }
+  | { readonly kind: 'toolStarted'; readonly callId: string; readonly name?: string }
+  | { readonly kind: 'toolProgress'; readonly callId: string; readonly text: string }
+  | { readonly kind: 'toolOutputDelta'; readonly callId: string; readonly delta: string }
+  | {
+      readonly kind: 'toolResult';
+      readonly callId: string | null;
+      readonly ok: boolean | null;
+      readonly output: string;
+      readonly truncated?: boolean;
+      readonly errorKind?: string;
+      readonly name?: string;
+    }
+  | {
+      readonly kind: 'approvalRequested';
+      readonly approvalId: string;
+      readonly title: string;
+      readonly detail: unknown;
+      readonly summary?: string;
+      readonly risk?: string;
+      readonly options: readonly ApprovalDecision[];
+      readonly hasDiff: boolean;
+    }
+  /** The daemon or a person settled the approval (or the daemon can no longer accept a decision: `expired`). */
+  | { readonly kind: 'approvalSettled'; readonly approvalId: string; readonly decision?: ApprovalDecision; readonly expired?: boolean }
+  | { readonly kind: 'data'; readonly dataKind: 'usage' | 'rateLimit' | 'compaction'; readonly data: unknown; readonly summary: string }
+  | { readonly kind: 'error'; readonly message: string; readonly code?: string }
+  | { readonly kind: 'notice'; readonly text: string; readonly level: 'info' | 'warning' | 'error' }
+  | { readonly kind: 'stateChanged'; readonly state: RunState; readonly detail?: string; readonly announce?: boolean }
+  | {
+      readonly kind: 'turn';
+      readonly turnId: string;
+      readonly phase: 'started' | 'completed' | 'cancelled' | 'failed';
+      readonly code?: string;
+      readonly message?: string;
+      readonly summary?: string;
+    }
+  | {
+      readonly kind: 'message';
+      readonly from: string;
+      readonly body: string;
+      readonly at?: string;
+      readonly messageId?: string;
+      readonly inReplyTo?: string;
+    }
+  | { readonly kind: 'raw'; readonly label: string; readonly data: unknown };
+
+export interface RunFields {
+  readonly title?: string;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly state?: RunState;
+  readonly stateDetail?: string;
+  readonly createdAt?: number;
+  readonly workspaceRoots?: readonly string[];
+}
+
+export type ModelAction =
+  /** A profile appeared (or its name/protocol changed). */
+  | { readonly type: 'connectionAdded'; readonly connection: Omit<ConnectionInfo, 'state' | 'capabilities'> }
+  | { readonly type: 'connectionRemoved'; readonly connectionId: string }
+  | { readonly type: 'connectionState'; readonly connectionId: string; readonly state: ConnectionState }
+  | {
+      readonly type: 'connectionInfo';
+      readonly connectionId: string;
+      readonly capabilities?: readonly Capability[];
+      readonly serverDescription?: string;
+      readonly details?: Readonly<Record<string, unknown>>;
+      readonly warning?: string;
+    }
+  /** Create the run if unknown, else merge the fields (never moves `lastSequence`). */
+  | { readonly type: 'runUpserted'; readonly connectionId: string; readonly runId: string; readonly fields: RunFields }
+  | { readonly type: 'runRemoved'; readonly runKey: string }
+  /**
+   * One daemon event for a run. With `sequence`, events at or below the run's `lastSequence` are dropped (replay
+   * overlap), and a jump by more than one records a gap item first.
+   */
+  | { readonly type: 'runEvent'; readonly runKey: string; readonly sequence?: number; readonly event: RunEvent }
+  /** Events in (from, to] are known to be lost (retention gap, acked-away replay, SCV seq gap). */
+  | { readonly type: 'runGap'; readonly runKey: string; readonly from: number; readonly to: number; readonly reason: string }
+  | { readonly type: 'runQueue'; readonly runKey: string; readonly queue: readonly QueueEntry[]; readonly paused?: boolean }
+  /** A person's decision is being sent (`sending`), or the send failed and it is pending again. */
+  | { readonly type: 'approvalStatus'; readonly runKey: string; readonly approvalId: string; readonly status: 'pending' | 'sending' }
+  | { readonly type: 'changeSet'; readonly changeSet: ChangeSetInfo };
+
+export type ModelActionType = ModelAction['type'];

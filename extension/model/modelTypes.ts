@@ -1,0 +1,138 @@
+/**
+ * The common run model for all four daemons: connections → runs (AgencyProxy runs, SCV sessions, A3S runs,
+ * hyperhive agents) → transcript items, plus pending approvals, change sets and capabilities. Run-level state is
+ * small and immutable (the reducer returns new objects); transcripts live in `Transcript` and change by patches.
+ */
+import type { ApprovalDecision, RunState } from '../protocol/transcriptTypes';
+
+export type ProtocolName = 'agency-proxy' | 'scv' | 'a3s' | 'hive';
+
+/** Connection lifecycle, shown in the Connections tree. */
+export type ConnectionState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'connecting'; readonly attempt: number }
+  | { readonly kind: 'connected'; readonly since: number }
+  | { readonly kind: 'reconnecting'; readonly attempt: number; readonly retryAt: number; readonly reason: string }
+  | { readonly kind: 'failed'; readonly reason: string }
+  | { readonly kind: 'disconnected' };
+
+/**
+ * What a connection lets the user do. Drivers derive these from the daemon's own capability list / protocol
+ * version, and the UI offers only what is present.
+ */
+export type Capability =
+  | 'run.start'
+  | 'run.inject'
+  | 'run.queue'
+  | 'run.cancel'
+  | 'run.clear'
+  | 'approvals'
+  | 'approvals.allowSimilar'
+  | 'changeSets.remote'
+  | 'changeSets.local'
+  | 'daemon.shutdown'
+  | 'daemon.status'
+  | 'providers'
+  | 'accountUsage'
+  | 'hive.manager'
+  | 'hive.operatorMessage';
+
+export interface ConnectionInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly protocol: ProtocolName;
+  readonly state: ConnectionState;
+  readonly capabilities: readonly Capability[];
+  /** e.g. "agency-proxy 0.3", "scv-server 0.3.14". */
+  readonly serverDescription?: string;
+  /** Daemon-specific status details for the tree (SCV daemon.status, hive unread counts…), raw but JSON-safe. */
+  readonly details?: Readonly<Record<string, unknown>>;
+  /** A warning about the endpoint (e.g. a socket directory writable by others). */
+  readonly warning?: string;
+}
+
+export interface QueueEntry {
+  readonly queueId: string;
+  readonly revision: number;
+  readonly prompt: string;
+  readonly submitter?: string;
+}
+
+export interface RunInfo {
+  readonly key: string;
+  readonly connectionId: string;
+  readonly runId: string;
+  readonly title: string;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly state: RunState;
+  /** Free text for the tree/tooltip, e.g. the daemon's raw state or why the run was lost. */
+  readonly stateDetail?: string;
+  readonly createdAt: number;
+  /** Highest daemon sequence folded into the transcript (AgencyProxy 1-based, SCV seq, A3S 0-based + 1). */
+  readonly lastSequence: number;
+  /** Approval ids waiting for a person, oldest first. */
+  readonly pendingApprovals: readonly string[];
+  readonly queue?: readonly QueueEntry[];
+  readonly queuePaused?: boolean;
+  /** Open streaming items: ids of the text / reasoning item chunks are appended to, if any. */
+  readonly openTextId?: string;
+  readonly openReasoningId?: string;
+  /** The last tool item without a call id (AgencyProxy allows `id: null`), so its result can be paired. */
+  readonly openAnonymousToolId?: string;
+  /** Tool calls still waiting for their result: call id → item id. Small (only calls in flight). */
+  readonly openTools: ReadonlyMap<string, string>;
+  /** Number of items in the transcript. */
+  readonly itemCount: number;
+  readonly workspaceRoots?: readonly string[];
+}
+
+export interface ApprovalInfo {
+  readonly key: string;
+  readonly runKey: string;
+  readonly approvalId: string;
+  readonly itemId: string;
+  readonly title: string;
+  readonly summary?: string;
+  readonly risk?: string;
+  readonly detail: unknown;
+  readonly options: readonly ApprovalDecision[];
+  readonly requestedAt: number;
+  /** `pending` until a person decides; `sending` while the decision is on the wire. */
+  readonly status: 'pending' | 'sending' | 'decided';
+  readonly decision?: ApprovalDecision;
+}
+
+export interface ChangeSetInfo {
+  readonly runKey: string;
+  /** `daemon`: delivered by the daemon (A3S); `local`: computed by the editor from git tree snapshots. */
+  readonly source: 'daemon' | 'local';
+  readonly status: 'capturing' | 'ready' | 'unavailable' | 'refused';
+  readonly reason?: string;
+  /** The verified, decoded unified diff (present when `ready`). */
+  readonly patch?: string;
+  readonly baseTree?: string;
+  readonly resultTree?: string;
+}
+
+export interface ModelState {
+  readonly connections: ReadonlyMap<string, ConnectionInfo>;
+  readonly runs: ReadonlyMap<string, RunInfo>;
+  readonly approvals: ReadonlyMap<string, ApprovalInfo>;
+  readonly changeSets: ReadonlyMap<string, ChangeSetInfo>;
+}
+
+export const emptyModelState: ModelState = {
+  connections: new Map(),
+  runs: new Map(),
+  approvals: new Map(),
+  changeSets: new Map(),
+};
+
+export function runKeyOf(connectionId: string, runId: string): string {
+  return `${connectionId}::${runId}`;
+}
+
+export function approvalKeyOf(runKey: string, approvalId: string): string {
+  return `${runKey}::${approvalId}`;
+}

@@ -1,0 +1,220 @@
+/**
+ * The one reducer: `reduce(state, action, now)` returns the next model state and the transcript patches the action
+ * produced. Pure: no I/O, no clocks (the caller passes `now`), no mutation of its inputs. Run-level state is copied
+ * shallowly (cost O(runs), independent of transcript length); transcripts change only through the patches.
+ */
+import type { TranscriptPatch } from '../protocol/transcriptTypes';
+import type { ModelAction } from './modelActions';
+import type { ConnectionInfo, ModelState, RunInfo } from './modelTypes';
+import { approvalKeyOf, runKeyOf } from './modelTypes';
+import { reduceRunEvent } from './runEventReducer';
+
+export interface RunPatch {
+  readonly runKey: string;
+  readonly patch: TranscriptPatch;
+}
+
+export interface ReduceResult {
+  readonly state: ModelState;
+  readonly patches: readonly RunPatch[];
+  /** Whether run/connection/approval state changed (views refresh their trees and headers). */
+  readonly changed: boolean;
+}
+
+const unchanged = (state: ModelState): ReduceResult => ({ state, patches: [], changed: false });
+
+function withRun(state: ModelState, run: RunInfo): ModelState {
+  const runs = new Map(state.runs);
+  runs.set(run.key, run);
+  return { ...state, runs };
+}
+
+function withConnection(state: ModelState, connection: ConnectionInfo): ModelState {
+  const connections = new Map(state.connections);
+  connections.set(connection.id, connection);
+  return { ...state, connections };
+}
+
+function newRun(connectionId: string, runId: string, now: number): RunInfo {
+  return {
+    key: runKeyOf(connectionId, runId),
+    connectionId,
+    runId,
+    title: runId,
+    state: 'starting',
+    createdAt: now,
+    lastSequence: 0,
+    pendingApprovals: [],
+    openTools: new Map(),
+    itemCount: 0,
+  };
+}
+
+export function reduce(state: ModelState, action: ModelAction, now: number): ReduceResult {
+  switch (action.type) {
+    case 'connectionAdded': {
+      const existing = state.connections.get(action.connection.id);
+      const connection: ConnectionInfo = existing
+        ? { ...existing, ...action.connection }
+        : { ...action.connection, state: { kind: 'idle' }, capabilities: [] };
+      return { state: withConnection(state, connection), patches: [], changed: true };
+    }
+    case 'connectionRemoved': {
+      if (!state.connections.has(action.connectionId)) {
+        return unchanged(state);
+      }
+      const connections = new Map(state.connections);
+      connections.delete(action.connectionId);
+      const runs = new Map([...state.runs].filter(([, r]) => r.connectionId !== action.connectionId));
+      const approvals = new Map([...state.approvals].filter(([, a]) => runs.has(a.runKey)));
+      const changeSets = new Map([...state.changeSets].filter(([k]) => runs.has(k)));
+      return { state: { connections, runs, approvals, changeSets }, patches: [], changed: true };
+    }
+    case 'connectionState': {
+      const connection = state.connections.get(action.connectionId);
+      if (!connection) {
+        return unchanged(state);
+      }
+      return { state: withConnection(state, { ...connection, state: action.state }), patches: [], changed: true };
+    }
+    case 'connectionInfo': {
+      const connection = state.connections.get(action.connectionId);
+      if (!connection) {
+        return unchanged(state);
+      }
+      const next: ConnectionInfo = {
+        ...connection,
+        ...(action.capabilities !== undefined ? { capabilities: action.capabilities } : {}),
+        ...(action.serverDescription !== undefined ? { serverDescription: action.serverDescription } : {}),
+        ...(action.details !== undefined ? { details: action.details } : {}),
+        ...(action.warning !== undefined ? { warning: action.warning } : {}),
+      };
+      return { state: withConnection(state, next), patches: [], changed: true };
+    }
+    case 'runUpserted': {
+      const key = runKeyOf(action.connectionId, action.runId);
+      const run = state.runs.get(key) ?? newRun(action.connectionId, action.runId, action.fields.createdAt ?? now);
+      const fields = Object.fromEntries(Object.entries(action.fields).filter(([, v]) => v !== undefined));
+      return { state: withRun(state, { ...run, ...fields }), patches: [], changed: true };
+    }
+    case 'runRemoved': {
+      if (!state.runs.has(action.runKey)) {
+        return unchanged(state);
+      }
+      const runs = new Map(state.runs);
+      runs.delete(action.runKey);
+      const approvals = new Map([...state.approvals].filter(([, a]) => a.runKey !== action.runKey));
+      const changeSets = new Map(state.changeSets);
+      changeSets.delete(action.runKey);
+      return { state: { ...state, runs, approvals, changeSets }, patches: [], changed: true };
+    }
+    case 'runEvent':
+      return reduceRunEventAction(state, action.runKey, action.sequence, action.event, now);
+    case 'runGap': {
+      const run = state.runs.get(action.runKey);
+      if (!run || action.to <= action.from) {
+        return unchanged(state);
+      }
+      const closed = reduceRunEvent(run, { kind: 'messageBoundary' }, state.approvals, now);
+      const id = `g${closed.run.itemCount}`;
+      const patch: TranscriptPatch = {
+        op: 'add',
+        item: { id, kind: 'gap', from: action.from, to: action.to, reason: action.reason },
+      };
+      const next = { ...closed.run, itemCount: closed.run.itemCount + 1, lastSequence: Math.max(run.lastSequence, action.to) };
+      const patches = [...closed.patches, patch].map((p) => ({ runKey: run.key, patch: p }));
+      return { state: withRun(state, next), patches, changed: true };
+    }
+    case 'runQueue': {
+      const run = state.runs.get(action.runKey);
+      if (!run) {
+        return unchanged(state);
+      }
+      const next: RunInfo = { ...run, queue: action.queue, ...(action.paused !== undefined ? { queuePaused: action.paused } : {}) };
+      return { state: withRun(state, next), patches: [], changed: true };
+    }
+    case 'approvalStatus': {
+      const key = approvalKeyOf(action.runKey, action.approvalId);
+      const approval = state.approvals.get(key);
+      if (!approval || approval.status === 'decided') {
+        return unchanged(state);
+      }
+      const approvals = new Map(state.approvals);
+      approvals.set(key, { ...approval, status: action.status });
+      return { state: { ...state, approvals }, patches: [], changed: true };
+    }
+    case 'changeSet': {
+      const changeSets = new Map(state.changeSets);
+      changeSets.set(action.changeSet.runKey, action.changeSet);
+      return { state: { ...state, changeSets }, patches: [], changed: true };
+    }
+    default: {
+      const _exhaustive: never = action;
+      return _exhaustive;
+    }
+  }
+}
+
+function reduceRunEventAction(
+  state: ModelState,
+  runKey: string,
+  sequence: number | undefined,
+  event: Parameters<typeof reduceRunEvent>[1],
+  now: number,
+): ReduceResult {
+  let run = state.runs.get(runKey);
+  if (!run) {
+    return unchanged(state);
+  }
+  const patches: RunPatch[] = [];
+  if (sequence !== undefined) {
+    if (sequence <= run.lastSequence) {
+      // Replay overlap after a reconnect or an internal re-attach: already folded in.
+      return unchanged(state);
+    }
+    if (sequence > run.lastSequence + 1) {
+      // Whatever was streaming is cut by the gap: close it so text after the gap starts a new item.
+      const closed = reduceRunEvent(run, { kind: 'messageBoundary' }, state.approvals, now);
+      run = closed.run;
+      for (const patch of closed.patches) {
+        patches.push({ runKey, patch });
+      }
+      const id = `g${run.itemCount}`;
+      patches.push({
+        runKey,
+        patch: {
+          op: 'add',
+          item: { id, kind: 'gap', from: run.lastSequence, to: sequence - 1, reason: 'not in the daemon journal any more' },
+        },
+      });
+      run = { ...run, itemCount: run.itemCount + 1 };
+    }
+    run = { ...run, lastSequence: sequence };
+  }
+  const result = reduceRunEvent(run, event, state.approvals, now);
+  for (const patch of result.patches) {
+    patches.push({ runKey, patch });
+  }
+  let next = withRun(state, result.run);
+  if (result.approvals.length > 0) {
+    const approvals = new Map(next.approvals);
+    for (const approval of result.approvals) {
+      approvals.set(approval.key, approval);
+    }
+    next = { ...next, approvals };
+  }
+  const changed = result.approvals.length > 0 || visibleRunChange(state.runs.get(runKey)!, result.run);
+  return { state: next, patches, changed };
+}
+
+/** Whether a run changed in a way the tree or the transcript header shows (not on every streamed chunk). */
+function visibleRunChange(before: RunInfo, after: RunInfo): boolean {
+  return (
+    before.state !== after.state ||
+    before.stateDetail !== after.stateDetail ||
+    before.title !== after.title ||
+    before.provider !== after.provider ||
+    before.model !== after.model ||
+    before.pendingApprovals !== after.pendingApprovals
+  );
+}

@@ -1,0 +1,308 @@
+/**
+ * Folds one normalized run event into a run: returns the new run info, transcript patches, and approval changes.
+ * Pure and O(1) in the transcript length: it never reads the transcript, only the run's small bookkeeping
+ * (open streaming items, tool calls in flight, pending approvals).
+ */
+import type { TranscriptItem, TranscriptPatch } from '../protocol/transcriptTypes';
+import type { RunEvent } from './modelActions';
+import type { ApprovalInfo, RunInfo } from './modelTypes';
+import { approvalKeyOf } from './modelTypes';
+
+export interface RunEventResult {
+  readonly run: RunInfo;
+  readonly patches: readonly TranscriptPatch[];
+  /** Approvals added or changed by this event (keyed by approval key). */
+  readonly approvals: readonly ApprovalInfo[];
+}
+
+/** Collects patches while keeping `itemCount` (which doubles as the id source) in step. */
+class RunEditor {
+  readonly patches: TranscriptPatch[] = [];
+  readonly approvals: ApprovalInfo[] = [];
+  constructor(public run: RunInfo) {}
+
+  nextId(prefix: string): string {
+    return `${prefix}${this.run.itemCount}`;
+  }
+
+  add(item: TranscriptItem): void {
+    this.patches.push({ op: 'add', item });
+    this.run = { ...this.run, itemCount: this.run.itemCount + 1 };
+  }
+
+  update(id: string, changes: Record<string, unknown>): void {
+    this.patches.push({ op: 'update', id, changes });
+  }
+
+  append(id: string, field: 'text' | 'output', chunk: string): void {
+    if (chunk.length > 0) {
+      this.patches.push({ op: 'append', id, field, chunk });
+    }
+  }
+
+  closeText(): void {
+    if (this.run.openTextId !== undefined) {
+      this.update(this.run.openTextId, { streaming: false });
+      this.run = { ...this.run, openTextId: undefined };
+    }
+  }
+
+  closeReasoning(): void {
+    if (this.run.openReasoningId !== undefined) {
+      this.update(this.run.openReasoningId, { streaming: false });
+      this.run = { ...this.run, openReasoningId: undefined };
+    }
+  }
+
+  closeStreams(): void {
+    this.closeReasoning();
+    this.closeText();
+  }
+
+  /** The item of an in-flight tool call, or undefined. */
+  openTool(callId: string | null): string | undefined {
+    return callId === null ? this.run.openAnonymousToolId : this.run.openTools.get(callId);
+  }
+
+  setOpenTool(callId: string | null, itemId: string | undefined): void {
+    if (callId === null) {
+      this.run = { ...this.run, openAnonymousToolId: itemId };
+      return;
+    }
+    const openTools = new Map(this.run.openTools);
+    if (itemId === undefined) {
+      openTools.delete(callId);
+    } else {
+      openTools.set(callId, itemId);
+    }
+    this.run = { ...this.run, openTools };
+  }
+
+  addTool(callId: string | null, name: string, input: unknown, status: 'proposed' | 'running' | 'unknown'): string {
+    const id = this.nextId('t');
+    this.add({ id, kind: 'tool', callId, name, input, status, output: '', truncated: false });
+    this.setOpenTool(callId, id);
+    return id;
+  }
+}
+
+export function reduceRunEvent(
+  run: RunInfo,
+  event: RunEvent,
+  approvals: ReadonlyMap<string, ApprovalInfo>,
+  now: number,
+): RunEventResult {
+  const ed = new RunEditor(run);
+  switch (event.kind) {
+    case 'userPrompt':
+      ed.closeStreams();
+      ed.add({ id: ed.nextId('u'), kind: 'user', text: event.text, ...(event.note ? { note: event.note } : {}) });
+      break;
+    case 'textDelta':
+      ed.closeReasoning();
+      if (ed.run.openTextId !== undefined) {
+        ed.append(ed.run.openTextId, 'text', event.text);
+      } else {
+        const id = ed.nextId('x');
+        ed.add({ id, kind: 'text', text: event.text, streaming: true });
+        ed.run = { ...ed.run, openTextId: id };
+      }
+      break;
+    case 'textCompleted':
+      ed.closeReasoning();
+      if (ed.run.openTextId !== undefined) {
+        ed.update(ed.run.openTextId, { text: event.text, streaming: false });
+        ed.run = { ...ed.run, openTextId: undefined };
+      } else if (event.text.length > 0) {
+        ed.add({ id: ed.nextId('x'), kind: 'text', text: event.text, streaming: false });
+      }
+      break;
+    case 'reasoningDelta':
+      ed.closeText();
+      if (ed.run.openReasoningId !== undefined) {
+        ed.append(ed.run.openReasoningId, 'text', event.text);
+      } else {
+        const id = ed.nextId('r');
+        ed.add({ id, kind: 'reasoning', text: event.text, streaming: true });
+        ed.run = { ...ed.run, openReasoningId: id };
+      }
+      break;
+    case 'messageBoundary':
+      ed.closeStreams();
+      break;
+    case 'toolCall': {
+      ed.closeStreams();
+      const existing = ed.openTool(event.callId);
+      if (existing !== undefined && event.callId !== null) {
+        // Same call seen again (e.g. SCV tool.proposed then a re-announcement): refresh its input.
+        ed.update(existing, { name: event.name, input: event.input });
+      } else {
+        ed.addTool(event.callId, event.name, event.input, event.status ?? 'running');
+      }
+      break;
+    }
+    case 'toolInputDelta': {
+      const id = ed.openTool(event.callId) ?? ed.addTool(event.callId, 'tool', '', 'running');
+      // Streamed tool input is shown as it arrives; the final input replaces it on toolResult/toolCall.
+      ed.update(id, { input: event.delta });
+      break;
+    }
+    case 'toolStarted': {
+      ed.closeStreams();
+      const id = ed.openTool(event.callId);
+      if (id === undefined) {
+        ed.addTool(event.callId, event.name ?? 'tool', null, 'running');
+      } else {
+        ed.update(id, { status: 'running' });
+      }
+      break;
+    }
+    case 'toolProgress': {
+      const id = ed.openTool(event.callId) ?? ed.addTool(event.callId, 'tool', null, 'running');
+      ed.update(id, { progress: event.text });
+      break;
+    }
+    case 'toolOutputDelta': {
+      const id = ed.openTool(event.callId) ?? ed.addTool(event.callId, 'tool', null, 'running');
+      ed.append(id, 'output', event.delta);
+      break;
+    }
+    case 'toolResult': {
+      ed.closeStreams();
+      const status = event.ok === null ? 'unknown' : event.ok ? 'succeeded' : 'failed';
+      const changes: Record<string, unknown> = {
+        status,
+        output: event.output,
+        truncated: event.truncated ?? false,
+        progress: null,
+      };
+      if (event.errorKind !== undefined) {
+        changes.errorKind = event.errorKind;
+      }
+      const id = ed.openTool(event.callId);
+      if (id === undefined) {
+        const newId = ed.nextId('t');
+        ed.add({
+          id: newId,
+          kind: 'tool',
+          callId: event.callId,
+          name: event.name ?? 'tool',
+          input: null,
+          status,
+          output: event.output,
+          truncated: event.truncated ?? false,
+          ...(event.errorKind !== undefined ? { errorKind: event.errorKind } : {}),
+        });
+      } else {
+        ed.update(id, changes);
+        ed.setOpenTool(event.callId, undefined);
+      }
+      break;
+    }
+    case 'approvalRequested': {
+      ed.closeStreams();
+      const key = approvalKeyOf(run.key, event.approvalId);
+      const known = approvals.get(key);
+      if (known !== undefined) {
+        // Replayed request (reconnect): the approval is already shown; nothing to add.
+        break;
+      }
+      const itemId = ed.nextId('a');
+      ed.add({
+        id: itemId,
+        kind: 'approval',
+        approvalId: event.approvalId,
+        title: event.title,
+        detail: event.detail,
+        ...(event.summary !== undefined ? { summary: event.summary } : {}),
+        ...(event.risk !== undefined ? { risk: event.risk } : {}),
+        options: [...event.options],
+        status: 'pending',
+        hasDiff: event.hasDiff,
+      });
+      ed.approvals.push({
+        key,
+        runKey: run.key,
+        approvalId: event.approvalId,
+        itemId,
+        title: event.title,
+        ...(event.summary !== undefined ? { summary: event.summary } : {}),
+        ...(event.risk !== undefined ? { risk: event.risk } : {}),
+        detail: event.detail,
+        options: event.options,
+        requestedAt: now,
+        status: 'pending',
+      });
+      ed.run = { ...ed.run, pendingApprovals: [...ed.run.pendingApprovals, event.approvalId] };
+      break;
+    }
+    case 'approvalSettled': {
+      const key = approvalKeyOf(run.key, event.approvalId);
+      const known = approvals.get(key);
+      if (known === undefined || known.status === 'decided') {
+        break;
+      }
+      ed.update(known.itemId, {
+        status: event.expired ? 'expired' : 'decided',
+        ...(event.decision !== undefined ? { decision: event.decision } : {}),
+      });
+      ed.approvals.push({ ...known, status: 'decided', ...(event.decision !== undefined ? { decision: event.decision } : {}) });
+      ed.run = { ...ed.run, pendingApprovals: ed.run.pendingApprovals.filter((a) => a !== event.approvalId) };
+      break;
+    }
+    case 'data':
+      ed.add({ id: ed.nextId('d'), kind: event.dataKind, data: event.data, summary: event.summary });
+      break;
+    case 'error':
+      ed.closeStreams();
+      ed.add({ id: ed.nextId('e'), kind: 'error', message: event.message, ...(event.code !== undefined ? { code: event.code } : {}) });
+      break;
+    case 'notice':
+      ed.add({ id: ed.nextId('n'), kind: 'notice', text: event.text, level: event.level });
+      break;
+    case 'stateChanged':
+      ed.run = { ...ed.run, state: event.state, stateDetail: event.detail };
+      if (event.announce) {
+        ed.closeStreams();
+        ed.add({
+          id: ed.nextId('n'),
+          kind: 'notice',
+          text: event.detail ?? `Run ${event.state.replace('_', ' ')}`,
+          level: event.state === 'failed' || event.state === 'lost' ? 'error' : event.state === 'interrupted' ? 'warning' : 'info',
+          state: event.state,
+        });
+      }
+      break;
+    case 'turn':
+      ed.closeStreams();
+      ed.add({
+        id: ed.nextId('n'),
+        kind: 'turn',
+        turnId: event.turnId,
+        phase: event.phase,
+        ...(event.code !== undefined ? { code: event.code } : {}),
+        ...(event.message !== undefined ? { message: event.message } : {}),
+        ...(event.summary !== undefined ? { summary: event.summary } : {}),
+      });
+      break;
+    case 'message':
+      ed.add({
+        id: ed.nextId('m'),
+        kind: 'message',
+        from: event.from,
+        body: event.body,
+        ...(event.at !== undefined ? { at: event.at } : {}),
+        ...(event.messageId !== undefined ? { messageId: event.messageId } : {}),
+        ...(event.inReplyTo !== undefined ? { inReplyTo: event.inReplyTo } : {}),
+      });
+      break;
+    case 'raw':
+      ed.add({ id: ed.nextId('w'), kind: 'raw', label: event.label, data: event.data });
+      break;
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+  return { run: ed.run, patches: ed.patches, approvals: ed.approvals };
+}

@@ -1,0 +1,79 @@
+/**
+ * The one store: owns the model state and every run's transcript. Drivers dispatch actions; views subscribe to
+ * `onDidChange` (run/connection/approval state) and `onDidPatch` (transcript patches, each with its sequence).
+ */
+import { Emitter } from '../base/emitter';
+import type { TranscriptPatch } from '../protocol/transcriptTypes';
+import type { ModelAction } from './modelActions';
+import type { ModelState } from './modelTypes';
+import { emptyModelState } from './modelTypes';
+import { reduce } from './reducer';
+import { Transcript } from './transcript';
+
+export interface PatchEvent {
+  readonly runKey: string;
+  readonly seq: number;
+  readonly patch: TranscriptPatch;
+}
+
+export class RunStore {
+  private current: ModelState = emptyModelState;
+  private readonly transcripts = new Map<string, Transcript>();
+  private readonly changeEmitter: Emitter<ModelState>;
+  private readonly patchEmitter: Emitter<PatchEvent>;
+
+  readonly onDidChange;
+  readonly onDidPatch;
+
+  constructor(
+    private readonly clock: () => number = Date.now,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {
+    this.changeEmitter = new Emitter<ModelState>(onError);
+    this.patchEmitter = new Emitter<PatchEvent>(onError);
+    this.onDidChange = this.changeEmitter.event;
+    this.onDidPatch = this.patchEmitter.event;
+  }
+
+  get state(): ModelState {
+    return this.current;
+  }
+
+  transcript(runKey: string): Transcript | undefined {
+    return this.transcripts.get(runKey);
+  }
+
+  dispatch(action: ModelAction): void {
+    const result = reduce(this.current, action, this.clock());
+    this.current = result.state;
+    for (const { runKey, patch } of result.patches) {
+      let transcript = this.transcripts.get(runKey);
+      if (!transcript) {
+        transcript = new Transcript();
+        this.transcripts.set(runKey, transcript);
+      }
+      try {
+        const seq = transcript.apply(patch);
+        this.patchEmitter.fire({ runKey, seq, patch });
+      } catch (error) {
+        // A reducer bug must not take the extension down; it is logged and the view can resync from a snapshot.
+        this.onError(error);
+      }
+    }
+    if (action.type === 'runRemoved' || action.type === 'connectionRemoved') {
+      for (const key of [...this.transcripts.keys()]) {
+        if (!this.current.runs.has(key)) {
+          this.transcripts.delete(key);
+        }
+      }
+    }
+    if (result.changed) {
+      this.changeEmitter.fire(this.current);
+    }
+  }
+
+  dispose(): void {
+    this.changeEmitter.dispose();
+    this.patchEmitter.dispose();
+  }
+}

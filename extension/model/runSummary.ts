@@ -1,0 +1,40 @@
+/** Builds the transcript header (`RunSummary`) for a run from the model: state, queue and the allowed actions. */
+import type { RunSummary } from '../protocol/webviewMessages';
+import { isTerminalRunState } from '../protocol/transcriptTypes';
+import type { ModelState } from './modelTypes';
+
+export function runSummaryOf(state: ModelState, runKey: string): RunSummary | null {
+  const run = state.runs.get(runKey);
+  if (!run) {
+    return null;
+  }
+  const connection = state.connections.get(run.connectionId);
+  const capabilities = connection?.capabilities ?? [];
+  const connected = connection?.state.kind === 'connected';
+  const active = !isTerminalRunState(run.state) && run.state !== 'stopped';
+  const queues = capabilities.includes('run.queue');
+  const canSend =
+    connected &&
+    active &&
+    (capabilities.includes('run.inject') || queues || capabilities.includes('hive.operatorMessage'));
+  return {
+    key: run.key,
+    protocol: connection?.protocol ?? 'agency-proxy',
+    connectionName: connection?.name ?? run.connectionId,
+    runId: run.runId,
+    title: run.title,
+    ...(run.provider ? { provider: run.provider } : {}),
+    ...(run.model ? { model: run.model } : {}),
+    state: run.state,
+    ...(run.stateDetail ? { stateDetail: run.stateDetail } : {}),
+    pendingApprovals: run.pendingApprovals.length,
+    actions: {
+      send: canSend,
+      queues,
+      stop: connected && active && capabilities.includes('run.cancel') && run.state !== 'idle',
+      changeSet: state.changeSets.has(run.key),
+    },
+    ...(run.queue ? { queue: run.queue.map((q) => ({ ...q })) } : {}),
+    ...(run.queuePaused !== undefined ? { queuePaused: run.queuePaused } : {}),
+  };
+}

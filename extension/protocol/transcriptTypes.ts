@@ -1,0 +1,148 @@
+/**
+ * The transcript vocabulary shared by the host and the webview: one run's transcript is an ordered list of items
+ * with stable string ids, changed only by small patches. Every daemon's driver maps its wire events onto these
+ * kinds, so the webview renders one model for all four daemons. Pure zod (imported by both bundles).
+ *
+ * Everything in here may carry agent output: it is untrusted and must be rendered escaped or sanitized.
+ */
+import { z } from 'zod';
+
+/** Common run states across daemons (AgencyProxy `canceled` spelling; SCV/A3S `cancelled` are mapped to it). */
+export const runStateSchema = z.enum([
+  'starting',
+  'running',
+  'waiting_approval',
+  'finishing',
+  'idle',
+  'completed',
+  'failed',
+  'canceled',
+  'interrupted',
+  'lost',
+  'stopped',
+]);
+export type RunState = z.infer<typeof runStateSchema>;
+
+export const TERMINAL_RUN_STATES: readonly RunState[] = ['completed', 'failed', 'canceled', 'interrupted', 'lost'];
+export function isTerminalRunState(state: RunState): boolean {
+  return TERMINAL_RUN_STATES.includes(state);
+}
+
+export const approvalDecisionSchema = z.enum(['allow_once', 'allow_similar', 'deny']);
+export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
+
+const base = { id: z.string() };
+
+/** A prompt or message the user sent (the run's initial prompt, an injected or queued message). */
+export const userItemSchema = z.object({ ...base, kind: z.literal('user'), text: z.string(), note: z.string().optional() });
+/** Assistant answer text (markdown), appended in chunks while `streaming`. */
+export const textItemSchema = z.object({ ...base, kind: z.literal('text'), text: z.string(), streaming: z.boolean() });
+/** Model reasoning, appended in chunks while `streaming`; rendered collapsed. */
+export const reasoningItemSchema = z.object({ ...base, kind: z.literal('reasoning'), text: z.string(), streaming: z.boolean() });
+export const toolStatusSchema = z.enum(['proposed', 'running', 'succeeded', 'failed', 'unknown']);
+/** A tool call with its input and (once known) its result. `output` grows by appends for streamed output. */
+export const toolItemSchema = z.object({
+  ...base,
+  kind: z.literal('tool'),
+  callId: z.string().nullable(),
+  name: z.string(),
+  input: z.unknown(),
+  status: toolStatusSchema,
+  output: z.string(),
+  truncated: z.boolean(),
+  /** The daemon's classification of a failure (SCV ToolErrorKind, A3S error_kind); never derived from output text. */
+  errorKind: z.string().optional(),
+  /** Latest display-only progress line (SCV tool.progress). */
+  progress: z.string().optional(),
+});
+/** An approval request and, once a person answered it, the decision. */
+export const approvalItemSchema = z.object({
+  ...base,
+  kind: z.literal('approval'),
+  approvalId: z.string(),
+  title: z.string(),
+  detail: z.unknown(),
+  summary: z.string().optional(),
+  risk: z.string().optional(),
+  /** Which decisions the daemon understands (SCV and A3S have no "allow similar"). Empty = display only. */
+  options: z.array(approvalDecisionSchema),
+  status: z.enum(['pending', 'decided', 'expired']),
+  decision: approvalDecisionSchema.optional(),
+  /** Whether the proposal edits files, so "Show diff" is offered. */
+  hasDiff: z.boolean(),
+});
+/** Provider-specific data shown as a compact line (usage, rate limit, compaction). */
+export const dataItemSchema = z.object({
+  ...base,
+  kind: z.enum(['usage', 'rateLimit', 'compaction']),
+  data: z.unknown(),
+  summary: z.string(),
+});
+export const errorItemSchema = z.object({ ...base, kind: z.literal('error'), message: z.string(), code: z.string().optional() });
+/** A state change or informational notice from the daemon or the editor (e.g. "reconnected", "older events dropped"). */
+export const noticeItemSchema = z.object({
+  ...base,
+  kind: z.literal('notice'),
+  text: z.string(),
+  level: z.enum(['info', 'warning', 'error']),
+  state: runStateSchema.optional(),
+});
+/** Events that were lost (sequence gap, retention gap, missed replay). */
+export const gapItemSchema = z.object({
+  ...base,
+  kind: z.literal('gap'),
+  from: z.number().int(),
+  to: z.number().int(),
+  reason: z.string(),
+});
+/** A turn boundary (SCV turns, A3S turns). */
+export const turnItemSchema = z.object({
+  ...base,
+  kind: z.literal('turn'),
+  turnId: z.string(),
+  phase: z.enum(['started', 'completed', 'cancelled', 'failed']),
+  code: z.string().optional(),
+  message: z.string().optional(),
+  summary: z.string().optional(),
+});
+/** An inbox message (hyperhive) or any message between principals. */
+export const messageItemSchema = z.object({
+  ...base,
+  kind: z.literal('message'),
+  from: z.string(),
+  body: z.string(),
+  at: z.string().optional(),
+  messageId: z.string().optional(),
+  inReplyTo: z.string().optional(),
+});
+/** Anything the driver could not map: shown as readable raw JSON, never dropped. */
+export const rawItemSchema = z.object({ ...base, kind: z.literal('raw'), label: z.string(), data: z.unknown() });
+
+export const transcriptItemSchema = z.discriminatedUnion('kind', [
+  userItemSchema,
+  textItemSchema,
+  reasoningItemSchema,
+  toolItemSchema,
+  approvalItemSchema,
+  dataItemSchema,
+  errorItemSchema,
+  noticeItemSchema,
+  gapItemSchema,
+  turnItemSchema,
+  messageItemSchema,
+  rawItemSchema,
+]);
+export type TranscriptItem = z.infer<typeof transcriptItemSchema>;
+export type TranscriptItemKind = TranscriptItem['kind'];
+
+/**
+ * One change to a transcript. `add` appends an item at the end; `append` grows a text field of an existing item in
+ * O(chunk); `update` merges fields into an existing item (same kind; `id` and `kind` never change, and a `null`
+ * value removes the field). Patches are applied strictly in order.
+ */
+export const transcriptPatchSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('add'), item: transcriptItemSchema }),
+  z.object({ op: z.literal('append'), id: z.string(), field: z.enum(['text', 'output']), chunk: z.string() }),
+  z.object({ op: z.literal('update'), id: z.string(), changes: z.record(z.string(), z.unknown()) }),
+]);
+export type TranscriptPatch = z.infer<typeof transcriptPatchSchema>;

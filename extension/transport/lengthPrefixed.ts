@@ -1,0 +1,232 @@
+/**
+ * AgencyProxy framing (WIRE.md §1.2): `u32 BE length | u8 kind | payload`, where `length` counts the kind byte plus
+ * the payload. Every protocol message is one Text frame holding one UTF-8 JSON object.
+ *
+ * The decoder keeps unread input as a list of chunks and copies only the bytes of one frame (and only when that
+ * frame straddles chunks), so a frame split over many chunks costs O(frame) and many frames in one chunk cost
+ * O(chunk). A bad length is refused as soon as the 4 length bytes are known, before any body is buffered.
+ * After an error or a Close frame the decoder is finished and ignores further input.
+ */
+
+export const FrameKind = { text: 0, binary: 1, ping: 2, pong: 3, close: 4 } as const;
+export type FrameKindName = keyof typeof FrameKind;
+
+/** 1 MiB of JSON plus the kind byte. */
+export const MAX_FRAME_LENGTH = 1_048_577;
+export const MAX_JSON_BYTES = MAX_FRAME_LENGTH - 1;
+
+export type FrameErrorCode = 'bad_length' | 'unexpected_kind' | 'invalid_utf8' | 'invalid_json' | 'truncated';
+
+export type DecodeResult =
+  /** One Text frame: the parsed JSON value and its source text. */
+  | { readonly type: 'message'; readonly value: unknown; readonly text: string }
+  /** The peer sent a Close frame (payload empty, or u16 BE code + UTF-8 reason). */
+  | { readonly type: 'close'; readonly code?: number; readonly reason?: string }
+  /** The stream is unusable; `message` is meant for the user/log. */
+  | { readonly type: 'error'; readonly code: FrameErrorCode; readonly message: string };
+
+const KIND_NAMES = ['text', 'binary', 'ping', 'pong', 'close'];
+
+/** Frames `payload` with the given kind. Throws RangeError when the frame would exceed the limit. */
+export function encodeFrame(kind: number, payload: Uint8Array = new Uint8Array(0)): Buffer {
+  const length = payload.length + 1;
+  if (length > MAX_FRAME_LENGTH) {
+    throw new RangeError(`frame of ${length} bytes exceeds the ${MAX_FRAME_LENGTH}-byte limit`);
+  }
+  const out = Buffer.allocUnsafe(4 + length);
+  out.writeUInt32BE(length, 0);
+  out[4] = kind;
+  out.set(payload, 5);
+  return out;
+}
+
+/** Serialises `value` as JSON in one Text frame. Throws RangeError when the JSON is over 1 MiB. */
+export function encodeJsonFrame(value: unknown): Buffer {
+  const json = JSON.stringify(value);
+  if (json === undefined) {
+    throw new TypeError('value is not JSON-serialisable');
+  }
+  return encodeFrame(FrameKind.text, Buffer.from(json, 'utf8'));
+}
+
+/** A Close frame; with a code its payload is u16 BE code + UTF-8 reason. */
+export function encodeCloseFrame(code?: number, reason = ''): Buffer {
+  if (code === undefined) {
+    return encodeFrame(FrameKind.close);
+  }
+  const reasonBytes = Buffer.from(reason, 'utf8');
+  const payload = Buffer.allocUnsafe(2 + reasonBytes.length);
+  payload.writeUInt16BE(code & 0xffff, 0);
+  payload.set(reasonBytes, 2);
+  return encodeFrame(FrameKind.close, payload);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export class LengthPrefixedDecoder {
+  private chunks: Buffer[] = [];
+  /** Index of the first unread chunk; consumed chunks before it are dropped in batches (no O(n) shift per chunk). */
+  private headIndex = 0;
+  /** Read offset into chunks[headIndex]. */
+  private headOffset = 0;
+  private buffered = 0;
+  private finished = false;
+
+  /** Bytes held for an unfinished frame. */
+  get bufferedBytes(): number {
+    return this.buffered;
+  }
+
+  /** True after an error or Close frame: further input is ignored. */
+  get isFinished(): boolean {
+    return this.finished;
+  }
+
+  push(chunk: Uint8Array): DecodeResult[] {
+    const out: DecodeResult[] = [];
+    if (this.finished || chunk.length === 0) {
+      return out;
+    }
+    this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
+    this.buffered += chunk.length;
+    while (!this.finished && this.buffered >= 4) {
+      const length = this.peekLength();
+      if (length < 1 || length > MAX_FRAME_LENGTH) {
+        out.push(this.fail('bad_length', length < 1
+          ? `frame length ${length} is invalid (a frame holds at least the kind byte)`
+          : `frame length ${length} exceeds the ${MAX_FRAME_LENGTH}-byte limit`));
+        break;
+      }
+      if (this.buffered < 4 + length) {
+        break;
+      }
+      this.skip(4);
+      const frame = this.take(length);
+      out.push(this.decodeFrame(frame[0]!, frame.subarray(1)));
+    }
+    return out;
+  }
+
+  /** Call at EOF. A clean end (frame boundary) returns nothing; a partial frame returns a `truncated` error. */
+  end(): DecodeResult[] {
+    if (this.finished) {
+      return [];
+    }
+    const dangling = this.buffered;
+    this.finished = true;
+    this.release();
+    return dangling === 0
+      ? []
+      : [{ type: 'error', code: 'truncated', message: `connection ended inside a frame (${dangling} bytes unread)` }];
+  }
+
+  private decodeFrame(kind: number, payload: Buffer): DecodeResult {
+    if (kind === FrameKind.close) {
+      this.finished = true;
+      this.release();
+      if (payload.length >= 2) {
+        const reason = payload.subarray(2).toString('utf8');
+        return { type: 'close', code: payload.readUInt16BE(0), reason };
+      }
+      return { type: 'close' };
+    }
+    if (kind !== FrameKind.text) {
+      const name = KIND_NAMES[kind] ?? `unknown kind ${kind}`;
+      return this.fail('unexpected_kind', `unexpected ${name} frame (kind ${kind}); only Text frames carry messages`);
+    }
+    let text: string;
+    try {
+      text = utf8.decode(payload);
+    } catch {
+      return this.fail('invalid_utf8', 'text frame is not valid UTF-8');
+    }
+    try {
+      return { type: 'message', value: JSON.parse(text) as unknown, text };
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      return this.fail('invalid_json', `text frame is not valid JSON (${detail})`);
+    }
+  }
+
+  private fail(code: FrameErrorCode, message: string): DecodeResult {
+    this.finished = true;
+    this.release();
+    return { type: 'error', code, message };
+  }
+
+  private release(): void {
+    this.chunks = [];
+    this.headIndex = 0;
+    this.headOffset = 0;
+    this.buffered = 0;
+  }
+
+  private peekLength(): number {
+    const head = this.chunks[this.headIndex]!;
+    if (head.length - this.headOffset >= 4) {
+      return head.readUInt32BE(this.headOffset);
+    }
+    const bytes = this.copyOut(4, false);
+    return bytes.readUInt32BE(0);
+  }
+
+  private skip(n: number): void {
+    this.copyOut(n, true);
+  }
+
+  /** Removes `n` buffered bytes; zero-copy when they sit in one chunk. */
+  private take(n: number): Buffer {
+    return this.copyOut(n, true);
+  }
+
+  private copyOut(n: number, consume: boolean): Buffer {
+    const head = this.chunks[this.headIndex]!;
+    if (head.length - this.headOffset >= n) {
+      const slice = head.subarray(this.headOffset, this.headOffset + n);
+      if (consume) {
+        this.advance(n);
+      }
+      return slice;
+    }
+    const out = Buffer.allocUnsafe(n);
+    let written = 0;
+    let index = this.headIndex;
+    let offset = this.headOffset;
+    while (written < n) {
+      const chunk = this.chunks[index]!;
+      const count = Math.min(n - written, chunk.length - offset);
+      chunk.copy(out, written, offset, offset + count);
+      written += count;
+      index += 1;
+      offset = 0;
+    }
+    if (consume) {
+      this.advance(n);
+    }
+    return out;
+  }
+
+  private advance(n: number): void {
+    this.buffered -= n;
+    let left = n;
+    while (left > 0) {
+      const head = this.chunks[this.headIndex]!;
+      const available = head.length - this.headOffset;
+      if (available > left) {
+        this.headOffset += left;
+        break;
+      }
+      left -= available;
+      this.headIndex += 1;
+      this.headOffset = 0;
+    }
+    if (this.headIndex === this.chunks.length) {
+      this.chunks = [];
+      this.headIndex = 0;
+    } else if (this.headIndex >= 64 && this.headIndex * 2 >= this.chunks.length) {
+      // Amortised O(1): drop the consumed prefix only once it is at least half the list.
+      this.chunks = this.chunks.slice(this.headIndex);
+      this.headIndex = 0;
+    }
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * Every approval request shows in three places — a notification, the transcript card and a status-bar count
+ * (which also badges the view) — and is decided only by a person. Closing a diff, a notification timing out, a
+ * disconnect or a reload never decides. `decide` settles exactly once: a second attempt says it was already decided.
+ */
+import * as vscode from 'vscode';
+import type { ConnectionManager } from '../../drivers/connectionManager';
+import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
+import type { RunStore } from '../../model/runStore';
+import type { ApprovalDecision } from '../../protocol/transcriptTypes';
+import { Disposable } from '../disposable';
+import { sanitizeNotificationText } from '../notificationText';
+import { approvalNotificationMode } from '../settings';
+import type { ApprovalDiffs } from './approvalDiffs';
+
+const DECISION_LABELS: Record<ApprovalDecision, string> = {
+  allow_once: 'Allow once',
+  allow_similar: 'Allow similar',
+  deny: 'Deny',
+};
+
+export class ApprovalCenter extends Disposable {
+  private readonly announced = new Set<string>();
+  private readonly settled = new Set<string>();
+  private readonly statusBar: vscode.StatusBarItem;
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<number>());
+  /** Fires the number of pending approvals whenever it changes (the tree view badge listens). */
+  readonly onDidChangeCount = this.changeEmitter.event;
+  private lastCount = -1;
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly connections: ConnectionManager,
+    private readonly diffs: ApprovalDiffs,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly revealRun: (runKey: string) => void,
+  ) {
+    super();
+    this.statusBar = this._register(vscode.window.createStatusBarItem('agentSwitchboard.approvals', vscode.StatusBarAlignment.Left, 100));
+    this.statusBar.name = 'Agent Switchboard Approvals';
+    this.statusBar.command = 'agentSwitchboard.decideApproval';
+    this.statusBar.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    this._register(store.onDidChange((state) => this.onStateChange(state)));
+    this.onStateChange(store.state);
+  }
+
+  pending(): ApprovalInfo[] {
+    return [...this.store.state.approvals.values()].filter((a) => a.status !== 'decided').sort((a, b) => a.requestedAt - b.requestedAt);
+  }
+
+  find(approvalKey: string): ApprovalInfo | undefined {
+    return this.store.state.approvals.get(approvalKey);
+  }
+
+  /** Sends a person's decision once. Returns false (and says so) when it was already decided or is in flight. */
+  async decide(approvalKey: string, decision: ApprovalDecision): Promise<boolean> {
+    const approval = this.store.state.approvals.get(approvalKey);
+    if (!approval) {
+      void vscode.window.showWarningMessage('That approval request is no longer known.');
+      return false;
+    }
+    if (approval.status !== 'pending') {
+      const what = approval.status === 'sending' ? 'is being sent' : `was already decided (${DECISION_LABELS[approval.decision ?? 'deny']})`;
+      void vscode.window.showInformationMessage(`This approval ${what}.`);
+      return false;
+    }
+    if (!approval.options.includes(decision)) {
+      void vscode.window.showWarningMessage(`This daemon does not offer "${DECISION_LABELS[decision]}" for this request.`);
+      return false;
+    }
+    const run = this.store.state.runs.get(approval.runKey);
+    const driver = run ? this.connections.driver(run.connectionId) : undefined;
+    if (!run || !driver?.decideApproval) {
+      void vscode.window.showErrorMessage('The daemon of this approval is not connected; it stays pending until it is.');
+      return false;
+    }
+    this.store.dispatch({ type: 'approvalStatus', runKey: approval.runKey, approvalId: approval.approvalId, status: 'sending' });
+    try {
+      await driver.decideApproval(run.runId, approval.approvalId, decision);
+      this.log.info(`Approval ${approval.approvalId} of run ${run.runId}: ${decision}`);
+      return true;
+    } catch (error) {
+      this.store.dispatch({ type: 'approvalStatus', runKey: approval.runKey, approvalId: approval.approvalId, status: 'pending' });
+      const text = error instanceof Error ? error.message : String(error);
+      this.log.error(`Deciding approval ${approval.approvalId} failed: ${text}`);
+      void vscode.window.showErrorMessage(`The decision was not delivered: ${text}. The request is still pending.`);
+      return false;
+    }
+  }
+
+  private onStateChange(state: ModelState): void {
+    const pending = [...state.approvals.values()].filter((a) => a.status !== 'decided');
+    for (const approval of pending) {
+      if (!this.announced.has(approval.key)) {
+        this.announced.add(approval.key);
+        void this.announce(approval);
+      }
+    }
+    for (const approval of state.approvals.values()) {
+      if (approval.status === 'decided' && !this.settled.has(approval.key)) {
+        this.settled.add(approval.key);
+        this.diffs.settled(approval.key);
+      }
+    }
+    const count = pending.length;
+    if (count !== this.lastCount) {
+      this.lastCount = count;
+      this.statusBar.text = `$(bell-dot) ${count} approval${count === 1 ? '' : 's'} waiting`;
+      this.statusBar.tooltip = 'Agent Switchboard: answer pending approval requests';
+      this.statusBar.accessibilityInformation = { label: this.statusBar.text.replace('$(bell-dot) ', '') };
+      if (count > 0) {
+        this.statusBar.show();
+      } else {
+        this.statusBar.hide();
+      }
+      this.changeEmitter.fire(count);
+    }
+  }
+
+  private async announce(approval: ApprovalInfo): Promise<void> {
+    const mode = approvalNotificationMode();
+    if (mode === 'statusBarOnly') {
+      return;
+    }
+    const run = this.store.state.runs.get(approval.runKey);
+    const what = sanitizeNotificationText(approval.summary ?? approval.title);
+    const where = run ? ` in "${sanitizeNotificationText(run.title, 60)}"` : '';
+    const message = `Agent approval needed${where}: ${what}`;
+    const hasDiff = this.diffs.canShow(approval);
+    const detailsLabel = hasDiff ? 'Show diff' : 'Show details';
+    const buttons = [...approval.options.map((o) => DECISION_LABELS[o]), detailsLabel];
+    const choice =
+      mode === 'modal'
+        ? await vscode.window.showWarningMessage(message, { modal: true, detail: 'Only your answer decides this request.' }, ...buttons)
+        : await vscode.window.showWarningMessage(message, ...buttons);
+    if (choice === undefined) {
+      // Dismissed or timed out: never a decision. The status bar and the card keep it visible.
+      return;
+    }
+    if (choice === detailsLabel) {
+      if (hasDiff) {
+        await this.diffs.show(approval);
+      } else {
+        this.revealRun(approval.runKey);
+      }
+      return;
+    }
+    const decision = approval.options.find((o) => DECISION_LABELS[o] === choice);
+    if (decision) {
+      await this.decide(approval.key, decision);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * "Show diff" for approvals that edit files: VS Code's diff editor between the current file and the proposed
+ * result (read-only virtual documents), or the multi-diff editor for several files. While the active editor is a
+ * pending proposal, the context key `agentSwitchboard.activeEditorIsPendingApproval` puts Allow/Deny in the
+ * editor title. Closing the diff decides nothing.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { looksLikeFileEdit, proposedFiles } from '../../model/editProposal';
+import type { ApprovalInfo } from '../../model/modelTypes';
+import type { RunStore } from '../../model/runStore';
+import { Disposable } from '../disposable';
+import { approvalKeyOfUri, PROPOSAL_SCHEME, ProposalContentProvider } from './proposalContentProvider';
+
+export const PENDING_APPROVAL_CONTEXT = 'agentSwitchboard.activeEditorIsPendingApproval';
+
+export class ApprovalDiffs extends Disposable {
+  private readonly content = this._register(new ProposalContentProvider());
+
+  constructor(private readonly store: RunStore) {
+    super();
+    this._register(vscode.window.tabGroups.onDidChangeTabs(() => this.updateContextKey()));
+    this._register(vscode.window.tabGroups.onDidChangeTabGroups(() => this.updateContextKey()));
+    this._register(vscode.window.onDidChangeActiveTextEditor(() => this.updateContextKey()));
+    this._register(store.onDidChange(() => this.updateContextKey()));
+  }
+
+  canShow(approval: ApprovalInfo): boolean {
+    return looksLikeFileEdit(approval.detail);
+  }
+
+  /** Opens the diff (or multi-diff) of an approval's proposed edit. */
+  async show(approval: ApprovalInfo): Promise<void> {
+    const run = this.store.state.runs.get(approval.runKey);
+    const root = run?.workspaceRoots?.[0] ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const resolve = (p: string): vscode.Uri => vscode.Uri.file(path.isAbsolute(p) || !root ? p : path.join(root, p));
+    const files = await proposedFiles(approval.detail, async (p) => {
+      try {
+        return new TextDecoder().decode(await vscode.workspace.fs.readFile(resolve(p)));
+      } catch {
+        return '';
+      }
+    });
+    if (files.length === 0) {
+      void vscode.window.showInformationMessage('This request does not edit files; see its details in the transcript.');
+      return;
+    }
+    const triples: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
+    files.forEach((file, i) => {
+      const right = this.content.uriFor(approval.key, i, file.path, 'proposed');
+      this.content.set(right, file.proposed);
+      let left = resolve(file.path);
+      if (file.original === '') {
+        // New file: compare against an empty read-only document instead of a missing file.
+        left = this.content.uriFor(approval.key, i, file.path, 'original');
+        this.content.set(left, '');
+      }
+      triples.push([resolve(file.path), left, right]);
+      if (file.problem) {
+        void vscode.window.showWarningMessage(`${path.basename(file.path)}: ${file.problem}`);
+      }
+    });
+    const title = `Proposed: ${approval.title}`;
+    if (triples.length === 1) {
+      const [, left, right] = triples[0]!;
+      await vscode.commands.executeCommand('vscode.diff', left, right, `${path.basename(files[0]!.path)} (${title})`, { preview: false });
+    } else {
+      await vscode.commands.executeCommand('vscode.changes', title, triples);
+    }
+    this.updateContextKey();
+  }
+
+  /** The approval shown in the active editor tab, if it is a proposal diff. */
+  activeApprovalKey(): string | undefined {
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    const uris: vscode.Uri[] = [];
+    if (input instanceof vscode.TabInputTextDiff) {
+      uris.push(input.modified);
+    } else if (input !== null && typeof input === 'object' && 'textDiffs' in input && Array.isArray(input.textDiffs)) {
+      for (const d of input.textDiffs as { modified?: unknown }[]) {
+        if (d.modified instanceof vscode.Uri) {
+          uris.push(d.modified);
+        }
+      }
+    }
+    for (const uri of uris) {
+      if (uri.scheme === PROPOSAL_SCHEME) {
+        return approvalKeyOfUri(uri);
+      }
+    }
+    return undefined;
+  }
+
+  /** The approval settled: its virtual documents say so, and the editor-title actions go away. */
+  settled(approvalKey: string): void {
+    this.content.clearApproval(approvalKey);
+    this.updateContextKey();
+  }
+
+  private updateContextKey(): void {
+    const key = this.activeApprovalKey();
+    const pending = key !== undefined && this.store.state.approvals.get(key)?.status === 'pending';
+    void vscode.commands.executeCommand('setContext', PENDING_APPROVAL_CONTEXT, pending);
+  }
+}

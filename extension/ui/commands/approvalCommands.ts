@@ -1,0 +1,67 @@
+/** Allow/Deny Pending Approval…, the editor-title Allow/Deny of a proposal diff, and Show Approval Diff. */
+import * as vscode from 'vscode';
+import type { ApprovalInfo } from '../../model/modelTypes';
+import type { ApprovalDecision } from '../../protocol/transcriptTypes';
+import { sanitizeNotificationText } from '../notificationText';
+import type { CommandContext } from './commandContext';
+
+const LABELS: Record<ApprovalDecision, string> = { allow_once: '$(check) Allow once', allow_similar: '$(check-all) Allow similar', deny: '$(close) Deny' };
+
+export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable[] {
+  const pickApproval = async (): Promise<ApprovalInfo | undefined> => {
+    const pending = ctx.approvals.pending();
+    if (pending.length === 0) {
+      void vscode.window.showInformationMessage('No approval requests are waiting.');
+      return undefined;
+    }
+    const items = pending.map((a) => ({
+      label: sanitizeNotificationText(a.title, 80),
+      description: a.risk ? `risk: ${a.risk}` : undefined,
+      detail: `${sanitizeNotificationText(a.summary ?? '', 120)} — ${ctx.store.state.runs.get(a.runKey)?.title ?? a.runKey}`,
+      approval: a,
+    }));
+    return (await vscode.window.showQuickPick(items, { placeHolder: 'Which approval request?', matchOnDetail: true }))?.approval;
+  };
+
+  const decideActive = async (decision: ApprovalDecision): Promise<boolean> => {
+    const key = ctx.diffs.activeApprovalKey();
+    if (!key) {
+      void vscode.window.showWarningMessage('The active editor is not a pending approval.');
+      return false;
+    }
+    const approval = ctx.approvals.find(key);
+    // "Allow" in the editor title means allow once; daemons without options fall back to what they offer.
+    const chosen = decision === 'allow_once' && approval && !approval.options.includes('allow_once') ? approval.options.find((o) => o !== 'deny') : decision;
+    return chosen ? ctx.approvals.decide(key, chosen) : false;
+  };
+
+  return [
+    vscode.commands.registerCommand('agentSwitchboard.decideApproval', async (approvalKey?: unknown, decision?: unknown) => {
+      const approval = typeof approvalKey === 'string' && approvalKey.split('::').length === 3 ? ctx.approvals.find(approvalKey) : await pickApproval();
+      if (!approval) {
+        return false;
+      }
+      if (typeof decision === 'string' && (decision === 'allow_once' || decision === 'allow_similar' || decision === 'deny')) {
+        return ctx.approvals.decide(approval.key, decision);
+      }
+      const items: { label: string; decision?: ApprovalDecision; diff?: boolean }[] = approval.options.map((o) => ({ label: LABELS[o], decision: o }));
+      if (ctx.diffs.canShow(approval)) {
+        items.push({ label: '$(diff) Show diff', diff: true });
+      }
+      const pick = await vscode.window.showQuickPick(items, { placeHolder: sanitizeNotificationText(approval.summary ?? approval.title, 120) });
+      if (pick?.diff) {
+        await ctx.diffs.show(approval);
+        return false;
+      }
+      return pick?.decision ? ctx.approvals.decide(approval.key, pick.decision) : false;
+    }),
+    vscode.commands.registerCommand('agentSwitchboard.approval.allow', () => decideActive('allow_once')),
+    vscode.commands.registerCommand('agentSwitchboard.approval.deny', () => decideActive('deny')),
+    vscode.commands.registerCommand('agentSwitchboard.showApprovalDiff', async (approvalKey?: unknown) => {
+      const approval = typeof approvalKey === 'string' ? ctx.approvals.find(approvalKey) : await pickApproval();
+      if (approval) {
+        await ctx.diffs.show(approval);
+      }
+    }),
+  ];
+}

@@ -1,0 +1,47 @@
+/** What the command handlers work with. */
+import type * as vscode from 'vscode';
+import type { ConnectionManager } from '../../drivers/connectionManager';
+import type { RunStore } from '../../model/runStore';
+import type { ApprovalCenter } from '../approvals/approvalCenter';
+import type { ApprovalDiffs } from '../approvals/approvalDiffs';
+import type { TreeNode } from '../connectionsTreeProvider';
+import type { RunSelection } from '../runSelection';
+import type { TranscriptViewProvider } from '../transcriptViewProvider';
+
+export interface CommandContext {
+  readonly store: RunStore;
+  readonly connections: ConnectionManager;
+  readonly selection: RunSelection;
+  readonly approvals: ApprovalCenter;
+  readonly diffs: ApprovalDiffs;
+  readonly transcript: TranscriptViewProvider;
+  readonly log: vscode.LogOutputChannel;
+  readonly treeView: vscode.TreeView<TreeNode>;
+}
+
+/** Commands take a tree node (menus), a run key / connection id string, or nothing (palette). */
+export type CommandTarget = TreeNode | string | undefined;
+
+export function runKeyOfTarget(target: unknown): string | undefined {
+  if (typeof target === 'string') {
+    return target.includes('::') ? target : undefined;
+  }
+  if (target !== null && typeof target === 'object' && 'type' in target && target.type === 'run' && 'key' in target) {
+    return String(target.key);
+  }
+  return undefined;
+}
+
+export function connectionIdOfTarget(target: unknown): string | undefined {
+  if (typeof target === 'string') {
+    return target.includes('::') ? undefined : target;
+  }
+  if (target !== null && typeof target === 'object' && 'type' in target && target.type === 'connection' && 'id' in target) {
+    return String(target.id);
+  }
+  return undefined;
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

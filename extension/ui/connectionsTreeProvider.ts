@@ -1,0 +1,160 @@
+/**
+ * The "Connections" tree: each profile with its state, its runs below (newest first) with state icons,
+ * provider/model, and an approval badge (a FileDecoration on a private URI scheme). `contextValue` encodes the
+ * state and the actions the daemon allows, so menus show only what works.
+ */
+import * as vscode from 'vscode';
+import type { ConnectionInfo, ModelState, RunInfo } from '../model/modelTypes';
+import type { RunStore } from '../model/runStore';
+import { isTerminalRunState } from '../protocol/transcriptTypes';
+import { Disposable } from './disposable';
+import { connectionIcon, connectionStateText, runDescription, runIcon, runStateLabel } from './runPresentation';
+
+export type TreeNode = { readonly type: 'connection'; readonly id: string } | { readonly type: 'run'; readonly key: string };
+
+export const RUN_URI_SCHEME = 'agent-switchboard-run';
+
+export function runUri(runKey: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: RUN_URI_SCHEME, path: `/${encodeURIComponent(runKey)}` });
+}
+
+export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode>, vscode.FileDecorationProvider {
+  private readonly treeEmitter = this._register(new vscode.EventEmitter<TreeNode | undefined>());
+  readonly onDidChangeTreeData = this.treeEmitter.event;
+  private readonly decorationEmitter = this._register(new vscode.EventEmitter<vscode.Uri | vscode.Uri[] | undefined>());
+  readonly onDidChangeFileDecorations = this.decorationEmitter.event;
+  private readonly connectionNodes = new Map<string, TreeNode>();
+  private readonly runNodes = new Map<string, TreeNode>();
+  private countdown: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly store: RunStore) {
+    super();
+    const subscription = store.onDidChange((state) => this.refresh(state));
+    this._register({ dispose: () => subscription.dispose() });
+    this._register(vscode.window.registerFileDecorationProvider(this));
+    this._register({ dispose: () => this.countdown && clearInterval(this.countdown) });
+  }
+
+  /** Node objects are cached so `TreeView.reveal` and selection keep working across refreshes. */
+  connectionNode(id: string): TreeNode {
+    let node = this.connectionNodes.get(id);
+    if (!node) {
+      node = { type: 'connection', id };
+      this.connectionNodes.set(id, node);
+    }
+    return node;
+  }
+
+  runNode(key: string): TreeNode {
+    let node = this.runNodes.get(key);
+    if (!node) {
+      node = { type: 'run', key };
+      this.runNodes.set(key, node);
+    }
+    return node;
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    const state = this.store.state;
+    if (!node) {
+      return [...state.connections.values()].sort((a, b) => a.name.localeCompare(b.name)).map((c) => this.connectionNode(c.id));
+    }
+    if (node.type === 'connection') {
+      return [...state.runs.values()]
+        .filter((r) => r.connectionId === node.id)
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .map((r) => this.runNode(r.key));
+    }
+    return [];
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    if (node.type === 'run') {
+      const run = this.store.state.runs.get(node.key);
+      return run ? this.connectionNode(run.connectionId) : undefined;
+    }
+    return undefined;
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    const state = this.store.state;
+    if (node.type === 'connection') {
+      const connection = state.connections.get(node.id);
+      return connection ? this.connectionItem(connection) : new vscode.TreeItem('(removed)');
+    }
+    const run = state.runs.get(node.key);
+    return run ? this.runItem(run, state) : new vscode.TreeItem('(removed)');
+  }
+
+  provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
+    if (uri.scheme !== RUN_URI_SCHEME) {
+      return undefined;
+    }
+    const run = this.store.state.runs.get(decodeURIComponent(uri.path.slice(1)));
+    const pending = run?.pendingApprovals.length ?? 0;
+    if (pending === 0) {
+      return undefined;
+    }
+    return new vscode.FileDecoration(
+      pending > 9 ? '9+' : String(pending),
+      `${pending} approval${pending === 1 ? '' : 's'} waiting`,
+      new vscode.ThemeColor('list.warningForeground'),
+    );
+  }
+
+  private connectionItem(connection: ConnectionInfo): vscode.TreeItem {
+    const item = new vscode.TreeItem(connection.name, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `connection:${connection.id}`;
+    item.description = connectionStateText(connection, Date.now());
+    item.iconPath = connectionIcon(connection);
+    const tooltip = new vscode.MarkdownString(undefined, false);
+    tooltip.appendText(`${connection.name} (${connection.protocol})\n\n${item.description}`);
+    if (connection.warning) {
+      tooltip.appendText(`\n\n⚠ ${connection.warning}`);
+    }
+    item.tooltip = tooltip;
+    const flags = connection.capabilities.includes('run.start') ? '+start' : '';
+    item.contextValue = `connection.${connection.state.kind}${flags}`;
+    return item;
+  }
+
+  private runItem(run: RunInfo, state: ModelState): vscode.TreeItem {
+    const item = new vscode.TreeItem(run.title, vscode.TreeItemCollapsibleState.None);
+    item.id = `run:${run.key}`;
+    item.description = runDescription(run);
+    item.iconPath = runIcon(run.state);
+    item.resourceUri = runUri(run.key);
+    item.tooltip = `${run.title}\nRun ${run.runId}\nState: ${runStateLabel(run.state)}${run.stateDetail ? ` (${run.stateDetail})` : ''}`;
+    item.command = { command: 'agentSwitchboard.showTranscript', title: 'Show Transcript', arguments: [this.runNode(run.key)] };
+    const capabilities = state.connections.get(run.connectionId)?.capabilities ?? [];
+    const active = !isTerminalRunState(run.state) && run.state !== 'stopped';
+    let flags = '';
+    if (active && (capabilities.includes('run.inject') || capabilities.includes('run.queue') || capabilities.includes('hive.operatorMessage'))) {
+      flags += '+send';
+    }
+    if (active && capabilities.includes('run.cancel')) {
+      flags += '+cancel';
+    }
+    if (run.pendingApprovals.length > 0) {
+      flags += '+approval';
+    }
+    if (state.changeSets.has(run.key)) {
+      flags += '+changes';
+    }
+    item.contextValue = `run.${run.state}${flags}`;
+    return item;
+  }
+
+  private refresh(state: ModelState): void {
+    this.treeEmitter.fire(undefined);
+    this.decorationEmitter.fire(undefined);
+    const reconnecting = [...state.connections.values()].some((c) => c.state.kind === 'reconnecting');
+    if (reconnecting && !this.countdown) {
+      // "reconnecting in Ns" counts down while a retry is scheduled.
+      this.countdown = setInterval(() => this.treeEmitter.fire(undefined), 1000);
+    } else if (!reconnecting && this.countdown) {
+      clearInterval(this.countdown);
+      this.countdown = undefined;
+    }
+  }
+}

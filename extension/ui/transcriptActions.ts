@@ -1,0 +1,105 @@
+/** Carries out what the transcript webview asks for, always through the same paths as the commands. */
+import * as vscode from 'vscode';
+import { approvalKeyOf } from '../model/modelTypes';
+import type { WebviewToHost } from '../protocol/webviewMessages';
+import type { CommandContext } from './commands/commandContext';
+import type { TranscriptActions } from './transcriptViewProvider';
+
+const OPENABLE = new Set(['http:', 'https:', 'mailto:']);
+
+export class TranscriptActionHandler implements TranscriptActions {
+  constructor(private readonly ctx: () => CommandContext) {}
+
+  async handle(message: Exclude<WebviewToHost, { type: 'ready' | 'resync' }>): Promise<void> {
+    const ctx = this.ctx();
+    const runOf = (runKey: string) => {
+      const run = ctx.store.state.runs.get(runKey);
+      if (!run) {
+        throw new Error('That run is no longer known.');
+      }
+      const driver = ctx.connections.driver(run.connectionId);
+      return { run, driver };
+    };
+    switch (message.type) {
+      case 'send':
+        await vscode.commands.executeCommand('agentSwitchboard.sendMessage', message.runKey, message.text);
+        return;
+      case 'stop':
+        await vscode.commands.executeCommand('agentSwitchboard.cancelRun', message.runKey);
+        return;
+      case 'decide':
+        await ctx.approvals.decide(approvalKeyOf(message.runKey, message.approvalId), message.decision);
+        return;
+      case 'showDiff': {
+        const approval = ctx.approvals.find(approvalKeyOf(message.runKey, message.approvalId));
+        if (approval) {
+          await ctx.diffs.show(approval);
+        }
+        return;
+      }
+      case 'showChangeSet':
+        await vscode.commands.executeCommand('agentSwitchboard.showChangeSet', message.runKey);
+        return;
+      case 'openLink':
+        await this.openLink(message.href);
+        return;
+      case 'copy':
+        await vscode.env.clipboard.writeText(message.text);
+        void vscode.window.setStatusBarMessage('Copied to the clipboard', 2000);
+        return;
+      case 'queueEdit': {
+        const { run, driver } = runOf(message.runKey);
+        await requireQueue(driver?.editQueueEntry).call(driver, run.runId, message.queueId, message.revision, message.prompt);
+        return;
+      }
+      case 'queueMove': {
+        const { run, driver } = runOf(message.runKey);
+        await requireQueue(driver?.moveQueueEntry).call(driver, run.runId, message.queueId, message.revision, message.beforeQueueId);
+        return;
+      }
+      case 'queueRemove': {
+        const { run, driver } = runOf(message.runKey);
+        await requireQueue(driver?.removeQueueEntry).call(driver, run.runId, message.queueId, message.revision);
+        return;
+      }
+      case 'queuePause': {
+        const { run, driver } = runOf(message.runKey);
+        await requireQueue(driver?.pauseQueue).call(driver, run.runId, message.paused);
+        return;
+      }
+      default: {
+        const _exhaustive: never = message;
+        return _exhaustive;
+      }
+    }
+  }
+
+  /** Links in agent output open only after the user confirms, and never as command: or file: URIs. */
+  private async openLink(href: string): Promise<void> {
+    let uri: vscode.Uri;
+    try {
+      uri = vscode.Uri.parse(href, true);
+    } catch {
+      return;
+    }
+    if (!OPENABLE.has(`${uri.scheme}:`)) {
+      void vscode.window.showWarningMessage(`Agent Switchboard does not open ${uri.scheme}: links from agent output.`);
+      return;
+    }
+    const choice = await vscode.window.showWarningMessage(
+      `Open this link from agent output?\n\n${uri.toString(true)}`,
+      { modal: true, detail: 'Agent output is untrusted. Check the address before opening it.' },
+      'Open',
+    );
+    if (choice === 'Open') {
+      await vscode.env.openExternal(uri);
+    }
+  }
+}
+
+function requireQueue<T extends (...args: never[]) => Promise<void>>(method: T | undefined): T {
+  if (!method) {
+    throw new Error('This daemon has no prompt queue, or it is not connected.');
+  }
+  return method;
+}

@@ -1,0 +1,187 @@
+#!/usr/bin/env node
+// A fake "code" executable for @vscode/test-electron's runTests({ vscodeExecutablePath }): it accepts test-electron's
+// command line (--extensionDevelopmentPath=, --extensionTestsPath=, --user-data-dir=, --extensions-dir=, [FOLDER]),
+// starts code-server (a real VS Code 1.139 server) on a free 127.0.0.1 port, opens the workbench in headless Debian
+// Chromium through playwright-core, and exits with the extension host's exit code. Desktop VS Code cannot be
+// downloaded here, so this is how the integration tier runs a real VS Code offline.
+// Env: CODE_SERVER_NODE, CODE_SERVER_ENTRY (required), CHROMIUM (/usr/bin/chromium), SHIM_TIMEOUT_MS (600000),
+// SHIM_VERBOSE=1, SHIM_KEEP=1 (keep the temp dir and logs), SHIM_THEME (a colour theme for screenshots).
+// A test can ask for a screenshot of the whole workbench by logging `SHIM_SCREENSHOT /abs/file.png`.
+'use strict';
+const cp = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const net = require('node:net');
+const http = require('node:http');
+const util = require('node:util');
+const { chromium } = require('playwright-core');
+
+const T0 = Date.now();
+const t = () => `[shim ${((Date.now() - T0) / 1000).toFixed(1)}s]`;
+const devPaths = [];
+let testsPath;
+let userDataDir;
+let extensionsDir;
+const positional = [];
+for (const a of process.argv.slice(2)) {
+  const m = /^--([^=]+)=(.*)$/.exec(a);
+  if (m && m[1] === 'extensionDevelopmentPath') devPaths.push(path.resolve(m[2]));
+  else if (m && m[1] === 'extensionTestsPath') testsPath = path.resolve(m[2]);
+  else if (m && m[1] === 'user-data-dir') userDataDir = path.resolve(m[2]);
+  else if (m && m[1] === 'extensions-dir') extensionsDir = path.resolve(m[2]);
+  else if (!a.startsWith('-')) positional.push(path.resolve(a));
+}
+const folder = positional[positional.length - 1];
+
+/** Webviews are an iframe.webview (class "ready") with the extension's document in an inner frame. */
+async function waitForWebviews(page, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let pending = 0;
+    for (const el of await page.$$('iframe.webview')) {
+      if (!(await el.isVisible())) continue;
+      const ready = await el.evaluate((n) => n.classList.contains('ready'));
+      const outer = await el.contentFrame();
+      const inner = outer && outer.childFrames()[0];
+      const ok =
+        ready &&
+        inner &&
+        (await inner
+          .evaluate(() => document.readyState === 'complete' && !!document.body && document.body.innerHTML.trim().length > 0)
+          .catch(() => false));
+      if (!ok) pending++;
+    }
+    if (!pending) return;
+    if (Date.now() > deadline) {
+      console.error(`${t()} waitForWebviews: ${pending} not ready`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+
+const healthy = (port) =>
+  new Promise((resolve) => {
+    http
+      .get({ host: '127.0.0.1', port, path: '/healthz', timeout: 1000 }, (r) => {
+        r.resume();
+        resolve(r.statusCode === 200);
+      })
+      .on('error', () => resolve(false))
+      .on('timeout', function () {
+        this.destroy();
+        resolve(false);
+      });
+  });
+
+const NOISE = /AgentHost|ChatModelSelection|AccountPolicyGate|Creating a socket|connection token|grace time|Service Worker|builtin extensions cache|open-vsx|ENOTFOUND|authentication provider/;
+
+(async () => {
+  const nodeBin = process.env.CODE_SERVER_NODE || process.execPath;
+  const entry = process.env.CODE_SERVER_ENTRY;
+  if (!entry) throw new Error('set CODE_SERVER_ENTRY to .../node_modules/code-server/out/node/entry.js');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'code-shim-'));
+  userDataDir = userDataDir || path.join(tmp, 'user-data');
+  extensionsDir = extensionsDir || path.join(tmp, 'extensions');
+  fs.rmSync(path.join(userDataDir, 'coder.json'), { force: true }); // code-server remembers the last URL there
+  fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  const settings = {
+    'workbench.startupEditor': 'none',
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'chat.disableAIFeatures': true,
+    'security.workspace.trust.enabled': false,
+    'git.enabled': false,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'workbench.tips.enabled': false,
+    'workbench.colorTheme': process.env.SHIM_THEME || 'Default Dark Modern',
+    'window.commandCenter': false,
+  };
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  const cfg = path.join(tmp, 'config.yaml');
+  fs.writeFileSync(cfg, '{}\n');
+  const port = await freePort();
+  const logFile = path.join(tmp, 'code-server.log');
+  const log = fs.openSync(logFile, 'w');
+  const server = cp.spawn(
+    nodeBin,
+    [entry, '--config', cfg, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--user-data-dir', userDataDir,
+      '--extensions-dir', extensionsDir, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+      '--disable-getting-started-override', '--ignore-last-opened', '--reconnection-grace-time', '5',
+      '--vscode-option', 'enable-smoke-test-driver'],
+    { env: process.env, stdio: ['ignore', log, log], detached: true },
+  );
+  const killServer = () => {
+    try {
+      process.kill(-server.pid, 'SIGTERM');
+    } catch {}
+  };
+  process.on('exit', killServer);
+  for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => process.exit(130));
+  while (!(await healthy(port))) {
+    if (server.exitCode !== null) throw new Error(`code-server exited, see ${logFile}`);
+    if (Date.now() - T0 > 60000) throw new Error('code-server not healthy after 60s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  console.log(`${t()} code-server up on 127.0.0.1:${port}`);
+  const ctx = await chromium.launchPersistentContext(path.join(tmp, 'chromium'), {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    viewport: { width: 1400, height: 900 },
+  });
+  const page = ctx.pages()[0] || (await ctx.newPage());
+  let done;
+  const exited = new Promise((r) => (done = r));
+  await page.exposeFunction('codeAutomationLog', async (type, args) => {
+    const msg = util.format(...(args || [])).replace(/%c\s*|color: #[0-9a-f]{3,6}\s*/g, '');
+    const shot = /SHIM_SCREENSHOT (\S+\.png)/.exec(msg);
+    if (shot) {
+      await waitForWebviews(page, 20000);
+      await new Promise((r) => setTimeout(r, 300)); // let the last animation frame paint
+      const tf = `${shot[1]}.tmp.png`;
+      fs.mkdirSync(path.dirname(shot[1]), { recursive: true });
+      await page.screenshot({ path: tf }).then(() => fs.renameSync(tf, shot[1]), (e) => console.error('screenshot failed', e));
+      if (process.env.SHIM_VERBOSE) console.log(`${t()} screenshot ${shot[1]}`);
+      return;
+    }
+    if (process.env.SHIM_VERBOSE || !NOISE.test(msg)) (type === 'error' ? console.error : console.log)(msg);
+  });
+  await page.exposeFunction('codeAutomationExit', (code) => done(code));
+  if (process.env.SHIM_VERBOSE) page.on('console', (m) => console.log('[browser]', m.text()));
+  const auth = `127.0.0.1:${port}`;
+  const payload = devPaths.map((p) => ['extensionDevelopmentPath', `vscode-remote://${auth}${p}`]);
+  if (testsPath) payload.push(['extensionTestsPath', `vscode-remote://${auth}${testsPath}`]);
+  payload.push(['skipWelcome', 'true'], ['skipReleaseNotes', 'true']);
+  const where = folder ? `folder=${encodeURIComponent(folder)}` : 'ew=true';
+  await page.goto(`http://${auth}/?${where}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  console.log(`${t()} workbench opened, waiting for tests`);
+  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), +(process.env.SHIM_TIMEOUT_MS || 600000)))]);
+  await ctx.close().catch(() => {});
+  killServer();
+  console.log(`${t()} extension host exited with ${code}`);
+  if (code === 0 && !process.env.SHIM_KEEP) {
+    await new Promise((r) => setTimeout(r, 500));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  } else console.log(`${t()} kept ${tmp} (code-server.log, chromium profile)`);
+  process.exit(code === 'timeout' ? 124 : Number(code) || 0);
+})().catch((e) => {
+  console.error(`${t()} ${(e && e.stack) || e}`);
+  process.exit(2);
+});

@@ -1,0 +1,27 @@
+/** Mocha entry run inside the VS Code extension host; prints the `N passed, N failed` line the runner reads. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60000 });
+  const only = process.env.SWITCHBOARD_INTEGRATION_GREP;
+  if (only) {
+    mocha.grep(only);
+  }
+  for (const file of fs.readdirSync(__dirname).sort()) {
+    if (file.endsWith('.test.js')) {
+      mocha.addFile(path.join(__dirname, file));
+    }
+  }
+  return new Promise((resolve, reject) => {
+    const runner = mocha.run((failures) => {
+      console.log(`${runner.stats?.passes ?? 0} passed, ${failures} failed`);
+      if (failures > 0) {
+        reject(new Error(`${failures} integration tests failed.`));
+      } else {
+        resolve();
+      }
+    });
+  });
+}

@@ -1,0 +1,74 @@
+/** Helpers for integration suites: the extension's API, waiting, screenshots, reference daemons. */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../extension/extension';
+
+export const EXTENSION_ID = 'agent-switchboard.agent-switchboard';
+
+export async function api(): Promise<SwitchboardApi> {
+  const extension = vscode.extensions.getExtension<SwitchboardApi | undefined>(EXTENSION_ID);
+  if (!extension) {
+    throw new Error(`extension ${EXTENSION_ID} not found`);
+  }
+  const exports = await extension.activate();
+  if (!exports) {
+    throw new Error('the extension failed to activate (see its log)');
+  }
+  return exports;
+}
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export function resultsDir(): string {
+  const dir = process.env.SWITCHBOARD_TEST_RESULTS ?? path.join(__dirname, '..', '..', 'test-results');
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Asks the shim (which owns the browser) for a screenshot of the whole workbench and waits for the file. */
+export async function screenshot(name: string): Promise<string> {
+  const file = path.join(resultsDir(), name);
+  if (!process.env.SHIM_SCREENSHOTS) {
+    return file;
+  }
+  fs.rmSync(file, { force: true });
+  console.log(`SHIM_SCREENSHOT ${file}`);
+  await waitFor(`screenshot ${name}`, () => fs.existsSync(file), 30000);
+  return file;
+}
+
+export function workspaceDir(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) {
+    throw new Error('the integration tests need a workspace folder');
+  }
+  return folder.uri.fsPath;
+}
+
+/** Starts a bundled reference daemon (out/fixtures/<name>.js) with the extension host's Node. */
+export function startFixture(name: string, args: readonly string[]): ChildProcess {
+  const dir = process.env.SWITCHBOARD_FIXTURES ?? path.join(__dirname, '..', 'fixtures');
+  const child = spawn(process.execPath, [path.join(dir, `${name}.js`), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (d: Buffer) => process.stdout.write(`[${name}] ${d.toString()}`));
+  child.stderr?.on('data', (d: Buffer) => process.stdout.write(`[${name}!] ${d.toString()}`));
+  return child;
+}
+
+export async function setConnections(profiles: readonly Record<string, unknown>[]): Promise<void> {
+  await vscode.workspace.getConfiguration('agentSwitchboard').update('connections', profiles, vscode.ConfigurationTarget.Global);
+}

@@ -1,0 +1,104 @@
+// Runs the test tiers and prints one closing line `N passed, N failed` summing them (CI reads it).
+//   node test/run.mjs all | unit | webview | integration
+// `all` first type-checks and lints (a failure there counts as one failed check), then runs every tier even if an
+// earlier one failed, so one run shows everything that is wrong.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const which = process.argv[2] ?? 'all';
+
+function findTests(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...findTests(full));
+    else if (name.endsWith('.test.ts')) out.push(relative(root, full));
+  }
+  return out.sort();
+}
+
+/** Runs a command, echoing its output, and returns { code, output }. */
+function run(cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const onData = (stream) => (chunk) => {
+      output += chunk;
+      stream.write(chunk);
+    };
+    child.stdout.on('data', onData(process.stdout));
+    child.stderr.on('data', onData(process.stderr));
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** node:test's spec reporter ends with `ℹ pass N` / `ℹ fail N`. */
+function nodeTestCounts({ code, output }) {
+  const pass = Number(/ℹ pass (\d+)/.exec(output)?.[1] ?? 0);
+  const fail = Number(/ℹ fail (\d+)/.exec(output)?.[1] ?? 0);
+  // A crashed runner that printed no counts still counts as a failure.
+  return { passed: pass, failed: fail === 0 && code !== 0 ? 1 : fail };
+}
+
+async function nodeTier(dir) {
+  const files = findTests(join(root, 'test', dir));
+  if (files.length === 0) return { passed: 0, failed: 1 };
+  return nodeTestCounts(await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files]));
+}
+
+async function integrationTier() {
+  const result = await run(process.execPath, ['test/harness/runIntegration.mjs']);
+  const m = [...result.output.matchAll(/^(\d+) passed, (\d+) failed$/gm)].pop();
+  if (!m) return { passed: 0, failed: 1 };
+  const passed = Number(m[1]);
+  const failed = Number(m[2]);
+  return { passed, failed: failed === 0 && result.code !== 0 ? 1 : failed };
+}
+
+async function staticChecks() {
+  let passed = 0;
+  let failed = 0;
+  for (const [name, args] of [
+    ['typecheck', ['npx', 'tsc', '-p', 'tsconfig.json']],
+    ['typecheck webview', ['npx', 'tsc', '-p', 'webview/tsconfig.json']],
+    ['typecheck webview tests', ['npx', 'tsc', '-p', 'test/tsconfig.webview-tests.json']],
+    ['lint', ['npx', 'eslint', '.']],
+  ]) {
+    console.log(`\n=== ${name}`);
+    const { code } = await run(args[0], args.slice(1));
+    if (code === 0) passed++;
+    else {
+      failed++;
+      console.log(`✖ ${name} failed`);
+    }
+  }
+  return { passed, failed };
+}
+
+const tiers = {
+  static: staticChecks,
+  unit: () => nodeTier('unit'),
+  webview: () => nodeTier('webview'),
+  integration: integrationTier,
+};
+const order = which === 'all' ? ['static', 'unit', 'webview', 'integration'] : [which];
+let passed = 0;
+let failed = 0;
+const summary = [];
+for (const tier of order) {
+  if (!tiers[tier]) {
+    console.error(`unknown tier ${tier}`);
+    process.exit(2);
+  }
+  console.log(`\n##### ${tier}`);
+  const r = await tiers[tier]();
+  summary.push(`${tier}: ${r.passed} passed, ${r.failed} failed`);
+  passed += r.passed;
+  failed += r.failed;
+}
+console.log(`\n${summary.join('\n')}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

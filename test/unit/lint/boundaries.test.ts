@@ -1,0 +1,64 @@
+/** The layer boundaries are enforced by ESLint; these tests prove the rules fire (and stay quiet when they should). */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ESLint } from 'eslint';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+// The probes are linted as text at paths that do not exist, so type-aware parsing is switched off here; the
+// boundary rules do not need type information.
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfig: {
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: { '@typescript-eslint/no-floating-promises': 'off' },
+  },
+});
+
+async function restrictedImportErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+const vscodeImport = "import * as vscode from 'vscode';\nexport const x = vscode.version;\n";
+
+test('a vscode import in webview/ is an error', async () => {
+  const errors = await restrictedImportErrors('webview/boundaryProbe.ts', vscodeImport);
+  assert.equal(errors.length, 1);
+  assert.match(errors[0]!, /webviews/);
+});
+
+test('a vscode import in extension/model/ is an error', async () => {
+  const errors = await restrictedImportErrors('extension/model/boundaryProbe.ts', vscodeImport);
+  assert.equal(errors.length, 1);
+  assert.match(errors[0]!, /Only extension\/ui/);
+});
+
+for (const layer of ['protocol', 'transport', 'drivers', 'base']) {
+  test(`a vscode import in extension/${layer}/ is an error`, async () => {
+    assert.equal((await restrictedImportErrors(`extension/${layer}/boundaryProbe.ts`, vscodeImport)).length, 1);
+  });
+}
+
+test('extension/ui may import vscode', async () => {
+  assert.deepEqual(await restrictedImportErrors('extension/ui/boundaryProbe.ts', vscodeImport), []);
+});
+
+test('the webview may not import Node built-ins or host code, only the message schemas', async () => {
+  assert.equal((await restrictedImportErrors('webview/boundaryProbe.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n")).length, 1);
+  assert.equal(
+    (await restrictedImportErrors('webview/boundaryProbe.ts', "import { RunStore } from '../extension/model/runStore';\nexport const s = RunStore;\n")).length,
+    1,
+  );
+  assert.deepEqual(
+    await restrictedImportErrors(
+      'webview/boundaryProbe.ts',
+      "import { hostToWebviewSchema } from '../extension/protocol/webviewMessages';\nexport const s = hostToWebviewSchema;\n",
+    ),
+    [],
+  );
+});
+
+test('extension/protocol may not import Node built-ins', async () => {
+  assert.equal((await restrictedImportErrors('extension/protocol/boundaryProbe.ts', "import { Buffer } from 'node:buffer';\nexport const b = Buffer;\n")).length, 1);
+});

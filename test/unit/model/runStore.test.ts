@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { RunEvent } from '../../../extension/model/modelActions';
+import { runKeyOf } from '../../../extension/model/modelTypes';
+import type { PatchEvent } from '../../../extension/model/runStore';
+import { RunStore } from '../../../extension/model/runStore';
+import { transcriptItemSchema } from '../../../extension/protocol/transcriptTypes';
+
+function setup() {
+  const errors: unknown[] = [];
+  const store = new RunStore(() => 1000, (e) => errors.push(e));
+  store.dispatch({ type: 'connectionAdded', connection: { id: 'c', name: 'demo', protocol: 'agency-proxy' } });
+  store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'r1', fields: { title: 'Fix it', state: 'running' } });
+  const key = runKeyOf('c', 'r1');
+  const patches: PatchEvent[] = [];
+  store.onDidPatch((p) => patches.push(p));
+  let seq = 0;
+  const ev = (event: RunEvent, sequence = ++seq) => store.dispatch({ type: 'runEvent', runKey: key, sequence, event });
+  return { store, key, patches, ev, errors };
+}
+
+test('streamed text becomes one item grown by append patches', () => {
+  const { store, key, patches, ev } = setup();
+  ev({ kind: 'textDelta', text: 'Hel' });
+  ev({ kind: 'textDelta', text: 'lo ' });
+  ev({ kind: 'textDelta', text: 'world' });
+  ev({ kind: 'messageBoundary' });
+  const t = store.transcript(key)!;
+  assert.equal(t.length, 1);
+  assert.deepEqual(t.at(0), { id: 'x0', kind: 'text', text: 'Hello world', streaming: false });
+  assert.deepEqual(
+    patches.map((p) => p.patch.op),
+    ['add', 'append', 'append', 'update'],
+  );
+  assert.deepEqual(patches.map((p) => p.seq), [1, 2, 3, 4]);
+});
+
+test('events at or below the last sequence are dropped; a jump records a gap', () => {
+  const { store, key, ev } = setup();
+  ev({ kind: 'textDelta', text: 'a' }, 1);
+  ev({ kind: 'textDelta', text: 'a' }, 1);
+  ev({ kind: 'textDelta', text: 'b' }, 2);
+  ev({ kind: 'textDelta', text: 'c' }, 5);
+  const t = store.transcript(key)!.snapshot();
+  assert.equal(store.state.runs.get(key)!.lastSequence, 5);
+  assert.deepEqual(t.map((i) => i.kind), ['text', 'gap', 'text']);
+  assert.equal((t[0] as { text: string }).text, 'ab');
+  assert.deepEqual(t[1], { id: 'g1', kind: 'gap', from: 2, to: 4, reason: 'not in the daemon journal any more' });
+});
+
+test('tool calls pair with results by id, and anonymous ones by order', () => {
+  const { store, key, ev } = setup();
+  ev({ kind: 'toolCall', callId: 'c1', name: 'Read', input: { file_path: 'a.ts' } });
+  ev({ kind: 'toolCall', callId: null, name: 'Bash', input: { command: 'ls' } });
+  ev({ kind: 'toolResult', callId: null, ok: false, output: 'denied' });
+  ev({ kind: 'toolResult', callId: 'c1', ok: true, output: 'contents' });
+  ev({ kind: 'toolResult', callId: 'ghost', ok: null, output: 'orphan' });
+  const items = store.transcript(key)!.snapshot();
+  assert.deepEqual(
+    items.map((i) => (i.kind === 'tool' ? [i.name, i.status, i.output] : i.kind)),
+    [
+      ['Read', 'succeeded', 'contents'],
+      ['Bash', 'failed', 'denied'],
+      ['tool', 'unknown', 'orphan'],
+    ],
+  );
+  assert.equal(store.state.runs.get(key)!.openTools.size, 0);
+});
+
+test('approvals are tracked, replays do not duplicate them, and they settle once', () => {
+  const { store, key, ev } = setup();
+  const request: RunEvent = { kind: 'approvalRequested', approvalId: 'ap1', title: 'Edit', detail: { file_path: 'a' }, options: ['allow_once', 'allow_similar', 'deny'], hasDiff: true };
+  ev(request, 1);
+  ev(request, 2); // e.g. a replay after reconnect under a new sequence
+  assert.deepEqual(store.state.runs.get(key)!.pendingApprovals, ['ap1']);
+  assert.equal(store.transcript(key)!.length, 1);
+  ev({ kind: 'approvalSettled', approvalId: 'ap1', decision: 'deny' }, 3);
+  ev({ kind: 'approvalSettled', approvalId: 'ap1', decision: 'allow_once' }, 4);
+  const approval = [...store.state.approvals.values()][0]!;
+  assert.equal(approval.status, 'decided');
+  assert.equal(approval.decision, 'deny');
+  assert.deepEqual(store.state.runs.get(key)!.pendingApprovals, []);
+  const card = store.transcript(key)!.at(0)!;
+  assert.equal(card.kind === 'approval' && card.decision, 'deny');
+});
+
+test('every item produced is valid against the shared schema', () => {
+  const { store, key, ev } = setup();
+  const events: RunEvent[] = [
+    { kind: 'userPrompt', text: 'do it' },
+    { kind: 'reasoningDelta', text: 'thinking' },
+    { kind: 'textDelta', text: 'ok' },
+    { kind: 'textCompleted', text: 'OK!' },
+    { kind: 'toolStarted', callId: 'z', name: 'bash' },
+    { kind: 'toolProgress', callId: 'z', text: '50%' },
+    { kind: 'toolOutputDelta', callId: 'z', delta: 'out' },
+    { kind: 'toolResult', callId: 'z', ok: false, output: 'x', errorKind: 'denied', truncated: true },
+    { kind: 'data', dataKind: 'usage', data: { input_tokens: 3 }, summary: '3 in' },
+    { kind: 'error', message: 'boom', code: 'internal' },
+    { kind: 'notice', text: 'reconnected', level: 'info' },
+    { kind: 'stateChanged', state: 'completed', announce: true },
+    { kind: 'turn', turnId: 't1', phase: 'failed', code: 'step_limit', message: 'too many' },
+    { kind: 'message', from: 'ruth', body: 'hi', messageId: '4', inReplyTo: '3' },
+    { kind: 'raw', label: 'future_event', data: { x: 1 } },
+  ];
+  for (const e of events) {
+    ev(e);
+  }
+  const items = store.transcript(key)!.snapshot();
+  for (const item of items) {
+    assert.ok(transcriptItemSchema.safeParse(item).success, JSON.stringify(item));
+  }
+  const tool = items.find((i) => i.kind === 'tool');
+  assert.ok(tool && tool.kind === 'tool' && tool.progress === undefined && tool.errorKind === 'denied' && tool.output === 'x');
+  assert.equal(store.state.runs.get(key)!.state, 'completed');
+});
+
+test('streaming cost does not depend on transcript length', () => {
+  const { store, key, ev } = setup();
+  for (let i = 0; i < 20000; i++) {
+    ev({ kind: 'raw', label: 'filler', data: i });
+  }
+  let patchCount = 0;
+  store.onDidPatch(() => patchCount++);
+  ev({ kind: 'textDelta', text: 'a' });
+  ev({ kind: 'textDelta', text: 'b' });
+  assert.equal(patchCount, 2, 'one patch per delta, whatever the length');
+  assert.equal(store.transcript(key)!.length, 20001);
+});

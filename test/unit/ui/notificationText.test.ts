@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sanitizeNotificationText } from '../../../extension/ui/notificationText';
+
+test('markdown links and command: URIs never reach a notification', () => {
+  const cases = [
+    '[Click me](command:workbench.action.terminal.new)',
+    'see [docs](https://evil.example) now',
+    'run command:extension.dangerous?{"x":1}',
+    'open vscode://file/etc/passwd',
+    '[a]( command:x )',
+    'javascript:alert(1)',
+  ];
+  for (const input of cases) {
+    const out = sanitizeNotificationText(input);
+    assert.doesNotMatch(out, /\]\(/, input);
+    assert.doesNotMatch(out, /command:|vscode:|javascript:/i, input);
+  }
+  assert.equal(sanitizeNotificationText('see [docs](https://evil.example) now'), 'see docs now');
+});
+
+test('whitespace is collapsed and length bounded', () => {
+  assert.equal(sanitizeNotificationText('a\n\n  b\tc'), 'a b c');
+  assert.equal(sanitizeNotificationText('x'.repeat(500)).length, 200);
+  assert.equal(sanitizeNotificationText('   '), 'an action');
+});

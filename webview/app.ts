@@ -1,0 +1,120 @@
+/**
+ * The whole webview UI: header, transcript, queue, composer, toasts and the empty state. Receives already
+ * validated host messages (from main.ts), keeps the transcript store in sequence and asks for a resync when it
+ * cannot, and renders once per animation frame.
+ */
+import type { HostToWebview, RunSummary, WebviewToHost } from '../extension/protocol/webviewMessages';
+import { Composer } from './composer';
+import { codicon, h } from './dom';
+import { FrameScheduler } from './frameScheduler';
+import { Header } from './header';
+import { installLinkGuard } from './linkGuard';
+import { QueueView } from './queueView';
+import { stateDisplay } from './runStateDisplay';
+import { Toasts } from './toasts';
+import { TranscriptStore } from './transcriptStore';
+import { TranscriptView } from './transcriptView';
+import type { UiStateStore } from './uiState';
+
+type Message<T extends HostToWebview['type']> = Extract<HostToWebview, { type: T }>;
+
+/** Do not repeat a resync request sooner than this while the snapshot is outstanding. */
+const RESYNC_RETRY_MS = 2_000;
+const EMPTY_TEXT = "No run selected — pick one in Connections or run 'Agent Switchboard: New Run…'";
+
+export class App {
+  private readonly store = new TranscriptStore();
+  private readonly frames = new FrameScheduler(() => this.transcript.flush());
+  private readonly header: Header;
+  private readonly transcript: TranscriptView;
+  private readonly queue: QueueView;
+  private readonly composer: Composer;
+  private readonly toasts = new Toasts();
+  private readonly empty: HTMLElement;
+  /** When we last asked for a snapshot and have not received one yet. */
+  private resyncRequestedAt: number | null = null;
+
+  constructor(
+    root: HTMLElement,
+    private readonly uiState: UiStateStore,
+    private readonly post: (message: WebviewToHost) => void,
+  ) {
+    this.header = new Header({
+      showChangeSet: (runKey) => this.post({ type: 'showChangeSet', runKey }),
+      revealPendingApproval: () => this.revealPendingApproval(),
+    });
+    this.transcript = new TranscriptView({ store: this.store, uiState, post, requestFrame: () => this.frames.schedule() });
+    this.queue = new QueueView(post);
+    this.composer = new Composer(uiState, post);
+    this.empty = h('div', { id: 'empty-state', class: 'empty-state' }, codicon('comment-discussion'), h('p', null, EMPTY_TEXT));
+    root.replaceChildren(
+      this.header.element,
+      this.transcript.element,
+      this.empty,
+      this.queue.element,
+      this.composer.element,
+      this.toasts.element,
+      this.toasts.announcer,
+    );
+    installLinkGuard(document, (href) => this.post({ type: 'openLink', href }));
+    window.addEventListener('pagehide', () => this.uiState.flush());
+    this.renderRun(null);
+  }
+
+  snapshot(message: Message<'snapshot'>): void {
+    this.resyncRequestedAt = null;
+    const previous = this.store.run;
+    this.store.reset(message.run, message.items, message.seq);
+    this.renderRun(message.run, previous);
+    this.frames.schedule();
+  }
+
+  patches(message: Message<'patches'>): void {
+    if (message.runKey !== this.store.runKey) return; // for a run no longer shown; its snapshot is on the way
+    if (this.resyncRequestedAt !== null) {
+      this.requestResync(`waiting for a snapshot`);
+      return;
+    }
+    const result = this.store.applyPatches(message.firstSeq, message.patches);
+    this.frames.schedule();
+    if (!result.ok) this.requestResync(result.reason);
+  }
+
+  run(message: Message<'run'>): void {
+    const previous = this.store.run;
+    if (this.store.setRun(message.run)) this.renderRun(message.run, previous);
+  }
+
+  focusComposer(): void {
+    this.composer.focus();
+  }
+
+  toast(message: Message<'toast'>): void {
+    this.toasts.show(message.level, message.text);
+  }
+
+  private renderRun(run: RunSummary | null, previous: RunSummary | null = null): void {
+    this.empty.hidden = run !== null;
+    this.transcript.element.hidden = run === null;
+    this.header.render(run);
+    this.queue.render(run);
+    this.composer.render(run);
+    if (run && previous && previous.key === run.key) {
+      if (previous.state !== run.state) this.toasts.announce(`Run ${stateDisplay(run.state).label.toLowerCase()}`);
+      else if (run.pendingApprovals > previous.pendingApprovals) this.toasts.announce('Approval requested');
+    }
+  }
+
+  private requestResync(reason: string): void {
+    const now = Date.now();
+    if (this.resyncRequestedAt !== null && now - this.resyncRequestedAt < RESYNC_RETRY_MS) return;
+    console.warn(`[switchboard] transcript out of sync (${reason}); requesting a snapshot`);
+    this.resyncRequestedAt = now;
+    this.post({ type: 'resync', runKey: this.store.runKey });
+  }
+
+  private revealPendingApproval(): void {
+    const item = this.store.items.find((candidate) => candidate.kind === 'approval' && candidate.status === 'pending');
+    if (item) this.transcript.revealItem(item.id);
+  }
+}

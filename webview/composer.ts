@@ -1,0 +1,117 @@
+/**
+ * The message box under the transcript: a labelled textarea, Send (Ctrl/Cmd+Enter) — "Queue" while a turn runs on a
+ * daemon that queues — and Stop. Hidden when the run accepts no messages. The draft is kept per run.
+ */
+import type { RunSummary, WebviewToHost } from '../extension/protocol/webviewMessages';
+import { button, h, setButtonText } from './dom';
+import { isTurnActive } from './runStateDisplay';
+import type { UiStateStore } from './uiState';
+
+const MAX_HEIGHT_PX = 240;
+
+export class Composer {
+  /** `#composer`. */
+  readonly element: HTMLDivElement;
+  private readonly input: HTMLTextAreaElement;
+  private readonly sendButton: HTMLButtonElement;
+  private readonly stopButton: HTMLButtonElement;
+  private readonly inputRow: HTMLDivElement;
+  private run: RunSummary | null = null;
+
+  constructor(
+    private readonly uiState: UiStateStore,
+    private readonly post: (message: WebviewToHost) => void,
+  ) {
+    const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+    const shortcut = mac ? '⌘Enter' : 'Ctrl+Enter';
+    this.input = h('textarea', {
+      id: 'composer-input',
+      class: 'composer-input',
+      rows: 2,
+      placeholder: `Message the agent (${shortcut} to send)`,
+      'aria-keyshortcuts': mac ? 'Meta+Enter' : 'Control+Enter',
+    });
+    this.sendButton = button({ label: 'Send', text: 'Send', icon: 'send', className: 'primary', onClick: () => this.send() });
+    this.sendButton.id = 'composer-send';
+    this.stopButton = button({ label: 'Stop the run', text: 'Stop', icon: 'debug-stop', className: 'secondary', onClick: () => this.stop() });
+    this.stopButton.id = 'composer-stop';
+    this.inputRow = h(
+      'div',
+      { class: 'composer-input-row' },
+      h('label', { for: 'composer-input', class: 'sr-only' }, 'Message to the agent'),
+      this.input,
+    );
+    this.element = h(
+      'div',
+      { id: 'composer', class: 'composer' },
+      this.inputRow,
+      h('div', { class: 'composer-actions' }, h('span', { class: 'composer-hint' }, shortcut), this.stopButton, this.sendButton),
+    );
+    this.element.hidden = true;
+
+    this.input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.isComposing) {
+        event.preventDefault();
+        this.send();
+      }
+    });
+    this.input.addEventListener('input', () => {
+      this.autosize();
+      this.updateSendEnabled();
+      if (this.run) this.uiState.setDraft(this.run.key, this.input.value);
+    });
+  }
+
+  render(run: RunSummary | null): void {
+    const previousKey = this.run?.key;
+    this.run = run;
+    if (!run) {
+      this.element.hidden = true;
+      return;
+    }
+    if (run.key !== previousKey) this.input.value = this.uiState.forRun(run.key).draft;
+    const canSend = run.actions.send;
+    this.inputRow.hidden = !canSend;
+    this.sendButton.hidden = !canSend;
+    this.stopButton.hidden = !run.actions.stop;
+    this.element.hidden = !canSend && !run.actions.stop;
+    const queue = run.actions.queues && isTurnActive(run.state);
+    setButtonText(this.sendButton, queue ? 'Queue' : 'Send', queue ? 'Queue the message' : 'Send the message');
+    this.updateSendEnabled();
+    this.autosize();
+  }
+
+  /** Moves keyboard focus into the textarea (or Stop when sending is not possible). */
+  focus(): void {
+    if (!this.element.hidden && !this.inputRow.hidden) this.input.focus();
+    else if (!this.stopButton.hidden) this.stopButton.focus();
+  }
+
+  private send(): void {
+    const run = this.run;
+    const text = this.input.value;
+    if (!run || !run.actions.send || text.trim() === '') return;
+    this.post({ type: 'send', runKey: run.key, text });
+    this.input.value = '';
+    this.uiState.setDraft(run.key, '');
+    this.autosize();
+    this.updateSendEnabled();
+    this.input.focus();
+  }
+
+  private stop(): void {
+    if (this.run?.actions.stop) this.post({ type: 'stop', runKey: this.run.key });
+  }
+
+  private updateSendEnabled(): void {
+    this.sendButton.disabled = this.input.value.trim() === '';
+  }
+
+  /** Grows the textarea with its content up to MAX_HEIGHT_PX (CSSOM style, which the CSP allows). */
+  private autosize(): void {
+    this.input.style.height = 'auto';
+    const height = this.input.scrollHeight;
+    // A hidden textarea measures 0: leave the stylesheet's height until it is shown.
+    this.input.style.height = height > 0 ? `${Math.min(MAX_HEIGHT_PX, height + 2)}px` : '';
+  }
+}

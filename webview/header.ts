@@ -1,0 +1,65 @@
+/** The run header: title, state with icon, provider/model, connection, pending approvals and the change set. */
+import type { RunSummary } from '../extension/protocol/webviewMessages';
+import { button, codicon, h, replaceChildren } from './dom';
+import { stateDisplay } from './runStateDisplay';
+
+export interface HeaderActions {
+  readonly showChangeSet: (runKey: string) => void;
+  /** Scroll to the first pending approval. */
+  readonly revealPendingApproval: () => void;
+}
+
+export class Header {
+  /** `#run-header`. */
+  readonly element: HTMLElement;
+
+  constructor(private readonly actions: HeaderActions) {
+    this.element = h('header', { id: 'run-header', class: 'run-header' });
+    this.element.hidden = true;
+  }
+
+  render(run: RunSummary | null): void {
+    this.element.hidden = run === null;
+    if (!run) {
+      this.element.replaceChildren();
+      return;
+    }
+    const state = stateDisplay(run.state);
+    const stateIcon = codicon(state.icon, 'run-state-icon', `state-${run.state}`, ...state.extra);
+    const model = [run.provider, run.model].filter(Boolean).join(' / ');
+    const approvals =
+      run.pendingApprovals > 0
+        ? button({
+            label: `${run.pendingApprovals} pending approval${run.pendingApprovals === 1 ? '' : 's'} — show`,
+            text: String(run.pendingApprovals),
+            icon: 'shield',
+            className: 'approvals-badge',
+            onClick: () => this.actions.revealPendingApproval(),
+          })
+        : null;
+    if (approvals) approvals.id = 'run-approvals';
+    const changeSet = run.actions.changeSet
+      ? button({ label: 'Show change set', icon: 'diff-multiple', className: 'header-action', onClick: () => this.actions.showChangeSet(run.key) })
+      : null;
+    if (changeSet) changeSet.id = 'run-change-set';
+
+    replaceChildren(
+      this.element,
+      h(
+        'div',
+        { class: 'run-title-row' },
+        stateIcon,
+        h('h1', { id: 'run-title', class: 'run-title', title: run.title }, run.title || run.runId),
+        approvals,
+        changeSet,
+      ),
+      h(
+        'div',
+        { class: 'run-meta' },
+        h('span', { id: 'run-state', class: `run-state state-${run.state}` }, run.stateDetail ? `${state.label} · ${run.stateDetail}` : state.label),
+        model ? h('span', { id: 'run-model', class: 'run-model' }, model) : null,
+        h('span', { class: 'run-connection', title: `${run.connectionName} (${run.protocol}) · ${run.runId}` }, run.connectionName),
+      ),
+    );
+  }
+}

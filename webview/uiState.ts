@@ -1,0 +1,77 @@
+/**
+ * UI intent persisted with `setState` so a reloaded webview looks the same: per run the scroll position (pinned to
+ * the bottom, or the first visible item and an offset), which items the user expanded or collapsed, and the
+ * composer draft. Never transcript content. Bounded: at most MAX_RUNS runs and MAX_EXPANDED keys per run.
+ */
+import * as z from 'zod';
+import type { HostChannel } from './vscodeApi';
+
+const MAX_RUNS = 20;
+const MAX_EXPANDED = 400;
+const MAX_DRAFT = 100_000;
+const SAVE_DELAY_MS = 250;
+
+const runUiSchema = z.object({
+  pinned: z.boolean(),
+  anchorId: z.string().optional(),
+  anchorDelta: z.number().optional(),
+  /** Explicit open/closed choices that differ from an item's default, keyed `<part>:<itemId>`. */
+  expanded: z.record(z.string(), z.boolean()),
+  draft: z.string(),
+  touched: z.number(),
+});
+export type RunUiState = z.infer<typeof runUiSchema>;
+
+const persistedSchema = z.object({ v: z.literal(1), runs: z.record(z.string(), runUiSchema) });
+
+export class UiStateStore {
+  private runs: Record<string, RunUiState>;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly channel: HostChannel) {
+    const parsed = persistedSchema.safeParse(channel.getState());
+    this.runs = parsed.success ? parsed.data.runs : {};
+  }
+
+  /** The (mutable) UI state of `runKey`, created on first use. Call `save()` after changing it. */
+  forRun(runKey: string): RunUiState {
+    let state = this.runs[runKey];
+    if (!state) {
+      state = { pinned: true, expanded: {}, draft: '', touched: Date.now() };
+      this.runs[runKey] = state;
+    }
+    state.touched = Date.now();
+    return state;
+  }
+
+  /** Records an explicit expand/collapse; a choice equal to the default is forgotten. */
+  setExpanded(runKey: string, key: string, open: boolean, defaultOpen: boolean): void {
+    const state = this.forRun(runKey);
+    delete state.expanded[key];
+    if (open !== defaultOpen) {
+      state.expanded[key] = open;
+      const keys = Object.keys(state.expanded);
+      for (const old of keys.slice(0, Math.max(0, keys.length - MAX_EXPANDED))) delete state.expanded[old];
+    }
+    this.save();
+  }
+
+  setDraft(runKey: string, draft: string): void {
+    this.forRun(runKey).draft = draft.slice(0, MAX_DRAFT);
+    this.save();
+  }
+
+  /** Debounced write. */
+  save(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => this.flush(), SAVE_DELAY_MS);
+  }
+
+  flush(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    const keys = Object.keys(this.runs).sort((a, b) => (this.runs[b]?.touched ?? 0) - (this.runs[a]?.touched ?? 0));
+    for (const key of keys.slice(MAX_RUNS)) delete this.runs[key];
+    this.channel.setState({ v: 1, runs: this.runs });
+  }
+}
