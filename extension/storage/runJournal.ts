@@ -1,0 +1,177 @@
+/**
+ * Durable, append-only transcripts in the extension's storage: one JSONL file per run plus a small index of run
+ * metadata. Drivers append what they fold into the model *before* acknowledging it to a daemon (AgencyProxy's ack
+ * deletes the daemon's journal), and replay the records after a window reload. Writes are queued per run and
+ * batched; `append` resolves once the record is on disk (fdatasync), which is what makes acking safe.
+ * A torn last line (crash mid-write) is skipped on read; nothing else is ever rewritten.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface StoredRun {
+  readonly runId: string;
+  readonly title: string;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly state: string;
+  readonly createdAt: number;
+  readonly workspaceRoots?: readonly string[];
+  /** Driver-specific extras (JSON-safe). */
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+interface PendingWrite {
+  readonly line: string;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+export function safeFileName(name: string): string {
+  const readable = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
+  return `${readable}-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
+}
+
+export class RunJournal {
+  private readonly queues = new Map<string, PendingWrite[]>();
+  private readonly writing = new Set<string>();
+  private readonly handles = new Map<string, FileHandle>();
+  private index = new Map<string, StoredRun>();
+  private indexLoaded = false;
+  private indexWrite: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  /** `dir` is private to one connection profile. */
+  constructor(private readonly dir: string) {}
+
+  async loadRuns(): Promise<StoredRun[]> {
+    if (!this.indexLoaded) {
+      this.indexLoaded = true;
+      try {
+        const parsed: unknown = JSON.parse(await readFile(join(this.dir, 'runs.json'), 'utf8'));
+        if (Array.isArray(parsed)) {
+          for (const entry of parsed) {
+            if (entry && typeof entry === 'object' && typeof (entry as StoredRun).runId === 'string') {
+              this.index.set((entry as StoredRun).runId, entry as StoredRun);
+            }
+          }
+        }
+      } catch {
+        // No index yet (or unreadable): start empty; transcripts files are kept regardless.
+      }
+    }
+    return [...this.index.values()];
+  }
+
+  /** Records the run's metadata (atomically rewritten index; small). */
+  async saveRun(run: StoredRun): Promise<void> {
+    await this.loadRuns();
+    this.index.set(run.runId, run);
+    return this.writeIndex();
+  }
+
+  async forgetRun(runId: string): Promise<void> {
+    await this.loadRuns();
+    if (this.index.delete(runId)) {
+      await this.writeIndex();
+    }
+  }
+
+  private writeIndex(): Promise<void> {
+    const snapshot = JSON.stringify([...this.index.values()]);
+    this.indexWrite = this.indexWrite.catch(() => undefined).then(async () => {
+      await mkdir(this.dir, { recursive: true });
+      const tmp = join(this.dir, `runs.json.${process.pid}.tmp`);
+      await writeFile(tmp, snapshot);
+      await rename(tmp, join(this.dir, 'runs.json'));
+    });
+    return this.indexWrite;
+  }
+
+  /** All records of a run, in append order; a torn final line is ignored. */
+  async readRecords(runId: string): Promise<unknown[]> {
+    let text: string;
+    try {
+      text = await readFile(this.fileOf(runId), 'utf8');
+    } catch {
+      return [];
+    }
+    const records: unknown[] = [];
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') {
+        continue;
+      }
+      try {
+        records.push(JSON.parse(line));
+      } catch {
+        // Only the last line can be torn by a crash; stop there.
+        break;
+      }
+    }
+    return records;
+  }
+
+  /** Appends one record; resolves when it is durably on disk. */
+  append(runId: string, record: unknown): Promise<void> {
+    if (this.closed) {
+      return Promise.reject(new Error('the transcript journal is closed'));
+    }
+    return new Promise((resolve, reject) => {
+      let queue = this.queues.get(runId);
+      if (!queue) {
+        queue = [];
+        this.queues.set(runId, queue);
+      }
+      queue.push({ line: `${JSON.stringify(record)}\n`, resolve, reject });
+      if (!this.writing.has(runId)) {
+        void this.drain(runId);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.indexWrite.catch(() => undefined);
+    for (const handle of this.handles.values()) {
+      await handle.close().catch(() => undefined);
+    }
+    this.handles.clear();
+  }
+
+  private fileOf(runId: string): string {
+    return join(this.dir, `${safeFileName(runId)}.jsonl`);
+  }
+
+  /** Writes everything queued for a run as one batch, then the next batch, until the queue is empty. */
+  private async drain(runId: string): Promise<void> {
+    this.writing.add(runId);
+    try {
+      for (;;) {
+        const batch = this.queues.get(runId)?.splice(0) ?? [];
+        if (batch.length === 0) {
+          return;
+        }
+        try {
+          let handle = this.handles.get(runId);
+          if (!handle) {
+            await mkdir(this.dir, { recursive: true });
+            handle = await open(this.fileOf(runId), 'a');
+            this.handles.set(runId, handle);
+          }
+          await handle.appendFile(batch.map((w) => w.line).join(''));
+          await handle.datasync();
+          for (const w of batch) {
+            w.resolve();
+          }
+        } catch (error) {
+          for (const w of batch) {
+            w.reject(error);
+          }
+        }
+      }
+    } finally {
+      this.writing.delete(runId);
+    }
+  }
+}

@@ -1,0 +1,172 @@
+/** The AgencyProxy driver against the reference daemon: a whole run, approvals, durable reload, lost runs. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import type { DriverContext } from '../../../extension/drivers/connectionManager';
+import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agencyProxyDriver';
+import { runKeyOf } from '../../../extension/model/modelTypes';
+import { RunStore } from '../../../extension/model/runStore';
+import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
+import { StateStore } from '../../fixtures/agencyProxy/runStore';
+
+const base = mkdtempSync(join(tmpdir(), 'apd-'));
+after(() => rmSync(base, { recursive: true, force: true }));
+
+async function until<T>(what: string, probe: () => T | undefined | false, ms = 10000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== false) {
+      return v;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out: ${what}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function makeDriver(socketPath: string, storageDir: string, frames: unknown[] = []) {
+  const store = new RunStore();
+  const connectionId = 'agency-proxy:test';
+  store.dispatch({ type: 'connectionAdded', connection: { id: connectionId, name: 'test', protocol: 'agency-proxy' } });
+  const ctx: DriverContext = {
+    store,
+    connectionId,
+    profile: { name: 'test', protocol: 'agency-proxy', socketPath },
+    tap: (_dir, frame) => frames.push(frame),
+    storageDir,
+    log: { info: () => undefined, warn: () => undefined, error: (m) => console.error(m) },
+  };
+  return { store, driver: new AgencyProxyDriver(ctx), connectionId };
+}
+
+test('a run streams, asks for approval, is allowed, edits the file, completes, and is acked', async () => {
+  const dir = mkdtempSync(join(base, 'a'));
+  const workspace = join(dir, 'ws');
+  const socketPath = join(dir, 'ap.sock');
+  const storage = join(dir, 'storage');
+  await import('node:fs').then((fs) => fs.mkdirSync(workspace));
+  writeFileSync(join(workspace, 'README.md'), '# Demo\n');
+  const daemon = new ReferenceAgencyProxy({ socketPath, workspace, interactiveIdleMs: 200 });
+  await daemon.start();
+  const { store, driver, connectionId } = makeDriver(socketPath, storage);
+  try {
+    await driver.connect();
+    await until('connected', () => store.state.connections.get(connectionId)?.state.kind === 'connected');
+    assert.ok(store.state.connections.get(connectionId)!.capabilities.includes('approvals'));
+    const runId = await driver.startRun({ prompt: 'Fix the readme', provider: 'claude', workspaceRoots: [workspace], approvals: true, interactive: false });
+    const key = runKeyOf(connectionId, runId);
+    const approvalId = await until('an approval', () => store.state.runs.get(key)?.pendingApprovals[0]);
+    assert.equal(store.state.runs.get(key)!.state, 'waiting_approval');
+    await driver.decideApproval(runId, approvalId, 'allow_once');
+    await until('completed', () => store.state.runs.get(key)?.state === 'completed');
+    const items = store.transcript(key)!.snapshot();
+    const kinds = new Set(items.map((i) => i.kind));
+    for (const k of ['user', 'reasoning', 'text', 'tool', 'approval', 'usage']) {
+      assert.ok(kinds.has(k as never), `has ${k}`);
+    }
+    const card = items.find((i) => i.kind === 'approval');
+    assert.ok(card?.kind === 'approval' && card.status === 'decided' && card.decision === 'allow_once');
+    assert.notEqual(readFileSync(join(workspace, 'README.md'), 'utf8'), '# Demo\n', 'the edit was applied for real');
+    const latest = store.state.runs.get(key)!.lastSequence;
+    await until('daemon ack', () => {
+      const snap = daemon.snapshots().find((r) => r.runId === runId);
+      return snap !== undefined && snap.acknowledgedSequence === latest;
+    });
+  } finally {
+    await driver.disconnect();
+    driver.dispose();
+    await daemon.stop();
+  }
+});
+
+/** What the transcript must contain: the daemon's whole journal folded through the same mapping. */
+function journalTexts(stateDir: string, runId: string): { text: string; reasoning: string; tools: number; events: number } {
+  const history = new StateStore(stateDir).load().history.get(runId) ?? [];
+  let text = '';
+  let reasoning = '';
+  let tools = 0;
+  for (const e of history) {
+    if (e.type === 'text') {
+      text += String(e.payload);
+    } else if (e.type === 'reasoning') {
+      reasoning += String(e.payload);
+    } else if (e.type === 'tool_call') {
+      tools++;
+    }
+  }
+  return { text, reasoning, tools, events: history.length };
+}
+
+function modelTexts(store: RunStore, key: string): { text: string; reasoning: string; tools: number; events: number } {
+  const items = store.transcript(key)?.snapshot() ?? [];
+  return {
+    text: items.map((i) => (i.kind === 'text' ? i.text : '')).join(''),
+    reasoning: items.map((i) => (i.kind === 'reasoning' ? i.text : '')).join(''),
+    tools: items.filter((i) => i.kind === 'tool').length,
+    events: store.state.runs.get(key)?.lastSequence ?? 0,
+  };
+}
+
+test('a window reload mid-run restores the transcript from storage and re-attaches after it: nothing lost or doubled', async () => {
+  const dir = mkdtempSync(join(base, 'b'));
+  const socketPath = join(dir, 'ap.sock');
+  const stateDir = join(dir, 'state');
+  const storage = join(dir, 'storage');
+  const daemon = new ReferenceAgencyProxy({ socketPath, stateDir, workspace: dir, chunkDelayMs: 5, interactiveIdleMs: 100 });
+  await daemon.start();
+  let first = makeDriver(socketPath, storage);
+  let runId = '';
+  try {
+    await first.driver.connect();
+    await until('connected', () => first.store.state.connections.get(first.connectionId)?.state.kind === 'connected');
+    runId = await first.driver.startRun({ prompt: 'long:400 notools', provider: 'claude', workspaceRoots: [dir], approvals: false, interactive: false });
+    const key = runKeyOf(first.connectionId, runId);
+    await until('some streaming', () => (first.store.state.runs.get(key)?.lastSequence ?? 0) > 50);
+    first.driver.dispose(); // the window goes away mid-stream
+    await new Promise((r) => setTimeout(r, 300)); // the daemon keeps streaming meanwhile
+    const frames: unknown[] = [];
+    const second = makeDriver(socketPath, storage, frames);
+    first = second;
+    await second.driver.connect();
+    const attach = frames.find((f) => (f as { type?: string }).type === 'attach_run') as { after_sequence: number } | undefined;
+    assert.ok(attach && attach.after_sequence > 50, 'the transcript came back from storage and was re-attached after it');
+    await until('completed', () => second.store.state.runs.get(key)?.state === 'completed', 20000);
+    assert.deepEqual(modelTexts(second.store, key), journalTexts(stateDir, runId));
+    assert.equal(second.store.transcript(key)!.snapshot().filter((i) => i.kind === 'gap').length, 0);
+    assert.equal(second.store.transcript(key)!.snapshot().filter((i) => i.kind === 'user').length, 1);
+  } finally {
+    first.driver.dispose();
+    await daemon.stop();
+  }
+});
+
+test('a daemon that forgets a run (restart without state) leaves it in the tree, marked lost', async () => {
+  const dir = mkdtempSync(join(base, 'c'));
+  const socketPath = join(dir, 'ap.sock');
+  const daemon = new ReferenceAgencyProxy({ socketPath, workspace: dir, interactiveIdleMs: 60000 });
+  await daemon.start();
+  const { store, driver, connectionId } = makeDriver(socketPath, join(dir, 'storage'));
+  let second: ReferenceAgencyProxy | undefined;
+  try {
+    await driver.connect();
+    await until('connected', () => store.state.connections.get(connectionId)?.state.kind === 'connected');
+    const runId = await driver.startRun({ prompt: 'hello notools', provider: 'claude', workspaceRoots: [dir], approvals: false, interactive: true });
+    const key = runKeyOf(connectionId, runId);
+    await until('running', () => store.state.runs.get(key)?.state === 'running');
+    await daemon.stop();
+    await until('reconnecting', () => store.state.connections.get(connectionId)?.state.kind === 'reconnecting');
+    second = new ReferenceAgencyProxy({ socketPath, workspace: dir });
+    await second.start();
+    await until('lost', () => store.state.runs.get(key)?.state === 'lost', 15000);
+    assert.ok(store.transcript(key)!.length > 1, 'the transcript is kept');
+    const notice = store.transcript(key)!.snapshot().find((i) => i.kind === 'notice' && i.state === 'lost');
+    assert.ok(notice, 'the reason is shown in the transcript');
+  } finally {
+    driver.dispose();
+    await second?.stop();
+  }
+});
