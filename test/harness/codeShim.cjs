@@ -86,6 +86,39 @@ const healthy = (port) =>
       });
   });
 
+/**
+ * UI actions a test asks for by logging `SHIM_ACTION /abs/result.json {json}`: the shim performs them in the real
+ * workbench (or, with "webview": true, inside the visible extension webview) and writes {ok, value|error}.
+ *   {"action":"click"|"count"|"text"|"fill"|"press"|"waitFor", "selector": css, "hasText"?: string,
+ *    "webview"?: bool, "value"?: string (fill / press key), "timeout"?: ms}
+ */
+async function performAction(page, a) {
+  const scope = a.webview ? page.frameLocator('iframe.webview.ready').frameLocator('#active-frame') : page;
+  let locator = scope.locator(a.selector);
+  if (a.hasText) locator = locator.filter({ hasText: a.hasText });
+  const timeout = a.timeout || 15000;
+  switch (a.action) {
+    case 'click':
+      await locator.first().click({ timeout });
+      return true;
+    case 'fill':
+      await locator.first().fill(a.value || '', { timeout });
+      return true;
+    case 'press':
+      await locator.first().press(a.value, { timeout });
+      return true;
+    case 'waitFor':
+      await locator.first().waitFor({ timeout });
+      return true;
+    case 'count':
+      return locator.count();
+    case 'text':
+      return locator.allInnerTexts();
+    default:
+      throw new Error(`unknown action ${a.action}`);
+  }
+}
+
 const NOISE = /AgentHost|ChatModelSelection|AccountPolicyGate|Creating a socket|connection token|grace time|Service Worker|builtin extensions cache|open-vsx|ENOTFOUND|authentication provider/;
 
 (async () => {
@@ -161,6 +194,16 @@ const NOISE = /AgentHost|ChatModelSelection|AccountPolicyGate|Creating a socket|
       if (process.env.SHIM_VERBOSE) console.log(`${t()} screenshot ${shot[1]}`);
       return;
     }
+    const action = /SHIM_ACTION (\S+\.json) (\{.*\})\s*$/.exec(msg);
+    if (action) {
+      const result = await performAction(page, JSON.parse(action[2])).then(
+        (value) => ({ ok: true, value }),
+        (e) => ({ ok: false, error: String((e && e.message) || e) }),
+      );
+      fs.writeFileSync(`${action[1]}.tmp`, JSON.stringify(result));
+      fs.renameSync(`${action[1]}.tmp`, action[1]);
+      return;
+    }
     if (process.env.SHIM_VERBOSE || !NOISE.test(msg)) (type === 'error' ? console.error : console.log)(msg);
   });
   await page.exposeFunction('codeAutomationExit', (code) => done(code));
@@ -171,6 +214,7 @@ const NOISE = /AgentHost|ChatModelSelection|AccountPolicyGate|Creating a socket|
   payload.push(['skipWelcome', 'true'], ['skipReleaseNotes', 'true']);
   const where = folder ? `folder=${encodeURIComponent(folder)}` : 'ew=true';
   await page.goto(`http://${auth}/?${where}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  await page.bringToFront().catch(() => {}); // a focused page, so the workbench shows notification toasts
   console.log(`${t()} workbench opened, waiting for tests`);
   const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), +(process.env.SHIM_TIMEOUT_MS || 600000)))]);
   await ctx.close().catch(() => {});

@@ -3,7 +3,8 @@
 // prepares a git workspace from test/fixtures/workspace, and runs the mocha suites in the extension host.
 import { runTests } from '@vscode/test-electron';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTestBundles } from './buildTestBundles.mjs';
@@ -34,6 +35,8 @@ async function main() {
   const results = join(root, 'test-results');
   mkdirSync(results, { recursive: true });
   const workspace = prepareWorkspace();
+  // A fresh profile per run: stored transcripts and settings of an earlier run must not leak into this one.
+  const profile = mkdtempSync(join(tmpdir(), 'switchboard-profile-'));
   const traceFile = join(results, 'integration-trace.jsonl');
   rmSync(traceFile, { force: true });
   Object.assign(process.env, env);
@@ -43,7 +46,7 @@ async function main() {
       vscodeExecutablePath: join(root, 'test/harness/codeShim.cjs'),
       extensionDevelopmentPath: root,
       extensionTestsPath: join(root, 'out/test/index'),
-      launchArgs: [workspace],
+      launchArgs: [`--user-data-dir=${join(profile, 'user-data')}`, `--extensions-dir=${join(profile, 'extensions')}`, workspace],
       extensionTestsEnv: {
         SHIM_SCREENSHOTS: '1',
         SWITCHBOARD_TRACE_FILE: traceFile,
@@ -57,6 +60,7 @@ async function main() {
     code = 1;
   } finally {
     rmSync(workspace, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true });
   }
   process.exit(code);
 }

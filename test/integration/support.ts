@@ -72,3 +72,32 @@ export function startFixture(name: string, args: readonly string[]): ChildProces
 export async function setConnections(profiles: readonly Record<string, unknown>[]): Promise<void> {
   await vscode.workspace.getConfiguration('agentSwitchboard').update('connections', profiles, vscode.ConfigurationTarget.Global);
 }
+
+export interface UiAction {
+  readonly action: 'click' | 'count' | 'text' | 'fill' | 'press' | 'waitFor';
+  readonly selector: string;
+  readonly hasText?: string;
+  /** Act inside the visible extension webview instead of the workbench. */
+  readonly webview?: boolean;
+  readonly value?: string;
+  readonly timeout?: number;
+}
+
+let actionCounter = 0;
+
+/** Asks the shim to act on the real workbench UI (click a notification button, an editor-title action…). */
+export async function ui<T = unknown>(action: UiAction): Promise<T> {
+  if (!process.env.SHIM_SCREENSHOTS) {
+    throw new Error('UI actions need the code-server shim');
+  }
+  const file = path.join(resultsDir(), `.action-${process.pid}-${++actionCounter}.json`);
+  fs.rmSync(file, { force: true });
+  console.log(`SHIM_ACTION ${file} ${JSON.stringify(action)}`);
+  const text = await waitFor(`UI action ${action.action} ${action.selector}`, () => fs.existsSync(file) && fs.readFileSync(file, 'utf8'), (action.timeout ?? 15000) + 10000);
+  fs.rmSync(file, { force: true });
+  const result = JSON.parse(text) as { ok: boolean; value?: T; error?: string };
+  if (!result.ok) {
+    throw new Error(`UI action failed: ${result.error}`);
+  }
+  return result.value as T;
+}

@@ -57,6 +57,8 @@ export class AgencyProxyDriver implements Driver {
   private loaded: Promise<void> | undefined;
   private disposed = false;
   private lastWarning = '';
+  /** Runs whose start_run is in flight: not yet in the daemon's list, but not lost either. */
+  private readonly starting = new Set<string>();
 
   constructor(private readonly ctx: DriverContext) {
     this.connectionId = ctx.connectionId;
@@ -117,6 +119,7 @@ export class AgencyProxyDriver implements Driver {
       workspaceRoots: options.workspaceRoots,
     };
     this.ctx.store.dispatch({ type: 'runUpserted', connectionId: this.connectionId, runId, fields });
+    this.starting.add(runId);
     await this.saveRun(runId);
     await this.recordLocal(runId, { kind: 'userPrompt', text: options.prompt });
     try {
@@ -137,6 +140,8 @@ export class AgencyProxyDriver implements Driver {
         await this.saveRun(runId);
         throw this.userError(error);
       }
+    } finally {
+      this.starting.delete(runId);
     }
     await this.attach(client, runId);
     return runId;
@@ -259,7 +264,7 @@ export class AgencyProxyDriver implements Driver {
   private async reconcile(client: AgencyProxyClient, runs: readonly RunSnapshot[]): Promise<void> {
     const known = new Set(runs.map((r) => r.runId));
     for (const run of this.ctx.store.state.runs.values()) {
-      if (run.connectionId === this.connectionId && !known.has(run.runId) && !isTerminalRunState(run.state) && run.state !== 'starting') {
+      if (run.connectionId === this.connectionId && !known.has(run.runId) && !isTerminalRunState(run.state) && !this.starting.has(run.runId)) {
         this.ctx.store.dispatch({
           type: 'runEvent',
           runKey: run.key,

@@ -1,0 +1,117 @@
+/**
+ * AgencyProxy end to end in a real VS Code: the reference daemon, a run started from the command palette, an
+ * approval allowed from the notification, another shown as a diff and allowed from the editor title (once), the
+ * streamed answer visible in the Transcript webview.
+ */
+import * as assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
+import * as vscode from 'vscode';
+import { PROPOSAL_SCHEME } from '../../extension/ui/approvals/proposalContentProvider';
+import { api, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
+
+const CONNECTION = 'agency-proxy:AgencyProxy';
+/**
+ * A button of a notification, as a toast or in the notification center. Headless, the workbench collects
+ * notifications in the center without popping toasts (the bell shows them), so tests open the center: the
+ * notification and its buttons are the same ones.
+ */
+const NOTIFICATION_BUTTON = '.notification-toast .monaco-button, .notifications-center .monaco-button';
+
+async function showNotifications(): Promise<void> {
+  await vscode.commands.executeCommand('notifications.showList');
+}
+
+suite('AgencyProxy', () => {
+  let daemon: ChildProcess | undefined;
+  let dir: string;
+
+  suiteSetup(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-ap-'));
+    const socketPath = path.join(dir, 'run', 'runtime.sock');
+    daemon = startFixture('agencyProxy', ['--socket', socketPath, '--state-dir', path.join(dir, 'state'), '--workspace', workspaceDir(), '--idle-ms', '1500']);
+    await waitFor('the daemon socket', () => fs.existsSync(socketPath));
+    const a = await api();
+    await setConnections([{ name: 'AgencyProxy', protocol: 'agency-proxy', socketPath }]);
+    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected');
+  });
+
+  suiteTeardown(async () => {
+    await setConnections([]);
+    daemon?.kill('SIGTERM');
+  });
+
+  test('New Run from the palette, Allow once from the notification, text in the transcript', async () => {
+    const a = await api();
+    const runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
+      connectionId: CONNECTION,
+      provider: 'claude',
+      model: 'sonnet',
+      permission: 'edit',
+      prompt: 'Tidy up the README',
+      interactive: false,
+    })) as string;
+    assert.ok(runKey, 'the command returns the new run');
+    await waitFor('the approval request', () => a.store.state.runs.get(runKey)?.pendingApprovals.length === 1);
+    await showNotifications();
+    await ui({ action: 'waitFor', selector: NOTIFICATION_BUTTON, hasText: 'Allow once' });
+    const statusCount = await ui<number>({ action: 'count', selector: '.statusbar-item', hasText: '1 approval waiting' });
+    assert.equal(statusCount, 1, 'the status bar counts the approval');
+    await screenshot('agency-proxy-approval-notification.png');
+    await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: 'Allow once' });
+    await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
+    const approval = [...a.store.state.approvals.values()].find((x) => x.runKey === runKey);
+    assert.equal(approval?.decision, 'allow_once');
+    await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runKey);
+    const texts = await waitFor('the answer in the webview', async () => {
+      const t = await ui<string[]>({ action: 'text', selector: '[data-kind="text"]', webview: true }).catch(() => []);
+      return t.length > 0 && t;
+    });
+    assert.match(texts.join('\n'), /\S/);
+    await screenshot('agency-proxy-transcript.png');
+  });
+
+  test('Show diff opens the proposal; Allow in the editor title decides it once', async () => {
+    const a = await api();
+    const runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
+      connectionId: CONNECTION,
+      provider: 'claude',
+      model: '',
+      permission: 'edit',
+      prompt: 'Edit the README again',
+      interactive: false,
+    })) as string;
+    await waitFor('the approval request', () => a.store.state.runs.get(runKey)?.pendingApprovals.length === 1);
+    await showNotifications();
+    await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: 'Show diff' });
+    const tab = await waitFor('a diff tab with the proposal', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME),
+    );
+    const input = tab.input as vscode.TabInputTextDiff;
+    const proposed = (await vscode.workspace.openTextDocument(input.modified)).getText();
+    const approval = [...a.store.state.approvals.values()].find((x) => x.runKey === runKey)!;
+    const detail = approval.detail as { new_string: string };
+    assert.ok(proposed.includes(detail.new_string), 'the right side has the proposed content');
+    await ui({ action: 'waitFor', selector: '.monaco-diff-editor .view-line' });
+    await screenshot('agency-proxy-approval-diff.png');
+    await ui({ action: 'click', selector: '.editor-actions .action-label[aria-label^="Allow"]' });
+    await waitFor('decided', () => a.store.state.approvals.get(approval.key)?.status === 'decided');
+    assert.equal(await a.approvals.decide(approval.key, 'deny'), false, 'a second decision is refused');
+    assert.equal(a.store.state.approvals.get(approval.key)?.decision, 'allow_once');
+    await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
+  });
+
+  test('the tree shows the runs with their states', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
+    const runs = [...a.store.state.runs.values()].filter((r) => r.connectionId === CONNECTION);
+    assert.ok(runs.length >= 2);
+    const labels = await ui<string[]>({ action: 'text', selector: '.pane-body .monaco-list-row' });
+    assert.ok(labels.some((l) => l.includes('Tidy up the README')), labels.join(' | '));
+    assert.ok(labels.some((l) => l.includes('completed')));
+    await screenshot('agency-proxy-tree.png');
+  });
+});
