@@ -419,13 +419,19 @@ function pickPayloadFields(payload: unknown): A3sPayloadFields {
   }
   const p = payload as Record<string, unknown>;
   for (const key of STRING_FIELDS) {
-    if (typeof p[key] === 'string') out[key] = p[key];
+    if (typeof p[key] === 'string') {
+      out[key] = p[key];
+    }
   }
   for (const key of NUMBER_FIELDS) {
-    if (typeof p[key] === 'number') out[key] = p[key];
+    if (typeof p[key] === 'number') {
+      out[key] = p[key];
+    }
   }
   for (const key of RAW_FIELDS) {
-    if (key in p) out[key] = p[key];
+    if (key in p) {
+      out[key] = p[key];
+    }
   }
   const usage = p['usage'];
   if (usage !== null && typeof usage === 'object' && typeof (usage as Record<string, unknown>)['total_tokens'] === 'number') {

@@ -44,7 +44,9 @@ export function a3sHttpExchange(
   return new Promise<A3sHttpResponse>((resolve, reject) => {
     let settled = false;
     const finish = (error: Error | undefined, value?: A3sHttpResponse): void => {
-      if (settled) return;
+      if (settled) {
+        return;
+      }
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -92,7 +94,9 @@ export function a3sHttpExchange(
         });
         res.on('error', (error) => finish(new A3sError('transport', `A3S response error: ${error.message}`, { cause: error })));
         res.on('end', () => {
-          if (settled) return;
+          if (settled) {
+            return;
+          }
           const text = Buffer.concat(chunks, total).toString('utf8');
           const info = { ...trace, status };
           if (text.length === 0) {

@@ -43,7 +43,9 @@ const BASE64_ALPHABET = /^[A-Za-z0-9+/]*={0,2}$/;
  * silently skips junk, so it cannot be trusted alone. Returns `undefined` when the text is not such base64.
  */
 export function decodeStrictBase64(text: string): Buffer | undefined {
-  if (text.length % 4 !== 0 || !BASE64_ALPHABET.test(text)) return undefined;
+  if (text.length % 4 !== 0 || !BASE64_ALPHABET.test(text)) {
+    return undefined;
+  }
   const bytes = Buffer.from(text, 'base64');
   return bytes.toString('base64') === text ? bytes : undefined;
 }
@@ -59,24 +61,48 @@ export function verifyA3sChangeSet(body: unknown, expectedIdentity?: A3sRunIdent
     reject('schema', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   }
   const cs = parsed.data;
-  if (cs.schema !== A3S_SCHEMA.changeSet) reject('schema', `schema is ${JSON.stringify(cs.schema)}`);
+  if (cs.schema !== A3S_SCHEMA.changeSet) {
+    reject('schema', `schema is ${JSON.stringify(cs.schema)}`);
+  }
   if (expectedIdentity && !sameRunIdentity(cs.identity, expectedIdentity)) {
     reject('identity', 'the change set does not echo the requested run identity');
   }
-  if (!isA3sTerminalState(cs.state)) reject('state', `state ${JSON.stringify(cs.state)} is not terminal`);
-  if (cs.format !== A3S_CHANGE_SET_FORMAT) reject('format', `format is ${JSON.stringify(cs.format)}, expected ${A3S_CHANGE_SET_FORMAT}`);
-  if (cs.encoding !== A3S_CHANGE_SET_ENCODING) reject('encoding', `encoding is ${JSON.stringify(cs.encoding)}, expected base64`);
-  if (!TREE_ID.test(cs.base_tree)) reject('base_tree', `${JSON.stringify(cs.base_tree)} is not git-tree:<40 or 64 lowercase hex>`);
-  if (!TREE_ID.test(cs.result_tree)) reject('result_tree', `${JSON.stringify(cs.result_tree)} is not git-tree:<40 or 64 lowercase hex>`);
-  if (!SHA256_ID.test(cs.patch_digest)) reject('patch_digest', `${JSON.stringify(cs.patch_digest)} is not sha256:<64 lowercase hex>`);
-  if (cs.patch_bytes > A3S_LIMITS.patchBytes) reject('patch_bytes', `${cs.patch_bytes} exceeds the ${A3S_LIMITS.patchBytes}-byte limit`);
+  if (!isA3sTerminalState(cs.state)) {
+    reject('state', `state ${JSON.stringify(cs.state)} is not terminal`);
+  }
+  if (cs.format !== A3S_CHANGE_SET_FORMAT) {
+    reject('format', `format is ${JSON.stringify(cs.format)}, expected ${A3S_CHANGE_SET_FORMAT}`);
+  }
+  if (cs.encoding !== A3S_CHANGE_SET_ENCODING) {
+    reject('encoding', `encoding is ${JSON.stringify(cs.encoding)}, expected base64`);
+  }
+  if (!TREE_ID.test(cs.base_tree)) {
+    reject('base_tree', `${JSON.stringify(cs.base_tree)} is not git-tree:<40 or 64 lowercase hex>`);
+  }
+  if (!TREE_ID.test(cs.result_tree)) {
+    reject('result_tree', `${JSON.stringify(cs.result_tree)} is not git-tree:<40 or 64 lowercase hex>`);
+  }
+  if (!SHA256_ID.test(cs.patch_digest)) {
+    reject('patch_digest', `${JSON.stringify(cs.patch_digest)} is not sha256:<64 lowercase hex>`);
+  }
+  if (cs.patch_bytes > A3S_LIMITS.patchBytes) {
+    reject('patch_bytes', `${cs.patch_bytes} exceeds the ${A3S_LIMITS.patchBytes}-byte limit`);
+  }
   // Refuse oversized text before decoding anything.
-  if (cs.patch_base64.length > Math.ceil(A3S_LIMITS.patchBytes / 3) * 4) reject('patch_bytes', 'patch_base64 is longer than a 4 MiB patch can be');
+  if (cs.patch_base64.length > Math.ceil(A3S_LIMITS.patchBytes / 3) * 4) {
+    reject('patch_bytes', 'patch_base64 is longer than a 4 MiB patch can be');
+  }
   const patch = decodeStrictBase64(cs.patch_base64);
-  if (patch === undefined) reject('base64', 'patch_base64 is not strict padded standard base64');
-  if (patch.length !== cs.patch_bytes) reject('patch_bytes', `decoded ${patch.length} bytes, patch_bytes says ${cs.patch_bytes}`);
+  if (patch === undefined) {
+    reject('base64', 'patch_base64 is not strict padded standard base64');
+  }
+  if (patch.length !== cs.patch_bytes) {
+    reject('patch_bytes', `decoded ${patch.length} bytes, patch_bytes says ${cs.patch_bytes}`);
+  }
   const digest = `sha256:${createHash('sha256').update(patch).digest('hex')}`;
-  if (digest !== cs.patch_digest) reject('patch_digest', `decoded bytes hash to ${digest}, patch_digest says ${cs.patch_digest}`);
+  if (digest !== cs.patch_digest) {
+    reject('patch_digest', `decoded bytes hash to ${digest}, patch_digest says ${cs.patch_digest}`);
+  }
   return {
     identity: cs.identity,
     state: cs.state,
@@ -126,11 +152,15 @@ export async function fetchA3sChangeSet(
     try {
       return verifyA3sChangeSet(await client.changeSetRaw(identity, options.signal), identity);
     } catch (error) {
-      if (!(error instanceof A3sHttpError)) throw error;
+      if (!(error instanceof A3sHttpError)) {
+        throw error;
+      }
       if (error.status === 422 || error.code === A3S_ERROR_CODE.changeSetUnavailable) {
         throw new A3sNoChangeSetError(options.replayed ? REPLAYED_REASON : NO_CHANGE_SET_REASON);
       }
-      if (error.status !== 425) throw error;
+      if (error.status !== 425) {
+        throw error;
+      }
       if (attempt >= maxAttempts) {
         throw new A3sError('change_set_pending_timeout', `the change set was still being captured after ${attempt} attempts`, { cause: error });
       }

@@ -58,7 +58,9 @@ export function checkA3sEventPage(
       if (first.sequence < expected) {
         throw new A3sSequenceError(`retention gap page starts at ${first.sequence}, before the cursor ${expected}`);
       }
-      if (first.sequence > expected) gap = { fromSequence: expected, toSequenceExclusive: first.sequence };
+      if (first.sequence > expected) {
+        gap = { fromSequence: expected, toSequenceExclusive: first.sequence };
+      }
     } else if (first.sequence !== expected) {
       throw new A3sSequenceError(`first event is ${first.sequence}, expected ${expected} (no retention gap declared)`);
     }
@@ -83,7 +85,9 @@ export function checkA3sEventPage(
     }
     if (page.retention_gap) {
       const to = page.first_available_sequence ?? page.latest_sequence_exclusive;
-      if (to > expected) gap = { fromSequence: expected, toSequenceExclusive: to };
+      if (to > expected) {
+        gap = { fromSequence: expected, toSequenceExclusive: to };
+      }
     }
   }
   return {

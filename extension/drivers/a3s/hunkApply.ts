@@ -65,7 +65,9 @@ function diagnose(original: string, hunk: PatchHunk, hunkIndex: number): HunkCon
   const start = hunk.oldLines === 0 ? hunk.oldStart : hunk.oldStart - 1;
   let offset = 0;
   for (const line of hunk.lines) {
-    if (line.kind !== 'context' && line.kind !== 'del') continue;
+    if (line.kind !== 'context' && line.kind !== 'del') {
+      continue;
+    }
     const actual = start + offset < lines.length ? lines[start + offset] : undefined;
     if (actual !== line.text) {
       return { hunkIndex, line: start + offset + 1, expected: line.text, actual, reason: 'context_mismatch' };
@@ -80,7 +82,9 @@ function diagnose(original: string, hunk: PatchHunk, hunkIndex: number): HunkCon
  * text, or every conflict found without applying anything. Binary files have no hunks to apply.
  */
 export function applyHunks(original: string, file: PatchFile, selection?: readonly number[]): HunkApplyResult {
-  if (file.binary) return { ok: false, reason: 'binary' };
+  if (file.binary) {
+    return { ok: false, reason: 'binary' };
+  }
   const indexes = [...new Set(selection ?? file.hunks.map((_, i) => i))].sort((a, b) => a - b);
   for (const i of indexes) {
     if (!Number.isInteger(i) || i < 0 || i >= file.hunks.length) {
@@ -89,10 +93,14 @@ export function applyHunks(original: string, file: PatchFile, selection?: readon
   }
   const chosen = indexes.map((i) => file.hunks[i] as PatchHunk);
   const text = apply(original, file, chosen);
-  if (text !== false) return { ok: true, text };
+  if (text !== false) {
+    return { ok: true, text };
+  }
   const conflicts: HunkConflict[] = [];
   chosen.forEach((hunk, k) => {
-    if (apply(original, file, [hunk]) === false) conflicts.push(diagnose(original, hunk, indexes[k] as number));
+    if (apply(original, file, [hunk]) === false) {
+      conflicts.push(diagnose(original, hunk, indexes[k] as number));
+    }
   });
   if (conflicts.length === 0) {
     // Each applies alone: find the first that fails after its predecessors.
@@ -118,23 +126,33 @@ export interface ReconstructedSide {
 
 function side(file: PatchFile, which: 'old' | 'new', filler: string): ReconstructedSide {
   const absent = which === 'old' ? file.status === 'added' : file.status === 'deleted';
-  if (absent) return { text: '', known: [], complete: true };
+  if (absent) {
+    return { text: '', known: [], complete: true };
+  }
   const out: string[] = [];
   const known: { start: number; count: number }[] = [];
   let noFinalNewline = false;
   for (const hunk of file.hunks) {
     const start = which === 'old' ? hunk.oldStart : hunk.newStart;
     const count = which === 'old' ? hunk.oldLines : hunk.newLines;
-    if (count === 0) continue;
-    while (out.length < start - 1) out.push(filler);
+    if (count === 0) {
+      continue;
+    }
+    while (out.length < start - 1) {
+      out.push(filler);
+    }
     let last: string | undefined;
     for (const line of hunk.lines) {
       if (line.kind === 'noeol') {
-        if (last === 'context' || last === (which === 'old' ? 'del' : 'add')) noFinalNewline = true;
+        if (last === 'context' || last === (which === 'old' ? 'del' : 'add')) {
+          noFinalNewline = true;
+        }
         continue;
       }
       last = line.kind;
-      if (line.kind === 'context' || line.kind === (which === 'old' ? 'del' : 'add')) out.push(line.text);
+      if (line.kind === 'context' || line.kind === (which === 'old' ? 'del' : 'add')) {
+        out.push(line.text);
+      }
     }
     known.push({ start, count });
   }

@@ -10,8 +10,12 @@ const MAPPED_LOOPBACK = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/;
 /** True for the loopback host names/addresses above. `hostname` as WHATWG URL normalises it. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  if (host === 'localhost') return true;
-  if (isIPv4(host)) return host.startsWith('127.');
+  if (host === 'localhost') {
+    return true;
+  }
+  if (isIPv4(host)) {
+    return host.startsWith('127.');
+  }
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   return bare === '::1' || MAPPED_LOOPBACK.test(bare);
 }

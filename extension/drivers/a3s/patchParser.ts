@@ -73,7 +73,9 @@ function readQuoted(s: string, start: number): { value: string; end: number } | 
   const bytes: number[] = [];
   for (let i = start + 1; i < s.length; i++) {
     const ch = s[i] as string;
-    if (ch === '"') return { value: Buffer.from(bytes).toString('utf8'), end: i + 1 };
+    if (ch === '"') {
+      return { value: Buffer.from(bytes).toString('utf8'), end: i + 1 };
+    }
     if (ch !== '\\') {
       bytes.push(...Buffer.from(ch, 'utf8'));
       continue;
@@ -94,9 +96,13 @@ function readQuoted(s: string, start: number): { value: string; end: number } | 
 
 /** Unquotes a git path token: `"a/\303\251.txt"` → `a/é.txt`; unquoted tokens are returned as they are. */
 export function unquoteGitPath(token: string): string {
-  if (!token.startsWith('"')) return token;
+  if (!token.startsWith('"')) {
+    return token;
+  }
   const q = readQuoted(token, 0);
-  if (q === undefined || q.end !== token.length) throw new PatchParseError(`malformed quoted path ${token}`);
+  if (q === undefined || q.end !== token.length) {
+    throw new PatchParseError(`malformed quoted path ${token}`);
+  }
   return q.value;
 }
 
@@ -108,13 +114,17 @@ function stripPrefix(path: string, prefix: 'a/' | 'b/'): string {
 function parseDiffGitPaths(rest: string): { a: string; b: string } | undefined {
   if (rest.startsWith('"')) {
     const first = readQuoted(rest, 0);
-    if (first === undefined || rest[first.end] !== ' ') return undefined;
+    if (first === undefined || rest[first.end] !== ' ') {
+      return undefined;
+    }
     return { a: first.value, b: unquoteGitPath(rest.slice(first.end + 1)) };
   }
   if (rest.endsWith('"')) {
     for (let i = rest.indexOf(' "'); i >= 0; i = rest.indexOf(' "', i + 1)) {
       const second = readQuoted(rest, i + 1);
-      if (second !== undefined && second.end === rest.length) return { a: rest.slice(0, i), b: second.value };
+      if (second !== undefined && second.end === rest.length) {
+        return { a: rest.slice(0, i), b: second.value };
+      }
     }
     return undefined;
   }
@@ -164,26 +174,40 @@ function readHeaders(lines: readonly string[], section: Section): Headers {
   let i = section.start + 1;
   for (; i < section.end; i++) {
     const line = lines[i] as string;
-    if (line.startsWith('@@ ') || line === 'GIT binary patch' || line.startsWith('Binary files ')) break;
+    if (line.startsWith('@@ ') || line === 'GIT binary patch' || line.startsWith('Binary files ')) {
+      break;
+    }
     const key = HEADER_KEYS.find((k) => line.startsWith(`${k} `));
     const value = key === undefined ? '' : line.slice(key.length + 1);
-    if (key === 'old mode') h.oldMode = value;
-    else if (key === 'new mode') h.newMode = value;
-    else if (key === 'deleted file mode') [h.deleted, h.oldMode] = [true, value];
-    else if (key === 'new file mode') [h.added, h.newMode] = [true, value];
-    else if (key === 'rename from') h.renameFrom = unquoteGitPath(value);
-    else if (key === 'rename to') h.renameTo = unquoteGitPath(value);
-    else if (key === 'copy from') h.copyFrom = unquoteGitPath(value);
-    else if (key === 'copy to') h.copyTo = unquoteGitPath(value);
-    else if (key === 'similarity index') h.similarity = parseInt(value, 10);
-    else if (key === 'index') {
+    if (key === 'old mode') {
+      h.oldMode = value;
+    } else if (key === 'new mode') {
+      h.newMode = value;
+    } else if (key === 'deleted file mode') {
+      [h.deleted, h.oldMode] = [true, value];
+    } else if (key === 'new file mode') {
+      [h.added, h.newMode] = [true, value];
+    } else if (key === 'rename from') {
+      h.renameFrom = unquoteGitPath(value);
+    } else if (key === 'rename to') {
+      h.renameTo = unquoteGitPath(value);
+    } else if (key === 'copy from') {
+      h.copyFrom = unquoteGitPath(value);
+    } else if (key === 'copy to') {
+      h.copyTo = unquoteGitPath(value);
+    } else if (key === 'similarity index') {
+      h.similarity = parseInt(value, 10);
+    } else if (key === 'index') {
       const mode = /^[0-9a-f]+\.\.[0-9a-f]+ ([0-7]{6})$/.exec(value)?.[1];
       if (mode !== undefined) {
         h.oldMode ??= mode;
         h.newMode ??= mode;
       }
-    } else if (key === '---') h.minus = value;
-    else if (key === '+++') h.plus = value;
+    } else if (key === '---') {
+      h.minus = value;
+    } else if (key === '+++') {
+      h.plus = value;
+    }
   }
   if (i < section.end && (lines[i] === 'GIT binary patch' || (lines[i] as string).startsWith('Binary files '))) {
     h.binary = true;
@@ -192,7 +216,9 @@ function readHeaders(lines: readonly string[], section: Section): Headers {
   for (; i < section.end; i++) {
     if ((lines[i] as string).startsWith('@@ ')) {
       const last = h.hunks[h.hunks.length - 1];
-      if (last) last.end = i;
+      if (last) {
+        last.end = i;
+      }
       h.hunks.push({ header: i, end: section.end });
     }
   }
@@ -204,7 +230,9 @@ const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 function buildHunk(lines: readonly string[], raw: { header: number; end: number }, parsed: GdpFile['hunks'][number], where: string): PatchHunk {
   const header = lines[raw.header] as string;
   const m = HUNK_HEADER.exec(header);
-  if (m === null) throw new PatchParseError(`${where}: bad hunk header ${JSON.stringify(header)}`);
+  if (m === null) {
+    throw new PatchParseError(`${where}: bad hunk header ${JSON.stringify(header)}`);
+  }
   const oldLines = m[2] === undefined ? 1 : Number(m[2]);
   const newLines = m[4] === undefined ? 1 : Number(m[4]);
   // Where the raw text has `\` markers: after how many content lines.
@@ -212,8 +240,11 @@ function buildHunk(lines: readonly string[], raw: { header: number; end: number 
   let content = 0;
   for (let i = raw.header + 1; i < raw.end; i++) {
     const line = lines[i] as string;
-    if (line.startsWith('\\')) markers.push({ after: content, text: line.slice(1).trimStart() });
-    else if (line.startsWith(' ') || line.startsWith('+') || line.startsWith('-')) content++;
+    if (line.startsWith('\\')) {
+      markers.push({ after: content, text: line.slice(1).trimStart() });
+    } else if (line.startsWith(' ') || line.startsWith('+') || line.startsWith('-')) {
+      content++;
+    }
   }
   if (parsed.changes.length !== content) {
     throw new PatchParseError(`${where}: parser saw ${parsed.changes.length} lines in hunk ${header}, the text has ${content}`);
@@ -223,10 +254,18 @@ function buildHunk(lines: readonly string[], raw: { header: number; end: number 
   let newSeen = 0;
   parsed.changes.forEach((change, index) => {
     const kind: PatchLineKind = change.type === 'insert' ? 'add' : change.type === 'delete' ? 'del' : 'context';
-    if (kind !== 'add') oldSeen++;
-    if (kind !== 'del') newSeen++;
+    if (kind !== 'add') {
+      oldSeen++;
+    }
+    if (kind !== 'del') {
+      newSeen++;
+    }
     out.push({ kind, text: change.content });
-    for (const marker of markers) if (marker.after === index + 1) out.push({ kind: 'noeol', text: marker.text });
+    for (const marker of markers) {
+      if (marker.after === index + 1) {
+        out.push({ kind: 'noeol', text: marker.text });
+      }
+    }
   });
   if (oldSeen !== oldLines || newSeen !== newLines) {
     throw new PatchParseError(`${where}: hunk ${header} has ${oldSeen}/${newSeen} old/new lines (truncated patch?)`);
@@ -242,7 +281,9 @@ function buildFile(lines: readonly string[], section: Section, parsed: GdpFile):
   const plus = h.plus === undefined ? undefined : parseMarkerPath(h.plus);
   const oldPath = h.renameFrom ?? h.copyFrom ?? (minus && stripPrefix(minus, 'a/')) ?? (gitPaths && stripPrefix(gitPaths.a, 'a/'));
   const newPath = h.renameTo ?? h.copyTo ?? (plus && stripPrefix(plus, 'b/')) ?? (gitPaths && stripPrefix(gitPaths.b, 'b/'));
-  if (oldPath === undefined || newPath === undefined) throw new PatchParseError(`cannot read the paths of ${JSON.stringify(first)}`);
+  if (oldPath === undefined || newPath === undefined) {
+    throw new PatchParseError(`cannot read the paths of ${JSON.stringify(first)}`);
+  }
   const status: PatchFileStatus =
     h.renameFrom !== undefined ? 'renamed' : h.copyFrom !== undefined ? 'copied' : h.added ? 'added' : h.deleted ? 'deleted' : 'modified';
   const where = `${oldPath} → ${newPath}`;
@@ -257,8 +298,11 @@ function buildFile(lines: readonly string[], section: Section, parsed: GdpFile):
   let deletions = 0;
   for (const hunk of hunks) {
     for (const line of hunk.lines) {
-      if (line.kind === 'add') additions++;
-      else if (line.kind === 'del') deletions++;
+      if (line.kind === 'add') {
+        additions++;
+      } else if (line.kind === 'del') {
+        deletions++;
+      }
     }
   }
   return {
@@ -277,13 +321,19 @@ function buildFile(lines: readonly string[], section: Section, parsed: GdpFile):
 
 /** Parses a whole git patch; an empty text is an empty change set. Throws {@link PatchParseError}. */
 export function parseGitPatch(text: string): ParsedPatch {
-  if (text.length === 0) return { files: [] };
+  if (text.length === 0) {
+    return { files: [] };
+  }
   const lines = text.split('\n');
   const starts: number[] = [];
   lines.forEach((line, i) => {
-    if (line.startsWith('diff --git ')) starts.push(i);
+    if (line.startsWith('diff --git ')) {
+      starts.push(i);
+    }
   });
-  if (starts.length === 0) throw new PatchParseError('no "diff --git" section found');
+  if (starts.length === 0) {
+    throw new PatchParseError('no "diff --git" section found');
+  }
   let parsed: GdpFile[];
   try {
     parsed = gitDiffParser.parse(text);

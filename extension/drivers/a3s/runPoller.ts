@@ -51,7 +51,9 @@ export type A3sPollerEnd =
   | { readonly reason: 'stopped' };
 
 function isRetryable(error: A3sError): boolean {
-  if (error instanceof A3sHttpError) return error.retryable;
+  if (error instanceof A3sHttpError) {
+    return error.retryable;
+  }
   return error.kind === 'transport' || error.kind === 'timeout';
 }
 
@@ -109,7 +111,9 @@ export class A3sRunPoller implements Disposable {
   }
 
   stop(): void {
-    if (this.stopped) return;
+    if (this.stopped) {
+      return;
+    }
     this.stopped = true;
     this.abort.abort();
     this.wakeSleep?.();
@@ -117,9 +121,15 @@ export class A3sRunPoller implements Disposable {
 
   dispose(): void {
     this.stop();
-    for (const e of [this.eventsEmitter, this.gapEmitter, this.stateEmitter, this.errorEmitter]) e.dispose();
+    for (const e of [this.eventsEmitter, this.gapEmitter, this.stateEmitter, this.errorEmitter]) {
+      e.dispose();
+    }
     // onEnd stays alive until the loop has reported the end.
-    void this.running?.then(() => this.endEmitter.dispose());
+    if (this.running) {
+      void this.running.then(() => this.endEmitter.dispose());
+    } else {
+      this.endEmitter.dispose();
+    }
   }
 
   private async loop(): Promise<A3sPollerEnd> {
@@ -138,12 +148,16 @@ export class A3sRunPoller implements Disposable {
         checked = await this.options.client.eventPage(this.options.identity, this.cursorValue, limit, this.abort.signal);
         errors = 0;
       } catch (caught) {
-        if (this.stopped) break;
+        if (this.stopped) {
+          break;
+        }
         const error = caught instanceof A3sError ? caught : new A3sError('protocol', String(caught), { cause: caught });
         errors += 1;
         const willRetry = isRetryable(error) && errors <= maxErrors;
         this.errorEmitter.fire({ error, willRetry });
-        if (!willRetry) return { reason: 'error', error };
+        if (!willRetry) {
+          return { reason: 'error', error };
+        }
         interval = Math.min(max, interval * factor);
         await this.sleep(interval);
         continue;
@@ -161,7 +175,9 @@ export class A3sRunPoller implements Disposable {
         this.eventsEmitter.fire({ events: checked.events, page: checked.page });
         interval = active;
       }
-      if (!checked.caughtUp) continue;
+      if (!checked.caughtUp) {
+        continue;
+      }
       if (checked.terminal) {
         // Caught up on a terminal run: one confirming poll that brings nothing new ends it.
         if (terminalSeen && checked.events.length === 0) {
@@ -171,14 +187,18 @@ export class A3sRunPoller implements Disposable {
         continue;
       }
       terminalSeen = false;
-      if (checked.events.length === 0) interval = Math.min(max, interval * factor);
+      if (checked.events.length === 0) {
+        interval = Math.min(max, interval * factor);
+      }
       await this.sleep(Math.max(0, interval - (this.timers.now() - startedAt)));
     }
     return { reason: 'stopped' };
   }
 
   private sleep(ms: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
+    if (this.stopped) {
+      return Promise.resolve();
+    }
     return new Promise<void>((resolve) => {
       const done = (): void => {
         this.timers.clearTimeout(this.sleepHandle);
@@ -213,7 +233,9 @@ export async function pageA3sUntilCaughtUp(
   for (let pages = 0; pages < maxPages; pages++) {
     const checked = await client.eventPage(identity, cursor, limit);
     cursor = checked.next;
-    if (checked.gap) gaps.push(checked.gap);
+    if (checked.gap) {
+      gaps.push(checked.gap);
+    }
     events.push(...checked.events);
     if (checked.caughtUp) {
       return { events, gaps, cursor, state: checked.page.state, terminal: checked.terminal };

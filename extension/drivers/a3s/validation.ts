@@ -22,28 +22,52 @@ function isBlank(value: string): boolean {
 
 /** `session_id`, `run_id`, `request_id`, `checkpoint_run_id`: not blank, ≤ 256 bytes, no NUL/CR/LF. */
 export function idProblem(value: string): string | undefined {
-  if (isBlank(value)) return 'must not be blank';
-  if (utf8Bytes(value) > A3S_LIMITS.idBytes) return `must be at most ${A3S_LIMITS.idBytes} UTF-8 bytes`;
-  if (/[\0\r\n]/.test(value)) return 'must not contain NUL, CR or LF';
-  if (LONE_SURROGATE.test(value)) return 'must be well-formed Unicode';
+  if (isBlank(value)) {
+    return 'must not be blank';
+  }
+  if (utf8Bytes(value) > A3S_LIMITS.idBytes) {
+    return `must be at most ${A3S_LIMITS.idBytes} UTF-8 bytes`;
+  }
+  if (/[\0\r\n]/.test(value)) {
+    return 'must not contain NUL, CR or LF';
+  }
+  if (LONE_SURROGATE.test(value)) {
+    return 'must be well-formed Unicode';
+  }
   return undefined;
 }
 
 /** `prompt`: not blank, ≤ 65,536 bytes, no NUL. */
 export function promptProblem(value: string): string | undefined {
-  if (isBlank(value)) return 'must not be blank';
-  if (utf8Bytes(value) > A3S_LIMITS.promptBytes) return `must be at most ${A3S_LIMITS.promptBytes} UTF-8 bytes`;
-  if (value.includes('\0')) return 'must not contain NUL';
-  if (LONE_SURROGATE.test(value)) return 'must be well-formed Unicode';
+  if (isBlank(value)) {
+    return 'must not be blank';
+  }
+  if (utf8Bytes(value) > A3S_LIMITS.promptBytes) {
+    return `must be at most ${A3S_LIMITS.promptBytes} UTF-8 bytes`;
+  }
+  if (value.includes('\0')) {
+    return 'must not contain NUL';
+  }
+  if (LONE_SURROGATE.test(value)) {
+    return 'must be well-formed Unicode';
+  }
   return undefined;
 }
 
 /** `reason`: a single line ≤ 1,024 bytes. Blank is refused too (whether the harness accepts it is unverified). */
 export function reasonProblem(value: string): string | undefined {
-  if (isBlank(value)) return 'must not be blank';
-  if (utf8Bytes(value) > A3S_LIMITS.reasonBytes) return `must be at most ${A3S_LIMITS.reasonBytes} UTF-8 bytes`;
-  if (/[\0\r\n]/.test(value)) return 'must be a single line (no CR, LF or NUL)';
-  if (LONE_SURROGATE.test(value)) return 'must be well-formed Unicode';
+  if (isBlank(value)) {
+    return 'must not be blank';
+  }
+  if (utf8Bytes(value) > A3S_LIMITS.reasonBytes) {
+    return `must be at most ${A3S_LIMITS.reasonBytes} UTF-8 bytes`;
+  }
+  if (/[\0\r\n]/.test(value)) {
+    return 'must be a single line (no CR, LF or NUL)';
+  }
+  if (LONE_SURROGATE.test(value)) {
+    return 'must be well-formed Unicode';
+  }
   return undefined;
 }
 

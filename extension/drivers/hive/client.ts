@@ -22,7 +22,6 @@ import type {
   HiveResponseKind,
   HiveResponseOf,
   InboxRow,
-  JournalPriority,
   Lenient,
   LooseEnd,
   ReminderStats,
@@ -31,6 +30,7 @@ import type {
 } from '../../protocol/hive';
 import { noFrameTap } from '../../transport/frameTap';
 import type { FrameTap } from '../../transport/frameTap';
+import type { AskOptions, HiveClientOptions, HiveSocketRole, HostJournalQuery, ScheduleEdit } from './hiveClientOptions';
 import {
   HiveConnectionError,
   HiveDaemonError,
@@ -46,54 +46,6 @@ import {
   isHarnessOnlyCmd,
 } from './hiveRequestPolicy';
 import type { OperatorHiveRequest } from './hiveRequestPolicy';
-
-/** `agent`: privileged verbs refused client-side. `unknown` (e.g. `/run/hive/mcp.sock`): the daemon decides. */
-export type HiveSocketRole = 'agent' | 'manager' | 'unknown';
-
-export interface HiveClientOptions {
-  readonly socketPath: string;
-  readonly role: HiveSocketRole;
-  /** Default per-request timeout (connect + response). Default 10 s; slow verbs have their own defaults. */
-  readonly timeoutMs?: number;
-  /** Per-`cmd` timeout overrides. */
-  readonly timeouts?: Readonly<Partial<Record<HiveCmd, number>>>;
-  /** Longest accepted response line. Default 16 MiB (logs). */
-  readonly maxLineBytes?: number;
-  readonly frameTap?: FrameTap;
-  /** Extra attempts for idempotent reads after a transport failure (not after a timeout). Default 1. */
-  readonly readRetries?: number;
-  readonly retryDelayMs?: number;
-}
-
-export interface HostJournalQuery {
-  readonly unit?: string;
-  /** journalctl `-M` machine name, verbatim (e.g. `h-iris`). */
-  readonly container?: string;
-  /** Default 30, max 100 (daemon). */
-  readonly lines?: number;
-  readonly priority?: JournalPriority;
-  readonly grep?: string;
-  readonly since?: string;
-  readonly until?: string;
-}
-
-export interface AskOptions {
-  readonly options?: readonly string[];
-  readonly multi?: boolean;
-  readonly ttlSeconds?: number;
-  /** `operator` or an agent name; absent = daemon default. */
-  readonly to?: string;
-}
-
-/** Mutable schedule fields. `description`/`intervalSeconds` cannot be cleared on this wire (WIRE.md 4.9 #5). */
-export interface ScheduleEdit {
-  readonly body?: string;
-  readonly description?: string;
-  readonly intervalSeconds?: number;
-  readonly nextFireAtUnix?: number;
-  readonly targetsAdd?: readonly string[];
-  readonly targetsRemove?: readonly string[];
-}
 
 export const HIVE_DEFAULT_TIMEOUT_MS = 10_000;
 export const HIVE_DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -272,7 +224,7 @@ export class HiveClient {
   /** Queue an approval to add a scheduled prompt (payload flattened beside `cmd`). */
   requestSchedulePrompt(payload: SchedulePromptPayload): Promise<HiveReply> {
     if ('cmd' in payload) {
-      throw new HiveInvalidRequestError(this.socketPath, 'request_schedule_prompt', "payload must not contain 'cmd'");
+      return Promise.reject(new HiveInvalidRequestError(this.socketPath, 'request_schedule_prompt', "payload must not contain 'cmd'"));
     }
     return this.command({ ...payload, cmd: 'request_schedule_prompt' });
   }

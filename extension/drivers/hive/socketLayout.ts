@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
-import type { HiveSocketRole } from './client';
+import type { HiveSocketRole } from './hiveClientOptions';
 
 export const DEFAULT_HIVE_DIR = '/run/hyperhive';
 export const IN_CONTAINER_HIVE_SOCKET = '/run/hive/mcp.sock';

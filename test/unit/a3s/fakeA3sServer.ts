@@ -46,15 +46,20 @@ export class FakeA3sServer {
             const buf = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
             let offset = 0;
             const pump = (): void => {
-              if (res.destroyed) return;
+              if (res.destroyed) {
+                return;
+              }
               if (offset >= buf.length) {
                 res.end();
                 return;
               }
               const ok = res.write(buf.subarray(offset, offset + 65_536));
               offset += 65_536;
-              if (ok) setImmediate(pump);
-              else res.once('drain', pump);
+              if (ok) {
+                setImmediate(pump);
+              } else {
+                res.once('drain', pump);
+              }
             };
             res.on('close', () => undefined);
             pump();

@@ -1,6 +1,6 @@
 /** Shared setup for the hive unit tests: a fresh fake hive per test plus clients with a recording FrameTap. */
 import { HiveClient } from '../../../extension/drivers/hive/client';
-import type { HiveClientOptions, HiveSocketRole } from '../../../extension/drivers/hive/client';
+import type { HiveClientOptions, HiveSocketRole } from '../../../extension/drivers/hive/hiveClientOptions';
 import type { FrameDirection } from '../../../extension/transport/frameTap';
 import { FakeHive } from '../../fixtures/hive/hive';
 import type { FakeHiveOptions } from '../../fixtures/hive/hive';
