@@ -77,6 +77,8 @@ export interface Driver extends Disposable {
   moveQueueEntry?(runId: string, queueId: string, revision: number, beforeQueueId: string | null): Promise<void>;
   removeQueueEntry?(runId: string, queueId: string, revision: number): Promise<void>;
   pauseQueue?(runId: string, paused: boolean): Promise<void>;
+  /** A panel entry's action (see `Panel`): the driver that published the panel carries it out. */
+  panelAction?(runId: string, panelId: string, entryId: string, actionId: string): Promise<void>;
   /** Re-reads daemon state on demand (runs, status, counts). */
   refresh?(): Promise<void>;
 }

@@ -3,7 +3,7 @@
  * `ModelAction`s; the reducer is the only code that turns them into state and transcript patches.
  */
 import type { ApprovalDecision, RunState } from '../protocol/transcriptTypes';
-import type { Capability, ChangeSetInfo, ConnectionInfo, ConnectionState, QueueEntry } from './modelTypes';
+import type { Capability, ChangeSetInfo, ConnectionInfo, ConnectionState, Panel, QueueEntry } from './modelTypes';
 
 /** A normalized run event. Fields are the daemon's data, untrusted. */
 export type RunEvent =
@@ -96,6 +96,8 @@ export type ModelAction =
   /** Events in (from, to] are known to be lost (retention gap, acked-away replay, SCV seq gap). */
   | { readonly type: 'runGap'; readonly runKey: string; readonly from: number; readonly to: number; readonly reason: string }
   | { readonly type: 'runQueue'; readonly runKey: string; readonly queue: readonly QueueEntry[]; readonly paused?: boolean }
+  /** Replaces the run's side panels (or one of them, by id, when `merge` is true). */
+  | { readonly type: 'runPanels'; readonly runKey: string; readonly panels: readonly Panel[]; readonly merge?: boolean }
   /** A person's decision is being sent (`sending`), or the send failed and it is pending again. */
   | { readonly type: 'approvalStatus'; readonly runKey: string; readonly approvalId: string; readonly status: 'pending' | 'sending' }
   | { readonly type: 'changeSet'; readonly changeSet: ChangeSetInfo };

@@ -4,6 +4,9 @@
  * small and immutable (the reducer returns new objects); transcripts live in `Transcript` and change by patches.
  */
 import type { ApprovalDecision, RunState } from '../protocol/transcriptTypes';
+import type { Panel } from '../protocol/webviewMessages';
+
+export type { Panel };
 
 export type ProtocolName = 'agency-proxy' | 'scv' | 'a3s' | 'hive';
 
@@ -75,6 +78,8 @@ export interface RunInfo {
   readonly pendingApprovals: readonly string[];
   readonly queue?: readonly QueueEntry[];
   readonly queuePaused?: boolean;
+  /** Daemon-owned side panels shown beside the transcript (loose ends, jobs…), replaced whole. */
+  readonly panels?: readonly Panel[];
   /** Open streaming items: ids of the text / reasoning item chunks are appended to, if any. */
   readonly openTextId?: string;
   readonly openReasoningId?: string;

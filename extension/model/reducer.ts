@@ -5,7 +5,7 @@
  */
 import type { TranscriptPatch } from '../protocol/transcriptTypes';
 import type { ModelAction } from './modelActions';
-import type { ConnectionInfo, ModelState, RunInfo } from './modelTypes';
+import type { ConnectionInfo, ModelState, Panel, RunInfo } from './modelTypes';
 import { approvalKeyOf, runKeyOf } from './modelTypes';
 import { reduceRunEvent } from './runEventReducer';
 
@@ -132,6 +132,18 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
       }
       const next: RunInfo = { ...run, queue: action.queue, ...(action.paused !== undefined ? { queuePaused: action.paused } : {}) };
       return { state: withRun(state, next), patches: [], changed: true };
+    }
+    case 'runPanels': {
+      const run = state.runs.get(action.runKey);
+      if (!run) {
+        return unchanged(state);
+      }
+      let panels: readonly Panel[] = action.panels;
+      if (action.merge) {
+        const replaced = new Map(action.panels.map((p) => [p.id, p]));
+        panels = [...(run.panels ?? []).map((p) => replaced.get(p.id) ?? p), ...action.panels.filter((p) => !(run.panels ?? []).some((q) => q.id === p.id))];
+      }
+      return { state: withRun(state, { ...run, panels }), patches: [], changed: true };
     }
     case 'approvalStatus': {
       const key = approvalKeyOf(action.runKey, action.approvalId);

@@ -36,5 +36,6 @@ export function runSummaryOf(state: ModelState, runKey: string): RunSummary | nu
     },
     ...(run.queue ? { queue: run.queue.map((q) => ({ ...q })) } : {}),
     ...(run.queuePaused !== undefined ? { queuePaused: run.queuePaused } : {}),
+    ...(run.panels && run.panels.length > 0 ? { panels: run.panels.map((p) => ({ ...p, entries: [...p.entries] })) } : {}),
   };
 }

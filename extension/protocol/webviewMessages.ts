@@ -26,6 +26,32 @@ export const queueEntryViewSchema = z.object({
   submitter: z.string().optional(),
 });
 
+/** An action on a panel entry (e.g. "Mark done" on a todo); `confirm` asks the user first. */
+export const panelActionSchema = z.object({ id: z.string(), label: z.string(), confirm: z.boolean().optional() });
+
+/**
+ * A side panel of the transcript view: a titled list of entries that the daemon, not the transcript, owns (hyperhive
+ * loose ends and reminders, SCV background jobs, a change set's files…). Replaced whole when it changes.
+ */
+export const panelSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  emptyText: z.string().optional(),
+  entries: z.array(
+    z.object({
+      id: z.string(),
+      /** Codicon name, e.g. `question`, `checklist`. */
+      icon: z.string().optional(),
+      label: z.string(),
+      description: z.string().optional(),
+      /** Shown collapsed as readable JSON (for shapes the extension does not know). */
+      raw: z.unknown().optional(),
+      actions: z.array(panelActionSchema),
+    }),
+  ),
+});
+export type Panel = z.infer<typeof panelSchema>;
+
 /** The header of the transcript view: the run's identity, state and what can be done with it. */
 export const runSummarySchema = z.object({
   key: z.string(),
@@ -41,6 +67,7 @@ export const runSummarySchema = z.object({
   actions: runActionsSchema,
   queue: z.array(queueEntryViewSchema).optional(),
   queuePaused: z.boolean().optional(),
+  panels: z.array(panelSchema).optional(),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
@@ -99,5 +126,7 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('queueRemove'), runKey: z.string(), queueId: z.string(), revision: z.number().int() }),
   z.object({ type: z.literal('queuePause'), runKey: z.string(), paused: z.boolean() }),
+  /** A panel entry's action button was pressed. */
+  z.object({ type: z.literal('panelAction'), runKey: z.string(), panelId: z.string(), entryId: z.string(), actionId: z.string() }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

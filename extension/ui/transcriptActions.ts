@@ -67,6 +67,25 @@ export class TranscriptActionHandler implements TranscriptActions {
         await requireQueue(driver?.pauseQueue).call(driver, run.runId, message.paused);
         return;
       }
+      case 'panelAction': {
+        const { run, driver } = runOf(message.runKey);
+        if (!driver?.panelAction) {
+          throw new Error('This daemon is not connected.');
+        }
+        const entry = run.panels?.find((p) => p.id === message.panelId)?.entries.find((e) => e.id === message.entryId);
+        const action = entry?.actions.find((a) => a.id === message.actionId);
+        if (!entry || !action) {
+          throw new Error('That item changed meanwhile; try again.');
+        }
+        if (action.confirm) {
+          const ok = await vscode.window.showWarningMessage(`${action.label}: ${entry.label}?`, { modal: true }, action.label);
+          if (ok !== action.label) {
+            return;
+          }
+        }
+        await driver.panelAction(run.runId, message.panelId, message.entryId, message.actionId);
+        return;
+      }
       default: {
         const _exhaustive: never = message;
         return _exhaustive;
