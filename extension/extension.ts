@@ -14,6 +14,7 @@ import { combineTaps, ProtocolTrace } from './transport/protocolTrace';
 import { redactSecrets } from './transport/traceRedaction';
 import { ApprovalCenter } from './ui/approvals/approvalCenter';
 import { ApprovalDiffs } from './ui/approvals/approvalDiffs';
+import { registerAgencyProxyCommands } from './ui/commands/agencyProxyCommands';
 import { registerApprovalCommands } from './ui/commands/approvalCommands';
 import { registerChangeSetCommands } from './ui/commands/changeSetCommands';
 import type { CommandContext } from './ui/commands/commandContext';
@@ -132,6 +133,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerRunCommands(commandContext),
     ...registerApprovalCommands(commandContext),
     ...registerChangeSetCommands(commandContext),
+    ...registerAgencyProxyCommands(commandContext),
   );
 
   const reloadProfiles = async (): Promise<void> => {

@@ -44,6 +44,11 @@ function nodeTestCounts({ code, output }) {
 }
 
 async function nodeTier(dir) {
+  if (dir === 'webview') {
+    // Headless Debian chromium: installed on first use (apt), like the integration tier's VS Code.
+    const setup = await run('bash', [join(root, 'test/harness/setup.sh'), '--system-only']);
+    if (setup.code !== 0) return { passed: 0, failed: 1 };
+  }
   const files = findTests(join(root, 'test', dir));
   if (files.length === 0) return { passed: 0, failed: 1 };
   return nodeTestCounts(await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files]));

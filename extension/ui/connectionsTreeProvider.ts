@@ -113,7 +113,10 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
       tooltip.appendText(`\n\n⚠ ${connection.warning}`);
     }
     item.tooltip = tooltip;
-    const flags = connection.capabilities.includes('run.start') ? '+start' : '';
+    let flags = connection.capabilities.includes('run.start') ? '+start' : '';
+    if (connection.protocol === 'agency-proxy') {
+      flags += '+agencyProxy';
+    }
     item.contextValue = `connection.${connection.state.kind}${flags}`;
     return item;
   }

@@ -13,6 +13,8 @@ if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev >/dev/null 2>&1; th
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium libkrb5-dev >/dev/null
 fi
+# --system-only: just the Debian packages (the webview tier needs chromium, not VS Code).
+if [ "${1:-}" = "--system-only" ]; then exit 0; fi
 if [ ! -x "$HARNESS/node24/node_modules/node/bin/node" ]; then
   mkdir -p "$HARNESS/node24"
   (cd "$HARNESS/node24" && echo '{"private":true}' > package.json &&

@@ -187,6 +187,24 @@ export class AgencyProxyDriver implements Driver {
     await this.reconcile(client, await client.listRuns());
   }
 
+  /** Provider account usage as the daemon reports it (provider-specific; shown raw). */
+  async readAccountUsage(): Promise<readonly { provider: string; supported: boolean; usage: unknown; error: string | null }[]> {
+    try {
+      return await this.requireClient().readAccountUsage();
+    } catch (error) {
+      throw this.userError(error);
+    }
+  }
+
+  /** Stops the daemon only when no run is active (`conflict` otherwise, said plainly). */
+  async shutdownIfIdle(): Promise<void> {
+    try {
+      await this.requireClient().shutdownIfIdle();
+    } catch (error) {
+      throw this.userError(error);
+    }
+  }
+
   /** Stops the daemon (drain lets runs finish; terminate cancels them). */
   async shutdown(mode: 'drain' | 'terminate'): Promise<void> {
     try {
