@@ -13,79 +13,29 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { Emitter } from '../../base/emitter';
 import type { Event } from '../../base/emitter';
-import {
-  SCV_INITIAL_READER_BYTES,
-  SCV_MAX_CLIENT_LINE_BYTES,
-  SCV_MAX_PROMPT_BYTES,
-  SCV_PROTOCOL_VERSION,
-  parseScvServerEvent,
-} from '../../protocol/scv';
+import { SCV_MAX_CLIENT_LINE_BYTES, SCV_MAX_PROMPT_BYTES, SCV_PROTOCOL_VERSION } from '../../protocol/scv';
 import type { ScvEventOf, ScvKnownEvent, ScvServerEvent } from '../../protocol/scv';
 import * as msg from '../../protocol/scvClientMessages';
 import type { ScvClientMessage, SessionStartOptions } from '../../protocol/scvClientMessages';
 import type { DaemonCommand, DaemonStatus } from '../../protocol/scvDaemonControl';
 import type { Attachment, PeerInfo } from '../../protocol/scvTypes';
-import { NdjsonDecoder } from '../../transport/ndjsonDecoder';
 import { noFrameTap } from '../../transport/frameTap';
 import type { FrameTap } from '../../transport/frameTap';
+import { ScvEventReader } from './eventReader';
 import { PendingRequests } from './pendingRequests';
 import type { PendingRequest } from './pendingRequests';
 import { ScvNotSentError, ScvRequestError, ScvUnknownOutcomeError, ScvVersionMismatchError } from './scvErrors';
-import { SeqTracker } from './seqTracker';
-import type { SeqObservation } from './seqTracker';
+import { timedWrite } from './timedWrite';
 import { defaultScvSocketPath } from './socketPath';
-
-export interface ScvClientOptions {
-  /** Default: `$SCV_HOME/state/server.sock`, else `~/.scv/state/server.sock`. */
-  readonly socketPath?: string;
-  /** Sent as `client.version` in `initialize`. */
-  readonly clientVersion: string;
-  /** Sent as `client.name`; default `agent-switchboard`. */
-  readonly clientName?: string;
-  /** Receives every JSON frame sent (`out`) and received (`in`). */
-  readonly frameTap?: FrameTap;
-  /** Connect + initialize; default 3,000 ms. */
-  readonly connectTimeoutMs?: number;
-  /** How long a line may take to reach the kernel before its outcome counts as unknown; default 3,000 ms. */
-  readonly writeTimeoutMs?: number;
-  /** How long to wait for the answer to a request; default 20,000 ms. */
-  readonly replyTimeoutMs?: number;
-}
-
-/** An error from the daemon (`source: 'server'`) or found by this client (`source: 'client'`). */
-export interface ScvErrorInfo {
-  readonly source: 'server' | 'client';
-  /** A protocol `ErrorCode` for server errors; for client errors one of `frame_too_large`, `malformed_frame`,
-   * `malformed_event`, `seq_out_of_order`, `truncated_frame`. */
-  readonly code: string;
-  readonly message: string;
-  readonly fatal: boolean;
-  readonly requestId?: string;
-  /** The offending JSON, when there was one. */
-  readonly raw?: unknown;
-}
-
-/** Events `from`..`to` of session `sessionId` were lost (they will never arrive). */
-export interface ScvGap {
-  readonly sessionId: string;
-  readonly from: number;
-  readonly to: number;
-  /** The `seq` that revealed the gap. */
-  readonly seq: number;
-}
-
-export interface ScvCloseInfo {
-  readonly kind: 'local' | 'eof' | 'fatal' | 'socket_error' | 'write_timeout' | 'connect_failed';
-  readonly reason: string;
-}
-
-export type ScvTurnStartAnswer =
-  | { readonly kind: 'started'; readonly event: ScvEventOf<'turn.started'> }
-  | { readonly kind: 'queued'; readonly event: ScvEventOf<'queue.enqueued'> };
-
-export type ScvTurnTerminalEvent = ScvEventOf<'turn.completed'> | ScvEventOf<'turn.cancelled'> | ScvEventOf<'turn.failed'>;
-
-export type ScvClientState = 'new' | 'connecting' | 'open' | 'closed';
+import type {
+  ScvClientOptions,
+  ScvClientState,
+  ScvCloseInfo,
+  ScvErrorInfo,
+  ScvGap,
+  ScvTurnStartAnswer,
+  ScvTurnTerminalEvent,
+} from './scvClientTypes';
 
 export class ScvClient {
   private readonly emitEvent = new Emitter<ScvServerEvent>();
@@ -104,21 +54,34 @@ export class ScvClient {
   private readonly tap: FrameTap;
   private readonly writeTimeoutMs: number;
   private readonly replyTimeoutMs: number;
-  private readonly decoder = new NdjsonDecoder(SCV_INITIAL_READER_BYTES);
+  private readonly reader: ScvEventReader;
   private readonly pending = new PendingRequests();
-  private readonly trackers = new Map<string, SeqTracker>();
   private socket: net.Socket | undefined;
   private nextId = 1;
   private stateValue: ScvClientState = 'new';
   private sessionIdValue: string | undefined;
   private serverValue: PeerInfo | undefined;
-  private readerLimit = SCV_INITIAL_READER_BYTES;
 
   constructor(private readonly options: ScvClientOptions) {
     this.socketPath = options.socketPath ?? defaultScvSocketPath();
     this.tap = options.frameTap ?? noFrameTap;
     this.writeTimeoutMs = options.writeTimeoutMs ?? 3_000;
     this.replyTimeoutMs = options.replyTimeoutMs ?? 20_000;
+    this.reader = new ScvEventReader(this.tap, {
+      event: (event) => {
+        if (event.type === 'session.started') {
+          this.sessionIdValue = event.session_id;
+        }
+        this.emitEvent.fire(event);
+        if (event.type !== 'unknown') {
+          this.pending.offer(event);
+        }
+      },
+      serverError: (event) => this.onServerError(event),
+      gap: (gap) => this.emitGap.fire(gap),
+      clientError: (code, message, raw) => this.reportClientError(code, message, raw),
+      isOpen: () => !this.isClosed(),
+    });
   }
 
   get state(): ScvClientState {
@@ -132,7 +95,7 @@ export class ScvClient {
   }
   /** The server line limit in force (reader size). */
   get maxServerLineBytes(): number {
-    return this.readerLimit;
+    return this.reader.maxLineBytes;
   }
 
   /** Connects and performs the handshake. Rejects with `ScvVersionMismatchError` when protocols differ. */
@@ -306,22 +269,29 @@ export class ScvClient {
     return new Promise((resolve, reject) => {
       const socket = net.createConnection(this.socketPath);
       this.socket = socket;
+      let connected = false;
       const onConnectError = (error: Error): void => {
         reject(new ScvNotSentError(`cannot connect to the SCV daemon at ${this.socketPath}: ${error.message}`));
         this.closeWith({ kind: 'connect_failed', reason: error.message });
       };
       socket.once('error', onConnectError);
       socket.once('connect', () => {
+        connected = true;
         socket.off('error', onConnectError);
         socket.on('error', (error) => this.closeWith({ kind: 'socket_error', reason: error.message }));
         this.stateValue = 'open';
         resolve();
       });
-      socket.on('data', (chunk: Buffer) => this.onData(chunk));
-      socket.on('end', () => this.onEnd());
+      socket.on('data', (chunk: Buffer) => {
+        if (!this.isClosed()) {
+          this.reader.push(chunk);
+        }
+      });
+      socket.on('end', () => this.closeWith({ kind: 'eof', reason: 'the daemon closed the connection' }));
       socket.on('close', () => {
-        if (this.stateValue === 'connecting') {
-          reject(new ScvNotSentError(`connection to ${this.socketPath} closed before the handshake`));
+        if (!connected) {
+          // e.g. the connect deadline destroyed the socket (a no-op if the error handler already rejected)
+          reject(new ScvNotSentError(`connection to ${this.socketPath} closed before it was established`));
         }
         this.closeWith({ kind: 'eof', reason: 'the daemon closed the connection' });
       });
@@ -349,127 +319,55 @@ export class ScvClient {
   }
 
   /** Writes one line. Resolves once it reached the kernel; never retries. */
-  private send(message: ScvClientMessage): Promise<void> {
+  private async send(message: ScvClientMessage): Promise<void> {
     const socket = this.socket;
     const open = this.stateValue === 'open' || (this.stateValue === 'connecting' && message.type === 'initialize');
     if (!socket || !open || socket.destroyed) {
-      return Promise.reject(new ScvNotSentError(`${message.type} not sent: the connection is ${this.stateValue}`));
+      throw new ScvNotSentError(`${message.type} not sent: the connection is ${this.stateValue}`);
     }
     const invalid = msg.validateScvClientMessage(message);
     if (invalid !== undefined) {
-      return Promise.reject(new ScvNotSentError(`${message.type} not sent: invalid message (${invalid})`));
+      throw new ScvNotSentError(`${message.type} not sent: invalid message (${invalid})`);
     }
     const line = JSON.stringify(message);
     const bytes = Buffer.byteLength(line, 'utf8');
     if (bytes > SCV_MAX_CLIENT_LINE_BYTES) {
-      return Promise.reject(
-        new ScvNotSentError(
-          `${message.type} not sent: the line is ${bytes} bytes, over the SCV client line limit of ${SCV_MAX_CLIENT_LINE_BYTES} bytes`,
-        ),
+      throw new ScvNotSentError(
+        `${message.type} not sent: the line is ${bytes} bytes, over the SCV client line limit of ${SCV_MAX_CLIENT_LINE_BYTES} bytes`,
       );
     }
     this.tap('out', message);
-    return new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const timer = setTimeout(() => {
-        settled = true;
-        const error = new ScvUnknownOutcomeError(
-          message.type,
-          message.request_id,
-          'write_timeout',
-          `the write did not complete within ${this.writeTimeoutMs} ms (the daemon is not reading); the connection was dropped`,
-        );
-        reject(error);
-        this.closeWith({ kind: 'write_timeout', reason: error.message });
-      }, this.writeTimeoutMs);
-      socket.write(line + '\n', (error) => {
-        if (settled) {
-          return;
-        }
-        settled = true;
-        clearTimeout(timer);
-        if (error) {
-          reject(new ScvUnknownOutcomeError(message.type, message.request_id, 'write_failed', error.message));
-        } else {
-          resolve();
-        }
-      });
-    });
-  }
-
-  private onData(chunk: Buffer): void {
-    if (this.stateValue === 'closed') {
+    const outcome = await timedWrite(socket, line + '\n', this.writeTimeoutMs);
+    if (outcome.kind === 'written') {
       return;
     }
-    try {
-      for (const result of this.decoder.push(chunk)) {
-        if (this.isClosed()) {
-          return;
-        }
-        if (result.kind === 'oversized') {
-          this.reportClientError(
-            'frame_too_large',
-            `dropped a server line of ${result.bytes} bytes: over the limit of ${this.readerLimit} bytes`,
-          );
-          continue;
-        }
-        this.onLine(result.text);
-      }
-    } catch (error) {
-      // Never throw out of a socket handler: report and carry on.
-      this.reportClientError('internal_error', `failed to handle server data: ${String(error)}`);
+    const error =
+      outcome.kind === 'timeout'
+        ? new ScvUnknownOutcomeError(
+            message.type,
+            message.request_id,
+            'write_timeout',
+            `the write did not complete within ${this.writeTimeoutMs} ms (the daemon is not reading); the connection was dropped`,
+          )
+        : new ScvUnknownOutcomeError(message.type, message.request_id, 'write_failed', outcome.error.message);
+    // Settle this request with the precise reason before closing rejects everything else as 'closed'.
+    this.pending.reject(message.request_id, error);
+    if (outcome.kind === 'timeout') {
+      this.closeWith({ kind: 'write_timeout', reason: error.message });
     }
-  }
-
-  private onLine(text: string): void {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      this.reportClientError('malformed_frame', `server line is not JSON: ${text.slice(0, 200)}`);
-      return;
-    }
-    this.tap('in', value);
-    const parsed = parseScvServerEvent(value);
-    if (!parsed.ok) {
-      if (parsed.seq !== undefined) {
-        this.trackSeq(parsed.session_id, (t) => t.observe(parsed.seq!));
-      }
-      this.reportClientError('malformed_event', parsed.message, value);
-      return;
-    }
-    const event = parsed.event;
-    if (event.type === 'unknown') {
-      this.trackSeq(event.session_id, (t) => t.observeUnknown(event.seq));
-      this.emitEvent.fire(event);
-      return;
-    }
-    if (event.type === 'error') {
-      this.onServerError(event);
-      return;
-    }
-    if (event.type === 'session.started') {
-      this.sessionIdValue = event.session_id;
-      this.trackers.set(event.session_id, new SeqTracker());
-      this.readerLimit = event.max_server_frame_bytes + 2;
-      this.decoder.setMaxLineBytes(this.readerLimit);
-    }
-    if ('seq' in event) {
-      this.trackSeq(event.session_id, (t) => t.observe(event.seq));
-    }
-    this.emitEvent.fire(event);
-    this.pending.offer(event);
+    throw error;
   }
 
   private onServerError(event: ScvEventOf<'error'>): void {
     const requestId = event.request_id;
     let claimed = false;
-    if (requestId !== undefined && this.pending.has(requestId)) {
-      const error =
-        event.code === 'version_mismatch'
-          ? new ScvVersionMismatchError(SCV_PROTOCOL_VERSION, otherVersion(event.message), event.message)
-          : new ScvRequestError(event.code, event.message, requestId, event.fatal);
-      claimed = this.pending.reject(requestId, error);
+    if (event.code === 'version_mismatch') {
+      // Whether or not it names the initialize, it is the answer to the handshake.
+      const error = ScvVersionMismatchError.fromServerMessage(SCV_PROTOCOL_VERSION, event.message);
+      claimed = this.pending.size > 0;
+      this.pending.rejectAll(() => error);
+    } else if (requestId !== undefined && this.pending.has(requestId)) {
+      claimed = this.pending.reject(requestId, new ScvRequestError(event.code, event.message, requestId, event.fatal));
     }
     if (!claimed || event.fatal) {
       this.emitError.fire({
@@ -486,32 +384,6 @@ export class ScvClient {
     }
   }
 
-  private trackSeq(sessionId: string | undefined, observe: (tracker: SeqTracker) => SeqObservation | undefined): void {
-    const sid = sessionId ?? this.sessionIdValue;
-    if (sid === undefined) {
-      return;
-    }
-    let tracker = this.trackers.get(sid);
-    if (!tracker) {
-      tracker = new SeqTracker();
-      this.trackers.set(sid, tracker);
-    }
-    const result = observe(tracker);
-    if (result?.kind === 'gap') {
-      this.emitGap.fire({ sessionId: sid, from: result.from, to: result.to, seq: result.seq });
-    } else if (result?.kind === 'stale') {
-      this.reportClientError('seq_out_of_order', `session ${sid}: seq ${result.seq} after ${result.last}`);
-    }
-  }
-
-  private onEnd(): void {
-    const { danglingBytes } = this.decoder.end();
-    if (danglingBytes > 0) {
-      this.reportClientError('truncated_frame', `the daemon closed the connection in the middle of a ${danglingBytes}-byte line`);
-    }
-    this.closeWith({ kind: 'eof', reason: 'the daemon closed the connection' });
-  }
-
   private reportClientError(code: string, message: string, raw?: unknown): void {
     this.emitError.fire({ source: 'client', code, message, fatal: false, ...(raw !== undefined ? { raw } : {}) });
   }
@@ -519,6 +391,11 @@ export class ScvClient {
   private closeWith(info: ScvCloseInfo): void {
     if (this.stateValue === 'closed') {
       return;
+    }
+    // A line cut off by the close is lost (and any event in it): say so before reporting the close.
+    const danglingBytes = this.reader.end();
+    if (danglingBytes > 0 && info.kind !== 'local') {
+      this.reportClientError('truncated_frame', `the connection ended in the middle of a ${danglingBytes}-byte line`);
     }
     this.stateValue = 'closed';
     const socket = this.socket;
@@ -545,15 +422,4 @@ function answer<T extends ScvKnownEvent['type']>(
     ev.type === type && 'request_id' in ev && ev.request_id === id
       ? { value: ev as Extract<ScvKnownEvent, { type: T }> }
       : undefined;
-}
-
-/** The daemon's protocol version as its `version_mismatch` message states it: the first integer that is not ours. */
-function otherVersion(message: string): number | undefined {
-  for (const m of message.matchAll(/\d+/g)) {
-    const n = Number(m[0]);
-    if (n !== SCV_PROTOCOL_VERSION) {
-      return n;
-    }
-  }
-  return undefined;
 }

@@ -4,7 +4,7 @@
  */
 import type { DaemonCommand, DaemonStatus } from '../../protocol/scvDaemonControl';
 import { ScvClient } from './client';
-import type { ScvClientOptions } from './client';
+import type { ScvClientOptions } from './scvClientTypes';
 
 /** Sends one `daemon.control` command on a fresh connection; resolves with the daemon's status. An older daemon
  * answers an action it does not know with `invalid_json` (an `ScvRequestError`). */

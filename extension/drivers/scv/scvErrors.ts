@@ -33,6 +33,22 @@ export class ScvVersionMismatchError extends Error {
         '. Update the extension or the daemon so both speak the same version.',
     );
   }
+
+  /**
+   * From a `version_mismatch` error, whose message is free text: the daemon's version is the first integer after
+   * "protocol"/"version" (not a dotted release number) that differs from ours.
+   */
+  static fromServerMessage(clientVersion: number, message: string): ScvVersionMismatchError {
+    let serverVersion: number | undefined;
+    for (const m of message.matchAll(/(?:protocol|version)\D{0,12}?(\d+)(?![.\d])/gi)) {
+      const n = Number(m[1]);
+      if (n !== clientVersion) {
+        serverVersion = n;
+        break;
+      }
+    }
+    return new ScvVersionMismatchError(clientVersion, serverVersion, message);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { daemonControl, daemonStatus } from '../../../extension/drivers/scv/daemonStatus';
@@ -9,7 +10,9 @@ import {
   ScvVersionMismatchError,
 } from '../../../extension/drivers/scv/scvErrors';
 import type { ScvEventOf, ScvServerEvent } from '../../../extension/protocol/scv';
-import { recordingClient, seen, sessionClient, startDaemon, turnEnd, until, waitFor } from './scvHarness';
+import { DAEMON_ACTIONS } from '../../../extension/protocol/scvDaemonControl';
+import type { DaemonCommand, DaemonStatus } from '../../../extension/protocol/scvDaemonControl';
+import { recordingClient, seen, sessionClient, startDaemon, turnEnd, until } from './scvHarness';
 import type { DaemonHandle, Recorded } from './scvHarness';
 
 function ofType<K extends ScvServerEvent['type']>(rec: Recorded, type: K): Extract<ScvServerEvent, { type: K }>[] {
@@ -37,7 +40,7 @@ describe('ScvClient against the reference daemon', () => {
   };
 
   beforeEach(async () => {
-    h = await startDaemon({ backgroundDelayMs: 400 });
+    h = await startDaemon({ backgroundDelayMs: 800, slowTurnMs: 2_000 });
   });
   afterEach(async () => {
     for (const c of clients.splice(0)) {
@@ -93,7 +96,7 @@ describe('ScvClient against the reference daemon', () => {
   it('runs an approved tool call with progress, then refuses a second resolve', async () => {
     const rec = await session();
     const answer = await rec.client.startTurn('use a tool');
-    const approval = await waitFor(rec.client.onEvent, (e): e is ScvEventOf<'approval.requested'> => e.type === 'approval.requested');
+    const approval = await seen(rec, (e): e is ScvEventOf<'approval.requested'> => e.type === 'approval.requested');
     assert.match(approval.approval_id, /^[0-9a-f-]{36}$/);
     assert.equal(approval.cwd, h.dir);
     await rec.client.resolveApproval(approval.approval_id, true);
@@ -108,7 +111,8 @@ describe('ScvClient against the reference daemon', () => {
     assert.equal(done.request_id, answer.event.request_id);
     // Approval ids are never reused: resolving again is approval_not_found, reported with its request id.
     const requestId = await rec.client.resolveApproval(approval.approval_id, true);
-    const err = await waitFor(rec.client.onError, (e) => e.code === 'approval_not_found');
+    await until(() => rec.errors.some((e) => e.code === 'approval_not_found'));
+    const err = rec.errors.find((e) => e.code === 'approval_not_found')!;
     assert.equal(err.requestId, requestId);
     assert.equal(err.fatal, false);
     assertConsecutive(rec);
@@ -117,7 +121,7 @@ describe('ScvClient against the reference daemon', () => {
   it('a denied tool call completes with success:false, error "denied"', async () => {
     const rec = await session();
     await rec.client.startTurn('tool please');
-    const approval = await waitFor(rec.client.onEvent, (e): e is ScvEventOf<'approval.requested'> => e.type === 'approval.requested');
+    const approval = await seen(rec, (e): e is ScvEventOf<'approval.requested'> => e.type === 'approval.requested');
     await rec.client.resolveApproval(approval.approval_id, false);
     await turnEnd(rec, approval.turn_id);
     const done = ofType(rec, 'tool.completed')[0]!;
@@ -147,7 +151,7 @@ describe('ScvClient against the reference daemon', () => {
   it('reports background jobs through a server-started turn', async () => {
     const rec = await session();
     await rec.client.startTurn('start a background job');
-    const withJobs = await waitFor(rec.client.onEvent, (e): e is ScvEventOf<'tool.completed'> => e.type === 'tool.completed');
+    const withJobs = await seen(rec, (e): e is ScvEventOf<'tool.completed'> => e.type === 'tool.completed');
     assert.equal(withJobs.jobs[0]?.status, 'running');
     const status = await daemonStatus({ socketPath: h.socketPath, clientVersion: 't' });
     assert.equal(status.delegations.active, 1);
@@ -181,7 +185,7 @@ describe('ScvClient against the reference daemon', () => {
   it('parses context.compacted and session.trimmed', async () => {
     const rec = await session();
     await rec.client.startTurn('compact please');
-    const trimmed = await waitFor(rec.client.onEvent, (e) => e.type === 'session.trimmed');
+    const trimmed = await seen(rec, (e) => e.type === 'session.trimmed');
     assert.equal(trimmed.type, 'session.trimmed');
     assert.equal(ofType(rec, 'context.compacted')[0]?.before_tokens, 180_000);
   });
@@ -231,6 +235,63 @@ describe('ScvClient against the reference daemon', () => {
       daemonControl({ action: 'confirm_status', id: 'nope' }, { socketPath: h.socketPath, clientVersion: 't' }),
       (e: unknown) => e instanceof ScvRequestError && e.code === 'confirm_error',
     );
+  });
+
+  it('answers every daemon.control action with daemon.status on one connection', async () => {
+    const rec = recordingClient(h.socketPath);
+    clients.push(rec);
+    await rec.client.connect();
+    const commands: DaemonCommand[] = [
+      { action: 'status' },
+      { action: 'reload' },
+      { action: 'channel_set', channel: 'mail', account: 'me', enabled: false, workspace: h.dir, remote_tools: 'owner' },
+      { action: 'channel_logout', channel: 'mail', account: 'me' },
+      { action: 'delegations', all: true },
+      { action: 'delegation_kill', orphans: true },
+      { action: 'restart_when_idle', version: '0.3.15', commit: 'abc', max_wait_seconds: 60 },
+      { action: 'confirm_ask', question: 'Ship it?', timeout_seconds: 60 },
+    ];
+    assert.deepEqual(
+      commands.map((c) => c.action),
+      DAEMON_ACTIONS.filter((a) => a !== 'confirm_status'),
+    );
+    let last: DaemonStatus | undefined;
+    for (const command of commands) {
+      last = await rec.client.control(command);
+      assert.equal(last.version, '0.3.14-ref', command.action);
+    }
+    assert.equal(last?.restart?.to_version, '0.3.15');
+    assert.equal(last?.confirm?.state, 'pending');
+    const polled = await rec.client.control({ action: 'confirm_status', id: last!.confirm!.id });
+    assert.equal(polled.confirm?.id, last!.confirm!.id);
+    assert.ok(!polled.components.some((c) => c.id === 'mail:me'), 'channel_logout removed it');
+    assert.equal(rec.client.sessionId, undefined, 'management needs no session');
+    assert.deepEqual(rec.errors, []);
+  });
+
+  it('sends attachments (name/mime omitted when empty) and the daemon checks their paths', async () => {
+    const rec = await session();
+    const file = path.join(h.dir, 'note.txt');
+    fs.writeFileSync(file, 'hi');
+    const answer = await rec.client.startTurn('', [{ kind: 'file', path: file, name: '', mime: '', size: 2 }]);
+    assert.equal(answer.kind, 'started');
+    const out = rec.frames.filter((f) => f.dir === 'out').at(-1)!.frame as { attachments: unknown[] };
+    assert.deepEqual(out.attachments, [{ kind: 'file', path: file, size: 2 }]);
+    await turnEnd(rec, answer.kind === 'started' ? answer.event.turn_id : '');
+    await assert.rejects(
+      rec.client.startTurn('see file', [{ kind: 'file', path: path.join(h.dir, 'gone.txt'), name: 'gone', mime: '', size: 1 }]),
+      (e: unknown) => e instanceof ScvRequestError && e.code === 'invalid_request',
+    );
+  });
+
+  it('no_tools sessions never call tools', async () => {
+    const rec = recordingClient(h.socketPath);
+    clients.push(rec);
+    await rec.client.connect();
+    await rec.client.startSession({ cwd: h.dir, no_tools: true, system_prompt: 'Be brief.' });
+    const answer = await rec.client.startTurn('tool background');
+    await turnEnd(rec, answer.kind === 'started' ? answer.event.turn_id : '');
+    assert.equal(rec.events.filter((e) => e.type.startsWith('tool.')).length, 0);
   });
 
   it('refuses relative cwd locally and a missing directory via invalid_request', async () => {

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Event } from '../../../extension/base/emitter';
 import { ScvClient } from '../../../extension/drivers/scv/client';
-import type { ScvClientOptions, ScvCloseInfo, ScvErrorInfo, ScvGap } from '../../../extension/drivers/scv/client';
+import type { ScvClientOptions, ScvCloseInfo, ScvErrorInfo, ScvGap } from '../../../extension/drivers/scv/scvClientTypes';
 import type { ScvServerEvent } from '../../../extension/protocol/scv';
 import { ScvReferenceDaemon } from '../../fixtures/scv/daemon';
 import type { ScvReferenceDaemonOptions } from '../../fixtures/scv/daemon';
