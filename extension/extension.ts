@@ -16,10 +16,13 @@ import { ApprovalCenter } from './ui/approvals/approvalCenter';
 import { ApprovalDiffs } from './ui/approvals/approvalDiffs';
 import { registerAgencyProxyCommands } from './ui/commands/agencyProxyCommands';
 import { registerApprovalCommands } from './ui/commands/approvalCommands';
+import { registerA3sCommands } from './ui/commands/a3sCommands';
 import { registerChangeSetCommands } from './ui/commands/changeSetCommands';
 import type { CommandContext } from './ui/commands/commandContext';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
+import { registerHiveCommands } from './ui/commands/hiveCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
+import { registerScvCommands } from './ui/commands/scvCommands';
 import type { TreeNode } from './ui/connectionsTreeProvider';
 import { ConnectionsTreeProvider } from './ui/connectionsTreeProvider';
 import { RunSelection } from './ui/runSelection';
@@ -86,6 +89,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     // The trace is looked up per frame so enabling it in settings applies to open connections too.
     tap: combineTaps((dir, frame, http) => trace?.tap(profile.protocol, profile.name)(dir, frame, http), logTap(profile.name)),
     storageDir,
+    workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     log: {
       info: (m) => log.info(`[${profile.name}] ${m}`),
       warn: (m) => log.warn(`[${profile.name}] ${m}`),
@@ -133,7 +137,10 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerRunCommands(commandContext),
     ...registerApprovalCommands(commandContext),
     ...registerChangeSetCommands(commandContext),
+    ...registerA3sCommands(commandContext),
+    ...registerHiveCommands(commandContext),
     ...registerAgencyProxyCommands(commandContext),
+    ...registerScvCommands(commandContext),
   );
 
   const reloadProfiles = async (): Promise<void> => {

@@ -4,6 +4,7 @@
  * state and the actions the daemon allows, so menus show only what works.
  */
 import * as vscode from 'vscode';
+import { HIVE_MANAGER_RUN_ID } from '../drivers/hive/hiveRoster';
 import type { ConnectionInfo, ModelState, RunInfo } from '../model/modelTypes';
 import type { RunStore } from '../model/runStore';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
@@ -112,10 +113,21 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     if (connection.warning) {
       tooltip.appendText(`\n\n⚠ ${connection.warning}`);
     }
+    // Daemon-reported status lines (e.g. SCV components and delegations); structured values stay out of the tooltip.
+    const detailLines = Object.entries(connection.details ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string');
+    if (detailLines.length > 0) {
+      tooltip.appendText(`\n\n${detailLines.map(([k, v]) => `${k}: ${v}`).join('\n')}`);
+    }
     item.tooltip = tooltip;
     let flags = connection.capabilities.includes('run.start') ? '+start' : '';
     if (connection.protocol === 'agency-proxy') {
       flags += '+agencyProxy';
+    }
+    if (connection.protocol === 'scv') {
+      flags += '+scv';
+    }
+    if (connection.protocol === 'hive') {
+      flags += connection.capabilities.includes('hive.manager') ? '+hive+hiveManager' : '+hive';
     }
     item.contextValue = `connection.${connection.state.kind}${flags}`;
     return item;
@@ -143,6 +155,14 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     }
     if (state.changeSets.has(run.key)) {
       flags += '+changes';
+    }
+    if (state.connections.get(run.connectionId)?.protocol === 'scv') {
+      flags += run.queuePaused ? '+scv+queuePaused' : '+scv';
+    }
+    if (state.connections.get(run.connectionId)?.protocol === 'hive') {
+      // `+hiveAgent`: a sub-agent the manager can act on (not the manager itself); `+hiveManager`: its socket is there.
+      flags += run.runId === HIVE_MANAGER_RUN_ID ? '+hive' : '+hive+hiveAgent';
+      flags += capabilities.includes('hive.manager') ? '+hiveManager' : '';
     }
     item.contextValue = `run.${run.state}${flags}`;
     return item;

@@ -114,4 +114,21 @@ suite('AgencyProxy', () => {
     assert.ok(labels.some((l) => l.includes('completed')));
     await screenshot('agency-proxy-tree.png');
   });
+
+  test('the sidebar looks native in light and dark themes', async () => {
+    const a = await api();
+    const run = [...a.store.state.runs.values()].find((r) => r.connectionId === CONNECTION && r.title === 'Tidy up the README');
+    assert.ok(run);
+    await vscode.commands.executeCommand('agentSwitchboard.showTranscript', run.key);
+    const config = vscode.workspace.getConfiguration('workbench');
+    try {
+      await config.update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
+      await new Promise((r) => setTimeout(r, 1500));
+      await screenshot('theme-light.png');
+    } finally {
+      await config.update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    await screenshot('theme-dark.png');
+  });
 });
