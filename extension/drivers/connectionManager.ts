@@ -18,6 +18,8 @@ export interface DriverContext {
   /** Extension storage directory for durable transcripts. */
   readonly storageDir: string;
   readonly log: DriverLog;
+  /** The window's first workspace folder, if any (SCV starts its sessions there). */
+  readonly workspaceFolder?: string;
 }
 
 export interface DriverLog {

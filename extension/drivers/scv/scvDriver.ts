@@ -1,0 +1,435 @@
+/**
+ * The SCV driver (protocol 3, WIRE.md §2): one connection to the daemon, and on it at most one session, which is
+ * one run in the model (run id = session id). Between turns the run is `idle`, during a turn `running`, and
+ * `waiting_approval` while a tool call waits for a person. The server-side prompt queue is mirrored into the run
+ * (`runQueue`); background delegation jobs into a "Background jobs" side panel.
+ *
+ * Sessions end with their connection (§6.2): when the socket drops, the run is marked `interrupted`, its pending
+ * approvals expire and its transcript stays (also on disk, for reloads). The connection is then re-established
+ * (initialize only) but no session is started behind the user's back: "Start New SCV Session Here" starts one.
+ * A `turn.start` is never resent: when its outcome is unknown the user is told the prompt may or may not have
+ * been sent. Seq gaps come from the client's tracker (an unknown event excuses one), not from the reducer.
+ * Daemon status is read on a separate management connection. What the connection receives is folded by
+ * `ScvSessionEvents`; this class owns the connection's lifecycle and the user's actions.
+ */
+import type { Capability } from '../../model/modelTypes';
+import { runKeyOf } from '../../model/modelTypes';
+import type { DaemonStatus } from '../../protocol/scvDaemonControl';
+import type { ApprovalDecision } from '../../protocol/transcriptTypes';
+import { isTerminalRunState } from '../../protocol/transcriptTypes';
+import type { DriverContext } from '../connectionManager';
+import type { Driver } from '../driver';
+import { DriverError } from '../driver';
+import { ReconnectLoop } from '../reconnectLoop';
+import { ScvClient } from './client';
+import { daemonStatus } from './daemonStatus';
+import type { ScvCloseInfo } from './scvClientTypes';
+import { summarizeDaemonStatus } from './scvDaemonSummary';
+import {
+  CLEAR_NEEDS_IDLE,
+  QUEUE_CONFLICT,
+  QUEUE_NOT_FOUND,
+  SESSION_DISCONNECTED,
+  SESSION_DROPPED,
+  SESSION_REPLACED,
+  scvUserError,
+  unknownPromptOutcome,
+} from './scvErrorText';
+import { ScvRequestError, ScvUnknownOutcomeError, ScvVersionMismatchError } from './scvErrors';
+import type { ScvConnectionBook, ScvSessionBook } from './scvSessionBook';
+import { ScvSessionEvents } from './scvSessionEvents';
+import { defaultScvSocketPath } from './socketPath';
+import { ScvTranscripts } from './scvTranscripts';
+
+/** More than a full queue (the daemon's limit is small) plus the running turn. */
+const MAX_REMEMBERED_PROMPTS = 256;
+
+export const SCV_CAPABILITIES: readonly Capability[] = ['run.queue', 'run.cancel', 'run.clear', 'approvals', 'daemon.status'];
+
+export interface ScvDriverOptions {
+  /** Sent as `client.version` in `initialize`. */
+  readonly clientVersion?: string;
+  readonly connectTimeoutMs?: number;
+  readonly writeTimeoutMs?: number;
+  readonly replyTimeoutMs?: number;
+  readonly reconnectBaseMs?: number;
+}
+
+export interface StartSessionOptions {
+  /** Working directory (absolute); default: the window's first workspace folder. */
+  readonly cwd?: string;
+  /** End this connection's live session first (a connection holds one session). */
+  readonly replace?: boolean;
+}
+
+export class ScvDriver implements Driver {
+  readonly protocol = 'scv' as const;
+  readonly connectionId: string;
+  private readonly loop: ReconnectLoop;
+  private readonly transcripts: ScvTranscripts;
+  private readonly events: ScvSessionEvents;
+  private live: ScvConnectionBook | undefined;
+  /** The reconnect loop's "this connection dropped" callback for the current attempt. */
+  private lost: ((reason: string) => void) | undefined;
+  /** Start a session when the connection comes up: on connect, but not after a drop (the user decides then). */
+  private autoSession = true;
+  private disposed = false;
+
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly options: ScvDriverOptions = {},
+  ) {
+    this.connectionId = ctx.connectionId;
+    this.transcripts = new ScvTranscripts(ctx);
+    this.events = new ScvSessionEvents(ctx, this.transcripts);
+    this.loop = new ReconnectLoop({
+      connectOnce: (onLost) => this.connectOnce(onLost),
+      setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
+      describeError: (error) => ({
+        message: error instanceof Error ? error.message : String(error),
+        // No negotiation in protocol 3: retrying cannot help.
+        fatal: error instanceof ScvVersionMismatchError,
+      }),
+      ...(options.reconnectBaseMs !== undefined ? { baseMs: options.reconnectBaseMs } : {}),
+    });
+  }
+
+  get socketPath(): string {
+    return this.ctx.profile.socketPath ?? defaultScvSocketPath();
+  }
+
+  /** The run id of the live session, if there is one. */
+  get liveSessionRunId(): string | undefined {
+    return this.live?.session?.runId;
+  }
+
+  async connect(): Promise<void> {
+    await this.transcripts.load();
+    if (!this.loop.isWanted) {
+      this.autoSession = true;
+    }
+    await this.loop.start();
+  }
+
+  async disconnect(): Promise<void> {
+    this.loop.stop();
+    const live = this.live;
+    if (live) {
+      live.closeReason ??= SESSION_DISCONNECTED;
+      live.client.close();
+    }
+    this.live = undefined;
+    // The ended session is recorded as interrupted; resolve once that is on disk.
+    await this.transcripts.flush();
+  }
+
+  dispose(): void {
+    if (this.disposed) {
+      return;
+    }
+    this.disposed = true;
+    void this.disconnect().then(() => this.transcripts.close());
+  }
+
+  /** Starts a session (a new run) on the connection; resolves with its run id. */
+  async startNewSession(options: StartSessionOptions = {}): Promise<string> {
+    let live = this.requireConnection();
+    const cwd = options.cwd ?? this.ctx.workspaceFolder;
+    if (!cwd) {
+      throw new DriverError('Open a folder first: an SCV session works in a workspace folder.', 'no_folder');
+    }
+    if (live.session) {
+      if (!options.replace) {
+        throw new DriverError('This connection already has a live SCV session. End it first (a connection holds one session).', 'session_active');
+      }
+      // The session belongs to its connection: ending it means closing the connection and opening a new one.
+      live.closeReason = SESSION_REPLACED;
+      live.client.close();
+      try {
+        live = await this.openConnection();
+      } catch (error) {
+        this.lost?.(error instanceof Error ? error.message : String(error));
+        throw scvUserError(error);
+      }
+      live.established = true;
+      this.live = live;
+    }
+    return this.startSessionOn(live, cwd);
+  }
+
+  /** Runs the prompt, or queues it while a turn runs. Never resent when its outcome is unknown. */
+  async sendMessage(runId: string, text: string): Promise<void> {
+    const { live, session } = this.requireSession(runId);
+    try {
+      await live.client.startTurn(text);
+    } catch (error) {
+      if (error instanceof ScvUnknownOutcomeError) {
+        const snippet = text.length > 80 ? `${text.slice(0, 79)}…` : text;
+        this.transcripts.event(session.runId, {
+          kind: 'notice',
+          level: 'warning',
+          text: `SCV did not confirm the prompt "${snippet}": it may or may not have been sent. It was not resent.`,
+        });
+        throw unknownPromptOutcome(error);
+      }
+      throw scvUserError(error);
+    }
+  }
+
+  async cancelRun(runId: string): Promise<void> {
+    const { live, session } = this.requireSession(runId);
+    const turnId = session.turnId;
+    if (turnId === undefined) {
+      throw new DriverError('No turn is running in this SCV session.', 'no_turn');
+    }
+    try {
+      await live.client.cancelTurn(turnId);
+    } catch (error) {
+      if (error instanceof ScvRequestError && error.code === 'turn_not_found') {
+        return; // it ended meanwhile
+      }
+      throw scvUserError(error);
+    }
+  }
+
+  /** Forgets the session's history and queue on the daemon. Only while no turn runs. */
+  async clearSession(runId: string): Promise<void> {
+    const { live, session } = this.requireSession(runId);
+    if (session.turnId !== undefined) {
+      throw new DriverError(CLEAR_NEEDS_IDLE, 'turn_active');
+    }
+    try {
+      await live.client.clearSession();
+    } catch (error) {
+      throw error instanceof ScvRequestError && error.code === 'turn_active' ? new DriverError(CLEAR_NEEDS_IDLE, 'turn_active') : scvUserError(error);
+    }
+  }
+
+  async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision): Promise<void> {
+    const { live, session } = this.requireSession(runId);
+    let requestId: string;
+    try {
+      requestId = await live.client.resolveApproval(approvalId, decision !== 'deny');
+    } catch (error) {
+      throw scvUserError(error);
+    }
+    live.decisions.set(requestId, approvalId);
+    this.transcripts.event(session.runId, { kind: 'approvalSettled', approvalId, decision });
+    if (session.turnId !== undefined) {
+      this.events.setState(session, 'running');
+    }
+  }
+
+  async editQueueEntry(runId: string, queueId: string, revision: number, prompt: string): Promise<void> {
+    await this.queueOp(runId, (client) => client.updateQueue(queueId, revision, prompt));
+  }
+
+  async moveQueueEntry(runId: string, queueId: string, revision: number, beforeQueueId: string | null): Promise<void> {
+    await this.queueOp(runId, (client) => client.moveQueue(queueId, revision, beforeQueueId));
+  }
+
+  async removeQueueEntry(runId: string, queueId: string, revision: number): Promise<void> {
+    await this.queueOp(runId, (client) => client.removeQueue(queueId, revision));
+  }
+
+  async pauseQueue(runId: string, paused: boolean): Promise<void> {
+    await this.queueOp(runId, (client) => client.pause(paused));
+  }
+
+  /** Re-reads the daemon status and shows the queue as this editor knows it. */
+  async refresh(): Promise<void> {
+    const session = this.live?.session;
+    if (session) {
+      this.events.publishQueue(session);
+    }
+    await this.daemonStatus();
+  }
+
+  /** `daemon.control status` on a separate connection; also updates the Connections tree. */
+  async daemonStatus(): Promise<DaemonStatus> {
+    let status: DaemonStatus;
+    try {
+      status = await daemonStatus({
+        socketPath: this.socketPath,
+        clientVersion: this.options.clientVersion ?? '0.1.0',
+        frameTap: this.ctx.tap,
+        ...(this.options.connectTimeoutMs !== undefined ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
+        ...(this.options.replyTimeoutMs !== undefined ? { replyTimeoutMs: this.options.replyTimeoutMs } : {}),
+      });
+    } catch (error) {
+      const userError = scvUserError(error);
+      this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.connectionId, details: { statusError: userError.message } });
+      throw userError;
+    }
+    const summary = summarizeDaemonStatus(this.live?.client.server, status, Date.now());
+    this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.connectionId, ...summary });
+    return status;
+  }
+
+  // ---- connection ----------------------------------------------------------------------------------------------
+
+  private async connectOnce(onLost: (reason: string) => void): Promise<void> {
+    this.lost = onLost;
+    const live = await this.openConnection();
+    if (this.disposed || !this.loop.isWanted) {
+      live.closeReason = SESSION_DISCONNECTED;
+      live.client.close();
+      return;
+    }
+    this.live = live;
+    if (this.autoSession) {
+      await this.autoStartSession(live);
+    }
+    if (live.client.state === 'closed') {
+      throw new Error('the connection closed while starting');
+    }
+    live.established = true;
+    this.daemonStatus().catch((error: unknown) => this.ctx.log.warn(`SCV daemon status: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  private async autoStartSession(live: ScvConnectionBook): Promise<void> {
+    const cwd = this.ctx.workspaceFolder;
+    if (!cwd) {
+      this.autoSession = false;
+      this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.connectionId, warning: 'Open a folder to start an SCV session.' });
+      return;
+    }
+    try {
+      await this.startSessionOn(live, cwd);
+      this.autoSession = false;
+    } catch (error) {
+      if (live.client.state === 'closed') {
+        return; // connectOnce fails and the loop retries, still wanting a session
+      }
+      this.autoSession = false;
+      const message = error instanceof Error ? error.message : String(error);
+      this.ctx.log.error(`The SCV session did not start: ${message}`);
+      this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.connectionId, warning: `The SCV session did not start: ${message}` });
+    }
+  }
+
+  /** Opens and initializes a connection, with every handler wired. Rejects (version mismatch included) on failure. */
+  private async openConnection(): Promise<ScvConnectionBook> {
+    const client: ScvClient = new ScvClient({
+      socketPath: this.socketPath,
+      clientVersion: this.options.clientVersion ?? '0.1.0',
+      clientName: 'agent-switchboard',
+      frameTap: (dir, frame, http) => {
+        this.ctx.tap(dir, frame, http);
+        if (dir === 'out') {
+          // Only called once `connect()` runs, after `live` exists.
+          noteOutgoing(live, frame);
+        }
+      },
+      ...(this.options.connectTimeoutMs !== undefined ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
+      ...(this.options.writeTimeoutMs !== undefined ? { writeTimeoutMs: this.options.writeTimeoutMs } : {}),
+      ...(this.options.replyTimeoutMs !== undefined ? { replyTimeoutMs: this.options.replyTimeoutMs } : {}),
+    });
+    const live: ScvConnectionBook = { client, sentPrompts: new Map(), decisions: new Map(), session: undefined, established: false };
+    client.onEvent((event) => this.guard(() => this.events.onEvent(live, event)));
+    client.onGap((gap) => this.guard(() => this.events.onGap(live, gap)));
+    client.onError((info) => this.guard(() => this.events.onError(live, info)));
+    client.onClose((info) => this.guard(() => this.onClose(live, info)));
+    try {
+      await client.connect();
+    } catch (error) {
+      client.dispose();
+      throw error;
+    }
+    this.ctx.store.dispatch({
+      type: 'connectionInfo',
+      connectionId: this.connectionId,
+      capabilities: SCV_CAPABILITIES,
+      serverDescription: client.server ? `${client.server.name} ${client.server.version}` : 'scv',
+      warning: '',
+    });
+    return live;
+  }
+
+  private async startSessionOn(live: ScvConnectionBook, cwd: string): Promise<string> {
+    try {
+      const { started } = await live.client.startSession({ cwd });
+      return started.session_id;
+    } catch (error) {
+      throw scvUserError(error);
+    }
+  }
+
+  private onClose(live: ScvConnectionBook, info: ScvCloseInfo): void {
+    if (this.live === live) {
+      this.live = undefined;
+    }
+    if (live.session) {
+      this.events.endSession(live, live.session, live.closeReason ?? (info.kind === 'local' ? SESSION_DISCONNECTED : SESSION_DROPPED));
+    }
+    if (info.kind !== 'local') {
+      this.ctx.log.warn(`SCV connection ended: ${info.reason}`);
+      // The next connection is initialize-only; a new session waits for the user.
+      this.autoSession = this.autoSession && !live.established;
+      if (live.established) {
+        this.lost?.(info.reason);
+      }
+    }
+  }
+
+  private async queueOp(runId: string, op: (client: ScvClient) => Promise<unknown>): Promise<void> {
+    const { live, session } = this.requireSession(runId);
+    try {
+      await op(live.client);
+    } catch (error) {
+      if (error instanceof ScvRequestError && (error.code === 'queue_conflict' || error.code === 'queue_not_found')) {
+        // Protocol 3 cannot re-read the queue, but this connection saw every change: show that copy again so the
+        // view (which acted on an older revision) catches up.
+        this.events.publishQueue(session);
+        throw new DriverError(error.code === 'queue_conflict' ? QUEUE_CONFLICT : QUEUE_NOT_FOUND, error.code);
+      }
+      throw scvUserError(error);
+    }
+  }
+
+  private requireConnection(): ScvConnectionBook {
+    const live = this.live;
+    if (!live || live.client.state !== 'open') {
+      throw new DriverError('SCV is not connected (the connection retries by itself; see the Connections view).', 'not_connected');
+    }
+    return live;
+  }
+
+  private requireSession(runId: string): { live: ScvConnectionBook; session: ScvSessionBook } {
+    const live = this.live;
+    const session = live?.session;
+    if (!live || !session || session.runId !== runId || live.client.state !== 'open') {
+      const run = this.ctx.store.state.runs.get(runKeyOf(this.connectionId, runId));
+      throw new DriverError(
+        run && isTerminalRunState(run.state)
+          ? 'This SCV session has ended and cannot be resumed. Use "Start New SCV Session Here" to continue in a new session.'
+          : 'SCV is not connected.',
+        'session_ended',
+      );
+    }
+    return { live, session };
+  }
+
+  /** Listener errors must not vanish inside the client's emitters. */
+  private guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      this.ctx.log.error(`SCV driver: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
+  }
+}
+
+/** Remembers each prompt as its `turn.start` goes out (the frame tap sees it before the write). */
+function noteOutgoing(book: ScvConnectionBook, frame: unknown): void {
+  if (frame !== null && typeof frame === 'object') {
+    const f = frame as { type?: unknown; request_id?: unknown; prompt?: unknown };
+    if (f.type === 'turn.start' && typeof f.request_id === 'string' && typeof f.prompt === 'string') {
+      book.sentPrompts.set(f.request_id, f.prompt);
+      // A refused prompt never starts a turn: bound what such leftovers can hold.
+      if (book.sentPrompts.size > MAX_REMEMBERED_PROMPTS) {
+        book.sentPrompts.delete(book.sentPrompts.keys().next().value!);
+      }
+    }
+  }
+}

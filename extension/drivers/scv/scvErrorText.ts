@@ -1,0 +1,50 @@
+/**
+ * The user-facing wording of SCV failures: every client error becomes a `DriverError` whose message says what
+ * happened and what to do, and whether the request reached the daemon (SCV has no idempotency, WIRE.md §2.7).
+ */
+import { DriverError } from '../driver';
+import { ScvNotSentError, ScvRequestError, ScvUnknownOutcomeError, ScvVersionMismatchError } from './scvErrors';
+
+export const SESSION_DROPPED =
+  'The connection to SCV dropped; this session has ended. Its transcript is kept. Use "Start New SCV Session Here" to continue.';
+export const SESSION_DISCONNECTED = 'Disconnected from SCV; this session has ended. Its transcript is kept.';
+export const SESSION_REPLACED = 'A new SCV session was started here; this one has ended. Its transcript is kept.';
+export const SESSION_RELOADED = 'The editor restarted, which ended this SCV session (sessions live only as long as their connection). Its transcript is kept.';
+
+export const QUEUE_CONFLICT =
+  'The queue changed meanwhile: that prompt was edited or moved since you saw it. The queue now shows its current state; try again.';
+export const QUEUE_NOT_FOUND = 'That prompt is no longer in the queue (it started running or was removed). The queue now shows its current state.';
+export const CLEAR_NEEDS_IDLE = 'SCV clears only an idle session, and a turn is running. Cancel it or wait until it finishes, then clear.';
+
+/** "the prompt may or may not have been sent": never resent automatically. */
+export function unknownPromptOutcome(error: ScvUnknownOutcomeError): DriverError {
+  const why = {
+    write_timeout: 'the daemon stopped reading and the connection was dropped',
+    write_failed: 'the write failed part-way',
+    closed: 'the connection closed before SCV answered',
+    reply_timeout: 'SCV did not answer in time',
+  }[error.reason];
+  return new DriverError(
+    `SCV did not confirm the prompt (${why}): it may or may not have been sent. It was not resent — check the transcript before sending it again.`,
+    'unknown_outcome',
+  );
+}
+
+export function scvUserError(error: unknown): DriverError {
+  if (error instanceof DriverError) {
+    return error;
+  }
+  if (error instanceof ScvRequestError) {
+    return new DriverError(`SCV refused the request (${error.code}): ${error.serverMessage}`, error.code);
+  }
+  if (error instanceof ScvVersionMismatchError) {
+    return new DriverError(error.message, 'version_mismatch');
+  }
+  if (error instanceof ScvNotSentError) {
+    return new DriverError(`Not sent: ${error.message}`, 'not_sent');
+  }
+  if (error instanceof ScvUnknownOutcomeError) {
+    return new DriverError(`${error.message}. Nothing was resent.`, 'unknown_outcome');
+  }
+  return new DriverError(error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,208 @@
+/**
+ * Folds what one SCV connection receives into the run model: `session.started` makes the run; queue events keep
+ * its queue; turn events become transcript items (via the pure `scvEventMapping.ts`) and the run's state; background
+ * jobs feed a side panel; seq gaps and errors become transcript items. Also ends a session when its connection goes
+ * (§6.2): the transcript is kept, the run is interrupted, its approvals expire. Everything it folds is kept on disk
+ * through `ScvTranscripts`.
+ */
+import { basename } from 'node:path';
+import type { RunEvent } from '../../model/modelActions';
+import { runKeyOf } from '../../model/modelTypes';
+import type { ScvServerEvent } from '../../protocol/scv';
+import type { RunState } from '../../protocol/transcriptTypes';
+import type { DriverContext } from '../connectionManager';
+import { applyScvJobEvent, backgroundJobsPanel } from './scvBackgroundJobs';
+import type { ScvErrorInfo, ScvGap } from './scvClientTypes';
+import { mapScvEvent } from './scvEventMapping';
+import type { ScvMappingLookup } from './scvEventMapping';
+import { applyScvQueueEvent, queueForModel } from './scvQueue';
+import type { ScvConnectionBook, ScvSessionBook } from './scvSessionBook';
+import { newSessionBook } from './scvSessionBook';
+import type { ScvTranscripts } from './scvTranscripts';
+
+export class ScvSessionEvents {
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly transcripts: ScvTranscripts,
+  ) {}
+
+  private get connectionId(): string {
+    return this.ctx.connectionId;
+  }
+
+  /** The session is gone with its connection (§6.2): keep the transcript, mark the run interrupted. */
+  endSession(live: ScvConnectionBook, session: ScvSessionBook, reason: string): void {
+    live.session = undefined;
+    const runId = session.runId;
+    if (session.turnId !== undefined) {
+      this.transcripts.event(runId, { kind: 'turn', turnId: session.turnId, phase: 'cancelled', message: 'cut off when the session ended; its outcome is unknown' });
+    }
+    this.closeOpenTools(session);
+    this.expireApprovals(session.runKey, runId);
+    if (session.queue.entries.length > 0) {
+      const prompts = session.queue.entries.map((e) => `"${e.prompt.length > 60 ? `${e.prompt.slice(0, 59)}…` : e.prompt}"`).join(', ');
+      this.transcripts.event(runId, { kind: 'notice', level: 'warning', text: `These queued prompts never ran: ${prompts}.` });
+    }
+    this.ctx.store.dispatch({ type: 'runQueue', runKey: session.runKey, queue: [], paused: false });
+    this.transcripts.event(runId, { kind: 'stateChanged', state: 'interrupted', detail: reason, announce: true });
+    void this.transcripts.saveRun(runId);
+  }
+
+  onEvent(live: ScvConnectionBook, event: ScvServerEvent): void {
+    if (event.type === 'session.started') {
+      this.beginSession(live, event.session_id, event.cwd, event.model, event.restored);
+      return;
+    }
+    const session = live.session;
+    if (!session || ('session_id' in event && event.session_id !== undefined && event.session_id !== session.sessionId)) {
+      return; // `initialized`, `daemon.status`, or nothing to attach it to
+    }
+    this.noteBeforeMapping(live, session, event);
+    const queue = applyScvQueueEvent(session.queue, event);
+    if (queue) {
+      session.queue = queue;
+      this.publishQueue(session);
+    }
+    const mapped = mapScvEvent(event, this.lookupFor(live, session));
+    for (const e of mapped.events) {
+      this.transcripts.event(session.runId, e);
+    }
+    const jobs = applyScvJobEvent(session.jobs, event);
+    if (jobs) {
+      session.jobs = jobs;
+      this.transcripts.panels(session.runId, [backgroundJobsPanel(jobs)]);
+    }
+    if (event.type === 'turn.started') {
+      session.turnId = event.turn_id;
+    } else if (event.type === 'turn.completed' || event.type === 'turn.cancelled' || event.type === 'turn.failed') {
+      if (session.turnId === event.turn_id) {
+        session.turnId = undefined;
+      }
+      // Whatever the turn left open can no longer finish: its approvals are dropped by the server.
+      this.closeOpenTools(session);
+      this.expireApprovals(session.runKey, session.runId);
+      session.toolArguments.clear();
+    }
+    if (mapped.state) {
+      this.setState(session, mapped.state);
+    }
+  }
+
+  private beginSession(live: ScvConnectionBook, sessionId: string, cwd: string, model: string, restored: unknown): void {
+    const runKey = runKeyOf(this.connectionId, sessionId);
+    const session = newSessionBook(sessionId, runKey, cwd);
+    live.session = session;
+    this.ctx.store.dispatch({
+      type: 'runUpserted',
+      connectionId: this.connectionId,
+      runId: sessionId,
+      fields: { title: `SCV session — ${basename(cwd) || cwd}`, model, state: 'idle', workspaceRoots: [cwd] },
+    });
+    this.transcripts.event(sessionId, { kind: 'notice', level: 'info', text: `SCV session started in ${cwd}.` });
+    if (restored !== undefined) {
+      this.transcripts.event(sessionId, { kind: 'raw', label: 'Restored from a stopped session', data: restored });
+    }
+    void this.transcripts.saveRun(sessionId);
+  }
+
+  /** Bookkeeping that must see an event before the queue and mapping fold it. */
+  private noteBeforeMapping(live: ScvConnectionBook, session: ScvSessionBook, event: ScvServerEvent): void {
+    switch (event.type) {
+      case 'tool.proposed':
+        session.toolArguments.set(event.call_id, event.arguments);
+        break;
+      case 'queue.enqueued':
+        session.queuedBy.set(event.entry.queue_id, event.request_id);
+        break;
+      case 'queue.dequeued': {
+        const entry = session.queue.entries.find((e) => e.queue_id === event.queue_id);
+        if (entry) {
+          session.dequeued.set(event.turn_id, { prompt: entry.prompt, revision: entry.revision });
+        }
+        session.queuedBy.delete(event.queue_id);
+        break;
+      }
+      case 'queue.removed': {
+        const requestId = session.queuedBy.get(event.queue_id);
+        if (requestId !== undefined) {
+          live.sentPrompts.delete(requestId);
+          session.queuedBy.delete(event.queue_id);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  private lookupFor(live: ScvConnectionBook, session: ScvSessionBook): ScvMappingLookup {
+    return {
+      turnPrompt: (event) => {
+        const sent = live.sentPrompts.get(event.request_id);
+        live.sentPrompts.delete(event.request_id);
+        const queued = session.dequeued.get(event.turn_id);
+        session.dequeued.delete(event.turn_id);
+        if (queued) {
+          // What runs is the entry as it left the queue (it may have been edited there).
+          return { text: queued.prompt, note: queued.revision > 1 ? 'from the queue (edited)' : 'from the queue' };
+        }
+        return sent !== undefined ? { text: sent } : undefined;
+      },
+      toolArguments: (callId) => session.toolArguments.get(callId),
+    };
+  }
+
+  onGap(live: ScvConnectionBook, gap: ScvGap): void {
+    const session = live.session;
+    if (session && gap.sessionId === session.sessionId) {
+      this.transcripts.gap(session.runId, gap.from, gap.to, 'SCV does not replay events; these never arrived');
+    }
+  }
+
+  onError(live: ScvConnectionBook, info: ScvErrorInfo): void {
+    const session = live.session;
+    const approvalId = info.requestId !== undefined ? live.decisions.get(info.requestId) : undefined;
+    if (!session) {
+      this.ctx.log.warn(`SCV ${info.source} error ${info.code}: ${info.message}`);
+      return;
+    }
+    let event: RunEvent;
+    if (approvalId !== undefined) {
+      live.decisions.delete(info.requestId!);
+      event = { kind: 'error', code: info.code, message: `SCV refused the decision on approval ${approvalId}: ${info.message}` };
+    } else if (info.source === 'client' && info.code === 'malformed_event' && info.raw !== undefined) {
+      event = { kind: 'raw', label: `Unreadable SCV event: ${info.message}`, data: info.raw };
+    } else {
+      event = { kind: 'error', code: info.code, message: info.source === 'server' ? `SCV: ${info.message}` : info.message };
+    }
+    this.transcripts.event(session.runId, event);
+  }
+
+  setState(session: ScvSessionBook, state: RunState): void {
+    const run = this.ctx.store.state.runs.get(session.runKey);
+    if (!run) {
+      return;
+    }
+    const next = state === 'running' && run.pendingApprovals.length > 0 ? 'waiting_approval' : state;
+    if (run.state !== next) {
+      this.ctx.store.dispatch({ type: 'runEvent', runKey: session.runKey, event: { kind: 'stateChanged', state: next } });
+    }
+  }
+
+  publishQueue(session: ScvSessionBook): void {
+    this.ctx.store.dispatch({ type: 'runQueue', runKey: session.runKey, queue: queueForModel(session.queue), paused: session.queue.paused });
+  }
+
+  private closeOpenTools(session: ScvSessionBook): void {
+    const run = this.ctx.store.state.runs.get(session.runKey);
+    for (const callId of run?.openTools.keys() ?? []) {
+      this.transcripts.event(session.runId, { kind: 'toolResult', callId, ok: null, output: '' });
+    }
+  }
+
+  private expireApprovals(runKey: string, runId: string): void {
+    for (const approvalId of this.ctx.store.state.runs.get(runKey)?.pendingApprovals ?? []) {
+      this.transcripts.event(runId, { kind: 'approvalSettled', approvalId, expired: true });
+    }
+  }
+}
