@@ -105,8 +105,20 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const treeView: vscode.TreeView<TreeNode> = vscode.window.createTreeView('agentSwitchboard.connections', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
 
-  let commandContext: CommandContext | undefined;
-  const transcript = new TranscriptViewProvider(context.extensionUri, store, selection, new TranscriptActionHandler(() => commandContext!), log);
+  // The transcript's action handler needs the command context, which needs the transcript view: late-bound.
+  const commandContextRef: { current?: CommandContext } = {};
+  const transcript = new TranscriptViewProvider(
+    context.extensionUri,
+    store,
+    selection,
+    new TranscriptActionHandler(() => {
+      if (!commandContextRef.current) {
+        throw new Error('Agent Switchboard is still starting.');
+      }
+      return commandContextRef.current;
+    }),
+    log,
+  );
   context.subscriptions.push(transcript);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(TranscriptViewProvider.viewType, transcript));
 
@@ -131,7 +143,8 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     }),
   );
 
-  commandContext = { store, connections, selection, approvals, diffs, transcript, log, treeView };
+  const commandContext: CommandContext = { store, connections, selection, approvals, diffs, transcript, log, treeView };
+  commandContextRef.current = commandContext;
   context.subscriptions.push(
     ...registerConnectionCommands(commandContext),
     ...registerRunCommands(commandContext),

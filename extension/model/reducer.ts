@@ -119,7 +119,7 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
       const id = `g${closed.run.itemCount}`;
       const patch: TranscriptPatch = {
         op: 'add',
-        item: { id, kind: 'gap', from: action.from, to: action.to, reason: action.reason },
+        item: { id, kind: 'gap', from: action.from + 1, to: action.to, reason: action.reason },
       };
       const next = { ...closed.run, itemCount: closed.run.itemCount + 1, lastSequence: Math.max(run.lastSequence, action.to) };
       const patches = [...closed.patches, patch].map((p) => ({ runKey: run.key, patch: p }));
@@ -196,7 +196,7 @@ function reduceRunEventAction(
         runKey,
         patch: {
           op: 'add',
-          item: { id, kind: 'gap', from: run.lastSequence, to: sequence - 1, reason: 'not in the daemon journal any more' },
+          item: { id, kind: 'gap', from: run.lastSequence + 1, to: sequence - 1, reason: 'not in the daemon journal any more' },
         },
       });
       run = { ...run, itemCount: run.itemCount + 1 };

@@ -34,8 +34,9 @@ export function runSummaryOf(state: ModelState, runKey: string): RunSummary | nu
       stop: connected && active && capabilities.includes('run.cancel') && run.state !== 'idle',
       changeSet: state.changeSets.has(run.key),
     },
-    ...(run.queue ? { queue: run.queue.map((q) => ({ ...q })) } : {}),
-    ...(run.queuePaused !== undefined ? { queuePaused: run.queuePaused } : {}),
+    // A finished session's queue is gone with it; showing its controls would only lead to errors.
+    ...(run.queue && active ? { queue: run.queue.map((q) => ({ ...q })) } : {}),
+    ...(run.queuePaused !== undefined && active ? { queuePaused: run.queuePaused } : {}),
     ...(run.panels && run.panels.length > 0 ? { panels: run.panels.map((p) => ({ ...p, entries: [...p.entries] })) } : {}),
   };
 }

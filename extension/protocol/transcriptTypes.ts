@@ -87,7 +87,7 @@ export const noticeItemSchema = z.object({
   level: z.enum(['info', 'warning', 'error']),
   state: runStateSchema.optional(),
 });
-/** Events that were lost (sequence gap, retention gap, missed replay). */
+/** Events that were lost (sequence gap, retention gap, missed replay): sequences `from`..`to`, both inclusive. */
 export const gapItemSchema = z.object({
   ...base,
   kind: z.literal('gap'),

@@ -4,7 +4,7 @@
  * URIs with a scheme VS Code would act on, collapse whitespace and bound the length. Pure (testable without VS Code).
  */
 const LINK = /\[([^\]]*)\]\(([^)]*)\)/g;
-const SCHEME_URI = /\b(command|vscode|vscode-insiders|file|javascript|data):\S*/gi;
+const SCHEME_URI = /\b(command|vscode|vscode-insiders|file|javascript|data):\S+/gi;
 
 export function sanitizeNotificationText(text: string, max = 200): string {
   let out = text.replace(LINK, (_m, label: string) => label).replace(SCHEME_URI, '[link removed]');

@@ -2,6 +2,8 @@
 import * as vscode from 'vscode';
 import { approvalKeyOf } from '../model/modelTypes';
 import type { WebviewToHost } from '../protocol/webviewMessages';
+import { CHANGE_SET_PANEL_ID } from './changeSets/changeSetFiles';
+import { runChangeSetPanelAction } from './changeSets/changeSetPanels';
 import type { CommandContext } from './commands/commandContext';
 import type { TranscriptActions } from './transcriptViewProvider';
 
@@ -69,7 +71,10 @@ export class TranscriptActionHandler implements TranscriptActions {
       }
       case 'panelAction': {
         const { run, driver } = runOf(message.runKey);
-        if (!driver?.panelAction) {
+        // The "changeSet" panel is published by the UI for every daemon (ui/changeSets/changeSetPanels.ts), not by
+        // a driver: its actions run the change-set commands here, whether or not the daemon is connected.
+        const uiPanel = message.panelId === CHANGE_SET_PANEL_ID;
+        if (!uiPanel && !driver?.panelAction) {
           throw new Error('This daemon is not connected.');
         }
         const entry = run.panels?.find((p) => p.id === message.panelId)?.entries.find((e) => e.id === message.entryId);
@@ -83,7 +88,11 @@ export class TranscriptActionHandler implements TranscriptActions {
             return;
           }
         }
-        await driver.panelAction(run.runId, message.panelId, message.entryId, message.actionId);
+        if (uiPanel) {
+          await runChangeSetPanelAction(run.key, message.entryId, message.actionId);
+        } else {
+          await driver!.panelAction!(run.runId, message.panelId, message.entryId, message.actionId);
+        }
         return;
       }
       default: {

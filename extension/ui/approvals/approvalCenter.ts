@@ -19,6 +19,11 @@ const DECISION_LABELS: Record<ApprovalDecision, string> = {
   deny: 'Deny',
 };
 
+/** "Allow once" only reads right next to "Allow similar"; daemons without it (SCV) just say "Allow". */
+export function decisionLabel(decision: ApprovalDecision, options: readonly ApprovalDecision[]): string {
+  return decision === 'allow_once' && !options.includes('allow_similar') ? 'Allow' : DECISION_LABELS[decision];
+}
+
 export class ApprovalCenter extends Disposable {
   private readonly announced = new Set<string>();
   private readonly settled = new Set<string>();
@@ -60,12 +65,12 @@ export class ApprovalCenter extends Disposable {
       return false;
     }
     if (approval.status !== 'pending') {
-      const what = approval.status === 'sending' ? 'is being sent' : `was already decided (${DECISION_LABELS[approval.decision ?? 'deny']})`;
+      const what = approval.status === 'sending' ? 'is being sent' : `was already decided (${decisionLabel(approval.decision ?? 'deny', approval.options)})`;
       void vscode.window.showInformationMessage(`This approval ${what}.`);
       return false;
     }
     if (!approval.options.includes(decision)) {
-      void vscode.window.showWarningMessage(`This daemon does not offer "${DECISION_LABELS[decision]}" for this request.`);
+      void vscode.window.showWarningMessage(`This daemon does not offer "${decisionLabel(decision, approval.options)}" for this request.`);
       return false;
     }
     const run = this.store.state.runs.get(approval.runKey);
@@ -128,7 +133,7 @@ export class ApprovalCenter extends Disposable {
     const message = `Agent approval needed${where}: ${what}`;
     const hasDiff = this.diffs.canShow(approval);
     const detailsLabel = hasDiff ? 'Show diff' : 'Show details';
-    const buttons = [...approval.options.map((o) => DECISION_LABELS[o]), detailsLabel];
+    const buttons = [...approval.options.map((o) => decisionLabel(o, approval.options)), detailsLabel];
     const choice =
       mode === 'modal'
         ? await vscode.window.showWarningMessage(message, { modal: true, detail: 'Only your answer decides this request.' }, ...buttons)
@@ -145,7 +150,7 @@ export class ApprovalCenter extends Disposable {
       }
       return;
     }
-    const decision = approval.options.find((o) => DECISION_LABELS[o] === choice);
+    const decision = approval.options.find((o) => decisionLabel(o, approval.options) === choice);
     if (decision) {
       await this.decide(approval.key, decision);
     }

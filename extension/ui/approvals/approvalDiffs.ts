@@ -10,7 +10,7 @@ import { looksLikeFileEdit, proposedFiles } from '../../model/editProposal';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import { Disposable } from '../disposable';
-import { approvalKeyOfUri, PROPOSAL_SCHEME, ProposalContentProvider } from './proposalContentProvider';
+import { approvalKeyOfUri, ProposalContentProvider } from './proposalContentProvider';
 
 export const PENDING_APPROVAL_CONTEXT = 'agentSwitchboard.activeEditorIsPendingApproval';
 
@@ -72,7 +72,24 @@ export class ApprovalDiffs extends Disposable {
 
   /** The approval shown in the active editor tab, if it is a proposal diff. */
   activeApprovalKey(): string | undefined {
-    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    return this.tabApprovalKeys(vscode.window.tabGroups.activeTabGroup.activeTab?.input)[0];
+  }
+
+  /** The approval settled: its virtual documents say so, and the editor-title actions go away. */
+  settled(approvalKey: string): void {
+    // The proposal is decided: its diff tabs would only show stale content, so they close (nothing is decided by
+    // closing them — the decision already happened).
+    const stale = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((tab) => this.tabApprovalKeys(tab.input).includes(approvalKey));
+    if (stale.length > 0) {
+      void vscode.window.tabGroups.close(stale, true).then(undefined, () => undefined);
+    }
+    this.content.clearApproval(approvalKey);
+    this.updateContextKey();
+  }
+
+  private tabApprovalKeys(input: unknown): string[] {
     const uris: vscode.Uri[] = [];
     if (input instanceof vscode.TabInputTextDiff) {
       uris.push(input.modified);
@@ -83,18 +100,7 @@ export class ApprovalDiffs extends Disposable {
         }
       }
     }
-    for (const uri of uris) {
-      if (uri.scheme === PROPOSAL_SCHEME) {
-        return approvalKeyOfUri(uri);
-      }
-    }
-    return undefined;
-  }
-
-  /** The approval settled: its virtual documents say so, and the editor-title actions go away. */
-  settled(approvalKey: string): void {
-    this.content.clearApproval(approvalKey);
-    this.updateContextKey();
+    return uris.map((u) => approvalKeyOfUri(u)).filter((k): k is string => k !== undefined);
   }
 
   private updateContextKey(): void {

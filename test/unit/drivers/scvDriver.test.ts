@@ -325,8 +325,8 @@ describe('ScvDriver', () => {
       await s.driver.connect();
       await until('text after the gap', () => items(s, 's1').some((i) => i.kind === 'text' && i.text === 'after'));
       const gap = items(s, 's1').find((i) => i.kind === 'gap');
-      // The model's gap action takes (from, to]: seqs 4 and 5 were lost.
-      assert.ok(gap?.kind === 'gap' && gap.from === 3 && gap.to === 5, JSON.stringify(gap));
+      // The model's gap action takes (from, to]; the gap item names the lost seqs inclusively: 4 and 5.
+      assert.ok(gap?.kind === 'gap' && gap.from === 4 && gap.to === 5, JSON.stringify(gap));
       assert.equal(run(s, 's1').state, 'running');
     } finally {
       await s.driver.disconnect();

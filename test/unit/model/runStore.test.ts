@@ -45,7 +45,7 @@ test('events at or below the last sequence are dropped; a jump records a gap', (
   assert.equal(store.state.runs.get(key)!.lastSequence, 5);
   assert.deepEqual(t.map((i) => i.kind), ['text', 'gap', 'text']);
   assert.equal((t[0] as { text: string }).text, 'ab');
-  assert.deepEqual(t[1], { id: 'g1', kind: 'gap', from: 2, to: 4, reason: 'not in the daemon journal any more' });
+  assert.deepEqual(t[1], { id: 'g1', kind: 'gap', from: 3, to: 4, reason: 'not in the daemon journal any more' });
 });
 
 test('tool calls pair with results by id, and anonymous ones by order', () => {

@@ -19,6 +19,10 @@ test('markdown links and command: URIs never reach a notification', () => {
   assert.equal(sanitizeNotificationText('see [docs](https://evil.example) now'), 'see docs now');
 });
 
+test('ordinary words before a colon survive', () => {
+  assert.equal(sanitizeNotificationText('Run shell command: echo hello'), 'Run shell command: echo hello');
+});
+
 test('whitespace is collapsed and length bounded', () => {
   assert.equal(sanitizeNotificationText('a\n\n  b\tc'), 'a b c');
   assert.equal(sanitizeNotificationText('x'.repeat(500)).length, 200);

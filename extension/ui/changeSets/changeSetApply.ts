@@ -1,0 +1,138 @@
+/**
+ * Applies (part of) a change set to the workspace: read every file involved, plan all or nothing (applyPlan.ts),
+ * then one `WorkspaceEdit` with the creates, deletes, renames and content replacements, applied through
+ * `workspace.applyEdit` so a single Undo reverts it. Documents that were clean before are saved afterwards, so the
+ * files on disk match; documents with unsaved edits are left dirty (their edits are the user's to save).
+ */
+import * as vscode from 'vscode';
+import { readTreeBlob } from '../../drivers/gitTrees';
+import type { PatchFile } from '../../drivers/a3s/patchParser';
+import type { ChangeSetInfo } from '../../model/modelTypes';
+import type { ApplyOperation, ApplyProblem, FileSelection, WorkspaceFileState } from './applyPlan';
+import { pathsToRead, planChangeSetApply, unsafePathProblem } from './applyPlan';
+import { availableTrees } from './changeSetSides';
+import type { ChangeSetTarget } from './changeSetWorkspace';
+import { workspaceUri } from './changeSetWorkspace';
+
+export interface ApplyOutcome {
+  /** Workspace paths written (created, modified, deleted, renamed to). */
+  readonly applied: readonly string[];
+  /** Why nothing was applied (empty when applied). */
+  readonly problems: readonly ApplyProblem[];
+  readonly notes: readonly string[];
+}
+
+const MAX_TEXT_BYTES = 16 * 1024 * 1024;
+
+async function readWorkspaceFile(uri: vscode.Uri, docs: Map<string, vscode.TextDocument>, path: string): Promise<WorkspaceFileState> {
+  let stat: vscode.FileStat;
+  try {
+    stat = await vscode.workspace.fs.stat(uri);
+  } catch {
+    return { exists: false };
+  }
+  if (stat.type & vscode.FileType.Directory || stat.size > MAX_TEXT_BYTES) {
+    return { exists: true };
+  }
+  // Checked (and later edited) as the document the user sees, which may hold unsaved edits.
+  try {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ?? (await vscode.workspace.openTextDocument(uri));
+    docs.set(path, doc);
+    return { exists: true, text: doc.getText() };
+  } catch {
+    return { exists: true }; // e.g. VS Code refuses to open a binary file as text
+  }
+}
+
+/** The result content of each path the daemon's result tree holds (to recognise changes already present). */
+async function expectedResults(target: ChangeSetTarget, info: ChangeSetInfo, files: readonly PatchFile[], selection: readonly FileSelection[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (target.repo === undefined) {
+    return out;
+  }
+  const trees = await availableTrees({ repo: target.repo, ...(info.resultTree ? { resultTree: info.resultTree } : {}) });
+  if (trees.result === undefined) {
+    return out;
+  }
+  for (const { index } of selection) {
+    const file = files[index];
+    if (file && file.status !== 'deleted' && !file.binary && unsafePathProblem(file.newPath) === undefined) {
+      const blob = await readTreeBlob(target.repo, trees.result, file.newPath);
+      if (blob !== undefined) {
+        out.set(file.newPath, blob.toString('utf8'));
+      }
+    }
+  }
+  return out;
+}
+
+function fullRange(doc: vscode.TextDocument): vscode.Range {
+  return new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+}
+
+async function buildEdit(target: ChangeSetTarget, operations: readonly ApplyOperation[], docs: Map<string, vscode.TextDocument>): Promise<vscode.WorkspaceEdit> {
+  const edit = new vscode.WorkspaceEdit();
+  const metadata: vscode.WorkspaceEditEntryMetadata = { label: 'Apply change set', needsConfirmation: false };
+  const bytes = (text: string): Uint8Array => Buffer.from(text, 'utf8');
+  for (const op of operations) {
+    switch (op.kind) {
+      case 'create':
+        edit.createFile(workspaceUri(target, op.path), { overwrite: false, contents: bytes(op.text) }, metadata);
+        break;
+      case 'delete':
+        edit.deleteFile(workspaceUri(target, op.path), { ignoreIfNotExists: false }, metadata);
+        break;
+      case 'modify': {
+        const uri = workspaceUri(target, op.path);
+        const doc = docs.get(op.path) ?? (await vscode.workspace.openTextDocument(uri));
+        docs.set(op.path, doc);
+        edit.replace(uri, fullRange(doc), op.text, metadata);
+        break;
+      }
+      case 'rename':
+        if (op.text === undefined) {
+          edit.renameFile(workspaceUri(target, op.from), workspaceUri(target, op.to), { overwrite: false }, metadata);
+        } else {
+          edit.deleteFile(workspaceUri(target, op.from), {}, metadata);
+          edit.createFile(workspaceUri(target, op.to), { overwrite: false, contents: bytes(op.text) }, metadata);
+        }
+        break;
+    }
+  }
+  return edit;
+}
+
+/** Checks the whole selection first; applies it as one undoable edit only if every file applies cleanly. */
+export async function applyChangeSetSelection(
+  target: ChangeSetTarget,
+  info: ChangeSetInfo,
+  files: readonly PatchFile[],
+  selection: readonly FileSelection[],
+): Promise<ApplyOutcome> {
+  const docs = new Map<string, vscode.TextDocument>();
+  const states = new Map<string, WorkspaceFileState>();
+  for (const path of pathsToRead(files, selection)) {
+    states.set(path, unsafePathProblem(path) === undefined ? await readWorkspaceFile(workspaceUri(target, path), docs, path) : { exists: false });
+  }
+  const expected = await expectedResults(target, info, files, selection);
+  const plan = planChangeSetApply(files, selection, (p) => states.get(p) ?? { exists: false }, (p) => expected.get(p));
+  if (!plan.ok) {
+    return { applied: [], problems: plan.problems, notes: [] };
+  }
+  if (plan.operations.length === 0) {
+    return { applied: [], problems: [], notes: plan.notes };
+  }
+  const dirtyBefore = new Set([...docs.values()].filter((d) => d.isDirty).map((d) => d.uri.toString()));
+  const edit = await buildEdit(target, plan.operations, docs);
+  if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) {
+    return { applied: [], problems: [{ path: '(workspace)', reason: 'VS Code refused the edit (a file changed meanwhile?); nothing was applied' }], notes: [] };
+  }
+  for (const op of plan.operations) {
+    const doc = op.kind === 'modify' ? docs.get(op.path) : undefined;
+    if (doc && doc.isDirty && !dirtyBefore.has(doc.uri.toString())) {
+      await doc.save();
+    }
+  }
+  const applied = plan.operations.map((op) => (op.kind === 'rename' ? op.to : op.path));
+  return { applied, problems: [], notes: plan.notes };
+}

@@ -1,0 +1,153 @@
+/**
+ * A change set as a list of files: the parsed patch (cached per `ChangeSetInfo` object), file labels and the
+ * "changeSet" side panel of the run. Pure (no `vscode`), so it is unit-tested under Node.
+ */
+import { parseGitPatch } from '../../drivers/a3s/patchParser';
+import type { PatchFile } from '../../drivers/a3s/patchParser';
+import type { ChangeSetInfo, Panel } from '../../model/modelTypes';
+
+/** The id of the change-set side panel; its actions are handled by the UI (transcriptActions), not a driver. */
+export const CHANGE_SET_PANEL_ID = 'changeSet';
+/** The panel entry for the whole change set. */
+export const ALL_FILES_ENTRY = 'all';
+
+export type ChangeSetPanelAction = 'openAll' | 'applyAll' | 'copyPatch' | 'savePatch' | 'openDiff' | 'applyFile' | 'applyHunks';
+
+export type ParsedChangeSet = { readonly ok: true; readonly files: readonly PatchFile[] } | { readonly ok: false; readonly error: string };
+
+const parsedCache = new WeakMap<ChangeSetInfo, ParsedChangeSet>();
+
+/** The files of a `ready` change set (parsed once per change-set object). */
+export function parseChangeSet(info: ChangeSetInfo): ParsedChangeSet {
+  let parsed = parsedCache.get(info);
+  if (!parsed) {
+    try {
+      parsed = { ok: true, files: parseGitPatch(info.patch ?? '').files };
+    } catch (error) {
+      parsed = { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+    parsedCache.set(info, parsed);
+  }
+  return parsed;
+}
+
+export function fileEntryId(index: number): string {
+  return `file:${index}`;
+}
+
+/** A file reference from a command argument: an index, a panel entry id (`file:N`) or a path (new or old). */
+export function resolveFileRef(files: readonly PatchFile[], ref: unknown): number | undefined {
+  if (typeof ref === 'number') {
+    return Number.isInteger(ref) && ref >= 0 && ref < files.length ? ref : undefined;
+  }
+  if (typeof ref !== 'string') {
+    return undefined;
+  }
+  const entry = /^file:(\d+)$/.exec(ref);
+  if (entry) {
+    return resolveFileRef(files, Number(entry[1]));
+  }
+  const byNew = files.findIndex((f) => f.newPath === ref);
+  const index = byNew >= 0 ? byNew : files.findIndex((f) => f.oldPath === ref);
+  return index >= 0 ? index : undefined;
+}
+
+/** `src/a.ts`, or `old.ts → new.ts` for renames and copies. */
+export function fileLabel(file: PatchFile): string {
+  return file.status === 'renamed' || file.status === 'copied' ? `${file.oldPath} → ${file.newPath}` : file.newPath;
+}
+
+export function modeChanged(file: PatchFile): boolean {
+  return file.oldMode !== undefined && file.newMode !== undefined && file.oldMode !== file.newMode;
+}
+
+/** The status words of a file: added, deleted, renamed, copied, modified, plus mode and binary. */
+export function fileStatusText(file: PatchFile): string {
+  const words: string[] = [file.status];
+  if (modeChanged(file)) {
+    words.push(`mode ${file.oldMode} → ${file.newMode}`);
+  }
+  if (file.binary) {
+    words.push('binary');
+  }
+  return words.join(', ');
+}
+
+function fileIcon(file: PatchFile): string {
+  if (file.binary) {
+    return 'file-binary';
+  }
+  switch (file.status) {
+    case 'added':
+      return 'diff-added';
+    case 'deleted':
+      return 'diff-removed';
+    case 'renamed':
+      return 'diff-renamed';
+    case 'copied':
+      return 'copy';
+    default:
+      return 'diff-modified';
+  }
+}
+
+function counts(additions: number, deletions: number): string {
+  return `+${additions} −${deletions}`;
+}
+
+/** Whether "Apply hunks…" makes sense: a text file edited in place with hunks to choose from. */
+export function hunksSelectable(file: PatchFile): boolean {
+  return !file.binary && file.status === 'modified' && file.hunks.length > 0;
+}
+
+/** The run's "changeSet" side panel for any status of the change set. */
+export function buildChangeSetPanel(info: ChangeSetInfo): Panel {
+  const title = info.source === 'local' ? 'Change set (computed locally)' : 'Change set';
+  switch (info.status) {
+    case 'capturing':
+      return { id: CHANGE_SET_PANEL_ID, title, emptyText: info.reason ?? 'The change set is being captured…', entries: [] };
+    case 'unavailable':
+      return { id: CHANGE_SET_PANEL_ID, title, emptyText: info.reason ?? 'There is no change set for this run.', entries: [] };
+    case 'refused':
+      return { id: CHANGE_SET_PANEL_ID, title, emptyText: `Refused: ${info.reason ?? 'the change set failed verification.'}`, entries: [] };
+    case 'ready':
+      break;
+  }
+  const parsed = parseChangeSet(info);
+  const patchActions = [
+    { id: 'copyPatch', label: 'Copy patch' },
+    { id: 'savePatch', label: 'Save patch as…' },
+  ];
+  if (!parsed.ok) {
+    return {
+      id: CHANGE_SET_PANEL_ID,
+      title,
+      emptyText: `The patch could not be read: ${parsed.error}`,
+      entries: [{ id: ALL_FILES_ENTRY, icon: 'warning', label: 'Unreadable patch', description: 'copy or save it to inspect it', actions: patchActions }],
+    };
+  }
+  if (parsed.files.length === 0) {
+    return { id: CHANGE_SET_PANEL_ID, title, emptyText: 'The run changed no files.', entries: [] };
+  }
+  const additions = parsed.files.reduce((n, f) => n + f.additions, 0);
+  const deletions = parsed.files.reduce((n, f) => n + f.deletions, 0);
+  const all = {
+    id: ALL_FILES_ENTRY,
+    icon: 'diff-multiple',
+    label: `${parsed.files.length} file${parsed.files.length === 1 ? '' : 's'} changed`,
+    description: counts(additions, deletions),
+    actions: [{ id: 'openAll', label: 'Open all changes' }, { id: 'applyAll', label: 'Apply change set', confirm: true }, ...patchActions],
+  };
+  const files = parsed.files.map((file, index) => ({
+    id: fileEntryId(index),
+    icon: fileIcon(file),
+    label: fileLabel(file),
+    description: file.binary ? fileStatusText(file) : `${counts(file.additions, file.deletions)} · ${fileStatusText(file)}`,
+    actions: [
+      { id: 'openDiff', label: 'Open diff' },
+      ...(file.binary ? [] : [{ id: 'applyFile', label: 'Apply file' }]),
+      ...(hunksSelectable(file) ? [{ id: 'applyHunks', label: 'Apply hunks…' }] : []),
+    ],
+  }));
+  return { id: CHANGE_SET_PANEL_ID, title, entries: [all, ...files] };
+}
