@@ -70,19 +70,25 @@ export class App {
   }
 
   patches(message: Message<'patches'>): void {
-    if (message.runKey !== this.store.runKey) return; // for a run no longer shown; its snapshot is on the way
+    if (message.runKey !== this.store.runKey) {
+      return;
+    } // for a run no longer shown; its snapshot is on the way
     if (this.resyncRequestedAt !== null) {
       this.requestResync(`waiting for a snapshot`);
       return;
     }
     const result = this.store.applyPatches(message.firstSeq, message.patches);
     this.frames.schedule();
-    if (!result.ok) this.requestResync(result.reason);
+    if (!result.ok) {
+      this.requestResync(result.reason);
+    }
   }
 
   run(message: Message<'run'>): void {
     const previous = this.store.run;
-    if (this.store.setRun(message.run)) this.renderRun(message.run, previous);
+    if (this.store.setRun(message.run)) {
+      this.renderRun(message.run, previous);
+    }
   }
 
   focusComposer(): void {
@@ -100,14 +106,24 @@ export class App {
     this.queue.render(run);
     this.composer.render(run);
     if (run && previous && previous.key === run.key) {
-      if (previous.state !== run.state) this.toasts.announce(`Run ${stateDisplay(run.state).label.toLowerCase()}`);
-      else if (run.pendingApprovals > previous.pendingApprovals) this.toasts.announce('Approval requested');
+      if (previous.state !== run.state) {
+        this.toasts.announce(`Run ${stateDisplay(run.state).label.toLowerCase()}`);
+      } else if (run.pendingApprovals > previous.pendingApprovals) {
+        this.toasts.announce('Approval requested');
+      }
     }
+  }
+
+  /** Something went wrong while handling a message: start over from a fresh snapshot. */
+  recover(reason: string): void {
+    this.requestResync(reason);
   }
 
   private requestResync(reason: string): void {
     const now = Date.now();
-    if (this.resyncRequestedAt !== null && now - this.resyncRequestedAt < RESYNC_RETRY_MS) return;
+    if (this.resyncRequestedAt !== null && now - this.resyncRequestedAt < RESYNC_RETRY_MS) {
+      return;
+    }
     console.warn(`[switchboard] transcript out of sync (${reason}); requesting a snapshot`);
     this.resyncRequestedAt = now;
     this.post({ type: 'resync', runKey: this.store.runKey });
@@ -115,6 +131,8 @@ export class App {
 
   private revealPendingApproval(): void {
     const item = this.store.items.find((candidate) => candidate.kind === 'approval' && candidate.status === 'pending');
-    if (item) this.transcript.revealItem(item.id);
+    if (item) {
+      this.transcript.revealItem(item.id);
+    }
   }
 }

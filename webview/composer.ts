@@ -58,7 +58,9 @@ export class Composer {
     this.input.addEventListener('input', () => {
       this.autosize();
       this.updateSendEnabled();
-      if (this.run) this.uiState.setDraft(this.run.key, this.input.value);
+      if (this.run) {
+        this.uiState.setDraft(this.run.key, this.input.value);
+      }
     });
   }
 
@@ -69,7 +71,9 @@ export class Composer {
       this.element.hidden = true;
       return;
     }
-    if (run.key !== previousKey) this.input.value = this.uiState.forRun(run.key).draft;
+    if (run.key !== previousKey) {
+      this.input.value = this.uiState.forRun(run.key).draft;
+    }
     const canSend = run.actions.send;
     this.inputRow.hidden = !canSend;
     this.sendButton.hidden = !canSend;
@@ -83,14 +87,19 @@ export class Composer {
 
   /** Moves keyboard focus into the textarea (or Stop when sending is not possible). */
   focus(): void {
-    if (!this.element.hidden && !this.inputRow.hidden) this.input.focus();
-    else if (!this.stopButton.hidden) this.stopButton.focus();
+    if (!this.element.hidden && !this.inputRow.hidden) {
+      this.input.focus();
+    } else if (!this.stopButton.hidden) {
+      this.stopButton.focus();
+    }
   }
 
   private send(): void {
     const run = this.run;
     const text = this.input.value;
-    if (!run || !run.actions.send || text.trim() === '') return;
+    if (!run || !run.actions.send || text.trim() === '') {
+      return;
+    }
     this.post({ type: 'send', runKey: run.key, text });
     this.input.value = '';
     this.uiState.setDraft(run.key, '');
@@ -100,7 +109,9 @@ export class Composer {
   }
 
   private stop(): void {
-    if (this.run?.actions.stop) this.post({ type: 'stop', runKey: this.run.key });
+    if (this.run?.actions.stop) {
+      this.post({ type: 'stop', runKey: this.run.key });
+    }
   }
 
   private updateSendEnabled(): void {

@@ -14,7 +14,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   ...children: Child[]
 ): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
-  if (props) setProps(el, props);
+  if (props) {
+    setProps(el, props);
+  }
   appendChildren(el, children);
   return el;
 }
@@ -24,14 +26,19 @@ export function setProps(el: Element, props: Props): void {
     if (/^on/i.test(name) || name.toLowerCase() === 'style') {
       throw new Error(`refusing to set attribute ${name}`);
     }
-    if (value === null || value === undefined || value === false) el.removeAttribute(name);
-    else el.setAttribute(name, value === true ? '' : String(value));
+    if (value === null || value === undefined || value === false) {
+      el.removeAttribute(name);
+    } else {
+      el.setAttribute(name, value === true ? '' : String(value));
+    }
   }
 }
 
 export function appendChildren(el: Node, children: readonly Child[]): void {
   for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
+    if (child === null || child === undefined || child === false) {
+      continue;
+    }
     el.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
   }
 }
@@ -63,8 +70,12 @@ export interface ButtonOptions {
  */
 export function button(options: ButtonOptions): HTMLButtonElement {
   const classes = ['btn'];
-  if (!options.text) classes.push('icon-only');
-  if (options.className) classes.push(options.className);
+  if (!options.text) {
+    classes.push('icon-only');
+  }
+  if (options.className) {
+    classes.push(options.className);
+  }
   const el = h(
     'button',
     { type: 'button', class: classes.join(' '), 'aria-label': options.label, title: options.label },
@@ -81,7 +92,9 @@ export function button(options: ButtonOptions): HTMLButtonElement {
 /** Sets a button's visible text (keeps its icon) and accessible name. */
 export function setButtonText(el: HTMLButtonElement, text: string, label = text): void {
   const span = el.querySelector('.btn-text');
-  if (span) span.textContent = text;
+  if (span) {
+    span.textContent = text;
+  }
   el.setAttribute('aria-label', label);
   el.setAttribute('title', label);
 }

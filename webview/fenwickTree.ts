@@ -56,17 +56,25 @@ export class FenwickTree {
 
   /** Sets `values[index]` in O(log n). */
   set(index: number, value: number): void {
-    if (index < 0 || index >= this.count) return;
+    if (index < 0 || index >= this.count) {
+      return;
+    }
     const delta = value - (this.values[index] ?? 0);
-    if (delta === 0) return;
+    if (delta === 0) {
+      return;
+    }
     this.values[index] = value;
-    for (let i = index + 1; i < this.tree.length; i += i & -i) this.tree[i] = (this.tree[i] ?? 0) + delta;
+    for (let i = index + 1; i < this.tree.length; i += i & -i) {
+      this.tree[i] = (this.tree[i] ?? 0) + delta;
+    }
   }
 
   /** Sum of `values[0, end)`. */
   prefix(end: number): number {
     let sum = 0;
-    for (let i = Math.min(end, this.count); i > 0; i -= i & -i) sum += this.tree[i] ?? 0;
+    for (let i = Math.min(end, this.count); i > 0; i -= i & -i) {
+      sum += this.tree[i] ?? 0;
+    }
     return sum;
   }
 
@@ -75,7 +83,9 @@ export class FenwickTree {
    * (0 when empty).
    */
   indexAt(offset: number): number {
-    if (this.count === 0 || offset <= 0) return 0;
+    if (this.count === 0 || offset <= 0) {
+      return 0;
+    }
     let pos = 0;
     let remaining = offset;
     for (let step = highestPowerOfTwoAtMost(this.tree.length - 1); step > 0; step >>= 1) {
@@ -93,7 +103,9 @@ export class FenwickTree {
     for (let i = 1; i <= this.count; i++) {
       tree[i] = (tree[i] ?? 0) + (this.values[i - 1] ?? 0);
       const parent = i + (i & -i);
-      if (parent <= capacity) tree[parent] = (tree[parent] ?? 0) + (tree[i] ?? 0);
+      if (parent <= capacity) {
+        tree[parent] = (tree[parent] ?? 0) + (tree[i] ?? 0);
+      }
     }
     this.tree = tree;
   }
@@ -101,12 +113,16 @@ export class FenwickTree {
 
 function nextPowerOfTwo(n: number): number {
   let p = 1;
-  while (p < n) p *= 2;
+  while (p < n) {
+    p *= 2;
+  }
   return p;
 }
 
 function highestPowerOfTwoAtMost(n: number): number {
   let p = 1;
-  while (p * 2 <= n) p *= 2;
+  while (p * 2 <= n) {
+    p *= 2;
+  }
   return n < 1 ? 0 : p;
 }

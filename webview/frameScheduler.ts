@@ -8,7 +8,9 @@ export class FrameScheduler {
   constructor(private readonly callback: () => void) {}
 
   schedule(): void {
-    if (this.handle !== 0) return;
+    if (this.handle !== 0) {
+      return;
+    }
     this.handle = requestAnimationFrame(() => {
       this.handle = 0;
       this.callback();
@@ -16,7 +18,9 @@ export class FrameScheduler {
   }
 
   dispose(): void {
-    if (this.handle !== 0) cancelAnimationFrame(this.handle);
+    if (this.handle !== 0) {
+      cancelAnimationFrame(this.handle);
+    }
     this.handle = 0;
   }
 }

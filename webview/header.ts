@@ -37,11 +37,15 @@ export class Header {
             onClick: () => this.actions.revealPendingApproval(),
           })
         : null;
-    if (approvals) approvals.id = 'run-approvals';
+    if (approvals) {
+      approvals.id = 'run-approvals';
+    }
     const changeSet = run.actions.changeSet
       ? button({ label: 'Show change set', icon: 'diff-multiple', className: 'header-action', onClick: () => this.actions.showChangeSet(run.key) })
       : null;
-    if (changeSet) changeSet.id = 'run-change-set';
+    if (changeSet) {
+      changeSet.id = 'run-change-set';
+    }
 
     replaceChildren(
       this.element,

@@ -7,16 +7,24 @@ import { isSafeHref } from './safeLink';
 export function installLinkGuard(root: Document, openLink: (href: string) => void): void {
   const handler = (event: MouseEvent): void => {
     const target = event.target instanceof Element ? event.target.closest('a') : null;
-    if (!target) return;
+    if (!target) {
+      return;
+    }
     event.preventDefault();
-    if (event.type === 'auxclick' && event.button !== 1) return;
+    if (event.type === 'auxclick' && event.button !== 1) {
+      return;
+    }
     const href = target.getAttribute('href');
-    if (href && isSafeHref(href)) openLink(href);
+    if (href && isSafeHref(href)) {
+      openLink(href);
+    }
   };
   root.addEventListener('click', handler, true);
   root.addEventListener('auxclick', handler, true);
   // Dragging a link out of the webview would hand the URL to whatever it is dropped on.
   root.addEventListener('dragstart', (event) => {
-    if (event.target instanceof Element && event.target.closest('a')) event.preventDefault();
+    if (event.target instanceof Element && event.target.closest('a')) {
+      event.preventDefault();
+    }
   }, true);
 }

@@ -3,6 +3,7 @@
  * against the contract (invalid ones are dropped with a warning), dispatches it, and says `ready` so the host sends
  * the first snapshot.
  */
+import './zodConfig';
 import { hostToWebviewSchema } from '../extension/protocol/webviewMessages';
 import type { HostToWebview } from '../extension/protocol/webviewMessages';
 import { App } from './app';
@@ -49,6 +50,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   } catch (error) {
     // A rendering bug must not take the whole view down: report it and ask for a clean snapshot.
     console.error('[switchboard] failed to handle host message', error);
+    app.recover(String(error));
   }
 });
 

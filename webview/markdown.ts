@@ -41,7 +41,9 @@ export function renderMarkdown(source: string, hooks: MarkdownHooks): DocumentFr
       const el = token.hidden ? parent : parent.appendChild(openBlock(token));
       stack.push(el);
     } else if (token.nesting === -1) {
-      if (stack.length > 1) stack.pop();
+      if (stack.length > 1) {
+        stack.pop();
+      }
     } else {
       renderBlockLeaf(token, parent, hooks);
     }
@@ -55,12 +57,16 @@ function openBlock(token: Token): HTMLElement {
   el.className = `md-${tag}`;
   if (tag === 'ol') {
     const start = Number.parseInt(attr(token, 'start'), 10);
-    if (Number.isFinite(start) && start !== 1) el.setAttribute('start', String(start));
+    if (Number.isFinite(start) && start !== 1) {
+      el.setAttribute('start', String(start));
+    }
   }
   if (tag === 'th' || tag === 'td') {
     // markdown-it expresses alignment as an inline style, which our CSP forbids: map it to a class.
     const align = /text-align:(left|right|center)/.exec(attr(token, 'style'))?.[1];
-    if (align) el.classList.add(`align-${align}`);
+    if (align) {
+      el.classList.add(`align-${align}`);
+    }
   }
   return el;
 }
@@ -76,7 +82,9 @@ function renderBlockLeaf(token: Token, parent: Node, hooks: MarkdownHooks): void
       return;
     default:
       // html_block cannot occur with html:false; anything unexpected is shown as its literal text.
-      if (token.content) parent.appendChild(h('p', { class: 'md-p' }, token.content));
+      if (token.content) {
+        parent.appendChild(h('p', { class: 'md-p' }, token.content));
+      }
   }
 }
 
@@ -109,7 +117,9 @@ function renderInline(tokens: readonly Token[], root: Node): void {
           const tag = INLINE_TAGS.has(token.tag) ? token.tag : 'span';
           stack.push(parent.appendChild(h(tag as 'em', { class: `md-${tag}` })));
         } else if (token.nesting === -1) {
-          if (stack.length > 1) stack.pop();
+          if (stack.length > 1) {
+            stack.pop();
+          }
         } else if (token.content) {
           // html_inline / unknown leaf: literal text, never markup.
           parent.appendChild(document.createTextNode(token.content));
@@ -120,7 +130,9 @@ function renderInline(tokens: readonly Token[], root: Node): void {
 
 /** An `<a>` for an allowed href, otherwise a plain span (defence in depth: validateLink already filtered). */
 function linkElement(href: string, title: string): HTMLElement {
-  if (!isSafeHref(href)) return h('span', { class: 'md-link-text' });
+  if (!isSafeHref(href)) {
+    return h('span', { class: 'md-link-text' });
+  }
   return h('a', { class: 'md-link', href, title: title || href, rel: 'noopener noreferrer' });
 }
 
@@ -132,7 +144,9 @@ function imageStandIn(token: Token): HTMLElement {
   const alt = token.content || token.children?.map((child) => child.content).join('') || 'image';
   const src = attr(token, 'src');
   const label = h('span', { class: 'md-image' }, codicon('file-media'), ` ${alt}`);
-  if (!isSafeHref(src)) return label;
+  if (!isSafeHref(src)) {
+    return label;
+  }
   const link = linkElement(src, src);
   link.appendChild(label);
   return link;

@@ -20,6 +20,12 @@ export class QueueView {
   }
 
   render(run: RunSummary | null): void {
+    const focus = this.focusedControl();
+    this.renderContent(run);
+    this.restoreFocus(focus);
+  }
+
+  private renderContent(run: RunSummary | null): void {
     this.run = run;
     const queue = run?.queue;
     this.element.hidden = !run || !queue;
@@ -28,7 +34,11 @@ export class QueueView {
       this.editing.clear();
       return;
     }
-    for (const queueId of [...this.editing.keys()]) if (!queue.some((entry) => entry.queueId === queueId)) this.editing.delete(queueId);
+    for (const queueId of [...this.editing.keys()]) {
+      if (!queue.some((entry) => entry.queueId === queueId)) {
+        this.editing.delete(queueId);
+      }
+    }
 
     const paused = run.queuePaused === true;
     this.element.appendChild(
@@ -50,7 +60,9 @@ export class QueueView {
         ),
       ),
     );
-    if (queue.length === 0) return;
+    if (queue.length === 0) {
+      return;
+    }
     const list = h('ol', { class: 'queue-list' });
     queue.forEach((entry, index) => list.appendChild(this.renderEntry(run.key, queue, entry, index)));
     this.element.appendChild(list);
@@ -94,7 +106,9 @@ export class QueueView {
         ),
       ]);
       queueMicrotask(() => {
-        if (li.isConnected && document.activeElement !== textarea) textarea.focus();
+        if (li.isConnected && document.activeElement !== textarea) {
+          textarea.focus();
+        }
       });
       return li;
     }
@@ -106,7 +120,9 @@ export class QueueView {
       icon: 'arrow-up',
       className: 'queue-up',
       onClick: () => {
-        if (before) this.post({ type: 'queueMove', runKey, queueId: entry.queueId, revision: entry.revision, beforeQueueId: before.queueId });
+        if (before) {
+          this.post({ type: 'queueMove', runKey, queueId: entry.queueId, revision: entry.revision, beforeQueueId: before.queueId });
+        }
       },
     });
     up.disabled = !before;
@@ -147,6 +163,27 @@ export class QueueView {
       ),
     ]);
     return li;
+  }
+
+  /** Which control has focus (entry + action class), so a re-render does not throw keyboard users out. */
+  private focusedControl(): { queueId: string | null; action: string } | null {
+    const active = document.activeElement;
+    if (!(active instanceof HTMLElement) || !this.element.contains(active)) {
+      return null;
+    }
+    const action = [...active.classList].find((name) => name.startsWith('queue-')) ?? active.id;
+    return { queueId: active.closest('li')?.dataset['queueId'] ?? null, action };
+  }
+
+  private restoreFocus(focus: { queueId: string | null; action: string } | null): void {
+    if (!focus) {
+      return;
+    }
+    const scope = focus.queueId === null ? this.element : [...this.element.querySelectorAll('li')].find((li) => li.dataset['queueId'] === focus.queueId);
+    const candidates = [...(scope ?? this.element).querySelectorAll<HTMLElement>('button, textarea')];
+    const target = candidates.find((el) => !(el as HTMLButtonElement).disabled && (el.classList.contains(focus.action) || el.id === focus.action))
+      ?? candidates.find((el) => !(el as HTMLButtonElement).disabled);
+    target?.focus();
   }
 
   private withId(el: HTMLButtonElement, id: string): HTMLButtonElement {

@@ -8,7 +8,9 @@ const ALLOWED_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 export function isSafeHref(href: string): boolean {
   // The raw text must itself start with an allowed scheme: the URL parser drops tabs/newlines and leading
   // control characters, which is how `java\tscript:` tricks slip past naive checks.
-  if (!/^(?:https?:\/\/|mailto:)/i.test(href)) return false;
+  if (!/^(?:https?:\/\/|mailto:)/i.test(href)) {
+    return false;
+  }
   let url: URL;
   try {
     url = new URL(href);

@@ -33,7 +33,9 @@ export class Toasts {
     toast.appendChild(button({ label: 'Dismiss notification', icon: 'close', className: 'toast-close', onClick: close }));
     const timer = setTimeout(close, DURATION_MS[level]);
     this.element.appendChild(toast);
-    while (this.element.childElementCount > MAX_TOASTS) this.element.firstElementChild?.remove();
+    while (this.element.childElementCount > MAX_TOASTS) {
+      this.element.firstElementChild?.remove();
+    }
   }
 
   /** Says `text` to screen readers without showing anything. */

@@ -78,7 +78,9 @@ export class TranscriptStore {
     this.indexById = new Map();
     this.messageIndex = new Map();
     for (const item of items) {
-      if (this.indexById.has(item.id)) continue;
+      if (this.indexById.has(item.id)) {
+        continue;
+      }
       this.pushItem({ ...item });
     }
     this.changes = emptyChanges();
@@ -87,7 +89,9 @@ export class TranscriptStore {
 
   /** Replaces the header (a `run` message). Returns false if it is for another run than the one shown. */
   setRun(run: RunSummary): boolean {
-    if (!this.currentRun || this.currentRun.key !== run.key) return false;
+    if (!this.currentRun || this.currentRun.key !== run.key) {
+      return false;
+    }
     this.currentRun = run;
     return true;
   }
@@ -103,7 +107,9 @@ export class TranscriptStore {
     }
     for (const patch of patches) {
       const result = this.applyOne(patch);
-      if (!result.ok) return result;
+      if (!result.ok) {
+        return result;
+      }
       this.lastSeq++;
     }
     return { ok: true };
@@ -119,7 +125,9 @@ export class TranscriptStore {
   private applyOne(patch: TranscriptPatch): ApplyResult {
     switch (patch.op) {
       case 'add': {
-        if (this.indexById.has(patch.item.id)) return { ok: false, reason: `duplicate item id ${patch.item.id}` };
+        if (this.indexById.has(patch.item.id)) {
+          return { ok: false, reason: `duplicate item id ${patch.item.id}` };
+        }
         this.pushItem({ ...patch.item });
         this.changes.added++;
         return { ok: true };
@@ -127,10 +135,14 @@ export class TranscriptStore {
       case 'append': {
         const index = this.indexById.get(patch.id);
         const item = index === undefined ? undefined : this.itemsList[index];
-        if (index === undefined || !item) return { ok: false, reason: `append to unknown item ${patch.id}` };
+        if (index === undefined || !item) {
+          return { ok: false, reason: `append to unknown item ${patch.id}` };
+        }
         const record = item as Record<string, unknown>;
         const current = record[patch.field];
-        if (typeof current !== 'string') return { ok: false, reason: `item ${patch.id} has no ${patch.field} text` };
+        if (typeof current !== 'string') {
+          return { ok: false, reason: `item ${patch.id} has no ${patch.field} text` };
+        }
         // String concatenation is a rope in JS engines: O(chunk), not O(length).
         record[patch.field] = current + patch.chunk;
         this.noteAppend(patch.id, index, patch.field, patch.chunk);
@@ -139,13 +151,21 @@ export class TranscriptStore {
       case 'update': {
         const index = this.indexById.get(patch.id);
         const item = index === undefined ? undefined : this.itemsList[index];
-        if (index === undefined || !item) return { ok: false, reason: `update of unknown item ${patch.id}` };
+        if (index === undefined || !item) {
+          return { ok: false, reason: `update of unknown item ${patch.id}` };
+        }
         const merged: Record<string, unknown> = { ...item, ...patch.changes, id: item.id };
-        if (merged['kind'] !== item.kind) return { ok: false, reason: `update changes the kind of ${patch.id}` };
+        if (merged['kind'] !== item.kind) {
+          return { ok: false, reason: `update changes the kind of ${patch.id}` };
+        }
         const parsed = transcriptItemSchema.safeParse(merged);
-        if (!parsed.success) return { ok: false, reason: `update of ${patch.id} is invalid: ${parsed.error.message}` };
+        if (!parsed.success) {
+          return { ok: false, reason: `update of ${patch.id} is invalid: ${parsed.error.message}` };
+        }
         this.itemsList[index] = parsed.data;
-        if (parsed.data.kind === 'message' && parsed.data.messageId) this.messageIndex.set(parsed.data.messageId, parsed.data.id);
+        if (parsed.data.kind === 'message' && parsed.data.messageId) {
+          this.messageIndex.set(parsed.data.messageId, parsed.data.id);
+        }
         this.noteFull(patch.id, index);
         return { ok: true };
       }
@@ -155,7 +175,9 @@ export class TranscriptStore {
   private pushItem(item: TranscriptItem): void {
     this.indexById.set(item.id, this.itemsList.length);
     this.itemsList.push(item);
-    if (item.kind === 'message' && item.messageId) this.messageIndex.set(item.messageId, item.id);
+    if (item.kind === 'message' && item.messageId) {
+      this.messageIndex.set(item.messageId, item.id);
+    }
   }
 
   /** Items added in this batch render fresh anyway: only changes to older items are recorded. */
@@ -164,20 +186,29 @@ export class TranscriptStore {
   }
 
   private noteAppend(id: string, index: number, field: 'text' | 'output', chunk: string): void {
-    if (this.isNewInBatch(index)) return;
+    if (this.isNewInBatch(index)) {
+      return;
+    }
     let change = this.changes.items.get(id);
     if (!change) {
       change = { full: false, appends: new Map() };
       this.changes.items.set(id, change);
     }
-    if (change.full) return;
+    if (change.full) {
+      return;
+    }
     const chunks = change.appends.get(field);
-    if (chunks) chunks.push(chunk);
-    else change.appends.set(field, [chunk]);
+    if (chunks) {
+      chunks.push(chunk);
+    } else {
+      change.appends.set(field, [chunk]);
+    }
   }
 
   private noteFull(id: string, index: number): void {
-    if (this.isNewInBatch(index)) return;
+    if (this.isNewInBatch(index)) {
+      return;
+    }
     const change = this.changes.items.get(id);
     if (change) {
       change.full = true;

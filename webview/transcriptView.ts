@@ -73,12 +73,16 @@ export class TranscriptView {
       },
       setExpansion: (key, open, defaultOpen) => {
         const runKey = store.runKey;
-        if (runKey) uiState.setExpanded(runKey, key, open, defaultOpen);
+        if (runKey) {
+          uiState.setExpanded(runKey, key, open, defaultOpen);
+        }
       },
       hasMessage: (messageId) => store.findMessage(messageId) !== undefined,
       revealMessage: (messageId) => {
         const id = store.findMessage(messageId);
-        if (id) this.revealItem(id);
+        if (id) {
+          this.revealItem(id);
+        }
       },
     };
 
@@ -107,7 +111,9 @@ export class TranscriptView {
   /** Scrolls to the item with `id` and briefly highlights it. */
   revealItem(id: string): void {
     const index = this.deps.store.indexOf(id);
-    if (index < 0) return;
+    if (index < 0) {
+      return;
+    }
     this.list.scrollToIndex(index);
     this.flashId = id;
     this.savePosition();
@@ -126,9 +132,16 @@ export class TranscriptView {
       const index = store.indexOf(id);
       const view = this.views.get(index);
       const item = store.at(index);
-      if (!view || !item) continue;
-      if (change.full) view.update(item);
-      else for (const [field, chunks] of change.appends) view.append(field, chunks.join(''), item);
+      if (!view || !item) {
+        continue;
+      }
+      if (change.full) {
+        view.update(item);
+      } else {
+        for (const [field, chunks] of change.appends) {
+          view.append(field, chunks.join(''), item);
+        }
+      }
     }
     this.list.layout();
     if (this.flashId !== null) {
@@ -144,7 +157,9 @@ export class TranscriptView {
 
   private mount(index: number): HTMLElement {
     const item = this.deps.store.at(index);
-    if (!item) return h('div', { class: 'item item-missing' });
+    if (!item) {
+      return h('div', { class: 'item item-missing' });
+    }
     const view = createItemView(item, this.ctx);
     this.views.set(index, view);
     return view.element;
@@ -153,17 +168,23 @@ export class TranscriptView {
   private restoredPosition(): ScrollPosition {
     const { store, uiState } = this.deps;
     const runKey = store.runKey;
-    if (!runKey) return { pinned: true, anchorIndex: 0, anchorDelta: 0 };
+    if (!runKey) {
+      return { pinned: true, anchorIndex: 0, anchorDelta: 0 };
+    }
     const state = uiState.forRun(runKey);
     const anchorIndex = state.anchorId !== undefined ? store.indexOf(state.anchorId) : -1;
-    if (state.pinned || anchorIndex < 0) return { pinned: true, anchorIndex: 0, anchorDelta: 0 };
+    if (state.pinned || anchorIndex < 0) {
+      return { pinned: true, anchorIndex: 0, anchorDelta: 0 };
+    }
     return { pinned: false, anchorIndex, anchorDelta: state.anchorDelta ?? 0 };
   }
 
   private savePosition(): void {
     const { store, uiState } = this.deps;
     const runKey = store.runKey;
-    if (!runKey) return;
+    if (!runKey) {
+      return;
+    }
     const state = uiState.forRun(runKey);
     const position = this.list.position;
     state.pinned = position.pinned;

@@ -3,7 +3,7 @@
  * the bottom, or the first visible item and an offset), which items the user expanded or collapsed, and the
  * composer draft. Never transcript content. Bounded: at most MAX_RUNS runs and MAX_EXPANDED keys per run.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { HostChannel } from './vscodeApi';
 
 const MAX_RUNS = 20;
@@ -13,8 +13,8 @@ const SAVE_DELAY_MS = 250;
 
 const runUiSchema = z.object({
   pinned: z.boolean(),
-  anchorId: z.string().optional(),
-  anchorDelta: z.number().optional(),
+  anchorId: z.optional(z.string()),
+  anchorDelta: z.optional(z.number()),
   /** Explicit open/closed choices that differ from an item's default, keyed `<part>:<itemId>`. */
   expanded: z.record(z.string(), z.boolean()),
   draft: z.string(),
@@ -51,7 +51,9 @@ export class UiStateStore {
     if (open !== defaultOpen) {
       state.expanded[key] = open;
       const keys = Object.keys(state.expanded);
-      for (const old of keys.slice(0, Math.max(0, keys.length - MAX_EXPANDED))) delete state.expanded[old];
+      for (const old of keys.slice(0, Math.max(0, keys.length - MAX_EXPANDED))) {
+        delete state.expanded[old];
+      }
     }
     this.save();
   }
@@ -63,15 +65,21 @@ export class UiStateStore {
 
   /** Debounced write. */
   save(): void {
-    if (this.timer !== undefined) return;
+    if (this.timer !== undefined) {
+      return;
+    }
     this.timer = setTimeout(() => this.flush(), SAVE_DELAY_MS);
   }
 
   flush(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+    }
     this.timer = undefined;
     const keys = Object.keys(this.runs).sort((a, b) => (this.runs[b]?.touched ?? 0) - (this.runs[a]?.touched ?? 0));
-    for (const key of keys.slice(MAX_RUNS)) delete this.runs[key];
+    for (const key of keys.slice(MAX_RUNS)) {
+      delete this.runs[key];
+    }
     this.channel.setState({ v: 1, runs: this.runs });
   }
 }

@@ -13,6 +13,8 @@ import { h } from './dom';
 const OVERSCAN_PX = 800;
 /** Within this distance of the bottom the user counts as "at the bottom". */
 const PIN_THRESHOLD_PX = 8;
+/** A scroll this soon after wheel/key/pointer/touch/focus input in the list counts as the user's. */
+const USER_INTENT_MS = 1_000;
 
 export interface VirtualListRows {
   /** Builds the row element for `index` (it becomes visible). */
@@ -41,6 +43,9 @@ export class VirtualList {
   private anchorDelta = 0;
   /** The scrollTop we set last; the scroll event it causes is not a user scroll. */
   private expectedScrollTop: number | null = null;
+  /** When the user last touched the list (wheel, keys, pointer, touch, focus), for telling their scrolls apart. */
+  private lastUserInput = -Infinity;
+  private pointerDown = false;
   private windowStart = 0;
   private windowEnd = 0;
   /** Called when `pinned` changes (to show or hide "jump to latest"). */
@@ -59,12 +64,34 @@ export class VirtualList {
     this.observer = new ResizeObserver((entries) => this.onResize(entries));
     this.observer.observe(scroller);
     scroller.addEventListener('scroll', () => this.onScroll(), { passive: true });
+    const noteInput = (): void => {
+      this.lastUserInput = performance.now();
+    };
+    for (const type of ['wheel', 'touchstart', 'touchmove', 'keydown', 'focusin'] as const) {
+      scroller.addEventListener(type, noteInput, { passive: true });
+    }
+    scroller.addEventListener('pointerdown', () => {
+      noteInput();
+      this.pointerDown = true;
+    }, { passive: true });
+    window.addEventListener('pointerup', () => {
+      if (this.pointerDown) {
+        noteInput(); // the end of a scrollbar drag
+      }
+      this.pointerDown = false;
+    }, { passive: true });
+    // A webview that was hidden may come back with a reset scroll position: lay out again.
+    document.addEventListener('visibilitychange', () => this.requestFrame());
     // Intent to scroll up unpins at once, even if the first wheel step stays within the threshold.
     scroller.addEventListener('wheel', (event) => {
-      if (event.deltaY < 0) this.unpinHere();
+      if (event.deltaY < 0) {
+        this.unpinHere();
+      }
     }, { passive: true });
     scroller.addEventListener('keydown', (event) => {
-      if (['ArrowUp', 'PageUp', 'Home'].includes(event.key)) this.unpinHere();
+      if (['ArrowUp', 'PageUp', 'Home'].includes(event.key)) {
+        this.unpinHere();
+      }
     });
   }
 
@@ -90,10 +117,14 @@ export class VirtualList {
 
   /** Drops all rows and starts over with `count` unmeasured items. */
   reset(count: number, position: ScrollPosition = { pinned: true, anchorIndex: 0, anchorDelta: 0 }): void {
-    for (const [index, el] of this.rows) this.removeRow(index, el);
+    for (const [index, el] of this.rows) {
+      this.removeRow(index, el);
+    }
     this.windowStart = this.windowEnd = 0;
     const estimates = new Float64Array(count);
-    for (let i = 0; i < count; i++) estimates[i] = this.source.estimate(i);
+    for (let i = 0; i < count; i++) {
+      estimates[i] = this.source.estimate(i);
+    }
     this.heights.reset(estimates);
     this.anchorIndex = Math.min(position.anchorIndex, Math.max(0, count - 1));
     this.anchorDelta = position.anchorDelta;
@@ -103,7 +134,9 @@ export class VirtualList {
 
   /** `added` items were appended at the end. */
   append(added: number): void {
-    for (let i = 0; i < added; i++) this.heights.push(this.source.estimate(this.heights.length));
+    for (let i = 0; i < added; i++) {
+      this.heights.push(this.source.estimate(this.heights.length));
+    }
     this.requestFrame();
   }
 
@@ -115,7 +148,9 @@ export class VirtualList {
 
   /** Scrolls so that row `index` is at the top (unpins). */
   scrollToIndex(index: number): void {
-    if (index < 0 || index >= this.count) return;
+    if (index < 0 || index >= this.count) {
+      return;
+    }
     this.setPinned(false);
     this.anchorIndex = index;
     this.anchorDelta = -8;
@@ -129,7 +164,11 @@ export class VirtualList {
     const top = this.targetScrollTop();
     const start = count === 0 ? 0 : this.heights.indexAt(top - OVERSCAN_PX);
     const end = count === 0 ? 0 : Math.min(count, this.heights.indexAt(top + viewport + OVERSCAN_PX) + 1);
-    for (const [index, el] of this.rows) if (index < start || index >= end) this.removeRow(index, el);
+    for (const [index, el] of this.rows) {
+      if (index < start || index >= end) {
+        this.removeRow(index, el);
+      }
+    }
     let previous: Element | null = null;
     for (let index = start; index < end; index++) {
       let el = this.rows.get(index);
@@ -145,7 +184,9 @@ export class VirtualList {
         el.setAttribute('aria-setsize', setSize);
       }
       const expected: ChildNode | null = previous ? previous.nextSibling : this.windowEl.firstChild;
-      if (expected !== el) this.windowEl.insertBefore(el, expected);
+      if (expected !== el) {
+        this.windowEl.insertBefore(el, expected);
+      }
       previous = el;
     }
     this.windowStart = start;
@@ -166,7 +207,9 @@ export class VirtualList {
 
   private targetScrollTop(): number {
     const maxTop = Math.max(0, this.heights.total - this.scroller.clientHeight);
-    if (this.pinnedState) return maxTop;
+    if (this.pinnedState) {
+      return maxTop;
+    }
     return Math.min(maxTop, Math.max(0, this.heights.prefix(this.anchorIndex) + this.anchorDelta));
   }
 
@@ -178,14 +221,18 @@ export class VirtualList {
         continue;
       }
       const index = this.indexOfRow.get(entry.target);
-      if (index === undefined || this.rows.get(index) !== entry.target) continue;
+      if (index === undefined || this.rows.get(index) !== entry.target) {
+        continue;
+      }
       const height = entry.borderBoxSize[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
       if (Math.abs(height - this.heights.get(index)) > 0.25) {
         this.heights.set(index, height);
         changed = true;
       }
     }
-    if (!changed) return;
+    if (!changed) {
+      return;
+    }
     // Correct the position before paint so nothing jumps; new rows (if the window grew) come next frame.
     this.applyPosition();
     this.requestFrame();
@@ -198,6 +245,12 @@ export class VirtualList {
       return;
     }
     this.expectedScrollTop = null;
+    const byUser = this.pointerDown || performance.now() - this.lastUserInput < USER_INTENT_MS;
+    if (!byUser && this.pinnedState) {
+      // Not the user (the webview was hidden and reset its scroll offset, find-in-page, …): stay pinned.
+      this.requestFrame();
+      return;
+    }
     const maxTop = this.scroller.scrollHeight - this.scroller.clientHeight;
     this.captureAnchor(top);
     this.setPinned(top >= maxTop - PIN_THRESHOLD_PX);
@@ -206,7 +259,9 @@ export class VirtualList {
   }
 
   private unpinHere(): void {
-    if (!this.pinnedState) return;
+    if (!this.pinnedState) {
+      return;
+    }
     this.captureAnchor(this.scroller.scrollTop);
     this.setPinned(false);
   }
@@ -217,7 +272,9 @@ export class VirtualList {
   }
 
   private setPinned(pinned: boolean): void {
-    if (pinned === this.pinnedState) return;
+    if (pinned === this.pinnedState) {
+      return;
+    }
     this.pinnedState = pinned;
     this.onPinnedChange(pinned);
   }

@@ -5,7 +5,8 @@
  *
  * Everything in here may carry agent output: it is untrusted and must be rendered escaped or sanitized.
  */
-import { z } from 'zod';
+// zod/mini: the same schemas at a fraction of the webview bundle size (full zod adds ~115 KB there).
+import * as z from 'zod/mini';
 
 /** Common run states across daemons (AgencyProxy `canceled` spelling; SCV/A3S `cancelled` are mapped to it). */
 export const runStateSchema = z.enum([
@@ -34,7 +35,7 @@ export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 const base = { id: z.string() };
 
 /** A prompt or message the user sent (the run's initial prompt, an injected or queued message). */
-export const userItemSchema = z.object({ ...base, kind: z.literal('user'), text: z.string(), note: z.string().optional() });
+export const userItemSchema = z.object({ ...base, kind: z.literal('user'), text: z.string(), note: z.optional(z.string()) });
 /** Assistant answer text (markdown), appended in chunks while `streaming`. */
 export const textItemSchema = z.object({ ...base, kind: z.literal('text'), text: z.string(), streaming: z.boolean() });
 /** Model reasoning, appended in chunks while `streaming`; rendered collapsed. */
@@ -44,16 +45,16 @@ export const toolStatusSchema = z.enum(['proposed', 'running', 'succeeded', 'fai
 export const toolItemSchema = z.object({
   ...base,
   kind: z.literal('tool'),
-  callId: z.string().nullable(),
+  callId: z.nullable(z.string()),
   name: z.string(),
   input: z.unknown(),
   status: toolStatusSchema,
   output: z.string(),
   truncated: z.boolean(),
   /** The daemon's classification of a failure (SCV ToolErrorKind, A3S error_kind); never derived from output text. */
-  errorKind: z.string().optional(),
+  errorKind: z.optional(z.string()),
   /** Latest display-only progress line (SCV tool.progress). */
-  progress: z.string().optional(),
+  progress: z.optional(z.string()),
 });
 /** An approval request and, once a person answered it, the decision. */
 export const approvalItemSchema = z.object({
@@ -62,12 +63,12 @@ export const approvalItemSchema = z.object({
   approvalId: z.string(),
   title: z.string(),
   detail: z.unknown(),
-  summary: z.string().optional(),
-  risk: z.string().optional(),
+  summary: z.optional(z.string()),
+  risk: z.optional(z.string()),
   /** Which decisions the daemon understands (SCV and A3S have no "allow similar"). Empty = display only. */
   options: z.array(approvalDecisionSchema),
   status: z.enum(['pending', 'decided', 'expired']),
-  decision: approvalDecisionSchema.optional(),
+  decision: z.optional(approvalDecisionSchema),
   /** Whether the proposal edits files, so "Show diff" is offered. */
   hasDiff: z.boolean(),
 });
@@ -78,21 +79,21 @@ export const dataItemSchema = z.object({
   data: z.unknown(),
   summary: z.string(),
 });
-export const errorItemSchema = z.object({ ...base, kind: z.literal('error'), message: z.string(), code: z.string().optional() });
+export const errorItemSchema = z.object({ ...base, kind: z.literal('error'), message: z.string(), code: z.optional(z.string()) });
 /** A state change or informational notice from the daemon or the editor (e.g. "reconnected", "older events dropped"). */
 export const noticeItemSchema = z.object({
   ...base,
   kind: z.literal('notice'),
   text: z.string(),
   level: z.enum(['info', 'warning', 'error']),
-  state: runStateSchema.optional(),
+  state: z.optional(runStateSchema),
 });
 /** Events that were lost (sequence gap, retention gap, missed replay): sequences `from`..`to`, both inclusive. */
 export const gapItemSchema = z.object({
   ...base,
   kind: z.literal('gap'),
-  from: z.number().int(),
-  to: z.number().int(),
+  from: z.int(),
+  to: z.int(),
   reason: z.string(),
 });
 /** A turn boundary (SCV turns, A3S turns). */
@@ -101,9 +102,9 @@ export const turnItemSchema = z.object({
   kind: z.literal('turn'),
   turnId: z.string(),
   phase: z.enum(['started', 'completed', 'cancelled', 'failed']),
-  code: z.string().optional(),
-  message: z.string().optional(),
-  summary: z.string().optional(),
+  code: z.optional(z.string()),
+  message: z.optional(z.string()),
+  summary: z.optional(z.string()),
 });
 /** An inbox message (hyperhive) or any message between principals. */
 export const messageItemSchema = z.object({
@@ -111,9 +112,9 @@ export const messageItemSchema = z.object({
   kind: z.literal('message'),
   from: z.string(),
   body: z.string(),
-  at: z.string().optional(),
-  messageId: z.string().optional(),
-  inReplyTo: z.string().optional(),
+  at: z.optional(z.string()),
+  messageId: z.optional(z.string()),
+  inReplyTo: z.optional(z.string()),
 });
 /** Anything the driver could not map: shown as readable raw JSON, never dropped. */
 export const rawItemSchema = z.object({ ...base, kind: z.literal('raw'), label: z.string(), data: z.unknown() });

@@ -2,7 +2,8 @@
  * Host <-> webview messages. The webview never sees raw daemon frames: the host folds them into the run model and
  * sends a snapshot, then small sequenced patches. Both directions are validated with these schemas on receipt.
  */
-import { z } from 'zod';
+// zod/mini: the same schemas at a fraction of the webview bundle size (full zod adds ~115 KB there).
+import * as z from 'zod/mini';
 import { approvalDecisionSchema, runStateSchema, transcriptItemSchema, transcriptPatchSchema } from './transcriptTypes';
 
 export const protocolNameSchema = z.enum(['agency-proxy', 'scv', 'a3s', 'hive']);
@@ -21,13 +22,13 @@ export const runActionsSchema = z.object({
 /** One entry of a server-side prompt queue (SCV). */
 export const queueEntryViewSchema = z.object({
   queueId: z.string(),
-  revision: z.number().int(),
+  revision: z.int(),
   prompt: z.string(),
-  submitter: z.string().optional(),
+  submitter: z.optional(z.string()),
 });
 
 /** An action on a panel entry (e.g. "Mark done" on a todo); `confirm` asks the user first. */
-export const panelActionSchema = z.object({ id: z.string(), label: z.string(), confirm: z.boolean().optional() });
+export const panelActionSchema = z.object({ id: z.string(), label: z.string(), confirm: z.optional(z.boolean()) });
 
 /**
  * A side panel of the transcript view: a titled list of entries that the daemon, not the transcript, owns (hyperhive
@@ -36,16 +37,16 @@ export const panelActionSchema = z.object({ id: z.string(), label: z.string(), c
 export const panelSchema = z.object({
   id: z.string(),
   title: z.string(),
-  emptyText: z.string().optional(),
+  emptyText: z.optional(z.string()),
   entries: z.array(
     z.object({
       id: z.string(),
       /** Codicon name, e.g. `question`, `checklist`. */
-      icon: z.string().optional(),
+      icon: z.optional(z.string()),
       label: z.string(),
-      description: z.string().optional(),
+      description: z.optional(z.string()),
       /** Shown collapsed as readable JSON (for shapes the extension does not know). */
-      raw: z.unknown().optional(),
+      raw: z.optional(z.unknown()),
       actions: z.array(panelActionSchema),
     }),
   ),
@@ -59,15 +60,15 @@ export const runSummarySchema = z.object({
   connectionName: z.string(),
   runId: z.string(),
   title: z.string(),
-  provider: z.string().optional(),
-  model: z.string().optional(),
+  provider: z.optional(z.string()),
+  model: z.optional(z.string()),
   state: runStateSchema,
-  stateDetail: z.string().optional(),
-  pendingApprovals: z.number().int(),
+  stateDetail: z.optional(z.string()),
+  pendingApprovals: z.int(),
   actions: runActionsSchema,
-  queue: z.array(queueEntryViewSchema).optional(),
-  queuePaused: z.boolean().optional(),
-  panels: z.array(panelSchema).optional(),
+  queue: z.optional(z.array(queueEntryViewSchema)),
+  queuePaused: z.optional(z.boolean()),
+  panels: z.optional(z.array(panelSchema)),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
@@ -76,16 +77,16 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   /** Sent after `ready` and whenever the shown run changes or the webview asked to resync: the whole transcript. */
   z.object({
     type: z.literal('snapshot'),
-    run: runSummarySchema.nullable(),
+    run: z.nullable(runSummarySchema),
     items: z.array(transcriptItemSchema),
     /** Sequence number of the last patch already folded into `items`; the next patch has `seq + 1`. */
-    seq: z.number().int(),
+    seq: z.int(),
   }),
   /** Patches for the shown run, coalesced by the host; `firstSeq` is the sequence of `patches[0]`. */
   z.object({
     type: z.literal('patches'),
     runKey: z.string(),
-    firstSeq: z.number().int(),
+    firstSeq: z.int(),
     patches: z.array(transcriptPatchSchema),
   }),
   /** The shown run's header changed (state, queue, pending approvals, actions). */
@@ -102,7 +103,7 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** Posted once when the script has loaded; the host answers with a snapshot. */
   z.object({ type: z.literal('ready') }),
   /** The webview saw a patch gap or a patch for an unknown item: it asks for a fresh snapshot. */
-  z.object({ type: z.literal('resync'), runKey: z.string().nullable() }),
+  z.object({ type: z.literal('resync'), runKey: z.nullable(z.string()) }),
   z.object({ type: z.literal('send'), runKey: z.string(), text: z.string() }),
   z.object({ type: z.literal('stop'), runKey: z.string() }),
   z.object({
@@ -116,15 +117,15 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** A link in agent output was clicked; the host asks for confirmation before opening it. */
   z.object({ type: z.literal('openLink'), href: z.string() }),
   z.object({ type: z.literal('copy'), text: z.string() }),
-  z.object({ type: z.literal('queueEdit'), runKey: z.string(), queueId: z.string(), revision: z.number().int(), prompt: z.string() }),
+  z.object({ type: z.literal('queueEdit'), runKey: z.string(), queueId: z.string(), revision: z.int(), prompt: z.string() }),
   z.object({
     type: z.literal('queueMove'),
     runKey: z.string(),
     queueId: z.string(),
-    revision: z.number().int(),
-    beforeQueueId: z.string().nullable(),
+    revision: z.int(),
+    beforeQueueId: z.nullable(z.string()),
   }),
-  z.object({ type: z.literal('queueRemove'), runKey: z.string(), queueId: z.string(), revision: z.number().int() }),
+  z.object({ type: z.literal('queueRemove'), runKey: z.string(), queueId: z.string(), revision: z.int() }),
   z.object({ type: z.literal('queuePause'), runKey: z.string(), paused: z.boolean() }),
   /** A panel entry's action button was pressed. */
   z.object({ type: z.literal('panelAction'), runKey: z.string(), panelId: z.string(), entryId: z.string(), actionId: z.string() }),

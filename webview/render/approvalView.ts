@@ -18,11 +18,18 @@ const DECISIONS: Record<ApprovalDecision, { text: string; icon: string; classNam
   deny: { text: 'Deny', icon: 'close', className: 'secondary danger', outcome: 'Denied' },
 };
 const KNOWN_RISKS = new Set(['low', 'medium', 'high', 'critical']);
+/** If the host has not updated the card this long after a click, the buttons come back (the send may have failed). */
+const RETRY_AFTER_MS = 10_000;
 
 export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemView {
   const element = itemShell(initial);
+  // Focusable by script only, so focus can stay on the card while its buttons are disabled or re-rendered.
+  element.tabIndex = -1;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   const render = (item: ApprovalItem): void => {
+    clearTimeout(retryTimer);
+    const hadFocus = element.contains(document.activeElement);
     element.className = `item item-approval approval-${item.status}`;
     const card = h('div', { class: 'card approval-card' });
     element.replaceChildren(card);
@@ -37,7 +44,9 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
         item.risk ? h('span', { class: `badge risk risk-${risk && KNOWN_RISKS.has(risk) ? risk : 'other'}` }, `risk: ${item.risk}`) : null,
       ),
     );
-    if (item.summary) card.appendChild(h('div', { class: 'approval-summary' }, item.summary));
+    if (item.summary) {
+      card.appendChild(h('div', { class: 'approval-summary' }, item.summary));
+    }
     if (item.detail !== undefined && item.detail !== null) {
       const text = prettyJson(item.detail);
       const details = h('details', { class: 'approval-detail' }, h('summary', null, 'Details'), h('pre', { class: 'json' }, text));
@@ -56,13 +65,24 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
         className: `${spec.className} approval-decide`,
         onClick: () => {
           const runKey = ctx.runKey();
-          if (!runKey) return;
-          for (const b of decisionButtons) b.disabled = true;
+          if (!runKey) {
+            return;
+          }
+          for (const b of decisionButtons) {
+            b.disabled = true;
+          }
+          element.focus();
+          sending.hidden = false;
           ctx.post({ type: 'decide', runKey, approvalId: item.approvalId, decision });
+          retryTimer = setTimeout(() => render(item), RETRY_AFTER_MS);
         },
       });
       el.dataset['decision'] = decision;
       el.disabled = item.status !== 'pending';
+      if (item.status === 'decided' && item.decision === decision) {
+        el.classList.add('chosen');
+        el.setAttribute('aria-pressed', 'true');
+      }
       decisionButtons.push(el);
       actions.appendChild(el);
     }
@@ -75,12 +95,18 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
           className: 'secondary approval-show-diff',
           onClick: () => {
             const runKey = ctx.runKey();
-            if (runKey) ctx.post({ type: 'showDiff', runKey, approvalId: item.approvalId });
+            if (runKey) {
+              ctx.post({ type: 'showDiff', runKey, approvalId: item.approvalId });
+            }
           },
         }),
       );
     }
-    if (actions.childElementCount > 0) card.appendChild(actions);
+    const sending = h('div', { class: 'approval-sending', role: 'status' }, codicon('loading', 'codicon-modifier-spin'), ' Sending decision…');
+    sending.hidden = true;
+    if (actions.childElementCount > 0) {
+      card.appendChild(actions);
+    }
 
     const outcome =
       item.status === 'decided'
@@ -102,15 +128,23 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
         ),
       );
     }
+    card.appendChild(sending);
+    if (hadFocus) {
+      (decisionButtons.find((b) => !b.disabled) ?? element).focus();
+    }
   };
   render(initial);
 
   return {
     element,
     update(item) {
-      if (item.kind === 'approval') render(item);
+      if (item.kind === 'approval') {
+        render(item);
+      }
     },
     append() {},
-    dispose() {},
+    dispose() {
+      clearTimeout(retryTimer);
+    },
   };
 }

@@ -9,8 +9,12 @@ type MessageItem = Extract<TranscriptItem, { kind: 'message' }>;
 
 export function messageView(item: MessageItem, ctx: RenderContext): ItemView {
   return simpleView(item, (row, next) => {
-    if (next.kind !== 'message') return;
-    if (next.messageId) row.dataset['messageId'] = next.messageId;
+    if (next.kind !== 'message') {
+      return;
+    }
+    if (next.messageId) {
+      row.dataset['messageId'] = next.messageId;
+    }
     appendChildren(row, [
       h(
         'div',

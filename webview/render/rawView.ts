@@ -8,7 +8,9 @@ import type { ItemView, RenderContext } from './renderContext';
 
 export function rawView(item: Extract<TranscriptItem, { kind: 'raw' }>, ctx: RenderContext): ItemView {
   return simpleView(item, (row, next) => {
-    if (next.kind !== 'raw') return;
+    if (next.kind !== 'raw') {
+      return;
+    }
     const json = prettyJson(next.data);
     const details = h(
       'details',

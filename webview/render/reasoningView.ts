@@ -24,8 +24,10 @@ export function reasoningView(initial: ReasoningItem, ctx: RenderContext): ItemV
     element.classList.toggle('streaming', item.streaming);
   };
   const ensureBody = (): void => {
-    if (body) return;
-    body = new StreamingMarkdown({ onCopy: (text) => ctx.post({ type: 'copy', text }) }, 'md reasoning-body');
+    if (body) {
+      return;
+    }
+    body = new StreamingMarkdown({ onCopy: (text) => ctx.post({ type: 'copy', text }) }, { className: 'md reasoning-body', live: false });
     body.set(item.text, item.streaming);
     details.appendChild(body.element);
   };
@@ -35,13 +37,17 @@ export function reasoningView(initial: ReasoningItem, ctx: RenderContext): ItemV
   return {
     element,
     update(next) {
-      if (next.kind !== 'reasoning') return;
+      if (next.kind !== 'reasoning') {
+        return;
+      }
       item = next;
       renderLabel();
       body?.set(item.text, item.streaming);
     },
     append(field, chunk, next) {
-      if (next.kind !== 'reasoning' || field !== 'text') return;
+      if (next.kind !== 'reasoning' || field !== 'text') {
+        return;
+      }
       item = next;
       body?.append(chunk);
     },

@@ -32,9 +32,13 @@ export interface ItemView {
 export function bindDetails(details: HTMLDetailsElement, ctx: RenderContext, key: string, defaultOpen: boolean, onOpen?: () => void): void {
   const open = ctx.expansion(key) ?? defaultOpen;
   details.open = open;
-  if (open) onOpen?.();
+  if (open) {
+    onOpen?.();
+  }
   details.addEventListener('toggle', () => {
     ctx.setExpansion(key, details.open, defaultOpen);
-    if (details.open) onOpen?.();
+    if (details.open) {
+      onOpen?.();
+    }
   });
 }

@@ -8,14 +8,12 @@ type TextItem = Extract<TranscriptItem, { kind: 'text' }>;
 
 export function textView(initial: TextItem, ctx: RenderContext): ItemView {
   const element = itemShell(initial);
-  const body = new StreamingMarkdown({ onCopy: (text) => ctx.post({ type: 'copy', text }) }, 'md text-body');
+  const body = new StreamingMarkdown({ onCopy: (text) => ctx.post({ type: 'copy', text }) }, { className: 'md text-body', live: true });
   element.appendChild(body.element);
 
   const apply = (item: TextItem): void => {
     element.classList.toggle('streaming', item.streaming);
-    // Screen readers hear the answer as it arrives, but only while this item is the streaming one.
-    if (item.streaming) body.element.setAttribute('aria-live', 'polite');
-    else body.element.removeAttribute('aria-live');
+    // While streaming, the body is an aria-live region (see StreamingMarkdown).
     body.set(item.text, item.streaming);
   };
   apply(initial);
@@ -23,10 +21,14 @@ export function textView(initial: TextItem, ctx: RenderContext): ItemView {
   return {
     element,
     update(item) {
-      if (item.kind === 'text') apply(item);
+      if (item.kind === 'text') {
+        apply(item);
+      }
     },
     append(field, chunk) {
-      if (field === 'text') body.append(chunk);
+      if (field === 'text') {
+        body.append(chunk);
+      }
     },
     dispose() {
       body.dispose();

@@ -55,6 +55,7 @@ export function toolView(initial: ToolItem, ctx: RenderContext): ItemView {
           onClick: () => {
             ctx.setExpansion(expandKey, folded, false);
             renderOutput();
+            showAllButton?.focus();
           },
         });
         updateShowAll();
@@ -66,7 +67,9 @@ export function toolView(initial: ToolItem, ctx: RenderContext): ItemView {
     }
   };
   const updateShowAll = (): void => {
-    if (!showAllButton) return;
+    if (!showAllButton) {
+      return;
+    }
     const lines = lineCount();
     setButtonText(showAllButton, folded ? `Show all (${lines} line${lines === 1 ? '' : 's'})` : 'Show less');
   };
@@ -93,7 +96,9 @@ export function toolView(initial: ToolItem, ctx: RenderContext): ItemView {
         item.truncated ? h('span', { class: 'badge tool-truncated' }, 'truncated') : null,
       ),
     );
-    if (item.progress) card.appendChild(h('div', { class: 'tool-progress' }, codicon('pulse'), ` ${item.progress}`));
+    if (item.progress) {
+      card.appendChild(h('div', { class: 'tool-progress' }, codicon('pulse'), ` ${item.progress}`));
+    }
     if (item.input !== undefined && item.input !== null) {
       const details = h('details', { class: 'tool-input' }, h('summary', null, 'Input'), h('pre', { class: 'json' }, prettyJson(item.input)));
       bindDetails(details, ctx, `input:${item.id}`, item.status === 'proposed');
@@ -108,17 +113,25 @@ export function toolView(initial: ToolItem, ctx: RenderContext): ItemView {
   return {
     element,
     update(next) {
-      if (next.kind !== 'tool') return;
+      if (next.kind !== 'tool') {
+        return;
+      }
       item = next;
       renderAll();
     },
     append(field, chunk, next) {
-      if (next.kind !== 'tool' || field !== 'output') return;
+      if (next.kind !== 'tool' || field !== 'output') {
+        return;
+      }
       item = next;
       newlines += countNewlines(chunk);
-      if (!outputPre || (!folded && shouldFold())) renderOutput();
-      else if (folded) updateShowAll();
-      else outputPre.appendChild(document.createTextNode(chunk));
+      if (!outputPre || (!folded && shouldFold())) {
+        renderOutput();
+      } else if (folded) {
+        updateShowAll();
+      } else {
+        outputPre.appendChild(document.createTextNode(chunk));
+      }
     },
     dispose() {},
   };
@@ -129,7 +142,9 @@ function head(output: string): string {
   let end = -1;
   for (let line = 0; line < FOLD_LINES; line++) {
     end = output.indexOf('\n', end + 1);
-    if (end === -1 || end > FOLD_CHARS) break;
+    if (end === -1 || end > FOLD_CHARS) {
+      break;
+    }
   }
   const cut = end === -1 ? Math.min(output.length, FOLD_CHARS) : Math.min(end, FOLD_CHARS);
   return output.slice(0, cut);
