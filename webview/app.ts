@@ -9,6 +9,7 @@ import { codicon, h } from './dom';
 import { FrameScheduler } from './frameScheduler';
 import { Header } from './header';
 import { installLinkGuard } from './linkGuard';
+import { PanelsView } from './panelsView';
 import { QueueView } from './queueView';
 import { stateDisplay } from './runStateDisplay';
 import { Toasts } from './toasts';
@@ -28,6 +29,7 @@ export class App {
   private readonly header: Header;
   private readonly transcript: TranscriptView;
   private readonly queue: QueueView;
+  private readonly panels: PanelsView;
   private readonly composer: Composer;
   private readonly toasts = new Toasts();
   private readonly empty: HTMLElement;
@@ -45,10 +47,12 @@ export class App {
     });
     this.transcript = new TranscriptView({ store: this.store, uiState, post, requestFrame: () => this.frames.schedule() });
     this.queue = new QueueView(post);
+    this.panels = new PanelsView(post);
     this.composer = new Composer(uiState, post);
     this.empty = h('div', { id: 'empty-state', class: 'empty-state' }, codicon('comment-discussion'), h('p', null, EMPTY_TEXT));
     root.replaceChildren(
       this.header.element,
+      this.panels.element,
       this.transcript.element,
       this.empty,
       this.queue.element,
@@ -104,6 +108,7 @@ export class App {
     this.transcript.element.hidden = run === null;
     this.header.render(run);
     this.queue.render(run);
+    this.panels.render(run);
     this.composer.render(run);
     if (run && previous && previous.key === run.key) {
       if (previous.state !== run.state) {
