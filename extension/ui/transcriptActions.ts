@@ -1,13 +1,12 @@
 /** Carries out what the transcript webview asks for, always through the same paths as the commands. */
 import * as vscode from 'vscode';
+import { linkOpenDecision } from '../base/linkPolicy';
 import { approvalKeyOf } from '../model/modelTypes';
 import type { WebviewToHost } from '../protocol/webviewMessages';
 import { CHANGE_SET_PANEL_ID } from './changeSets/changeSetFiles';
 import { runChangeSetPanelAction } from './changeSets/changeSetPanels';
 import type { CommandContext } from './commands/commandContext';
 import type { TranscriptActions } from './transcriptViewProvider';
-
-const OPENABLE = new Set(['http:', 'https:', 'mailto:']);
 
 export class TranscriptActionHandler implements TranscriptActions {
   constructor(private readonly ctx: () => CommandContext) {}
@@ -110,7 +109,7 @@ export class TranscriptActionHandler implements TranscriptActions {
     } catch {
       return;
     }
-    if (!OPENABLE.has(`${uri.scheme}:`)) {
+    if (linkOpenDecision(uri.scheme).kind === 'refuse') {
       void vscode.window.showWarningMessage(`Agent Switchboard does not open ${uri.scheme}: links from agent output.`);
       return;
     }

@@ -17,6 +17,8 @@ import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import { RunJournal, safeFileName } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
+import type { LocalChangeSetRecord } from '../localChangeSet';
+import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../localChangeSet';
 import type { Driver, ProviderChoice, StartRunOptions } from '../driver';
 import { DriverError } from '../driver';
 import { ReconnectLoop } from '../reconnectLoop';
@@ -59,10 +61,14 @@ export class AgencyProxyDriver implements Driver {
   private lastWarning = '';
   /** Runs whose start_run is in flight: not yet in the daemon's list, but not lost either. */
   private readonly starting = new Set<string>();
+  /** AgencyProxy sends no change sets: the editor snapshots the git workspace around each run (localChangeSet.ts). */
+  private readonly localChanges: LocalChangeSets;
+  private readonly localRecords = new Map<string, LocalChangeSetRecord>();
 
   constructor(private readonly ctx: DriverContext) {
     this.connectionId = ctx.connectionId;
     this.journal = new RunJournal(join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId)));
+    this.localChanges = new LocalChangeSets(ctx.store, ctx.connectionId, ctx.log);
     this.loop = new ReconnectLoop({
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
@@ -120,6 +126,10 @@ export class AgencyProxyDriver implements Driver {
     };
     this.ctx.store.dispatch({ type: 'runUpserted', connectionId: this.connectionId, runId, fields });
     this.starting.add(runId);
+    const local = await this.localChanges.begin(runId, options.workspaceRoots[0]);
+    if (local) {
+      this.localRecords.set(runId, local);
+    }
     await this.saveRun(runId);
     await this.recordLocal(runId, { kind: 'userPrompt', text: options.prompt });
     try {
@@ -263,7 +273,7 @@ export class AgencyProxyDriver implements Driver {
         onLost(info.reason);
       }
     });
-    const capabilities = new Set<Capability>(['run.start']);
+    const capabilities = new Set<Capability>(['run.start', 'changeSets.local']);
     for (const c of client.capabilities) {
       for (const mapped of CAPABILITY_MAP[c] ?? []) {
         capabilities.add(mapped);
@@ -289,6 +299,7 @@ export class AgencyProxyDriver implements Driver {
           event: { kind: 'stateChanged', state: 'lost', detail: 'The daemon no longer knows this run (it probably restarted). The transcript is kept.', announce: true },
         });
         this.expireApprovals(run.runId);
+        void this.finishLocalChangeSet(run.runId);
         await this.saveRun(run.runId);
       }
     }
@@ -368,6 +379,7 @@ export class AgencyProxyDriver implements Driver {
     }
     if (mapped.terminal) {
       this.expireApprovals(runId);
+      void this.finishLocalChangeSet(runId);
       void this.refreshFinalState(runId);
     }
   }
@@ -442,6 +454,19 @@ export class AgencyProxyDriver implements Driver {
     await this.journal.append(runId, { l: event } satisfies JournalRecord).catch((error: unknown) => this.ctx.log.error(`Could not store run ${runId}: ${String(error)}`));
   }
 
+  /** Diffs the run's working-tree snapshots once it ended; the result tree is stored so a reload diffs the same. */
+  private async finishLocalChangeSet(runId: string): Promise<void> {
+    const record = this.localRecords.get(runId);
+    if (!record) {
+      return;
+    }
+    const finished = await this.localChanges.finish(runId, record);
+    if (finished.resultTree !== record.resultTree) {
+      this.localRecords.set(runId, finished);
+      await this.saveRun(runId);
+    }
+  }
+
   private async saveRun(runId: string): Promise<void> {
     const run = this.ctx.store.state.runs.get(runKeyOf(this.connectionId, runId));
     if (!run) {
@@ -455,6 +480,7 @@ export class AgencyProxyDriver implements Driver {
       state: run.state,
       createdAt: run.createdAt,
       ...(run.workspaceRoots ? { workspaceRoots: run.workspaceRoots } : {}),
+      ...(this.localRecords.has(runId) ? { extra: localChangeSetExtra(this.localRecords.get(runId)!) } : {}),
     };
     await this.journal.saveRun(stored).catch((error: unknown) => this.ctx.log.error(`Could not store run list: ${String(error)}`));
   }
@@ -477,6 +503,11 @@ export class AgencyProxyDriver implements Driver {
             ...(stored.workspaceRoots ? { workspaceRoots: stored.workspaceRoots } : {}),
           },
         });
+        const local = localChangeSetFromExtra(stored.extra);
+        if (local) {
+          this.localRecords.set(stored.runId, local);
+          this.localChanges.restore(stored.runId, local);
+        }
         const book = this.book(stored.runId);
         for (const record of (await this.journal.readRecords(stored.runId)) as JournalRecord[]) {
           if ('s' in record && typeof record.s === 'number') {
@@ -497,6 +528,9 @@ export class AgencyProxyDriver implements Driver {
         }
         // Replaying terminal events must not touch the daemon; the stored state is the last one we knew.
         this.applyFields(stored.runId, { state });
+        if (isTerminalRunState(state)) {
+          void this.finishLocalChangeSet(stored.runId);
+        }
       }
     })();
     return this.loaded;

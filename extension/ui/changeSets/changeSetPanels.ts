@@ -9,7 +9,7 @@ import type { ChangeSetInfo, ModelState } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import { Disposable } from '../disposable';
 import type { ChangeSetPanelAction } from './changeSetFiles';
-import { buildChangeSetPanel } from './changeSetFiles';
+import { buildChangeSetPanel, CHANGE_SET_PANEL_ID } from './changeSetFiles';
 
 export class ChangeSetPanels extends Disposable {
   private readonly published = new Map<string, ChangeSetInfo>();
@@ -30,8 +30,14 @@ export class ChangeSetPanels extends Disposable {
     }
   }
 
+  /** The change set changed, or a driver replaced the run's panels wholesale (dropping this one). */
+  private isStale(state: ModelState, key: string, info: ChangeSetInfo): boolean {
+    const run = state.runs.get(key);
+    return run !== undefined && (this.published.get(key) !== info || !(run.panels ?? []).some((p) => p.id === CHANGE_SET_PANEL_ID));
+  }
+
   private schedule(state: ModelState): void {
-    const stale = [...state.changeSets].some(([key, info]) => this.published.get(key) !== info);
+    const stale = [...state.changeSets].some(([key, info]) => this.isStale(state, key, info));
     if (!stale || this.scheduled) {
       return;
     }
@@ -48,7 +54,7 @@ export class ChangeSetPanels extends Disposable {
         }
       }
       for (const [key, info] of this.store.state.changeSets) {
-        if (this.published.get(key) !== info) {
+        if (this.isStale(this.store.state, key, info)) {
           this.publish(key);
         }
       }

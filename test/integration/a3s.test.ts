@@ -1,0 +1,148 @@
+/**
+ * A3S end to end in a real VS Code: the reference harness works in the test workspace (a git repository), a run
+ * started from the palette yields a verified change set, "Open All Changes" shows it in the multi-diff editor, and
+ * Apply (one file, then per hunk) writes through one undoable workspace edit — refusing, all or nothing, while the
+ * workspace already holds the run's edits.
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
+import * as vscode from 'vscode';
+import type { ApplyOutcome } from '../../extension/ui/changeSets/changeSetApply';
+import { parseChangeSet } from '../../extension/ui/changeSets/changeSetFiles';
+import { api, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
+
+const CONNECTION = 'a3s:A3S';
+const RELEASE = `sha256:${'1'.repeat(64)}`;
+/** Files the harness seeds (--git-init) or creates (`edit`); removed again after the suite. */
+const HARNESS_FILES = ['a3s-delete-me.txt', 'a3s-rename-me.txt', 'a3s-renamed.txt', 'a3s-crlf.txt', 'a3s-created.txt', 'a3s-blob.bin', 'notes'];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function gitBlob(tree: string, file: string): string {
+  return execFileSync('git', ['cat-file', 'blob', `${tree.replace(/^git-tree:/, '')}:${file}`], { cwd: workspaceDir() }).toString('utf8');
+}
+
+function multiDiffTab(): vscode.Tab | undefined {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => {
+    const input = t.input as { textDiffs?: unknown } | undefined;
+    return input !== null && typeof input === 'object' && Array.isArray(input.textDiffs);
+  });
+}
+
+suite('A3S', () => {
+  let harness: ChildProcess | undefined;
+  let runKey = '';
+
+  suiteSetup(async () => {
+    const port = await freePort();
+    harness = startFixture('a3s', ['--port', String(port), '--workspace', workspaceDir(), '--git-init', '--release', RELEASE, '--step-ms', '10', '--capture-ms', '100']);
+    const url = `http://127.0.0.1:${port}`;
+    await waitFor('the harness', async () => (await fetch(`${url}/health/ready`).then((r) => r.status === 200).catch(() => false)) || undefined);
+    const a = await api();
+    await setConnections([{ name: 'A3S', protocol: 'a3s', url, releaseIdentity: RELEASE }]);
+    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected');
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await setConnections([]);
+    harness?.kill('SIGTERM');
+    const dir = workspaceDir();
+    for (const f of HARNESS_FILES) {
+      fs.rmSync(path.join(dir, f), { recursive: true, force: true });
+    }
+    execFileSync('git', ['checkout', '-q', '--', 'README.md'], { cwd: dir });
+  });
+
+  test('a run with edits yields a verified change set, shown in the multi-diff editor', async () => {
+    const a = await api();
+    runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
+      connectionId: CONNECTION,
+      model: '',
+      permission: 'edit',
+      prompt: 'edit the workspace files',
+    })) as string;
+    assert.ok(runKey, 'the command returns the new run');
+    await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
+    const cs = await waitFor('a ready change set', () => {
+      const c = a.store.state.changeSets.get(runKey);
+      return c?.status === 'ready' ? c : undefined;
+    });
+    assert.equal(cs.source, 'daemon');
+    assert.match(cs.patch ?? '', /diff --git a\/README\.md b\/README\.md/);
+    const panel = await waitFor('the change-set panel', () => a.store.state.runs.get(runKey)?.panels?.find((p) => p.id === 'changeSet'));
+    assert.ok(panel.entries.some((e) => e.label === 'a3s-rename-me.txt → a3s-renamed.txt'), panel.entries.map((e) => e.label).join(' | '));
+
+    // The harness edited this very workspace: applying again is refused as a whole, naming every file.
+    const readme = path.join(workspaceDir(), 'README.md');
+    const edited = fs.readFileSync(readme, 'utf8');
+    const refused = (await vscode.commands.executeCommand('agentSwitchboard.applyChangeSet', runKey)) as ApplyOutcome;
+    assert.deepEqual(refused.applied, []);
+    const problems = new Map(refused.problems.map((p) => [p.path, p.reason]));
+    assert.match(problems.get('README.md') ?? '', /already contains these changes/);
+    assert.match(problems.get('a3s-blob.bin') ?? '', /binary/);
+    assert.equal(fs.readFileSync(readme, 'utf8'), edited, 'nothing was written');
+
+    const count = (await vscode.commands.executeCommand('agentSwitchboard.openAllChanges', runKey)) as number;
+    const tab = await waitFor('the multi-diff editor', multiDiffTab);
+    const diffs = (tab.input as { textDiffs: vscode.TabInputTextDiff[] }).textDiffs;
+    // The tab lists the entries with two sides; added and deleted files show as one-sided entries.
+    const files = parseChangeSet(cs);
+    assert.ok(files.ok && files.files.length === count);
+    assert.equal(diffs.length, files.ok ? files.files.filter((f) => f.status !== 'added' && f.status !== 'deleted').length : -1);
+    const readmeDiff = diffs.find((d) => d.modified.path.endsWith('/README.md'));
+    assert.ok(readmeDiff, 'README.md is in the multi-diff editor');
+    assert.equal((await vscode.workspace.openTextDocument(readmeDiff.original)).getText(), gitBlob(cs.baseTree!, 'README.md'), 'left = the base tree from git');
+    assert.equal((await vscode.workspace.openTextDocument(readmeDiff.modified)).getText(), edited, 'right = the result');
+    await ui({ action: 'waitFor', selector: '.monaco-diff-editor .view-line' });
+    await new Promise((r) => setTimeout(r, 1000));
+    await screenshot('a3s-multidiff.png');
+  });
+
+  test('Apply one file, Undo restores it, then apply per hunk', async () => {
+    const a = await api();
+    const cs = a.store.state.changeSets.get(runKey)!;
+    const base = gitBlob(cs.baseTree!, 'README.md');
+    const result = gitBlob(cs.resultTree!, 'README.md');
+    assert.notEqual(base, result);
+    // As if the harness had worked on another checkout: this workspace is back at the run's base.
+    const uri = vscode.Uri.file(path.join(workspaceDir(), 'README.md'));
+    fs.writeFileSync(uri.fsPath, base);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await waitFor('the document reloaded', () => doc.getText() === base);
+
+    const applied = (await vscode.commands.executeCommand('agentSwitchboard.applyChangeSetFile', runKey, 'README.md')) as ApplyOutcome;
+    assert.deepEqual([applied.applied, applied.problems], [['README.md'], []]);
+    assert.equal(doc.getText(), result);
+    assert.equal(fs.readFileSync(uri.fsPath, 'utf8'), result, 'saved to disk');
+
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('undo');
+    await waitFor('undo restores the file', () => doc.getText() === base);
+
+    const file = a.store.state.runs.get(runKey)?.panels?.find((p) => p.id === 'changeSet')?.entries.find((e) => e.label === 'README.md');
+    assert.deepEqual(file?.actions.map((x) => x.id), ['openDiff', 'applyFile', 'applyHunks']);
+    const hunks = (await vscode.commands.executeCommand('agentSwitchboard.applyChangeSetHunks', runKey, file!.id, [0])) as ApplyOutcome;
+    assert.deepEqual(hunks.applied, ['README.md']);
+    assert.equal(doc.getText(), result);
+    await doc.save();
+    await vscode.commands.executeCommand('agentSwitchboard.openChangeSetFileDiff', runKey, 'README.md');
+    await waitFor('a file diff', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'agent-switchboard-changes'));
+    await ui({ action: 'waitFor', selector: '.monaco-diff-editor .view-line' });
+    await screenshot('a3s-file-diff.png');
+  });
+});
