@@ -92,9 +92,9 @@ suite('SCV', () => {
     await waitFor('the approval request', () => a.store.state.runs.get(key)?.pendingApprovals.length === 1);
     assert.equal(a.store.state.runs.get(key)?.state, 'waiting_approval');
     await vscode.commands.executeCommand('notifications.showList');
-    await ui({ action: 'waitFor', selector: NOTIFICATION_BUTTON, hasText: 'Allow once' });
+    await ui({ action: 'waitFor', selector: NOTIFICATION_BUTTON, hasText: 'Allow' });
     await screenshot('scv-approval-notification.png');
-    await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: 'Allow once' });
+    await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: 'Allow' });
     await waitFor('the tool ran', () => completedTurns() === 5, 30000);
     const tool = transcriptOf().find((i) => i.kind === 'tool');
     assert.ok(tool?.kind === 'tool' && tool.status === 'succeeded' && tool.output === 'hello\n', JSON.stringify(tool));

@@ -103,14 +103,16 @@ export function a3sHttpExchange(
             finish(undefined, { status, json: undefined, parseError: 'empty body' });
             return;
           }
+          let json: unknown;
           try {
-            const json: unknown = JSON.parse(text);
-            options.tap('in', json, info);
-            finish(undefined, { status, json });
+            json = JSON.parse(text);
           } catch (error) {
-            options.tap('in', text.slice(0, TRACE_TEXT_LIMIT), info);
+            safeTap(options.tap, 'in', text.slice(0, TRACE_TEXT_LIMIT), info);
             finish(undefined, { status, json: undefined, parseError: error instanceof Error ? error.message : String(error) });
+            return;
           }
+          safeTap(options.tap, 'in', json, info);
+          finish(undefined, { status, json });
         });
       },
     );
@@ -127,8 +129,17 @@ export function a3sHttpExchange(
     }
     signal?.addEventListener('abort', onAbort);
     if (exchange.body) {
-      options.tap('out', exchange.body.value, trace);
+      safeTap(options.tap, 'out', exchange.body.value, trace);
     }
     req.end(payload);
   });
+}
+
+/** Tracing must never change what a request does: a throwing tap is ignored. */
+function safeTap(tap: FrameTap, ...args: Parameters<FrameTap>): void {
+  try {
+    tap(...args);
+  } catch {
+    // ignored on purpose
+  }
 }

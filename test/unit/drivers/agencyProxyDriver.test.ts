@@ -119,11 +119,10 @@ test('a window reload mid-run restores the transcript from storage and re-attach
   const daemon = new ReferenceAgencyProxy({ socketPath, stateDir, workspace: dir, chunkDelayMs: 5, interactiveIdleMs: 100 });
   await daemon.start();
   let first = makeDriver(socketPath, storage);
-  let runId = '';
   try {
     await first.driver.connect();
     await until('connected', () => first.store.state.connections.get(first.connectionId)?.state.kind === 'connected');
-    runId = await first.driver.startRun({ prompt: 'long:400 notools', provider: 'claude', workspaceRoots: [dir], approvals: false, interactive: false });
+    const runId = await first.driver.startRun({ prompt: 'long:400 notools', provider: 'claude', workspaceRoots: [dir], approvals: false, interactive: false });
     const key = runKeyOf(first.connectionId, runId);
     await until('some streaming', () => (first.store.state.runs.get(key)?.lastSequence ?? 0) > 50);
     first.driver.dispose(); // the window goes away mid-stream
