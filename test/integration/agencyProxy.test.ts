@@ -119,6 +119,11 @@ suite('AgencyProxy', () => {
     const a = await api();
     const run = [...a.store.state.runs.values()].find((r) => r.connectionId === CONNECTION && r.title === 'Tidy up the README');
     assert.ok(run);
+    // A clean workbench for the README pictures: no panel, notifications or editors left by earlier suites.
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await vscode.commands.executeCommand('notifications.hideList');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', run.key);
     const config = vscode.workspace.getConfiguration('workbench');
     try {
