@@ -136,4 +136,25 @@ suite('AgencyProxy', () => {
     await new Promise((r) => setTimeout(r, 1500));
     await screenshot('theme-dark.png');
   });
+
+  test('the protocol trace recorded every frame of these runs, secrets redacted', async () => {
+    const a = await api();
+    await a.flushTrace();
+    const file = process.env.SWITCHBOARD_TRACE_FILE;
+    assert.ok(file, 'the runner sets SWITCHBOARD_TRACE_FILE');
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { t: number; protocol: string; connection: string; dir: string; frame: Record<string, unknown> });
+    const ours = lines.filter((l) => l.protocol === 'agency-proxy' && l.connection === 'AgencyProxy');
+    const types = new Set(ours.filter((l) => l.dir === 'out').map((l) => l.frame.type));
+    for (const t of ['hello', 'list_runs', 'start_run', 'attach_run', 'decide_approval', 'ack_events']) {
+      assert.ok(types.has(t), `an outgoing ${t} frame is in the trace`);
+    }
+    assert.ok(ours.some((l) => l.dir === 'in' && l.frame.kind === 'event'), 'incoming events are in the trace');
+    assert.ok(ours.every((l) => typeof l.t === 'number'));
+    const start = ours.find((l) => l.frame.type === 'start_run')!.frame as { request: { environment: Record<string, string> } };
+    assert.ok(Object.values(start.request.environment).every((v) => v === '<redacted>'));
+  });
 });
