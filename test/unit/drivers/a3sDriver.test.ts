@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { A3sDriver } from '../../../extension/drivers/a3s/a3sDriver';
 import type { A3sDriverOptions } from '../../../extension/drivers/a3s/a3sDriver';
-import type { DriverContext } from '../../../extension/drivers/connectionManager';
 import type { ConnectionProfile } from '../../../extension/drivers/driver';
 import { runKeyOf } from '../../../extension/model/modelTypes';
-import { RunStore } from '../../../extension/model/runStore';
+import type { RunStore } from '../../../extension/model/runStore';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
 import { A3sHarness } from '../../fixtures/a3s/harness';
 import type { A3sHarnessOptions } from '../../fixtures/a3s/harness';
 import { DEFAULT_RELEASE } from '../../fixtures/a3s/harnessWire';
 import { FakeA3sServer } from '../a3s/fakeA3sServer';
+import { driverSetup, loudLog, until } from './driverTestKit';
 
 const base = mkdtempSync(join(tmpdir(), 'a3sd-'));
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -25,19 +25,6 @@ after(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-async function until<T>(what: string, probe: () => T | undefined | false, ms = 15000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) {
-      return v;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out: ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const FAST: A3sDriverOptions = { healthIntervalMs: 50, pollActiveMs: 5, pollMaxMs: 40, reconnectBaseMs: 20, changeSetInitialDelayMs: 20, changeSetMaxDelayMs: 80 };
 
@@ -56,18 +43,11 @@ interface Frame {
 }
 
 function makeDriver(url: string, storageDir: string, profile: Partial<ConnectionProfile> = {}, options: A3sDriverOptions = {}) {
-  const store = new RunStore();
-  const connectionId = 'a3s:test';
-  store.dispatch({ type: 'connectionAdded', connection: { id: connectionId, name: 'test', protocol: 'a3s' } });
   const frames: Frame[] = [];
-  const ctx: DriverContext = {
-    store,
-    connectionId,
-    profile: { name: 'test', protocol: 'a3s', url, releaseIdentity: DEFAULT_RELEASE, ...profile },
+  const { store, connectionId, ctx } = driverSetup({ name: 'test', protocol: 'a3s', url, releaseIdentity: DEFAULT_RELEASE, ...profile }, storageDir, {
     tap: (dir, frame, http) => frames.push({ dir, frame, ...(http ? { path: http.path } : {}) }),
-    storageDir,
-    log: { info: () => undefined, warn: () => undefined, error: (m) => console.error(m) },
-  };
+    log: loudLog,
+  });
   const driver = new A3sDriver(ctx, { ...FAST, ...options });
   cleanups.push(() => driver.dispose());
   return { store, driver, connectionId, frames };

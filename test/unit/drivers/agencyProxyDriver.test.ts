@@ -4,42 +4,22 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import type { DriverContext } from '../../../extension/drivers/connectionManager';
 import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agencyProxyDriver';
 import { runKeyOf } from '../../../extension/model/modelTypes';
-import { RunStore } from '../../../extension/model/runStore';
+import type { RunStore } from '../../../extension/model/runStore';
 import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
 import { StateStore } from '../../fixtures/agencyProxy/runStore';
+import { driverSetup, loudLog, until } from './driverTestKit';
 
 const base = mkdtempSync(join(tmpdir(), 'apd-'));
 after(() => rmSync(base, { recursive: true, force: true }));
 
-async function until<T>(what: string, probe: () => T | undefined | false, ms = 10000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) {
-      return v;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out: ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function makeDriver(socketPath: string, storageDir: string, frames: unknown[] = []) {
-  const store = new RunStore();
-  const connectionId = 'agency-proxy:test';
-  store.dispatch({ type: 'connectionAdded', connection: { id: connectionId, name: 'test', protocol: 'agency-proxy' } });
-  const ctx: DriverContext = {
-    store,
-    connectionId,
-    profile: { name: 'test', protocol: 'agency-proxy', socketPath },
+  const { store, connectionId, ctx } = driverSetup({ name: 'test', protocol: 'agency-proxy', socketPath }, storageDir, {
     tap: (_dir, frame) => frames.push(frame),
-    storageDir,
-    log: { info: () => undefined, warn: () => undefined, error: (m) => console.error(m) },
-  };
+    log: loudLog,
+  });
   return { store, driver: new AgencyProxyDriver(ctx), connectionId };
 }
 

@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { DriverContext } from '../../../extension/drivers/connectionManager';
 import { DriverError } from '../../../extension/drivers/driver';
 import { FATAL, layoutFailure } from '../../../extension/drivers/hive/hiveConnectFailure';
 import { HiveDriver } from '../../../extension/drivers/hive/hiveDriver';
@@ -23,24 +22,12 @@ import { runKeyOf } from '../../../extension/model/modelTypes';
 import { RunStore } from '../../../extension/model/runStore';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
 import { FakeHive } from '../../fixtures/hive/hive';
+import { driverSetup, until } from './driverTestKit';
 
 const CONNECTION = 'hive:test';
 const base = mkdtempSync(join(tmpdir(), 'hvdrv-'));
 after(() => rmSync(base, { recursive: true, force: true }));
 
-async function until<T>(what: string, probe: () => T | undefined | false, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) {
-      return v;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out: ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** Timers the test steps by hand: `fire()` runs the armed poll and waits until the next one is armed. */
 class SteppedTimers implements HiveTimers {
@@ -95,17 +82,10 @@ interface Session {
 async function withDriver(fn: (s: Session) => Promise<void>, profile: Partial<ConnectionProfile> = {}, options: HiveDriverOptions = {}): Promise<void> {
   const hive = new FakeHive({ recvMaxWaitSeconds: 1 });
   await hive.start();
-  const store = new RunStore();
-  store.dispatch({ type: 'connectionAdded', connection: { id: CONNECTION, name: 'test', protocol: 'hive' } });
   const warnings: string[] = [];
-  const ctx: DriverContext = {
-    store,
-    connectionId: CONNECTION,
-    profile: { name: 'test', protocol: 'hive', hiveDir: hive.dir, ...profile },
-    tap: () => undefined,
-    storageDir: base,
+  const { store, ctx } = driverSetup({ name: 'test', protocol: 'hive', hiveDir: hive.dir, ...profile }, base, {
     log: { info: () => undefined, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
-  };
+  });
   const timers = new SteppedTimers();
   const driver = new HiveDriver(ctx, { timers, requestTimeoutMs: 3000, reconnectBaseMs: 20, ...options });
   try {

@@ -8,35 +8,22 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { DriverContext } from '../../../extension/drivers/connectionManager';
 import { DriverError } from '../../../extension/drivers/driver';
 import { ScvDriver } from '../../../extension/drivers/scv/scvDriver';
 import { SESSION_DROPPED } from '../../../extension/drivers/scv/scvErrorText';
 import type { RunInfo } from '../../../extension/model/modelTypes';
 import { runKeyOf } from '../../../extension/model/modelTypes';
-import { RunStore } from '../../../extension/model/runStore';
+import type { RunStore } from '../../../extension/model/runStore';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
 import { ScvReferenceDaemon } from '../../fixtures/scv/daemon';
 import type { ScvReferenceDaemonOptions } from '../../fixtures/scv/daemon';
 import { fakeScvServer } from '../scv/fakeScvServer';
+import { driverSetup, loudLog, until } from './driverTestKit';
 
 const base = mkdtempSync(join(tmpdir(), 'scvd-'));
 after(() => rmSync(base, { recursive: true, force: true }));
 const CONNECTION = 'scv:test';
 
-async function until<T>(what: string, probe: () => T | undefined | false, ms = 8000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) {
-      return v;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out: ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 interface Setup {
   readonly dir: string;
@@ -78,18 +65,12 @@ async function setup(daemonOptions: Partial<ScvReferenceDaemonOptions> | null = 
 }
 
 function makeDriver(socketPath: string, storageDir: string, workspaceFolder: string, options: ConstructorParameters<typeof ScvDriver>[1] = {}) {
-  const store = new RunStore();
   const frames: unknown[] = [];
-  store.dispatch({ type: 'connectionAdded', connection: { id: CONNECTION, name: 'test', protocol: 'scv' } });
-  const ctx: DriverContext = {
-    store,
-    connectionId: CONNECTION,
-    profile: { name: 'test', protocol: 'scv', socketPath },
+  const { store, ctx } = driverSetup({ name: 'test', protocol: 'scv', socketPath }, storageDir, {
     tap: (_dir, frame) => frames.push(frame),
-    storageDir,
+    log: loudLog,
     workspaceFolder,
-    log: { info: () => undefined, warn: () => undefined, error: (m) => console.error(m) },
-  };
+  });
   return { store, frames, driver: new ScvDriver(ctx, { reconnectBaseMs: 50, ...options }) };
 }
 

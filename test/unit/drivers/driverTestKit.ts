@@ -1,0 +1,45 @@
+/** Shared by the driver tests: polling for a model condition, and a RunStore with one connection. */
+import type { DriverContext, DriverLog } from '../../../extension/drivers/connectionManager';
+import type { ConnectionProfile } from '../../../extension/drivers/driver';
+import { RunStore } from '../../../extension/model/runStore';
+import type { FrameTap } from '../../../extension/transport/frameTap';
+
+/** Polls `probe` every 10 ms until it returns a value (not undefined/false); fails with `what` after `ms`. */
+export async function until<T>(what: string, probe: () => T | undefined | false, ms = 15000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== false) {
+      return v;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out: ${what}`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export const quietLog: DriverLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+/** Errors are printed: a driver error in a test is worth seeing even when the assertion passes. */
+export const loudLog: DriverLog = { info: () => undefined, warn: () => undefined, error: (m) => console.error(m) };
+
+/** A store holding the profile's connection, and the context a driver for it needs. */
+export function driverSetup(
+  profile: ConnectionProfile,
+  storageDir: string,
+  options: { tap?: FrameTap; log?: DriverLog; workspaceFolder?: string } = {},
+): { store: RunStore; connectionId: string; ctx: DriverContext } {
+  const store = new RunStore();
+  const connectionId = `${profile.protocol}:${profile.name}`;
+  store.dispatch({ type: 'connectionAdded', connection: { id: connectionId, name: profile.name, protocol: profile.protocol } });
+  const ctx: DriverContext = {
+    store,
+    connectionId,
+    profile,
+    tap: options.tap ?? (() => undefined),
+    storageDir,
+    log: options.log ?? quietLog,
+    ...(options.workspaceFolder !== undefined ? { workspaceFolder: options.workspaceFolder } : {}),
+  };
+  return { store, connectionId, ctx };
+}
