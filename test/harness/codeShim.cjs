@@ -145,7 +145,13 @@ const NOISE = /AgentHost|ChatModelSelection|AccountPolicyGate|Creating a socket|
     'workbench.colorTheme': process.env.SHIM_THEME || 'Default Dark Modern',
     'window.commandCenter': false,
   };
-  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  // Keep what an earlier launch on the same profile stored (a "reload"): only add the harness defaults.
+  const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+  let previous = {};
+  try {
+    previous = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+  } catch {}
+  fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, ...previous }, null, 2));
   const cfg = path.join(tmp, 'config.yaml');
   fs.writeFileSync(cfg, '{}\n');
   const port = await freePort();

@@ -2,7 +2,7 @@
 // driven by @vscode/test-electron's runTests through codeShim.cjs. Builds the extension and the test bundles,
 // prepares a git workspace from test/fixtures/workspace, and runs the mocha suites in the extension host.
 import { runTests } from '@vscode/test-electron';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,38 @@ function harnessEnv() {
   return env;
 }
 
+/** Counts every `N passed, N failed` line the suites print (runTests streams their output through our stdout). */
+function countResults() {
+  const totals = { passed: 0, failed: 0, launches: 0 };
+  const write = process.stdout.write.bind(process.stdout);
+  let pending = '';
+  process.stdout.write = (chunk, ...rest) => {
+    pending += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /^(\d+) passed, (\d+) failed$/.exec(line.trim());
+      if (m) {
+        totals.passed += Number(m[1]);
+        totals.failed += Number(m[2]);
+        totals.launches += 1;
+      }
+    }
+    return write(chunk, ...rest);
+  };
+  return totals;
+}
+
+/** Starts the reference AgencyProxy outside VS Code, so its runs outlive a window (the reload suites). */
+function startReloadDaemon(dir, workspace) {
+  const socket = join(dir, 'run', 'runtime.sock');
+  const stateDir = join(dir, 'state');
+  const child = spawn(process.execPath, [join(root, 'out/fixtures/agencyProxy.js'), '--socket', socket, '--state-dir', stateDir, '--workspace', workspace], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return { child, socket, stateDir };
+}
+
 async function main() {
   const env = harnessEnv();
   execFileSync(process.execPath, [join(root, 'esbuild.mjs')], { cwd: root, stdio: 'inherit' });
@@ -37,32 +69,61 @@ async function main() {
   const workspace = prepareWorkspace();
   // A fresh profile per run: stored transcripts and settings of an earlier run must not leak into this one.
   const profile = mkdtempSync(join(tmpdir(), 'switchboard-profile-'));
+  const reloadProfile = mkdtempSync(join(tmpdir(), 'switchboard-reload-'));
   const traceFile = join(results, 'integration-trace.jsonl');
   rmSync(traceFile, { force: true });
   Object.assign(process.env, env);
-  let code = 0;
+  const totals = countResults();
+  const only = process.env.SWITCHBOARD_INTEGRATION_GREP;
+  const launch = async (userData, grep, invert, extraEnv = {}) => {
+    try {
+      await runTests({
+        vscodeExecutablePath: join(root, 'test/harness/codeShim.cjs'),
+        extensionDevelopmentPath: root,
+        extensionTestsPath: join(root, 'out/test/index'),
+        launchArgs: [`--user-data-dir=${join(userData, 'user-data')}`, `--extensions-dir=${join(userData, 'extensions')}`, workspace],
+        extensionTestsEnv: {
+          SHIM_SCREENSHOTS: '1',
+          SWITCHBOARD_TRACE_FILE: traceFile,
+          SWITCHBOARD_TEST_RESULTS: results,
+          SWITCHBOARD_TEST_WORKSPACE: workspace,
+          SWITCHBOARD_FIXTURES: join(root, 'out/fixtures'),
+          SWITCHBOARD_INTEGRATION_GREP: grep,
+          SWITCHBOARD_INTEGRATION_INVERT: invert ? '1' : '',
+          ...extraEnv,
+        },
+      });
+      return true;
+    } catch (error) {
+      console.error(`integration launch failed: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+  };
+  let ok = true;
+  let daemon;
   try {
-    await runTests({
-      vscodeExecutablePath: join(root, 'test/harness/codeShim.cjs'),
-      extensionDevelopmentPath: root,
-      extensionTestsPath: join(root, 'out/test/index'),
-      launchArgs: [`--user-data-dir=${join(profile, 'user-data')}`, `--extensions-dir=${join(profile, 'extensions')}`, workspace],
-      extensionTestsEnv: {
-        SHIM_SCREENSHOTS: '1',
-        SWITCHBOARD_TRACE_FILE: traceFile,
-        SWITCHBOARD_TEST_RESULTS: results,
-        SWITCHBOARD_TEST_WORKSPACE: workspace,
-        SWITCHBOARD_FIXTURES: join(root, 'out/fixtures'),
-      },
-    });
-  } catch (error) {
-    console.error(`integration tests failed: ${error instanceof Error ? error.message : String(error)}`);
-    code = 1;
+    // 1. Every suite except the reload pair, in one window.
+    if (!only || !/^Reload/.test(only)) {
+      ok = (await launch(profile, only || 'Reload phase', !only)) && ok;
+    }
+    // 2. A window reload with three live runs: phase 1 starts them and the window goes away; phase 2 is a new
+    //    window on the same profile that must re-attach every run and end with transcripts equal to the journal.
+    if (!only || /Reload/.test(only)) {
+      daemon = startReloadDaemon(reloadProfile, workspace);
+      const reloadEnv = { SWITCHBOARD_RELOAD_SOCKET: daemon.socket, SWITCHBOARD_RELOAD_STATE: daemon.stateDir };
+      ok = (await launch(reloadProfile, 'Reload phase 1', false, reloadEnv)) && ok;
+      ok = (await launch(reloadProfile, 'Reload phase 2', false, reloadEnv)) && ok;
+    }
   } finally {
+    daemon?.child.kill('SIGTERM');
     rmSync(workspace, { recursive: true, force: true });
     rmSync(profile, { recursive: true, force: true });
+    rmSync(reloadProfile, { recursive: true, force: true });
   }
-  process.exit(code);
+  const failed = totals.failed + (ok || totals.failed > 0 ? 0 : 1);
+  console.log(`\nintegration launches: ${totals.launches}`);
+  console.log(`${totals.passed} passed, ${failed} failed`);
+  process.exit(ok && failed === 0 ? 0 : 1);
 }
 
 await main();

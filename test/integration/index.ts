@@ -5,9 +5,12 @@ import Mocha from 'mocha';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60000 });
-  const only = process.env.SWITCHBOARD_INTEGRATION_GREP;
-  if (only) {
-    mocha.grep(only);
+  const grep = process.env.SWITCHBOARD_INTEGRATION_GREP;
+  if (grep) {
+    mocha.grep(grep);
+    if (process.env.SWITCHBOARD_INTEGRATION_INVERT === '1') {
+      mocha.invert();
+    }
   }
   for (const file of fs.readdirSync(__dirname).sort()) {
     if (file.endsWith('.test.js')) {
