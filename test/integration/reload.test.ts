@@ -59,6 +59,7 @@ suite('Reload phase 1', () => {
     for (const key of keys) {
       await waitFor(`${key} streaming`, () => (a.store.state.runs.get(key)?.lastSequence ?? 0) > 40, 60000);
     }
+    await vscode.commands.executeCommand('agentSwitchboard.showTranscript', keys[0]);
     await screenshot('reload-phase1.png');
   });
 });
@@ -77,6 +78,7 @@ suite('Reload phase 2', () => {
     for (const run of runs) {
       await waitFor(`${run.title} completed`, () => a.store.state.runs.get(run.key)?.state === 'completed', 180000);
     }
+    await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runs[0]!.key);
     await screenshot('reload-phase2.png');
     for (const run of runs) {
       const journal = daemonJournal(run.runId);
