@@ -1,9 +1,10 @@
 /**
- * The whole webview UI: header, transcript, queue, composer, toasts and the empty state. Receives already
- * validated host messages (from main.ts), keeps the transcript store in sequence and asks for a resync when it
- * cannot, and renders once per animation frame.
+ * The whole webview UI: header, transcript (or, while shown, a run's change set), queue, composer, toasts and the
+ * empty state. Receives already validated host messages (from main.ts), keeps the transcript store in sequence and
+ * asks for a resync when it cannot, and renders once per animation frame.
  */
 import type { HostToWebview, RunSummary, WebviewToHost } from '../extension/protocol/webviewMessages';
+import { ChangeSetView } from './changeSetView';
 import { Composer } from './composer';
 import { codicon, h } from './dom';
 import { FrameScheduler } from './frameScheduler';
@@ -25,11 +26,16 @@ const EMPTY_TEXT = "No run selected — pick one in Connections or run 'Agent Sw
 
 export class App {
   private readonly store = new TranscriptStore();
-  private readonly frames = new FrameScheduler(() => this.transcript.flush());
+  private readonly frames = new FrameScheduler(() => {
+    this.transcript.flush();
+    this.changeSet.layout();
+  });
   private readonly header: Header;
   private readonly transcript: TranscriptView;
   private readonly queue: QueueView;
   private readonly panels: PanelsView;
+  /** A change set shown in place of the transcript (and the side panels) until the user goes back. */
+  private readonly changeSet: ChangeSetView;
   private readonly composer: Composer;
   private readonly toasts = new Toasts();
   private readonly empty: HTMLElement;
@@ -37,7 +43,7 @@ export class App {
   private resyncRequestedAt: number | null = null;
 
   constructor(
-    root: HTMLElement,
+    private readonly root: HTMLElement,
     private readonly uiState: UiStateStore,
     private readonly post: (message: WebviewToHost) => void,
   ) {
@@ -48,12 +54,14 @@ export class App {
     this.transcript = new TranscriptView({ store: this.store, uiState, post, requestFrame: () => this.frames.schedule() });
     this.queue = new QueueView(post);
     this.panels = new PanelsView(post);
+    this.changeSet = new ChangeSetView({ post, requestFrame: () => this.frames.schedule(), onClose: () => this.closeChangeSet() });
     this.composer = new Composer(uiState, post);
     this.empty = h('div', { id: 'empty-state', class: 'empty-state' }, codicon('comment-discussion'), h('p', null, EMPTY_TEXT));
     root.replaceChildren(
       this.header.element,
       this.panels.element,
       this.transcript.element,
+      this.changeSet.element,
       this.empty,
       this.queue.element,
       this.composer.element,
@@ -61,6 +69,12 @@ export class App {
       this.toasts.announcer,
     );
     installLinkGuard(document, (href) => this.post({ type: 'openLink', href }));
+    // Escape with nothing focused (e.g. after a click on plain text) also leaves the change set.
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && this.changeSet.isOpen && (event.target === document.body || event.target === document.documentElement)) {
+        this.closeChangeSet();
+      }
+    });
     window.addEventListener('pagehide', () => this.uiState.flush());
     this.renderRun(null);
   }
@@ -68,6 +82,9 @@ export class App {
   snapshot(message: Message<'snapshot'>): void {
     this.resyncRequestedAt = null;
     const previous = this.store.run;
+    if (this.changeSet.isOpen && this.changeSet.runKey !== message.run?.key) {
+      this.closeChangeSet(false); // another run is shown now
+    }
     this.store.reset(message.run, message.items, message.seq);
     this.renderRun(message.run, previous);
     this.frames.schedule();
@@ -92,6 +109,28 @@ export class App {
     const previous = this.store.run;
     if (this.store.setRun(message.run)) {
       this.renderRun(message.run, previous);
+    }
+  }
+
+  /** The host shows a change set: it replaces the transcript until Back or Escape. */
+  showChangeSet(message: Message<'changeSet'>): void {
+    if (message.runKey !== this.store.runKey) {
+      return; // for a run no longer shown
+    }
+    this.root.classList.add('showing-change-set');
+    this.changeSet.open(message);
+    this.toasts.announce(`Showing the change set: ${message.files.length} file${message.files.length === 1 ? '' : 's'}`);
+  }
+
+  private closeChangeSet(restoreFocus = true): void {
+    if (!this.changeSet.isOpen) {
+      return;
+    }
+    this.changeSet.close();
+    this.root.classList.remove('showing-change-set');
+    this.frames.schedule();
+    if (restoreFocus) {
+      (document.getElementById('run-change-set') ?? document.getElementById('transcript'))?.focus();
     }
   }
 

@@ -32,6 +32,9 @@ function dispatch(message: HostToWebview): void {
     case 'toast':
       app.toast(message);
       return;
+    case 'changeSet':
+      app.showChangeSet(message);
+      return;
     default: {
       const _exhaustive: never = message;
       return _exhaustive;

@@ -146,14 +146,14 @@ export class VirtualList {
     this.requestFrame();
   }
 
-  /** Scrolls so that row `index` is at the top (unpins). */
-  scrollToIndex(index: number): void {
+  /** Scrolls so that row `index` is at the top, `offset` px below it (unpins). */
+  scrollToIndex(index: number, offset = 8): void {
     if (index < 0 || index >= this.count) {
       return;
     }
     this.setPinned(false);
     this.anchorIndex = index;
-    this.anchorDelta = -8;
+    this.anchorDelta = -offset;
     this.requestFrame();
   }
 

@@ -41,6 +41,12 @@ export class TranscriptActionHandler implements TranscriptActions {
       case 'showChangeSet':
         await vscode.commands.executeCommand('agentSwitchboard.showChangeSet', message.runKey);
         return;
+      case 'openChangeSetFile':
+        await vscode.commands.executeCommand('agentSwitchboard.openChangeSetFileDiff', message.runKey, message.fileIndex);
+        return;
+      case 'openAllChanges':
+        await vscode.commands.executeCommand('agentSwitchboard.openAllChanges', message.runKey);
+        return;
       case 'openLink':
         await this.openLink(message.href);
         return;

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { PatchEvent, RunStore } from '../model/runStore';
 import { runSummaryOf } from '../model/runSummary';
 import type { TranscriptPatch } from '../protocol/transcriptTypes';
-import type { HostToWebview, RunSummary, WebviewToHost } from '../protocol/webviewMessages';
+import type { ChangeSetMessage, HostToWebview, RunSummary, WebviewToHost } from '../protocol/webviewMessages';
 import { hostToWebviewSchema, webviewToHostSchema } from '../protocol/webviewMessages';
 import { Disposable } from './disposable';
 import type { RunSelection } from './runSelection';
@@ -28,6 +28,8 @@ export class TranscriptViewProvider extends Disposable implements vscode.Webview
   private pendingFirstSeq = 0;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private lastSummaryJson = '';
+  /** A change set to show once the (just revealed) webview is ready and has the run's snapshot. */
+  private pendingChangeSet: ChangeSetMessage | undefined;
   private readonly viewDisposables: vscode.Disposable[] = [];
 
   constructor(
@@ -90,6 +92,19 @@ export class TranscriptViewProvider extends Disposable implements vscode.Webview
     void this.view.webview.postMessage(message);
   }
 
+  /**
+   * Shows a run's change set (file list and rendered diff) in place of the transcript. The run should be the
+   * selected one; if the view is not ready yet (it is being revealed), the message waits for its first snapshot.
+   */
+  showChangeSet(message: ChangeSetMessage): void {
+    if (!this.view || !this.ready) {
+      this.pendingChangeSet = message;
+      return;
+    }
+    this.pendingChangeSet = undefined;
+    this.postValidated(message);
+  }
+
   private onMessage(raw: unknown): void {
     const parsed = webviewToHostSchema.safeParse(raw);
     if (!parsed.success) {
@@ -98,10 +113,16 @@ export class TranscriptViewProvider extends Disposable implements vscode.Webview
     }
     const message = parsed.data;
     switch (message.type) {
-      case 'ready':
+      case 'ready': {
         this.ready = true;
         this.sendSnapshot();
+        const changeSet = this.pendingChangeSet;
+        this.pendingChangeSet = undefined;
+        if (changeSet && changeSet.runKey === this.selection.runKey) {
+          this.postValidated(changeSet);
+        }
         return;
+      }
       case 'resync':
         this.sendSnapshot();
         return;

@@ -145,4 +145,24 @@ suite('A3S', () => {
     await ui({ action: 'waitFor', selector: '.monaco-diff-editor .view-line' });
     await screenshot('a3s-file-diff.png');
   });
+
+  test('"Show Change Set" renders the files and the diff in the transcript view', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('agentSwitchboard.showChangeSet', runKey);
+    const names = await waitFor('the change-set file list in the webview', async () => {
+      const t = await ui<string[]>({ action: 'text', selector: '#cs-files .cs-file-name', webview: true }).catch((): string[] => []);
+      return t.includes('README.md') ? t : undefined;
+    });
+    assert.ok(names.includes('a3s-renamed.txt'), names.join(' | '));
+    const lines = await ui<string[]>({ action: 'text', selector: '#cs-diff .cs-line', webview: true });
+    assert.ok(lines.length > 0, 'diff lines are rendered');
+    await screenshot('a3s-changeset-webview.png');
+
+    // "Open in diff editor" on a file of the list: the webview asks the host, which opens the native diff.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await ui({ action: 'click', selector: '#cs-files .cs-file-entry:has-text("README.md") .cs-open-file', webview: true });
+    await waitFor('the README.md diff', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.path.endsWith('README.md')));
+    await ui({ action: 'click', selector: '#cs-back', webview: true });
+    await ui({ action: 'waitFor', selector: '#transcript', webview: true });
+  });
 });

@@ -57,6 +57,17 @@ export const DARK_THEME_CSS = `:root {
   --vscode-notifications-foreground: #cccccc;
   --vscode-notifications-border: #2b2b2b;
   --vscode-terminal-background: #181818;
+  --vscode-list-hoverBackground: #2a2d2e;
+  --vscode-sideBarSectionHeader-background: #181818;
+  --vscode-editorLineNumber-foreground: #6e7681;
+  --vscode-diffEditor-insertedTextBackground: rgba(156, 204, 44, 0.2);
+  --vscode-diffEditor-removedTextBackground: rgba(255, 0, 0, 0.2);
+  --vscode-diffEditor-insertedLineBackground: rgba(155, 185, 85, 0.2);
+  --vscode-diffEditor-removedLineBackground: rgba(255, 0, 0, 0.2);
+  --vscode-gitDecoration-addedResourceForeground: #81b88b;
+  --vscode-gitDecoration-deletedResourceForeground: #c74e39;
+  --vscode-gitDecoration-modifiedResourceForeground: #e2c08d;
+  --vscode-gitDecoration-renamedResourceForeground: #73c991;
 }
 html { scrollbar-color: var(--vscode-scrollbarSlider-background) var(--vscode-editor-background); }
 body {

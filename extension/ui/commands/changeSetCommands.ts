@@ -14,6 +14,7 @@ import { applyChangeSetSelection } from '../changeSets/changeSetApply';
 import { ChangeSetDocuments } from '../changeSets/changeSetDocuments';
 import { fileLabel, fileStatusText, hunksSelectable, parseChangeSet, resolveFileRef } from '../changeSets/changeSetFiles';
 import { ChangeSetPanels } from '../changeSets/changeSetPanels';
+import { changeSetMessage } from '../changeSets/changeSetWebview';
 import { changeSetTarget, workspaceUri } from '../changeSets/changeSetWorkspace';
 import type { CommandContext } from './commandContext';
 import { errorText, runKeyOfTarget } from './commandContext';
@@ -165,6 +166,11 @@ export function registerChangeSetCommands(ctx: CommandContext): vscode.Disposabl
       await ctx.transcript.reveal();
       const info = ctx.store.state.changeSets.get(run.key);
       if (info?.status === 'ready') {
+        // The rendered diff in the transcript view, then (as before) the native multi-diff editor.
+        const parsed = parseChangeSet(info);
+        if (parsed.ok) {
+          ctx.transcript.showChangeSet(changeSetMessage(run, info, parsed.files));
+        }
         await openAll(run.key);
       } else if (info) {
         void vscode.window.showWarningMessage(`The change set of "${run.title}" is ${info.status === 'capturing' ? 'still being captured' : info.status}${info.reason ? `: ${info.reason}` : '.'}`);

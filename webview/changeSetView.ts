@@ -1,0 +1,131 @@
+/**
+ * A run's change set shown in place of the transcript: a toolbar (Back to transcript, the totals, Open all
+ * changes), the file list and the rendered diff. Opened by the host's `changeSet` message; closed locally by Back
+ * or Escape (the host keeps nothing open, so there is nothing to tell it). "Open in diff editor" and "Open all
+ * changes" ask the host for VS Code's native diff editors.
+ */
+import type { ChangeSetMessage, WebviewToHost } from '../extension/protocol/webviewMessages';
+import { button, codicon, h, replaceChildren } from './dom';
+import { ChangeSetDiff } from './changeSetDiff';
+import { ChangeSetFileList } from './changeSetFileList';
+import { totalsText } from './changeSetLabels';
+
+export interface ChangeSetViewDeps {
+  readonly post: (message: WebviewToHost) => void;
+  readonly requestFrame: () => void;
+  /** Back to the transcript (Back button or Escape). */
+  readonly onClose: () => void;
+}
+
+export class ChangeSetView {
+  /** `#change-set`. */
+  readonly element: HTMLElement;
+  private readonly heading: HTMLElement;
+  private readonly summary: HTMLElement;
+  private readonly filesSection: HTMLDetailsElement;
+  private readonly filesCount: HTMLElement;
+  private readonly fileList: ChangeSetFileList;
+  private readonly diff: ChangeSetDiff;
+  private message: ChangeSetMessage | null = null;
+
+  constructor(private readonly deps: ChangeSetViewDeps) {
+    this.fileList = new ChangeSetFileList(
+      {
+        reveal: (index) => {
+          this.diff.revealFile(index);
+          this.diff.element.focus({ preventScroll: true });
+        },
+        open: (index) => this.openFile(index),
+      },
+      deps.requestFrame,
+    );
+    this.diff = new ChangeSetDiff({ openFile: (index) => this.openFile(index) }, deps.requestFrame);
+
+    const back = button({ label: 'Back to transcript (Escape)', text: 'Transcript', icon: 'arrow-left', className: 'cs-back', onClick: () => deps.onClose() });
+    back.id = 'cs-back';
+    const openAll = button({
+      label: 'Open all changes in the diff editor',
+      text: 'Open all changes',
+      icon: 'diff-multiple',
+      className: 'cs-open-all',
+      onClick: () => {
+        if (this.message) {
+          deps.post({ type: 'openAllChanges', runKey: this.message.runKey });
+        }
+      },
+    });
+    openAll.id = 'cs-open-all';
+    this.heading = h('h2', { id: 'cs-title', class: 'cs-title' }, 'Change set');
+    this.summary = h('span', { id: 'cs-summary', class: 'cs-summary' });
+    this.filesCount = h('span', { class: 'badge' });
+    this.filesSection = h(
+      'details',
+      { class: 'cs-files-section', open: true },
+      h('summary', { class: 'cs-files-summary' }, codicon('chevron-right', 'cs-chevron'), h('span', null, 'Files'), this.filesCount),
+      this.fileList.element,
+    );
+    this.filesSection.addEventListener('toggle', () => deps.requestFrame());
+
+    this.element = h(
+      'section',
+      { id: 'change-set', class: 'change-set', 'aria-label': 'Change set' },
+      h('div', { class: 'cs-toolbar' }, back, h('div', { class: 'cs-heading' }, this.heading, this.summary), openAll),
+      this.filesSection,
+      // The frame draws the diff's focus ring above its sticky gutter (an outline of the scroller would be under it).
+      h('div', { class: 'cs-diff-frame' }, this.diff.element),
+    );
+    this.element.hidden = true;
+    this.element.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) {
+        event.preventDefault();
+        deps.onClose();
+      }
+    });
+  }
+
+  get isOpen(): boolean {
+    return this.message !== null;
+  }
+
+  /** The run whose change set is shown, or null. */
+  get runKey(): string | null {
+    return this.message?.runKey ?? null;
+  }
+
+  open(message: ChangeSetMessage): void {
+    this.message = message;
+    this.element.hidden = false;
+    this.element.setAttribute('aria-label', `Change set of ${message.title}`);
+    replaceChildren(this.heading, 'Change set', message.source === 'local' ? h('span', { class: 'cs-source' }, ' (computed locally)') : null);
+    this.summary.textContent = message.files.length === 0 ? 'No files changed' : totalsText(message.files);
+    this.filesCount.textContent = String(message.files.length);
+    this.filesSection.hidden = message.files.length === 0;
+    this.fileList.show(message.files);
+    this.diff.show(message.files);
+    this.deps.requestFrame();
+    this.diff.element.focus({ preventScroll: true });
+  }
+
+  /** Hides the view and forgets the change set (the caller shows the transcript again). */
+  close(): void {
+    this.message = null;
+    this.element.hidden = true;
+    this.fileList.show([]);
+    this.diff.show([]);
+  }
+
+  /** Once per animation frame while open. */
+  layout(): void {
+    if (this.message) {
+      this.fileList.layout();
+      this.diff.layout();
+    }
+  }
+
+  private openFile(index: number): void {
+    const file = this.message?.files[index];
+    if (this.message && file) {
+      this.deps.post({ type: 'openChangeSetFile', runKey: this.message.runKey, fileIndex: file.index });
+    }
+  }
+}
