@@ -207,7 +207,9 @@ function reduceRunEventAction(
   for (const patch of result.patches) {
     patches.push({ runKey, patch });
   }
-  let next = withRun(state, result.run);
+  // A chunk appended to an open item changes no run field (without a sequence): keep the state object, so a stream
+  // of chunks does not copy the run table for each one.
+  let next = result.run === state.runs.get(runKey) ? state : withRun(state, result.run);
   if (result.approvals.length > 0) {
     const approvals = new Map(next.approvals);
     for (const approval of result.approvals) {

@@ -52,8 +52,10 @@ export class Transcript {
         if (typeof current !== 'string') {
           throw new PatchError(`item ${patch.id} has no text field ${patch.field}`);
         }
-        // Strings are immutable; V8 represents repeated concatenation as a rope, so this stays O(chunk).
-        this.items[i] = { ...(item as TranscriptItem), [patch.field]: current + patch.chunk } as TranscriptItem;
+        // Strings are immutable; V8 represents repeated concatenation as a rope, so this stays O(chunk). (A literal
+        // key per field keeps the copy on V8's fast object-clone path; a computed key does not.)
+        const grown = current + patch.chunk;
+        this.items[i] = (patch.field === 'text' ? { ...item, text: grown } : { ...item, output: grown }) as TranscriptItem;
         break;
       }
       case 'update': {

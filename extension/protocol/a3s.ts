@@ -8,7 +8,7 @@
  *
  * Pure: imports only `zod`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const A3S_PROTOCOL = 'a3s.code.agent.v1';
 

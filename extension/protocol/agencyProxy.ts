@@ -11,7 +11,7 @@
  * `request_id`; RunRequest / RunSnapshot / ProviderStatus / ProviderAccountUsage are camelCase; event payload objects
  * are snake_case.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const PROTOCOL_VERSION = { major: 0, minor: 3 } as const;
 /** Largest JSON payload of one frame; the frame length adds the kind byte. */
@@ -324,9 +324,37 @@ export type ServerFrameParse =
   | { readonly ok: true; readonly frame: ServerFrame }
   | { readonly ok: false; readonly error: string };
 
+/**
+ * Streamed `text` / `reasoning` chunks are most of the traffic (a long answer is thousands of frames), and running
+ * them through the schemas costs more than parsing their JSON. This checks exactly those two shapes by hand and
+ * builds exactly what `EventFrameSchema` would (the declared keys only, unknown ones dropped). Anything else, or
+ * anything unusual about these two, returns undefined and goes through the schemas.
+ */
+function parseChunkEventFrame(value: object): EventFrame | undefined {
+  const frame = value as { run_id?: unknown; sequence?: unknown; event?: unknown };
+  const runId = frame.run_id;
+  const sequence = frame.sequence;
+  const event = frame.event;
+  if (typeof runId !== 'string' || !Number.isSafeInteger(sequence) || (sequence as number) < 0 ||
+    typeof event !== 'object' || event === null) {
+    return undefined;
+  }
+  const { type, payload } = event as { type?: unknown; payload?: unknown };
+  if ((type !== 'text' && type !== 'reasoning') || typeof payload !== 'string') {
+    return undefined;
+  }
+  return { kind: 'event', run_id: runId, sequence: sequence as number, event: { type, payload } };
+}
+
 /** Parses one decoded JSON value from the daemon with a readable error (never throws). */
 export function parseServerFrame(value: unknown): ServerFrameParse {
   const kind = typeof value === 'object' && value !== null ? (value as { kind?: unknown }).kind : undefined;
+  if (kind === 'event') {
+    const chunk = parseChunkEventFrame(value as object);
+    if (chunk !== undefined) {
+      return { ok: true, frame: chunk };
+    }
+  }
   const schema = kind === 'response' ? ResponseFrameSchema : kind === 'event' ? EventFrameSchema : undefined;
   if (schema === undefined) {
     return { ok: false, error: `server frame has no known "kind" (got ${JSON.stringify(kind) ?? 'undefined'})` };

@@ -7,7 +7,7 @@
  * `{ok:true, value}` when it matches the best-known shape (unknown keys kept), `{ok:false, raw, error}` otherwise,
  * so the UI can show readable raw JSON instead of failing the whole response.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---- primitives ------------------------------------------------------------------------------------------------
 

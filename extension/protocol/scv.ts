@@ -5,7 +5,7 @@
  * `malformed` result carrying the raw value for display. Client messages: `scvClientMessages.ts`; nested types:
  * `scvTypes.ts`; management: `scvDaemonControl.ts`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DaemonStatusSchema } from './scvDaemonControl';
 import {
   ErrorCodeSchema,
@@ -248,6 +248,20 @@ export function isKnownScvEventType(type: string): type is ScvKnownEventType {
   return Object.prototype.hasOwnProperty.call(scvEventSchemas, type);
 }
 
+/**
+ * `assistant.delta` is most of the traffic (a long answer is thousands of lines), and running it through its schema
+ * costs more than parsing its JSON. This checks that one shape by hand and builds exactly what the schema would
+ * (the declared keys only, unknown ones dropped); anything unusual returns undefined and goes through the schema.
+ */
+function parseDeltaEvent(obj: Record<string, unknown>): ScvEventOf<'assistant.delta'> | undefined {
+  const { request_id: requestId, session_id: sessionId, seq: seqValue, turn_id: turnId, content } = obj;
+  if (typeof requestId !== 'string' || typeof sessionId !== 'string' || typeof turnId !== 'string' ||
+    typeof content !== 'string' || !Number.isSafeInteger(seqValue) || (seqValue as number) < 0) {
+    return undefined;
+  }
+  return { type: 'assistant.delta', request_id: requestId, session_id: sessionId, seq: seqValue as number, turn_id: turnId, content };
+}
+
 /** Parses one decoded JSON value from the server. Never throws. */
 export function parseScvServerEvent(value: unknown): ScvParseResult {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -255,19 +269,28 @@ export function parseScvServerEvent(value: unknown): ScvParseResult {
   }
   const obj = value as Record<string, unknown>;
   const type = obj['type'];
-  const rawSeq = obj['seq'];
-  const seqValue = typeof rawSeq === 'number' && Number.isSafeInteger(rawSeq) && rawSeq >= 0 ? rawSeq : undefined;
-  const sid = typeof obj['session_id'] === 'string' ? (obj['session_id'] as string) : undefined;
-  const extra = { ...(seqValue !== undefined ? { seq: seqValue } : {}), ...(sid !== undefined ? { session_id: sid } : {}) };
+  if (type === 'assistant.delta') {
+    const delta = parseDeltaEvent(obj);
+    if (delta !== undefined) {
+      return { ok: true, event: delta };
+    }
+  }
+  // Built only off the hot path: what a failure or an unknown type still tells about the event.
+  const extra = (): { seq?: number; session_id?: string } => {
+    const rawSeq = obj['seq'];
+    const seqValue = typeof rawSeq === 'number' && Number.isSafeInteger(rawSeq) && rawSeq >= 0 ? rawSeq : undefined;
+    const sid = typeof obj['session_id'] === 'string' ? (obj['session_id'] as string) : undefined;
+    return { ...(seqValue !== undefined ? { seq: seqValue } : {}), ...(sid !== undefined ? { session_id: sid } : {}) };
+  };
   if (typeof type !== 'string') {
-    return { ok: false, raw: value, ...extra, message: 'server frame has no string "type"' };
+    return { ok: false, raw: value, ...extra(), message: 'server frame has no string "type"' };
   }
   if (!isKnownScvEventType(type)) {
-    return { ok: true, event: { type: 'unknown', eventType: type, raw: obj, ...extra } };
+    return { ok: true, event: { type: 'unknown', eventType: type, raw: obj, ...extra() } };
   }
   const parsed = scvEventSchemas[type].safeParse(value);
   if (!parsed.success) {
-    return { ok: false, eventType: type, raw: value, ...extra, message: `malformed ${type}: ${summarizeIssues(parsed.error)}` };
+    return { ok: false, eventType: type, raw: value, ...extra(), message: `malformed ${type}: ${summarizeIssues(parsed.error)}` };
   }
   return { ok: true, event: parsed.data as ScvKnownEvent };
 }

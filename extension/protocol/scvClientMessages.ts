@@ -5,7 +5,7 @@
  * `null`s protocol 3 sends are `queue.move.before_queue_id` (move to end) and `channel_set.workspace`.
  * `session.attach` is deliberately absent: servers do not support it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SCV_MAX_TURN_ATTACHMENTS, summarizeIssues } from './scv';
 import { DaemonCommandSchema } from './scvDaemonControl';
 import type { DaemonCommand } from './scvDaemonControl';

@@ -3,7 +3,7 @@
  * `DaemonStatus` every successful command answers with (WIRE.md §2.10). Several nested shapes are only partly
  * specified, so the status is read leniently and unclear parts are kept raw (`unknown`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { int, openEnum, uint } from './scvTypes';
 
 const optString = z.string().optional();

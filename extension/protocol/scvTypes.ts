@@ -3,7 +3,7 @@
  * unknown keys are dropped, unknown enum strings are kept as opaque values, and keys the server leaves out
  * "when empty" are defaulted here so callers never see `undefined` where the server meant `[]`, `""` or `false`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A snake_case enumeration read leniently: the known values are typed for autocompletion, and any other string

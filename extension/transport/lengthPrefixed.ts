@@ -100,9 +100,20 @@ export class LengthPrefixedDecoder {
       if (this.buffered < 4 + length) {
         break;
       }
-      this.skip(4);
-      const frame = this.take(length);
-      out.push(this.decodeFrame(frame[0]!, frame.subarray(1)));
+      const head = this.chunks[this.headIndex]!;
+      const start = this.headOffset;
+      if (head.length - start >= 4 + length) {
+        // The common case, the whole frame inside one read: the kind is read in place and the payload is one view,
+        // no copy (Buffer views are not free at 100k+ frames/s; this path makes one per frame instead of three).
+        const kind = head[start + 4]!;
+        const payload = head.subarray(start + 5, start + 4 + length);
+        this.advance(4 + length);
+        out.push(this.decodeFrame(kind, payload));
+      } else {
+        this.advance(4);
+        const frame = this.take(length);
+        out.push(this.decodeFrame(frame[0]!, frame.subarray(1)));
+      }
     }
     return out;
   }
@@ -168,10 +179,6 @@ export class LengthPrefixedDecoder {
     }
     const bytes = this.copyOut(4, false);
     return bytes.readUInt32BE(0);
-  }
-
-  private skip(n: number): void {
-    this.copyOut(n, true);
   }
 
   /** Removes `n` buffered bytes; zero-copy when they sit in one chunk. */

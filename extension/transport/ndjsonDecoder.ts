@@ -27,6 +27,14 @@ export class NdjsonDecoder {
     return this.partsBytes;
   }
 
+  /**
+   * Bytes of the current line dropped so far because it is already over the limit (0 when not dropping). A peer
+   * that owes exactly one line (hyperhive) can give up here instead of waiting for a newline that may never come.
+   */
+  get discardingBytes(): number {
+    return Math.max(0, this.skipped);
+  }
+
   push(chunk: Buffer): NdjsonResult[] {
     const out: NdjsonResult[] = [];
     let start = 0;

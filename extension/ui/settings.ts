@@ -3,7 +3,7 @@
  * reported (it never stops the other profiles from loading).
  */
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ConnectionProfile } from '../drivers/driver';
 
 const profileSchema = z.object({

@@ -35,15 +35,17 @@ export interface A3sVerifiedChangeSet {
 
 const TREE_ID = /^git-tree:(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const SHA256_ID = /^sha256:[0-9a-f]{64}$/;
-const BASE64_ALPHABET = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
  * Strict RFC 4648 standard-alphabet base64 with padding: length a multiple of 4, no whitespace or URL-safe
  * characters, and canonical (zero) trailing bits — the decode re-encodes to exactly the input. Node's own decoder
- * silently skips junk, so it cannot be trusted alone. Returns `undefined` when the text is not such base64.
+ * silently skips junk, so it cannot be trusted alone; but its encoder writes only the standard alphabet with
+ * canonical padding, so "re-encodes to exactly the input" already excludes every foreign character (the alphabet
+ * regex is implied, and on a 4 MiB patch it cost half the verification). Returns `undefined` when the text is not
+ * such base64.
  */
 export function decodeStrictBase64(text: string): Buffer | undefined {
-  if (text.length % 4 !== 0 || !BASE64_ALPHABET.test(text)) {
+  if (text.length % 4 !== 0) {
     return undefined;
   }
   const bytes = Buffer.from(text, 'base64');
@@ -115,9 +117,12 @@ export function verifyA3sChangeSet(body: unknown, expectedIdentity?: A3sRunIdent
   };
 }
 
-/** The patch as text for parsing/display (invalid UTF-8 becomes U+FFFD; git patches of binary files are ASCII). */
+/**
+ * The patch as text for parsing/display (invalid UTF-8 becomes U+FFFD; git patches of binary files are ASCII).
+ * Buffer's decoder replaces exactly like TextDecoder (WHATWG maximal subparts) and is several times faster.
+ */
 export function a3sPatchText(changeSet: A3sVerifiedChangeSet): string {
-  return new TextDecoder('utf-8').decode(changeSet.patch);
+  return changeSet.patch.toString('utf8');
 }
 
 export interface FetchA3sChangeSetOptions {

@@ -66,6 +66,10 @@ export function hiveExchange(socketPath: string, request: { readonly cmd: string
         finish(undefined, value);
         return;
       }
+      if (!settled && decoder.discardingBytes > 0) {
+        // The one response line is already over the limit: fail now rather than wait for a newline (or the timeout).
+        finish(new HiveProtocolError(socketPath, cmd, `response line exceeds the ${options.maxLineBytes}-byte limit (${decoder.discardingBytes} bytes read)`));
+      }
     };
 
     socket.on('connect', () => {

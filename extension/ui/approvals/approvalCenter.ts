@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../../drivers/connectionManager';
+import { decideApprovalOnce } from '../../model/approvalGate';
 import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
@@ -59,37 +60,38 @@ export class ApprovalCenter extends Disposable {
 
   /** Sends a person's decision once. Returns false (and says so) when it was already decided or is in flight. */
   async decide(approvalKey: string, decision: ApprovalDecision): Promise<boolean> {
-    const approval = this.store.state.approvals.get(approvalKey);
-    if (!approval) {
-      void vscode.window.showWarningMessage('That approval request is no longer known.');
-      return false;
-    }
-    if (approval.status !== 'pending') {
-      const what = approval.status === 'sending' ? 'is being sent' : `was already decided (${decisionLabel(approval.decision ?? 'deny', approval.options)})`;
-      void vscode.window.showInformationMessage(`This approval ${what}.`);
-      return false;
-    }
-    if (!approval.options.includes(decision)) {
-      void vscode.window.showWarningMessage(`This daemon does not offer "${decisionLabel(decision, approval.options)}" for this request.`);
-      return false;
-    }
-    const run = this.store.state.runs.get(approval.runKey);
-    const driver = run ? this.connections.driver(run.connectionId) : undefined;
-    if (!run || !driver?.decideApproval) {
-      void vscode.window.showErrorMessage('The daemon of this approval is not connected; it stays pending until it is.');
-      return false;
-    }
-    this.store.dispatch({ type: 'approvalStatus', runKey: approval.runKey, approvalId: approval.approvalId, status: 'sending' });
-    try {
-      await driver.decideApproval(run.runId, approval.approvalId, decision);
-      this.log.info(`Approval ${approval.approvalId} of run ${run.runId}: ${decision}`);
-      return true;
-    } catch (error) {
-      this.store.dispatch({ type: 'approvalStatus', runKey: approval.runKey, approvalId: approval.approvalId, status: 'pending' });
-      const text = error instanceof Error ? error.message : String(error);
-      this.log.error(`Deciding approval ${approval.approvalId} failed: ${text}`);
-      void vscode.window.showErrorMessage(`The decision was not delivered: ${text}. The request is still pending.`);
-      return false;
+    const result = await decideApprovalOnce(this.store, approvalKey, decision, (id) => this.connections.driver(id));
+    switch (result.kind) {
+      case 'sent':
+        this.log.info(`Approval ${result.approval.approvalId} of run ${result.run.runId}: ${decision}`);
+        return true;
+      case 'unknown':
+        void vscode.window.showWarningMessage('That approval request is no longer known.');
+        return false;
+      case 'busy':
+        void vscode.window.showInformationMessage('This approval is being sent.');
+        return false;
+      case 'decided': {
+        const { approval } = result;
+        void vscode.window.showInformationMessage(`This approval was already decided (${decisionLabel(approval.decision ?? 'deny', approval.options)}).`);
+        return false;
+      }
+      case 'unsupported':
+        void vscode.window.showWarningMessage(`This daemon does not offer "${decisionLabel(decision, result.approval.options)}" for this request.`);
+        return false;
+      case 'disconnected':
+        void vscode.window.showErrorMessage('The daemon of this approval is not connected; it stays pending until it is.');
+        return false;
+      case 'failed': {
+        const text = result.error instanceof Error ? result.error.message : String(result.error);
+        this.log.error(`Deciding approval ${result.approval.approvalId} failed: ${text}`);
+        void vscode.window.showErrorMessage(`The decision was not delivered: ${text}. The request is still pending.`);
+        return false;
+      }
+      default: {
+        const _exhaustive: never = result;
+        return _exhaustive;
+      }
     }
   }
 

@@ -44,3 +44,20 @@ test('attributes are escaped', () => {
   assert.doesNotMatch(html, /<script>alert/);
   assert.match(buildContentSecurityPolicy('src', 'n'), /^default-src 'none'/);
 });
+
+test('security: with VS Code\'s own cspSource there is no unsafe-inline / unsafe-eval, and everything else falls back to none', () => {
+  const nonce = createNonce();
+  const html = renderWebviewHtml({ cspSource: 'https://*.vscode-cdn.net', scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/dist/webview.js', styleUris: [], title: 'T', nonce });
+  const csp = parseCsp(html);
+  const sources = [...csp.values()].flat();
+  for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "'wasm-unsafe-eval'", "'strict-dynamic'"]) {
+    assert.equal(sources.includes(unsafe), false, `${unsafe} in ${JSON.stringify([...csp])}`);
+  }
+  assert.deepEqual(csp.get('script-src'), [`'nonce-${nonce}'`], 'scripts only by this render\'s nonce');
+  assert.deepEqual(csp.get('default-src'), ["'none'"]);
+  for (const fallsBack of ['connect-src', 'frame-src', 'child-src', 'worker-src', 'object-src', 'media-src', 'manifest-src']) {
+    assert.equal(csp.get(fallsBack), undefined, `${fallsBack} is not widened (it falls back to default-src 'none')`);
+  }
+  assert.ok(!sources.some((s) => s === '*' || s === 'http:' || s === 'https:'), 'no wildcard or bare-scheme source');
+  assert.deepEqual([...csp].filter(([, values]) => values.includes('data:')).map(([name]) => name), ['img-src'], 'data: only for images');
+});

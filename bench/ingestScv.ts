@@ -1,0 +1,86 @@
+/**
+ * Ingest, SCV: 200k recorded NDJSON events in 64 KiB reads through the client's read path — `ScvEventReader`
+ * (NDJSON decoder, JSON.parse, zod `parseScvServerEvent`, per-session seq tracking) → `mapScvEvent` (the driver's
+ * pure mapping) → RunStore dispatch — against bare `JSON.parse` of the same lines. Target: at least half of
+ * JSON.parse's throughput.
+ */
+import { ScvEventReader } from '../extension/drivers/scv/eventReader';
+import { mapScvEvent } from '../extension/drivers/scv/scvEventMapping';
+import type { ScvMappingLookup } from '../extension/drivers/scv/scvEventMapping';
+import { runKeyOf } from '../extension/model/modelTypes';
+import { RunStore } from '../extension/model/runStore';
+import { noFrameTap } from '../extension/transport/frameTap';
+import type { BenchRow } from './benchKit';
+import { sideBySide } from './benchKit';
+import { BENCH_SESSION_ID, ndjsonReads, scvEvents } from './scvStream';
+
+const CONNECTION = 'scv:bench';
+
+export function ingestScv(reads: readonly Buffer[]): RunStore {
+  const store = new RunStore();
+  store.dispatch({ type: 'connectionAdded', connection: { id: CONNECTION, name: 'bench', protocol: 'scv' } });
+  store.dispatch({ type: 'runUpserted', connectionId: CONNECTION, runId: BENCH_SESSION_ID, fields: { title: 'bench', state: 'idle' } });
+  const key = runKeyOf(CONNECTION, BENCH_SESSION_ID);
+  const toolArguments = new Map<string, unknown>();
+  const lookup: ScvMappingLookup = { turnPrompt: () => undefined, toolArguments: (callId) => toolArguments.get(callId) };
+  let problems = 0;
+  const reader = new ScvEventReader(noFrameTap, {
+    event: (event) => {
+      if (event.type === 'tool.proposed') {
+        toolArguments.set(event.call_id, event.arguments);
+      }
+      const mapped = mapScvEvent(event, lookup);
+      for (const e of mapped.events) {
+        store.dispatch({ type: 'runEvent', runKey: key, event: e });
+      }
+      if (mapped.state !== undefined && store.state.runs.get(key)?.state !== mapped.state) {
+        store.dispatch({ type: 'runUpserted', connectionId: CONNECTION, runId: BENCH_SESSION_ID, fields: { state: mapped.state } });
+      }
+    },
+    serverError: () => problems++,
+    gap: () => problems++,
+    clientError: () => problems++,
+    isOpen: () => true,
+  });
+  for (const read of reads) {
+    reader.push(read);
+  }
+  if (problems > 0) {
+    throw new Error(`SCV ingest reported ${problems} problems`);
+  }
+  return store;
+}
+
+export function benchIngestScv(count = 200_000): BenchRow[] {
+  const events = scvEvents(count);
+  const reads = ndjsonReads(events);
+  const lines = events.map((e) => Buffer.from(JSON.stringify(e), 'utf8'));
+  const bytes = lines.reduce((n, l) => n + l.length + 1, 0);
+  // Only numbers survive a repetition: a retained store would make the next one pay for a bigger heap.
+  let items = 0;
+  const { subjectMs, baselineMs } = sideBySide(
+    () => {
+      items = ingestScv(reads).transcript(runKeyOf(CONNECTION, BENCH_SESSION_ID))?.length ?? 0;
+    },
+    () => {
+      for (const line of lines) {
+        JSON.parse(line.toString('utf8'));
+      }
+    },
+  );
+  const perSecond = (ms: number): number => count / (ms / 1000);
+  const ratio = baselineMs / subjectMs;
+  return [
+    {
+      id: 'ingest.scv',
+      name: `Ingest SCV (${count.toLocaleString('en-US')} lines, ${(bytes / 1048576).toFixed(1)} MiB): ndjson+parse+zod+seq+map+store`,
+      value: perSecond(subjectMs),
+      unit: 'events/s',
+      baseline: { label: 'JSON.parse of each line', value: perSecond(baselineMs), unit: 'events/s' },
+      ratio,
+      target: '≥ 0.5× JSON.parse',
+      met: ratio >= 0.5,
+      note: `${items.toLocaleString('en-US')} transcript items; CPU ${subjectMs.toFixed(0)} ms vs ${baselineMs.toFixed(0)} ms`,
+    },
+  ];
+}
