@@ -29,6 +29,9 @@ export function buildContentSecurityPolicy(cspSource: string, nonce: string): st
     `style-src ${cspSource}`,
     `img-src ${cspSource} data:`,
     `font-src ${cspSource}`,
+    // Not covered by default-src: a webview never needs a <base> or a form target.
+    "base-uri 'none'",
+    "form-action 'none'",
   ].join('; ');
 }
 

@@ -20,6 +20,11 @@ test('environment values and auth keys are redacted, names kept', () => {
   assert.deepEqual(redactSecrets({ prompt: 'keep me', input_tokens: 5, access_token: 't' }), { prompt: 'keep me', input_tokens: 5, access_token: REDACTED });
 });
 
+test('secrets in command-line arguments are redacted by position', () => {
+  const out = redactSecrets({ uncheckedArgs: ['--api-key', 'sk-live-1', '--token=abc', '--verbose', 'file.txt', '-p', 'x'] }) as { uncheckedArgs: string[] };
+  assert.deepEqual(out.uncheckedArgs, ['--api-key', REDACTED, `--token=${REDACTED}`, '--verbose', 'file.txt', '-p', 'x']);
+});
+
 test('the trace writes one JSON line per frame with the documented fields', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'trace-'));
   try {
