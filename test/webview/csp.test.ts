@@ -71,7 +71,7 @@ describe('content security policy', () => {
   });
 
   test('the policy string is built in one place', () => {
-    assert.equal(buildContentSecurityPolicy('S', 'N'), "default-src 'none'; script-src 'nonce-N'; style-src S; img-src S data:; font-src S");
+    assert.equal(buildContentSecurityPolicy('S', 'N'), "default-src 'none'; script-src 'nonce-N'; style-src S; img-src S data:; font-src S; base-uri 'none'; form-action 'none'");
   });
 
   test(`the minified production bundle stays within ${BUNDLE_BUDGET_KB} KB`, async () => {
