@@ -11,11 +11,10 @@ import type { RunEvent as ModelRunEvent, RunFields } from '../../model/modelActi
 import type { Capability } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/modelTypes';
 import type { EventFrame, RunEvent as WireRunEvent, RunSnapshot } from '../../protocol/agencyProxy';
-import { isTerminalRunState as isWireTerminal, RunEventSchema, serializeRunEvent } from '../../protocol/agencyProxy';
+import { isTerminalRunState as isWireTerminal, serializeRunEvent } from '../../protocol/agencyProxy';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import { RunJournal, safeFileName } from '../../storage/runJournal';
-import type { StoredRun } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
 import type { LocalChangeSetRecord } from '../localChangeSet';
 import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../localChangeSet';
@@ -24,11 +23,11 @@ import { DriverError } from '../driver';
 import { ReconnectLoop } from '../reconnectLoop';
 import { AgencyProxyError, isAgencyProxyError } from './agencyProxyError';
 import { AgencyProxyClient } from './client';
+import { AckTracker } from './ackTracker';
 import { mapAgencyProxyEvent, mapRunState } from './eventMapping';
 import { candidateSocketPaths, checkSocketSecurity, findExistingSocket } from './socketDiscovery';
-
-/** One journal line: a daemon event with its sequence, or something the editor added (prompt, decision). */
-type JournalRecord = { readonly s: number; readonly e: unknown } | { readonly l: ModelRunEvent };
+import type { JournalRecord } from './storedRuns';
+import { replayJournal, runFieldsOf, storedRunOf } from './storedRuns';
 
 const CAPABILITY_MAP: Record<string, Capability[]> = {
   live_injection: ['run.inject'],
@@ -38,24 +37,13 @@ const CAPABILITY_MAP: Record<string, Capability[]> = {
   lifecycle_control: ['daemon.shutdown'],
 };
 
-interface RunBook {
-  /** Highest sequence durably journaled. */
-  durable: number;
-  /** Highest sequence acknowledged to the daemon. */
-  acked: number;
-  /** Sequence of each unanswered approval request (ack stops before the earliest). */
-  readonly approvalSeq: Map<string, number>;
-  injectCount: number;
-  ackTimer?: ReturnType<typeof setTimeout>;
-}
-
 export class AgencyProxyDriver implements Driver {
   readonly protocol = 'agency-proxy' as const;
   readonly connectionId: string;
   private client: AgencyProxyClient | undefined;
   private readonly loop: ReconnectLoop;
   private readonly journal: RunJournal;
-  private readonly books = new Map<string, RunBook>();
+  private readonly acks: AckTracker;
   private loaded: Promise<void> | undefined;
   private disposed = false;
   private lastWarning = '';
@@ -68,6 +56,10 @@ export class AgencyProxyDriver implements Driver {
   constructor(private readonly ctx: DriverContext) {
     this.connectionId = ctx.connectionId;
     this.journal = new RunJournal(join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId)));
+    this.acks = new AckTracker(
+      (runId, through) => (this.client?.isOpen ? this.client.ackEvents(runId, through) : undefined),
+      (message) => ctx.log.warn(message),
+    );
     this.localChanges = new LocalChangeSets(ctx.store, ctx.connectionId, ctx.log);
     this.loop = new ReconnectLoop({
       connectOnce: (onLost) => this.connectOnce(onLost),
@@ -93,11 +85,7 @@ export class AgencyProxyDriver implements Driver {
   dispose(): void {
     this.disposed = true;
     void this.disconnect();
-    for (const book of this.books.values()) {
-      if (book.ackTimer) {
-        clearTimeout(book.ackTimer);
-      }
-    }
+    this.acks.dispose();
     void this.journal.close();
   }
 
@@ -159,10 +147,8 @@ export class AgencyProxyDriver implements Driver {
 
   async sendMessage(runId: string, text: string): Promise<void> {
     const client = this.requireClient();
-    const book = this.book(runId);
-    book.injectCount += 1;
     try {
-      await client.injectMessage(runId, text, book.injectCount);
+      await client.injectMessage(runId, text, this.acks.nextInjection(runId));
     } catch (error) {
       // Never retried: inject_message is not deduplicated by the daemon (a retry could deliver it twice).
       throw this.userError(error);
@@ -187,9 +173,9 @@ export class AgencyProxyDriver implements Driver {
     } catch (error) {
       throw this.userError(error);
     }
-    this.book(runId).approvalSeq.delete(approvalId);
+    this.acks.approvalAnswered(runId, approvalId);
     await this.recordLocal(runId, { kind: 'approvalSettled', approvalId, decision });
-    this.scheduleAck(runId);
+    this.acks.schedule(runId);
   }
 
   async refresh(): Promise<void> {
@@ -355,11 +341,10 @@ export class AgencyProxyDriver implements Driver {
       return; // replay overlap (WIRE.md 1.9): already folded in and journaled
     }
     this.fold(frame.run_id, frame.sequence, frame.event);
-    const book = this.book(frame.run_id);
     this.journal.append(frame.run_id, { s: frame.sequence, e: serializeRunEvent(frame.event) } satisfies JournalRecord).then(
       () => {
-        book.durable = Math.max(book.durable, frame.sequence);
-        this.scheduleAck(frame.run_id);
+        this.acks.stored(frame.run_id, frame.sequence);
+        this.acks.schedule(frame.run_id);
       },
       (error: unknown) => this.ctx.log.error(`Could not store run ${frame.run_id} (events stay unacknowledged): ${String(error)}`),
     );
@@ -372,7 +357,7 @@ export class AgencyProxyDriver implements Driver {
     const events = mapped.events.length > 0 ? mapped.events : [{ kind: 'messageBoundary' } as const];
     events.forEach((e, i) => this.ctx.store.dispatch({ type: 'runEvent', runKey: key, ...(i === 0 ? { sequence } : {}), event: e }));
     if (event.type === 'approval_requested') {
-      this.book(runId).approvalSeq.set(event.payload.approval_id, sequence);
+      this.acks.approvalRequested(runId, event.payload.approval_id, sequence);
     }
     if (mapped.fields) {
       this.applyFields(runId, mapped.fields);
@@ -410,43 +395,11 @@ export class AgencyProxyDriver implements Driver {
     for (const approvalId of run?.pendingApprovals ?? []) {
       this.ctx.store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'approvalSettled', approvalId, expired: true } });
     }
-    this.book(runId).approvalSeq.clear();
+    this.acks.approvalsGone(runId);
   }
 
   private applyFields(runId: string, fields: RunFields): void {
     this.ctx.store.dispatch({ type: 'runUpserted', connectionId: this.connectionId, runId, fields });
-  }
-
-  private book(runId: string): RunBook {
-    let book = this.books.get(runId);
-    if (!book) {
-      book = { durable: 0, acked: 0, approvalSeq: new Map(), injectCount: 0 };
-      this.books.set(runId, book);
-    }
-    return book;
-  }
-
-  /** Acks (debounced) through the durable sequence, stopping before the earliest unanswered approval. */
-  private scheduleAck(runId: string): void {
-    const book = this.book(runId);
-    if (book.ackTimer) {
-      return;
-    }
-    book.ackTimer = setTimeout(() => {
-      book.ackTimer = undefined;
-      const blockers = [...book.approvalSeq.values()];
-      const through = Math.min(book.durable, ...blockers.map((s) => s - 1));
-      const client = this.client;
-      if (!client?.isOpen || through <= book.acked) {
-        return;
-      }
-      client.ackEvents(runId, through).then(
-        () => {
-          book.acked = Math.max(book.acked, through);
-        },
-        (error: unknown) => this.ctx.log.warn(`ack ${runId} through ${through}: ${String(error)}`),
-      );
-    }, 200);
   }
 
   private async recordLocal(runId: string, event: ModelRunEvent): Promise<void> {
@@ -472,67 +425,43 @@ export class AgencyProxyDriver implements Driver {
     if (!run) {
       return;
     }
-    const stored: StoredRun = {
-      runId,
-      title: run.title,
-      ...(run.provider !== undefined ? { provider: run.provider } : {}),
-      ...(run.model !== undefined ? { model: run.model } : {}),
-      state: run.state,
-      createdAt: run.createdAt,
-      ...(run.workspaceRoots ? { workspaceRoots: run.workspaceRoots } : {}),
-      ...(this.localRecords.has(runId) ? { extra: localChangeSetExtra(this.localRecords.get(runId)!) } : {}),
-    };
-    await this.journal.saveRun(stored).catch((error: unknown) => this.ctx.log.error(`Could not store run list: ${String(error)}`));
+    const local = this.localRecords.get(runId);
+    await this.journal.saveRun(storedRunOf(run, local ? localChangeSetExtra(local) : undefined)).catch((error: unknown) => this.ctx.log.error(`Could not store run list: ${String(error)}`));
   }
 
   /** Rebuilds stored transcripts once (after a window reload), before the first connect. */
   private loadJournal(): Promise<void> {
-    this.loaded ??= (async () => {
-      for (const stored of await this.journal.loadRuns()) {
-        const { state } = mapRunState(stored.state);
-        this.ctx.store.dispatch({
-          type: 'runUpserted',
-          connectionId: this.connectionId,
-          runId: stored.runId,
-          fields: {
-            title: stored.title,
-            ...(stored.provider !== undefined ? { provider: stored.provider } : {}),
-            ...(stored.model !== undefined ? { model: stored.model } : {}),
-            state,
-            createdAt: stored.createdAt,
-            ...(stored.workspaceRoots ? { workspaceRoots: stored.workspaceRoots } : {}),
-          },
-        });
+    this.loaded ??= replayJournal(this.journal, {
+      run: (stored) => {
+        this.applyFields(stored.runId, runFieldsOf(stored));
         const local = localChangeSetFromExtra(stored.extra);
         if (local) {
           this.localRecords.set(stored.runId, local);
           this.localChanges.restore(stored.runId, local);
         }
-        const book = this.book(stored.runId);
-        for (const record of (await this.journal.readRecords(stored.runId)) as JournalRecord[]) {
-          if ('s' in record && typeof record.s === 'number') {
-            const parsed = RunEventSchema.safeParse(record.e);
-            if (parsed.success) {
-              this.fold(stored.runId, record.s, parsed.data);
-              book.durable = Math.max(book.durable, record.s);
-            }
-          } else if ('l' in record) {
-            if (record.l.kind === 'userPrompt' && record.l.note) {
-              book.injectCount += 1;
-            }
-            if (record.l.kind === 'approvalSettled') {
-              book.approvalSeq.delete(record.l.approvalId);
-            }
-            this.ctx.store.dispatch({ type: 'runEvent', runKey: runKeyOf(this.connectionId, stored.runId), event: record.l });
-          }
+      },
+      event: (runId, sequence, event) => {
+        this.fold(runId, sequence, event);
+        this.acks.stored(runId, sequence);
+      },
+      local: (runId, event) => {
+        if (event.kind === 'userPrompt' && event.note) {
+          this.acks.nextInjection(runId);
         }
+        if (event.kind === 'approvalSettled') {
+          this.acks.approvalAnswered(runId, event.approvalId);
+        }
+        this.ctx.store.dispatch({ type: 'runEvent', runKey: runKeyOf(this.connectionId, runId), event });
+      },
+      runDone: (stored) => {
         // Replaying terminal events must not touch the daemon; the stored state is the last one we knew.
+        const { state } = runFieldsOf(stored);
         this.applyFields(stored.runId, { state });
-        if (isTerminalRunState(state)) {
+        if (state && isTerminalRunState(state)) {
           void this.finishLocalChangeSet(stored.runId);
         }
-      }
-    })();
+      },
+    });
     return this.loaded;
   }
 }

@@ -1,0 +1,98 @@
+/**
+ * What the AgencyProxy driver may acknowledge, per run. `ack_events` deletes the daemon's journal for every client
+ * (WIRE.md 1.9), so the driver acks only through the highest sequence it has durably stored, and never past an
+ * unanswered approval request (a reloaded editor must be able to show it again). Acks are debounced.
+ */
+interface RunBook {
+  /** Highest sequence durably journaled. */
+  durable: number;
+  /** Highest sequence acknowledged to the daemon. */
+  acked: number;
+  /** Sequence of each unanswered approval request. */
+  readonly approvalSeq: Map<string, number>;
+  /** Messages injected so far (numbers the idempotency keys). */
+  injected: number;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+export type AckSender = (runId: string, through: number) => Promise<void> | undefined;
+
+export class AckTracker {
+  private readonly books = new Map<string, RunBook>();
+
+  /** `send` returns undefined when there is no connection to ack on (the ack waits for the next event). */
+  constructor(
+    private readonly send: AckSender,
+    private readonly onError: (message: string) => void,
+    private readonly debounceMs = 200,
+  ) {}
+
+  stored(runId: string, sequence: number): void {
+    const book = this.book(runId);
+    book.durable = Math.max(book.durable, sequence);
+  }
+
+  approvalRequested(runId: string, approvalId: string, sequence: number): void {
+    this.book(runId).approvalSeq.set(approvalId, sequence);
+  }
+
+  approvalAnswered(runId: string, approvalId: string): void {
+    this.book(runId).approvalSeq.delete(approvalId);
+  }
+
+  /** The run ended: no approval can block its ack any more. */
+  approvalsGone(runId: string): void {
+    this.book(runId).approvalSeq.clear();
+  }
+
+  /** The number for the next injected message (1-based), counting those already sent. */
+  nextInjection(runId: string): number {
+    const book = this.book(runId);
+    book.injected += 1;
+    return book.injected;
+  }
+
+  /** Highest sequence that may be acknowledged now. */
+  ackableThrough(runId: string): number {
+    const book = this.book(runId);
+    return Math.min(book.durable, ...[...book.approvalSeq.values()].map((s) => s - 1));
+  }
+
+  /** Acks (debounced) through `ackableThrough`. */
+  schedule(runId: string): void {
+    const book = this.book(runId);
+    if (book.timer) {
+      return;
+    }
+    book.timer = setTimeout(() => {
+      book.timer = undefined;
+      const through = this.ackableThrough(runId);
+      if (through <= book.acked) {
+        return;
+      }
+      this.send(runId, through)?.then(
+        () => {
+          book.acked = Math.max(book.acked, through);
+        },
+        (error: unknown) => this.onError(`ack ${runId} through ${through}: ${String(error)}`),
+      );
+    }, this.debounceMs);
+  }
+
+  dispose(): void {
+    for (const book of this.books.values()) {
+      if (book.timer) {
+        clearTimeout(book.timer);
+      }
+    }
+  }
+
+  private book(runId: string): RunBook {
+    let book = this.books.get(runId);
+    if (!book) {
+      book = { durable: 0, acked: 0, approvalSeq: new Map(), injected: 0 };
+      this.books.set(runId, book);
+    }
+    return book;
+  }
+}
