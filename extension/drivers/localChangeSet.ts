@@ -99,6 +99,14 @@ export class LocalChangeSets {
     return pending;
   }
 
+  /**
+   * For runs that span many turns (an SCV session): the change set from the run's start to the working tree now,
+   * recomputed each time (not cached like `finish`).
+   */
+  refresh(runId: string, record: LocalChangeSetRecord): Promise<LocalChangeSetRecord> {
+    return this.compute(runId, { repo: record.repo, baseTree: record.baseTree });
+  }
+
   private async compute(runId: string, record: LocalChangeSetRecord): Promise<LocalChangeSetRecord> {
     let resultTree = record.resultTree;
     try {

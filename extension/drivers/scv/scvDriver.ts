@@ -20,6 +20,7 @@ import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
 import type { Driver } from '../driver';
 import { DriverError } from '../driver';
+import { LocalChangeSets } from '../localChangeSet';
 import { ReconnectLoop } from '../reconnectLoop';
 import { ScvClient } from './client';
 import { daemonStatus } from './daemonStatus';
@@ -81,7 +82,7 @@ export class ScvDriver implements Driver {
   ) {
     this.connectionId = ctx.connectionId;
     this.transcripts = new ScvTranscripts(ctx);
-    this.events = new ScvSessionEvents(ctx, this.transcripts);
+    this.events = new ScvSessionEvents(ctx, this.transcripts, new LocalChangeSets(ctx.store, ctx.connectionId, ctx.log));
     this.loop = new ReconnectLoop({
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),

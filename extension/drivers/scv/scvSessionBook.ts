@@ -2,6 +2,7 @@
  * What the SCV driver remembers about one connection and its (at most one) session, beyond the run model: the
  * prompts it sent, the decisions in flight, the turn that is running, the queue and the background jobs.
  */
+import type { LocalChangeSetRecord } from '../localChangeSet';
 import type { ScvClient } from './client';
 import type { ScvJobs } from './scvBackgroundJobs';
 import type { ScvQueueState } from './scvQueue';
@@ -23,6 +24,8 @@ export interface ScvSessionBook {
   readonly dequeued: Map<string, { readonly prompt: string; readonly revision: number }>;
   /** queue id → the `turn.start` request that queued it (to forget its prompt when it is removed). */
   readonly queuedBy: Map<string, string>;
+  /** The git snapshot taken when the session started (local change set), once it exists. */
+  localChanges?: LocalChangeSetRecord;
 }
 
 export interface ScvConnectionBook {

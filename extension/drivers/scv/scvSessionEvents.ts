@@ -11,6 +11,7 @@ import { runKeyOf } from '../../model/modelTypes';
 import type { ScvServerEvent } from '../../protocol/scv';
 import type { RunState } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
+import type { LocalChangeSets } from '../localChangeSet';
 import { applyScvJobEvent, backgroundJobsPanel } from './scvBackgroundJobs';
 import type { ScvErrorInfo, ScvGap } from './scvClientTypes';
 import { mapScvEvent } from './scvEventMapping';
@@ -24,6 +25,8 @@ export class ScvSessionEvents {
   constructor(
     private readonly ctx: DriverContext,
     private readonly transcripts: ScvTranscripts,
+    /** SCV sends no diffs: the editor snapshots the session's git workspace and diffs it after every turn. */
+    private readonly localChanges: LocalChangeSets,
   ) {}
 
   private get connectionId(): string {
@@ -82,6 +85,9 @@ export class ScvSessionEvents {
       this.closeOpenTools(session);
       this.expireApprovals(session.runKey, session.runId);
       session.toolArguments.clear();
+      if (session.localChanges) {
+        void this.localChanges.refresh(session.runId, session.localChanges);
+      }
     }
     if (mapped.state) {
       this.setState(session, mapped.state);
@@ -103,6 +109,11 @@ export class ScvSessionEvents {
       this.transcripts.event(sessionId, { kind: 'raw', label: 'Restored from a stopped session', data: restored });
     }
     void this.transcripts.saveRun(sessionId);
+    void this.localChanges.begin(sessionId, cwd).then((record) => {
+      if (record && live.session === session) {
+        session.localChanges = record;
+      }
+    });
   }
 
   /** Bookkeeping that must see an event before the queue and mapping fold it. */

@@ -4,7 +4,8 @@
  * real gaps; socket drops (interrupted, never silently restarted); version mismatch; daemon status; reload.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -433,6 +434,31 @@ describe('ScvDriver', () => {
       assert.notEqual(s.store.state.connections.get(CONNECTION)!.details!['checkedAt'], checked);
       const status = await s.driver.daemonStatus();
       assert.equal(status.version, '0.3.14-ref');
+    } finally {
+      await s.cleanup();
+    }
+  });
+
+  it('a session in a git workspace gets a local change set after every turn', async () => {
+    const s = await setup();
+    try {
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: s.workspace, stdio: 'pipe' });
+      writeFileSync(join(s.workspace, 'a.txt'), 'one\n');
+      git('init', '-q');
+      git('-c', 'user.name=t', '-c', 'user.email=t@t.invalid', 'add', '-A');
+      git('-c', 'user.name=t', '-c', 'user.email=t@t.invalid', 'commit', '-q', '-m', 'base');
+      const indexBefore = readFileSync(join(s.workspace, '.git', 'index'));
+      const runId = await connected(s);
+      const runKey = run(s, runId).key;
+      await until('the session snapshot', () => s.store.state.changeSets.get(runKey)?.status === 'capturing');
+      writeFileSync(join(s.workspace, 'a.txt'), 'one\ntwo\n'); // what "the agent" changes during the turn
+      await s.driver.sendMessage(runId, 'hello there');
+      const changeSet = await until('the change set after the turn', () => {
+        const c = s.store.state.changeSets.get(runKey);
+        return c?.status === 'ready' && c.patch?.includes('+two') && c;
+      });
+      assert.equal(changeSet.source, 'local');
+      assert.deepEqual(readFileSync(join(s.workspace, '.git', 'index')), indexBefore, "the user's index is untouched");
     } finally {
       await s.cleanup();
     }
