@@ -104,6 +104,39 @@ suite('AgencyProxy', () => {
     await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
   });
 
+  test('a proposal over several files opens the multi-diff editor; Allow in its title decides it', async () => {
+    const a = await api();
+    const runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
+      connectionId: CONNECTION,
+      provider: 'claude',
+      model: '',
+      permission: 'edit',
+      prompt: 'Patch two files multiedit',
+      interactive: false,
+    })) as string;
+    await waitFor('the approval request', () => a.store.state.runs.get(runKey)?.pendingApprovals.length === 1);
+    const approval = [...a.store.state.approvals.values()].find((x) => x.runKey === runKey)!;
+    await vscode.commands.executeCommand('agentSwitchboard.showApprovalDiff', approval.key);
+    const tab = await waitFor('a multi-diff tab with the proposal', () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => {
+          const input = t.input as { textDiffs?: { modified?: vscode.Uri }[] } | undefined;
+          return Array.isArray(input?.textDiffs) && input.textDiffs.some((d) => d.modified?.scheme === PROPOSAL_SCHEME);
+        }),
+    );
+    const diffs = (tab.input as { textDiffs: { modified: vscode.Uri }[] }).textDiffs;
+    assert.equal(diffs.length, 2, 'one entry per proposed file');
+    const notes = diffs.find((d) => d.modified.path.endsWith('NOTES.md'))!;
+    assert.equal((await vscode.workspace.openTextDocument(notes.modified)).getText(), 'Notes from the agent.\n');
+    await ui({ action: 'waitFor', selector: '.monaco-diff-editor .view-line' });
+    await screenshot('agency-proxy-approval-multidiff.png');
+    await ui({ action: 'click', selector: '.editor-actions .action-label[aria-label^="Allow"]' });
+    await waitFor('decided', () => a.store.state.approvals.get(approval.key)?.status === 'decided');
+    await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
+    assert.ok(fs.existsSync(path.join(workspaceDir(), 'NOTES.md')), 'the daemon applied the allowed patch');
+  });
+
   test('the tree shows the runs with their states', async () => {
     const a = await api();
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');

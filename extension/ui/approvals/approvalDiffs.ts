@@ -47,12 +47,12 @@ export class ApprovalDiffs extends Disposable {
     }
     const triples: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
     files.forEach((file, i) => {
-      const right = this.content.uriFor(approval.key, i, file.path, 'proposed');
+      const right = this.content.uriFor(approval.key, i, resolve(file.path).fsPath, 'proposed');
       this.content.set(right, file.proposed);
       let left = resolve(file.path);
       if (file.original === '') {
         // New file: compare against an empty read-only document instead of a missing file.
-        left = this.content.uriFor(approval.key, i, file.path, 'original');
+        left = this.content.uriFor(approval.key, i, resolve(file.path).fsPath, 'original');
         this.content.set(left, '');
       }
       triples.push([resolve(file.path), left, right]);

@@ -17,13 +17,15 @@ export class ProposalContentProvider extends Disposable implements vscode.TextDo
     this._register(vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this));
   }
 
-  /** A URI for one proposed file of one approval; the file name is kept last so the editor picks the language. */
+  /**
+   * A URI for one proposed file of one approval. The path is the real file's path (so the editor picks the language
+   * and the multi-diff editor shows the file, not a rename); the query keeps each side of each approval distinct.
+   */
   uriFor(approvalKey: string, index: number, filePath: string, side: 'proposed' | 'original'): vscode.Uri {
-    const base = filePath.split(/[\\/]/).pop() || 'file';
     return vscode.Uri.from({
       scheme: PROPOSAL_SCHEME,
-      path: `/${side}/${index}/${base}`,
-      query: new URLSearchParams({ approval: approvalKey, file: filePath }).toString(),
+      path: filePath.startsWith('/') ? filePath : `/${filePath}`,
+      query: new URLSearchParams({ approval: approvalKey, side, index: String(index) }).toString(),
     });
   }
 
