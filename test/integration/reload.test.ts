@@ -72,14 +72,24 @@ suite('Reload phase 2', () => {
       const found = [...a.store.state.runs.values()].filter((r) => r.connectionId === CONNECTION);
       return found.length === 3 && found;
     });
-    const restoredBefore = runs.map((r) => a.store.state.runs.get(r.key)!.lastSequence);
-    assert.ok(restoredBefore.every((s) => s > 0), 'the transcripts came back from storage');
     await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
     for (const run of runs) {
       await waitFor(`${run.title} completed`, () => a.store.state.runs.get(run.key)?.state === 'completed', 180000);
     }
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runs[0]!.key);
     await screenshot('reload-phase2.png');
+    // Each run was re-attached after what this window restored from storage (not replayed from the start).
+    await a.flushTrace();
+    const attaches = fs
+      .readFileSync(env('SWITCHBOARD_TRACE_FILE'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { connection: string; dir: string; frame: { type?: string; run_id?: string; after_sequence?: number } })
+      .filter((l) => l.connection === 'Reload daemon' && l.dir === 'out' && l.frame.type === 'attach_run');
+    for (const run of runs) {
+      const after = Math.max(...attaches.filter((l) => l.frame.run_id === run.runId).map((l) => l.frame.after_sequence ?? 0));
+      assert.ok(after > 40, `${run.title} was re-attached after its stored sequence (after_sequence ${after})`);
+    }
     for (const run of runs) {
       const journal = daemonJournal(run.runId);
       const items = a.store.transcript(run.key)!.snapshot();
