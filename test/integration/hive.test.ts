@@ -43,7 +43,8 @@ suite('hyperhive', () => {
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
     const rows = await waitFor('the agent rows', async () => {
       const labels = await ui<string[]>({ action: 'text', selector: '.pane-body .monaco-list-row' }).catch(() => []);
-      return labels.some((l) => l.includes('otto')) && labels;
+      // The connection's description (hive revision, running count) follows the first status poll.
+      return labels.some((l) => l.includes('otto')) && labels.some((l) => l.includes('hyperhive f00dfee')) && labels;
     });
     for (const name of ['Hive', 'manager', 'iris', 'ruth', 'otto']) {
       assert.ok(rows.some((l) => l.includes(name)), `${name} in ${rows.join(' | ')}`);
