@@ -142,9 +142,12 @@ suite('AgencyProxy', () => {
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
     const runs = [...a.store.state.runs.values()].filter((r) => r.connectionId === CONNECTION);
     assert.ok(runs.length >= 2);
-    const labels = await ui<string[]>({ action: 'text', selector: '.pane-body .monaco-list-row' });
-    assert.ok(labels.some((l) => l.includes('Tidy up the README')), labels.join(' | '));
-    assert.ok(labels.some((l) => l.includes('completed')));
+    // The tree refreshes on model changes; read it until it shows the finished runs.
+    const labels = await waitFor('the run rows', async () => {
+      const rows = await ui<string[]>({ action: 'text', selector: '.pane-body .monaco-list-row' }).catch((): string[] => []);
+      return rows.some((l) => l.includes('Tidy up the README')) && rows.some((l) => l.includes('completed')) && rows;
+    });
+    assert.ok(labels.some((l) => l.includes('Tidy up the README') && l.includes('completed')), labels.join(' | '));
     await screenshot('agency-proxy-tree.png');
   });
 
