@@ -13,39 +13,18 @@ import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
 import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agencyProxyDriver';
 import { runKeyOf } from '../../../extension/model/modelTypes';
-import type { RunStore } from '../../../extension/model/runStore';
-import { StateStore } from '../../fixtures/agencyProxy/runStore';
 import { driverSetup, quietLog, until } from '../drivers/driverTestKit';
 import { Random, suiteSeed } from '../fuzz/fuzzKit';
 import { killHard, spawnAgencyProxy } from './agencyProxyProcess';
 import type { DaemonProcess } from './agencyProxyProcess';
+import { journalSummary, modelSummary } from '../drivers/agencyProxyTranscriptCheck';
 
 const SEED = suiteSeed(0x5eed01);
 const KILLS = 20;
 const RECONNECT_BUDGET_MS = 2_000;
 
-interface Texts {
-  readonly text: string;
-  readonly reasoning: string;
-  readonly tools: number;
-  readonly events: number;
-}
 
-function journalTexts(stateDir: string, runId: string): Texts {
-  const history = new StateStore(stateDir).load().history.get(runId) ?? [];
-  const of = (type: string): string => history.filter((e) => e.type === type).map((e) => String(e.payload)).join('');
-  return { text: of('text'), reasoning: of('reasoning'), tools: history.filter((e) => e.type === 'tool_call').length, events: history.length };
-}
 
-function modelTexts(store: RunStore, key: string): Texts {
-  const items = store.transcript(key)?.snapshot() ?? [];
-  return {
-    text: items.map((i) => (i.kind === 'text' ? i.text : '')).join(''),
-    reasoning: items.map((i) => (i.kind === 'reasoning' ? i.text : '')).join(''),
-    tools: items.filter((i) => i.kind === 'tool').length,
-    events: store.state.runs.get(key)?.lastSequence ?? 0,
-  };
-}
 
 test(`SIGKILL at ${KILLS} seeded points of a streaming run: reconnect within 2 s each time, transcript = daemon journal (seed ${SEED})`, { timeout: 150_000 }, async () => {
   const random = new Random(SEED);
@@ -92,7 +71,7 @@ test(`SIGKILL at ${KILLS} seeded points of a streaming run: reconnect within 2 s
     }
     await until('the run completes', () => store.state.runs.get(key)?.state === 'completed', 60_000);
     // The journal the daemon wrote (and replayed across every restart) is the truth.
-    assert.deepEqual(modelTexts(store, key), journalTexts(stateDir, runId));
+    assert.deepEqual(modelSummary(store, key), journalSummary(stateDir, runId));
     const items = store.transcript(key)!.snapshot();
     assert.equal(items.filter((i) => i.kind === 'gap').length, 0, 'no gap');
     assert.equal(items.filter((i) => i.kind === 'user').length, 1, 'the prompt once');

@@ -6,10 +6,9 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agencyProxyDriver';
 import { runKeyOf } from '../../../extension/model/modelTypes';
-import type { RunStore } from '../../../extension/model/runStore';
 import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
-import { StateStore } from '../../fixtures/agencyProxy/runStore';
 import { driverSetup, loudLog, until } from './driverTestKit';
+import { journalSummary, modelSummary } from './agencyProxyTranscriptCheck';
 
 const base = mkdtempSync(join(tmpdir(), 'apd-'));
 after(() => rmSync(base, { recursive: true, force: true }));
@@ -63,33 +62,7 @@ test('a run streams, asks for approval, is allowed, edits the file, completes, a
   }
 });
 
-/** What the transcript must contain: the daemon's whole journal folded through the same mapping. */
-function journalTexts(stateDir: string, runId: string): { text: string; reasoning: string; tools: number; events: number } {
-  const history = new StateStore(stateDir).load().history.get(runId) ?? [];
-  let text = '';
-  let reasoning = '';
-  let tools = 0;
-  for (const e of history) {
-    if (e.type === 'text') {
-      text += String(e.payload);
-    } else if (e.type === 'reasoning') {
-      reasoning += String(e.payload);
-    } else if (e.type === 'tool_call') {
-      tools++;
-    }
-  }
-  return { text, reasoning, tools, events: history.length };
-}
 
-function modelTexts(store: RunStore, key: string): { text: string; reasoning: string; tools: number; events: number } {
-  const items = store.transcript(key)?.snapshot() ?? [];
-  return {
-    text: items.map((i) => (i.kind === 'text' ? i.text : '')).join(''),
-    reasoning: items.map((i) => (i.kind === 'reasoning' ? i.text : '')).join(''),
-    tools: items.filter((i) => i.kind === 'tool').length,
-    events: store.state.runs.get(key)?.lastSequence ?? 0,
-  };
-}
 
 test('a window reload mid-run restores the transcript from storage and re-attaches after it: nothing lost or doubled', async () => {
   const dir = mkdtempSync(join(base, 'b'));
@@ -114,7 +87,7 @@ test('a window reload mid-run restores the transcript from storage and re-attach
     const attach = frames.find((f) => (f as { type?: string }).type === 'attach_run') as { after_sequence: number } | undefined;
     assert.ok(attach && attach.after_sequence > 50, 'the transcript came back from storage and was re-attached after it');
     await until('completed', () => second.store.state.runs.get(key)?.state === 'completed', 20000);
-    assert.deepEqual(modelTexts(second.store, key), journalTexts(stateDir, runId));
+    assert.deepEqual(modelSummary(second.store, key), journalSummary(stateDir, runId));
     assert.equal(second.store.transcript(key)!.snapshot().filter((i) => i.kind === 'gap').length, 0);
     assert.equal(second.store.transcript(key)!.snapshot().filter((i) => i.kind === 'user').length, 1);
   } finally {
