@@ -21,6 +21,20 @@ const CONNECTION = 'agency-proxy:AgencyProxy';
  */
 const NOTIFICATION_BUTTON = '.notification-toast .monaco-button, .notifications-center .monaco-button';
 
+/** New Run from the palette command, with its prompts answered by arguments; returns the run key. */
+async function newRun(prompt: string, model = ''): Promise<string> {
+  const runKey = await vscode.commands.executeCommand('agentSwitchboard.newRun', {
+    connectionId: CONNECTION,
+    provider: 'claude',
+    model,
+    permission: 'edit',
+    prompt,
+    interactive: false,
+  });
+  assert.equal(typeof runKey, 'string', 'the command returns the new run');
+  return runKey as string;
+}
+
 async function showNotifications(): Promise<void> {
   await vscode.commands.executeCommand('notifications.showList');
 }
@@ -46,14 +60,7 @@ suite('AgencyProxy', () => {
 
   test('New Run from the palette, Allow once from the notification, text in the transcript', async () => {
     const a = await api();
-    const runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
-      connectionId: CONNECTION,
-      provider: 'claude',
-      model: 'sonnet',
-      permission: 'edit',
-      prompt: 'Tidy up the README',
-      interactive: false,
-    })) as string;
+    const runKey = await newRun('Tidy up the README', 'sonnet');
     assert.ok(runKey, 'the command returns the new run');
     await waitFor('the approval request', () => a.store.state.runs.get(runKey)?.pendingApprovals.length === 1);
     await showNotifications();
@@ -76,14 +83,7 @@ suite('AgencyProxy', () => {
 
   test('Show diff opens the proposal; Allow in the editor title decides it once', async () => {
     const a = await api();
-    const runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
-      connectionId: CONNECTION,
-      provider: 'claude',
-      model: '',
-      permission: 'edit',
-      prompt: 'Edit the README again',
-      interactive: false,
-    })) as string;
+    const runKey = await newRun('Edit the README again', '');
     await waitFor('the approval request', () => a.store.state.runs.get(runKey)?.pendingApprovals.length === 1);
     await showNotifications();
     await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: 'Show diff' });
@@ -106,14 +106,7 @@ suite('AgencyProxy', () => {
 
   test('a proposal over several files opens the multi-diff editor; Allow in its title decides it', async () => {
     const a = await api();
-    const runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
-      connectionId: CONNECTION,
-      provider: 'claude',
-      model: '',
-      permission: 'edit',
-      prompt: 'Patch two files multiedit',
-      interactive: false,
-    })) as string;
+    const runKey = await newRun('Patch two files multiedit', '');
     await waitFor('the approval request', () => a.store.state.runs.get(runKey)?.pendingApprovals.length === 1);
     const approval = [...a.store.state.approvals.values()].find((x) => x.runKey === runKey)!;
     await vscode.commands.executeCommand('agentSwitchboard.showApprovalDiff', approval.key);

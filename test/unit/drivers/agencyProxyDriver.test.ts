@@ -13,7 +13,6 @@ import { journalSummary, modelSummary } from './agencyProxyTranscriptCheck';
 const base = mkdtempSync(join(tmpdir(), 'apd-'));
 after(() => rmSync(base, { recursive: true, force: true }));
 
-
 function makeDriver(socketPath: string, storageDir: string, frames: unknown[] = []) {
   const { store, connectionId, ctx } = driverSetup({ name: 'test', protocol: 'agency-proxy', socketPath }, storageDir, {
     tap: (_dir, frame) => frames.push(frame),
@@ -61,8 +60,6 @@ test('a run streams, asks for approval, is allowed, edits the file, completes, a
     await daemon.stop();
   }
 });
-
-
 
 test('a window reload mid-run restores the transcript from storage and re-attaches after it: nothing lost or doubled', async () => {
   const dir = mkdtempSync(join(base, 'b'));
