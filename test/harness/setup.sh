@@ -4,6 +4,10 @@
 #   code-server 4.139.1 (= VS Code 1.139.1). Idempotent; a fresh machine installs everything.
 # Prints the two exports the launcher reads.
 set -euo pipefail
+# `npm test` / `npm start` run this under the outer npm (Node 20), which exports npm_config_* and npm_package_* to
+# its children. The nested installs below must not inherit them: code-server's postinstall reads the Node version
+# from npm_config_user_agent and would refuse ("requires node v24"). The machine's npmrc files still apply.
+while IFS= read -r name; do unset "$name"; done < <(compgen -e | grep -iE '^(npm_|npm_config_)|^(NODE|INIT_CWD|NODE_OPTIONS)$' || true)
 HARNESS=${SWITCHBOARD_HARNESS:-$HOME/.cache/agent-switchboard/vscode}
 CS_VERSION=${CS_VERSION:-4.139.1}
 NODE_MAJOR=${NODE_MAJOR:-24}
