@@ -174,7 +174,7 @@ export class App {
   }
 
   private revealPendingApproval(): void {
-    const item = this.store.items.find((candidate) => candidate.kind === 'approval' && candidate.status === 'pending');
+    const item = this.store.items.find((candidate) => candidate.kind === 'approval' && (candidate.status === 'pending' || candidate.status === 'failed'));
     if (item) {
       this.transcript.revealItem(item.id);
     }

@@ -154,7 +154,16 @@ export class TranscriptStore {
         if (index === undefined || !item) {
           return { ok: false, reason: `update of unknown item ${patch.id}` };
         }
-        const merged: Record<string, unknown> = { ...item, ...patch.changes, id: item.id };
+        // The same merge as the host's Transcript: `null` removes a field (e.g. a settled approval's old reason).
+        const merged: Record<string, unknown> = { ...item };
+        for (const [k, v] of Object.entries(patch.changes)) {
+          if (v === null || v === undefined) {
+            delete merged[k];
+          } else {
+            merged[k] = v;
+          }
+        }
+        merged['id'] = item.id;
         if (merged['kind'] !== item.kind) {
           return { ok: false, reason: `update changes the kind of ${patch.id}` };
         }

@@ -1,17 +1,19 @@
 /**
  * The settle-once gate for approval decisions. A notification button, the editor-title Allow/Deny, the transcript
  * card and the command palette can all answer the same request, possibly within the same tick; exactly one of
- * them may reach the daemon. The gate checks the approval's status and marks it `sending` synchronously (before
- * the first `await`), so any other caller sees `busy` or `decided` and nothing is sent twice. A failed send puts it
- * back to `pending`: only a person's next click decides. Pure (no `vscode`): the UI turns the result into words.
+ * them may reach the daemon. The gate records the choice as `deciding` synchronously (before the first `await`, and
+ * so before the frame is sent), so any other caller sees `busy` or `decided` and nothing is sent twice; the
+ * outcome of the send then moves it to `decided`, `failed` (a person may try again) or, when the run ended
+ * meanwhile, `expired`. Pure (no `vscode`): the UI turns the result into words (approvalOutcomeText).
  */
-import type { ApprovalDecision } from '../protocol/transcriptTypes';
+import type { ApprovalDecision, DecisionSurface } from '../protocol/transcriptTypes';
+import { isTerminalRunState } from '../protocol/transcriptTypes';
 import type { ApprovalInfo, RunInfo } from './modelTypes';
 import type { RunStore } from './runStore';
 
 /** The part of a driver the gate needs (structural, so the model does not depend on the drivers). */
 export interface ApprovalDecider {
-  decideApproval?(runId: string, approvalId: string, decision: ApprovalDecision): Promise<void>;
+  decideApproval?(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface): Promise<void>;
 }
 
 export type ApprovalGateResult =
@@ -21,31 +23,37 @@ export type ApprovalGateResult =
   | { readonly kind: 'unknown' }
   /** Another decision for it is on the wire right now. */
   | { readonly kind: 'busy'; readonly approval: ApprovalInfo }
-  /** It was already decided (or expired). */
+  /** It was already decided or expired. */
   | { readonly kind: 'decided'; readonly approval: ApprovalInfo }
+  /** Restored from storage after a reload, and its daemon has not confirmed that it still waits. */
+  | { readonly kind: 'unconfirmed'; readonly approval: ApprovalInfo }
   /** The daemon does not offer this decision for it. */
   | { readonly kind: 'unsupported'; readonly approval: ApprovalInfo }
   /** Its daemon is not connected: it stays pending. */
   | { readonly kind: 'disconnected'; readonly approval: ApprovalInfo }
-  /** Sending failed; it is pending again. */
+  /** Sending failed; it is `failed` (still waiting) or, if its run ended meanwhile, `expired`. */
   | { readonly kind: 'failed'; readonly approval: ApprovalInfo; readonly run: RunInfo; readonly error: unknown };
 
-/** Sends `decision` for `approvalKey` unless another decision was or is being sent. */
+/** Sends `decision` (chosen on surface `by`) for `approvalKey` unless another decision was or is being sent. */
 export async function decideApprovalOnce(
   store: RunStore,
   approvalKey: string,
   decision: ApprovalDecision,
+  by: DecisionSurface,
   deciderFor: (connectionId: string) => ApprovalDecider | undefined,
 ): Promise<ApprovalGateResult> {
   const approval = store.state.approvals.get(approvalKey);
   if (!approval) {
     return { kind: 'unknown' };
   }
-  if (approval.status === 'sending') {
+  if (approval.status === 'deciding') {
     return { kind: 'busy', approval };
   }
-  if (approval.status === 'decided') {
+  if (approval.status === 'decided' || approval.status === 'expired') {
     return { kind: 'decided', approval };
+  }
+  if (!approval.live) {
+    return { kind: 'unconfirmed', approval };
   }
   if (!approval.options.includes(decision)) {
     return { kind: 'unsupported', approval };
@@ -55,13 +63,20 @@ export async function decideApprovalOnce(
   if (!run || !driver?.decideApproval) {
     return { kind: 'disconnected', approval };
   }
-  // Synchronous with the checks above: a second caller in the same tick already sees `sending`.
-  store.dispatch({ type: 'approvalStatus', runKey: approval.runKey, approvalId: approval.approvalId, status: 'sending' });
+  const { runKey, approvalId } = approval;
+  // Synchronous with the checks above: a second caller in the same tick already sees `deciding`.
+  store.dispatch({ type: 'approvalChange', runKey, approvalId, change: { kind: 'deciding', decision, by } });
   try {
-    await driver.decideApproval(run.runId, approval.approvalId, decision);
+    await driver.decideApproval(run.runId, approvalId, decision, by);
+    store.dispatch({ type: 'approvalChange', runKey, approvalId, change: { kind: 'decided', decision, by } });
     return { kind: 'sent', approval, run };
   } catch (error) {
-    store.dispatch({ type: 'approvalStatus', runKey: approval.runKey, approvalId: approval.approvalId, status: 'pending' });
+    const reason = error instanceof Error ? error.message : String(error);
+    store.dispatch({ type: 'approvalChange', runKey, approvalId, change: { kind: 'failed', reason } });
+    const now = store.state.runs.get(runKey);
+    if (!now || isTerminalRunState(now.state)) {
+      store.dispatch({ type: 'approvalChange', runKey, approvalId, change: { kind: 'expired', reason: `the run ended before the decision was delivered: ${reason}` } });
+    }
     return { kind: 'failed', approval, run, error };
   }
 }

@@ -2,7 +2,7 @@
  * The input vocabulary of the model. Drivers translate their wire events into `RunEvent`s and dispatch
  * `ModelAction`s; the reducer is the only code that turns them into state and transcript patches.
  */
-import type { ApprovalDecision, RunState } from '../protocol/transcriptTypes';
+import type { ApprovalDecision, DecisionSurface, RunState } from '../protocol/transcriptTypes';
 import type { Capability, ChangeSetInfo, ConnectionInfo, ConnectionState, Panel, QueueEntry } from './modelTypes';
 
 /** A normalized run event. Fields are the daemon's data, untrusted. */
@@ -38,8 +38,18 @@ export type RunEvent =
       readonly options: readonly ApprovalDecision[];
       readonly hasDiff: boolean;
     }
-  /** The daemon or a person settled the approval (or the daemon can no longer accept a decision: `expired`). */
-  | { readonly kind: 'approvalSettled'; readonly approvalId: string; readonly decision?: ApprovalDecision; readonly expired?: boolean }
+  /**
+   * The daemon took a decision (`decision`, made `by` a surface; drivers journal this), or can no longer accept one
+   * (`expired`, with a `reason`). Never overrides a decision in flight or made (approvalLifecycle.ts).
+   */
+  | {
+      readonly kind: 'approvalSettled';
+      readonly approvalId: string;
+      readonly decision?: ApprovalDecision;
+      readonly by?: DecisionSurface;
+      readonly expired?: boolean;
+      readonly reason?: string;
+    }
   | { readonly kind: 'data'; readonly dataKind: 'usage' | 'rateLimit' | 'compaction'; readonly data: unknown; readonly summary: string }
   | { readonly kind: 'error'; readonly message: string; readonly code?: string }
   | { readonly kind: 'notice'; readonly text: string; readonly level: 'info' | 'warning' | 'error' }
@@ -92,14 +102,34 @@ export type ModelAction =
    * One daemon event for a run. With `sequence`, events at or below the run's `lastSequence` are dropped (replay
    * overlap), and a jump by more than one records a gap item first.
    */
-  | { readonly type: 'runEvent'; readonly runKey: string; readonly sequence?: number; readonly event: RunEvent }
+  | {
+      readonly type: 'runEvent';
+      readonly runKey: string;
+      readonly sequence?: number;
+      readonly event: RunEvent;
+      /** Replayed from the editor's own storage (a reload), not received from the daemon in this window. */
+      readonly restored?: boolean;
+    }
   /** Events in (from, to] are known to be lost (retention gap, acked-away replay, SCV seq gap). */
   | { readonly type: 'runGap'; readonly runKey: string; readonly from: number; readonly to: number; readonly reason: string }
   | { readonly type: 'runQueue'; readonly runKey: string; readonly queue: readonly QueueEntry[]; readonly paused?: boolean }
   /** Replaces the run's side panels (or one of them, by id, when `merge` is true). */
   | { readonly type: 'runPanels'; readonly runKey: string; readonly panels: readonly Panel[]; readonly merge?: boolean }
-  /** A person's decision is being sent (`sending`), or the send failed and it is pending again. */
-  | { readonly type: 'approvalStatus'; readonly runKey: string; readonly approvalId: string; readonly status: 'pending' | 'sending' }
+  /** A step of an approval's lifecycle taken by the editor (approvalLifecycle.ts says which steps are allowed). */
+  | { readonly type: 'approvalChange'; readonly runKey: string; readonly approvalId: string; readonly change: ApprovalChange }
   | { readonly type: 'changeSet'; readonly changeSet: ChangeSetInfo };
+
+/** What the editor itself does to an approval (the daemon's side arrives as `approvalSettled` run events). */
+export type ApprovalChange =
+  /** A person chose `decision` on surface `by`; it is about to be sent. */
+  | { readonly kind: 'deciding'; readonly decision: ApprovalDecision; readonly by: DecisionSurface }
+  /** The daemon accepted the decision. */
+  | { readonly kind: 'decided'; readonly decision: ApprovalDecision; readonly by: DecisionSurface }
+  /** The decision was not delivered; the request still waits. */
+  | { readonly kind: 'failed'; readonly reason: string }
+  /** The daemon can no longer take a decision. */
+  | { readonly kind: 'expired'; readonly reason: string }
+  /** The driver confirmed the daemon still waits for it (a restored request after a reload). */
+  | { readonly kind: 'live' };
 
 export type ModelActionType = ModelAction['type'];

@@ -3,7 +3,7 @@
  * hyperhive agents) → transcript items, plus pending approvals, change sets and capabilities. Run-level state is
  * small and immutable (the reducer returns new objects); transcripts live in `Transcript` and change by patches.
  */
-import type { ApprovalDecision, RunState } from '../protocol/transcriptTypes';
+import type { ApprovalDecision, ApprovalStatus, DecisionSurface, RunState } from '../protocol/transcriptTypes';
 import type { Panel } from '../protocol/webviewMessages';
 
 export type { Panel };
@@ -28,6 +28,8 @@ export type Capability =
   | 'run.inject'
   | 'run.queue'
   | 'run.cancel'
+  /** End a run that waits for the user's next message (an interactive AgencyProxy run): it never ends by itself. */
+  | 'run.end'
   | 'run.clear'
   | 'approvals'
   | 'approvals.allowSimilar'
@@ -103,9 +105,23 @@ export interface ApprovalInfo {
   readonly detail: unknown;
   readonly options: readonly ApprovalDecision[];
   readonly requestedAt: number;
-  /** `pending` until a person decides; `sending` while the decision is on the wire. */
-  readonly status: 'pending' | 'sending' | 'decided';
+  /** See `approvalLifecycle.ts`: pending → deciding → decided | failed | expired. */
+  readonly status: ApprovalStatus;
+  /** The decision chosen (`deciding`) or made (`decided`), and where. */
   readonly decision?: ApprovalDecision;
+  readonly decidedBy?: DecisionSurface;
+  /** Why delivery failed (`failed`) or why it expired. */
+  readonly reason?: string;
+  /**
+   * Whether the daemon is known to wait for it in this window: false for a request restored from storage after a
+   * reload until its driver confirms it (so a reload never re-announces a request that is long settled).
+   */
+  readonly live: boolean;
+}
+
+/** Waits for a person: may be announced, counted and decided. */
+export function awaitsDecision(approval: ApprovalInfo): boolean {
+  return approval.live && (approval.status === 'pending' || approval.status === 'failed');
 }
 
 export interface ChangeSetInfo {

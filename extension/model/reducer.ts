@@ -7,6 +7,9 @@ import type { TranscriptPatch } from '../protocol/transcriptTypes';
 import type { ModelAction } from './modelActions';
 import type { ConnectionInfo, ModelState, Panel, RunInfo } from './modelTypes';
 import { approvalKeyOf, runKeyOf } from './modelTypes';
+import { applyApprovalChange } from './approvalLifecycle';
+import type { RunEventResult } from './runEditor';
+import { RunEditor } from './runEditor';
 import { reduceRunEvent } from './runEventReducer';
 
 export interface RunPatch {
@@ -109,7 +112,7 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
       return { state: { ...state, runs, approvals, changeSets }, patches: [], changed: true };
     }
     case 'runEvent':
-      return reduceRunEventAction(state, action.runKey, action.sequence, action.event, now);
+      return reduceRunEventAction(state, action.runKey, action.sequence, action.event, now, action.restored === true);
     case 'runGap': {
       const run = state.runs.get(action.runKey);
       if (!run || action.to <= action.from) {
@@ -145,15 +148,15 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
       }
       return { state: withRun(state, { ...run, panels }), patches: [], changed: true };
     }
-    case 'approvalStatus': {
-      const key = approvalKeyOf(action.runKey, action.approvalId);
-      const approval = state.approvals.get(key);
-      if (!approval || approval.status === 'decided') {
+    case 'approvalChange': {
+      const run = state.runs.get(action.runKey);
+      const approval = state.approvals.get(approvalKeyOf(action.runKey, action.approvalId));
+      if (!run || !approval) {
         return unchanged(state);
       }
-      const approvals = new Map(state.approvals);
-      approvals.set(key, { ...approval, status: action.status });
-      return { state: { ...state, approvals }, patches: [], changed: true };
+      const ed = new RunEditor(run);
+      applyApprovalChange(ed, approval, action.change);
+      return mergeRunResult(state, run, [], ed);
     }
     case 'changeSet': {
       const changeSets = new Map(state.changeSets);
@@ -173,6 +176,7 @@ function reduceRunEventAction(
   sequence: number | undefined,
   event: Parameters<typeof reduceRunEvent>[1],
   now: number,
+  restored: boolean,
 ): ReduceResult {
   let run = state.runs.get(runKey);
   if (!run) {
@@ -203,13 +207,19 @@ function reduceRunEventAction(
     }
     run = { ...run, lastSequence: sequence };
   }
-  const result = reduceRunEvent(run, event, state.approvals, now);
+  return mergeRunResult(state, state.runs.get(runKey)!, patches, reduceRunEvent(run, event, state.approvals, now, restored));
+}
+
+/** Folds a run reducer's result (new run fields, patches, changed approvals) into the model state. */
+function mergeRunResult(state: ModelState, before: RunInfo, leading: RunPatch[], result: RunEventResult): ReduceResult {
+  const runKey = before.key;
+  const patches = leading;
   for (const patch of result.patches) {
     patches.push({ runKey, patch });
   }
   // A chunk appended to an open item changes no run field (without a sequence): keep the state object, so a stream
   // of chunks does not copy the run table for each one.
-  let next = result.run === state.runs.get(runKey) ? state : withRun(state, result.run);
+  let next = result.run === before ? state : withRun(state, result.run);
   if (result.approvals.length > 0) {
     const approvals = new Map(next.approvals);
     for (const approval of result.approvals) {
@@ -217,7 +227,7 @@ function reduceRunEventAction(
     }
     next = { ...next, approvals };
   }
-  const changed = result.approvals.length > 0 || visibleRunChange(state.runs.get(runKey)!, result.run);
+  const changed = result.approvals.length > 0 || visibleRunChange(before, result.run);
   return { state: next, patches, changed };
 }
 

@@ -3,94 +3,20 @@
  * Pure and O(1) in the transcript length: it never reads the transcript, only the run's small bookkeeping
  * (open streaming items, tool calls in flight, pending approvals).
  */
-import type { TranscriptItem, TranscriptPatch } from '../protocol/transcriptTypes';
+import { approvalRequested, approvalSettled } from './approvalLifecycle';
 import type { RunEvent } from './modelActions';
 import type { ApprovalInfo, RunInfo } from './modelTypes';
-import { approvalKeyOf } from './modelTypes';
+import type { RunEventResult } from './runEditor';
+import { RunEditor } from './runEditor';
 
-export interface RunEventResult {
-  readonly run: RunInfo;
-  readonly patches: readonly TranscriptPatch[];
-  /** Approvals added or changed by this event (keyed by approval key). */
-  readonly approvals: readonly ApprovalInfo[];
-}
-
-/** Collects patches while keeping `itemCount` (which doubles as the id source) in step. */
-class RunEditor {
-  readonly patches: TranscriptPatch[] = [];
-  readonly approvals: ApprovalInfo[] = [];
-  constructor(public run: RunInfo) {}
-
-  nextId(prefix: string): string {
-    return `${prefix}${this.run.itemCount}`;
-  }
-
-  add(item: TranscriptItem): void {
-    this.patches.push({ op: 'add', item });
-    this.run = { ...this.run, itemCount: this.run.itemCount + 1 };
-  }
-
-  update(id: string, changes: Record<string, unknown>): void {
-    this.patches.push({ op: 'update', id, changes });
-  }
-
-  append(id: string, field: 'text' | 'output', chunk: string): void {
-    if (chunk.length > 0) {
-      this.patches.push({ op: 'append', id, field, chunk });
-    }
-  }
-
-  closeText(): void {
-    if (this.run.openTextId !== undefined) {
-      this.update(this.run.openTextId, { streaming: false });
-      this.run = { ...this.run, openTextId: undefined };
-    }
-  }
-
-  closeReasoning(): void {
-    if (this.run.openReasoningId !== undefined) {
-      this.update(this.run.openReasoningId, { streaming: false });
-      this.run = { ...this.run, openReasoningId: undefined };
-    }
-  }
-
-  closeStreams(): void {
-    this.closeReasoning();
-    this.closeText();
-  }
-
-  /** The item of an in-flight tool call, or undefined. */
-  openTool(callId: string | null): string | undefined {
-    return callId === null ? this.run.openAnonymousToolId : this.run.openTools.get(callId);
-  }
-
-  setOpenTool(callId: string | null, itemId: string | undefined): void {
-    if (callId === null) {
-      this.run = { ...this.run, openAnonymousToolId: itemId };
-      return;
-    }
-    const openTools = new Map(this.run.openTools);
-    if (itemId === undefined) {
-      openTools.delete(callId);
-    } else {
-      openTools.set(callId, itemId);
-    }
-    this.run = { ...this.run, openTools };
-  }
-
-  addTool(callId: string | null, name: string, input: unknown, status: 'proposed' | 'running' | 'unknown'): string {
-    const id = this.nextId('t');
-    this.add({ id, kind: 'tool', callId, name, input, status, output: '', truncated: false });
-    this.setOpenTool(callId, id);
-    return id;
-  }
-}
+export type { RunEventResult };
 
 export function reduceRunEvent(
   run: RunInfo,
   event: RunEvent,
   approvals: ReadonlyMap<string, ApprovalInfo>,
   now: number,
+  restored = false,
 ): RunEventResult {
   const ed = new RunEditor(run);
   switch (event.kind) {
@@ -199,57 +125,12 @@ export function reduceRunEvent(
       }
       break;
     }
-    case 'approvalRequested': {
-      ed.closeStreams();
-      const key = approvalKeyOf(run.key, event.approvalId);
-      const known = approvals.get(key);
-      if (known !== undefined) {
-        // Replayed request (reconnect): the approval is already shown; nothing to add.
-        break;
-      }
-      const itemId = ed.nextId('a');
-      ed.add({
-        id: itemId,
-        kind: 'approval',
-        approvalId: event.approvalId,
-        title: event.title,
-        detail: event.detail,
-        ...(event.summary !== undefined ? { summary: event.summary } : {}),
-        ...(event.risk !== undefined ? { risk: event.risk } : {}),
-        options: [...event.options],
-        status: 'pending',
-        hasDiff: event.hasDiff,
-      });
-      ed.approvals.push({
-        key,
-        runKey: run.key,
-        approvalId: event.approvalId,
-        itemId,
-        title: event.title,
-        ...(event.summary !== undefined ? { summary: event.summary } : {}),
-        ...(event.risk !== undefined ? { risk: event.risk } : {}),
-        detail: event.detail,
-        options: event.options,
-        requestedAt: now,
-        status: 'pending',
-      });
-      ed.run = { ...ed.run, pendingApprovals: [...ed.run.pendingApprovals, event.approvalId] };
+    case 'approvalRequested':
+      approvalRequested(ed, event, approvals, now, restored);
       break;
-    }
-    case 'approvalSettled': {
-      const key = approvalKeyOf(run.key, event.approvalId);
-      const known = approvals.get(key);
-      if (known === undefined || known.status === 'decided') {
-        break;
-      }
-      ed.update(known.itemId, {
-        status: event.expired ? 'expired' : 'decided',
-        ...(event.decision !== undefined ? { decision: event.decision } : {}),
-      });
-      ed.approvals.push({ ...known, status: 'decided', ...(event.decision !== undefined ? { decision: event.decision } : {}) });
-      ed.run = { ...ed.run, pendingApprovals: ed.run.pendingApprovals.filter((a) => a !== event.approvalId) };
+    case 'approvalSettled':
+      approvalSettled(ed, event, approvals);
       break;
-    }
     case 'data':
       ed.add({ id: ed.nextId('d'), kind: event.dataKind, data: event.data, summary: event.summary });
       break;

@@ -32,6 +32,30 @@ export function isTerminalRunState(state: RunState): boolean {
 export const approvalDecisionSchema = z.enum(['allow_once', 'allow_similar', 'deny']);
 export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 
+/**
+ * An approval's lifecycle (one owner: the model's reducer). `deciding` = a person chose and the decision is on the
+ * wire; `failed` = it was not delivered (the request still waits, a person may try again); `expired` = the daemon
+ * can no longer take a decision (the run ended, the session or daemon went away) and none was made.
+ */
+export const approvalStatusSchema = z.enum(['pending', 'deciding', 'decided', 'expired', 'failed']);
+export type ApprovalStatus = z.infer<typeof approvalStatusSchema>;
+
+/** Where a decision was made, so every surface can say truthfully who decided. */
+export const decisionSurfaceSchema = z.enum(['notification', 'editor', 'transcript', 'palette', 'daemon']);
+export type DecisionSurface = z.infer<typeof decisionSurfaceSchema>;
+export const DECISION_SURFACE_LABELS: Record<DecisionSurface, string> = {
+  notification: 'from the notification',
+  editor: 'from the diff editor',
+  transcript: 'from the transcript',
+  palette: 'from the command palette',
+  daemon: 'by the daemon',
+};
+export const DECISION_OUTCOMES: Record<ApprovalDecision, string> = {
+  allow_once: 'Allowed once',
+  allow_similar: 'Allowed (and similar requests)',
+  deny: 'Denied',
+};
+
 const base = { id: z.string() };
 
 /** A prompt or message the user sent (the run's initial prompt, an injected or queued message). */
@@ -67,8 +91,12 @@ export const approvalItemSchema = z.object({
   risk: z.optional(z.string()),
   /** Which decisions the daemon understands (SCV and A3S have no "allow similar"). Empty = display only. */
   options: z.array(approvalDecisionSchema),
-  status: z.enum(['pending', 'decided', 'expired']),
+  status: approvalStatusSchema,
+  /** The decision chosen (`deciding`) or made (`decided`). */
   decision: z.optional(approvalDecisionSchema),
+  decidedBy: z.optional(decisionSurfaceSchema),
+  /** Why the decision was not delivered (`failed`) or why the request expired. */
+  reason: z.optional(z.string()),
   /** Whether the proposal edits files, so "Show diff" is offered. */
   hasDiff: z.boolean(),
 });

@@ -130,7 +130,25 @@ export class RunJournal {
     });
   }
 
+  /** Resolves once every record appended so far (and the run index) is on disk, whatever the outcome of each. */
+  async flush(): Promise<void> {
+    const pending: Promise<unknown>[] = [this.indexWrite.catch(() => undefined)];
+    for (const [runId, queue] of this.queues) {
+      if (queue.length > 0 || this.writing.has(runId)) {
+        // An empty marker behind everything queued: the drain resolves it after the records before it.
+        pending.push(new Promise<void>((resolve) => {
+          queue.push({ line: '', resolve, reject: () => resolve() });
+          if (!this.writing.has(runId)) {
+            void this.drain(runId);
+          }
+        }));
+      }
+    }
+    await Promise.all(pending);
+  }
+
   async close(): Promise<void> {
+    await this.flush();
     this.closed = true;
     await this.indexWrite.catch(() => undefined);
     for (const handle of this.handles.values()) {

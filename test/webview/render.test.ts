@@ -110,7 +110,31 @@ describe('transcript rendering', () => {
     await card.locator('[data-decision="allow_similar"]').click();
     const decide = await harness.waitForPost((m) => m.type === 'decide');
     assert.deepEqual(decide, { type: 'decide', runKey: RUN_KEY, approvalId: 'ap-1', decision: 'allow_similar' });
+    // The card projects the host's lifecycle: nothing changes until the host records the choice as `deciding`.
+    assert.equal(await card.locator('.approval-decide:disabled').count(), 0, 'no local "sending" state without the host');
+    await harness.deliver({
+      type: 'patches',
+      runKey: RUN_KEY,
+      firstSeq: 1,
+      patches: [{ op: 'update', id: 'a1', changes: { status: 'deciding', decision: 'allow_similar', decidedBy: 'transcript' } }],
+    });
     assert.equal(await card.locator('.approval-decide:disabled').count(), 3);
+    assert.match(await card.locator('.approval-outcome').innerText(), /Sending: Allowed \(and similar requests\) from the transcript/);
+    await harness.deliver({
+      type: 'patches',
+      runKey: RUN_KEY,
+      firstSeq: 2,
+      patches: [{ op: 'update', id: 'a1', changes: { status: 'failed', reason: 'socket closed' } }],
+    });
+    assert.equal(await card.locator('.approval-decide:disabled').count(), 0, 'a failed send offers the buttons again');
+    assert.match(await card.locator('.approval-outcome').innerText(), /Not delivered: socket closed\. Still waiting/);
+    await harness.deliver({
+      type: 'patches',
+      runKey: RUN_KEY,
+      firstSeq: 3,
+      patches: [{ op: 'update', id: 'a1', changes: { status: 'pending', decision: null, decidedBy: null, reason: null } }],
+    });
+    assert.equal(await card.locator('.approval-outcome').count(), 0, 'null removes the old reason (no resync)');
 
     const decided = harness.page.locator('[data-item-id="a2"]');
     assert.equal(await decided.locator('.approval-decide:disabled').count(), 2);
@@ -124,7 +148,7 @@ describe('transcript rendering', () => {
     await harness.deliver({
       type: 'patches',
       runKey: RUN_KEY,
-      firstSeq: 1,
+      firstSeq: 4,
       patches: [{ op: 'add', item: { id: 'a3', kind: 'approval', approvalId: 'ap-3', title: 'Write file', detail: null, options: ['allow_once', 'deny'], status: 'pending', hasDiff: false } }],
     });
     await harness.clearPosted();
@@ -132,19 +156,24 @@ describe('transcript rendering', () => {
     await harness.page.keyboard.press('Enter');
     assert.deepEqual(await harness.waitForPost((m) => m.type === 'decide'), { type: 'decide', runKey: RUN_KEY, approvalId: 'ap-3', decision: 'deny' });
     assert.equal(await harness.page.evaluate(() => document.activeElement?.getAttribute('data-item-id')), 'a3');
-    assert.equal(await harness.page.locator('[data-item-id="a3"] .approval-sending').isVisible(), true);
   });
 
-  test('approval update patch shows the decision', async () => {
+  test('approval update patch shows the decision and who made it; expiry says why', async () => {
     await harness.deliver({
       type: 'patches',
       runKey: RUN_KEY,
-      firstSeq: 2,
-      patches: [{ op: 'update', id: 'a1', changes: { status: 'decided', decision: 'deny' } }],
+      firstSeq: 5,
+      patches: [
+        { op: 'update', id: 'a1', changes: { status: 'decided', decision: 'deny', decidedBy: 'notification' } },
+        { op: 'update', id: 'a3', changes: { status: 'expired', reason: 'The run ended before a decision was made.' } },
+      ],
     });
     const card = harness.page.locator('[data-item-id="a1"]');
-    assert.match(await card.locator('.approval-outcome').innerText(), /Denied/);
+    assert.match(await card.locator('.approval-outcome').innerText(), /Denied from the notification/);
     assert.equal(await card.locator('.approval-decide:disabled').count(), 3);
+    const expired = harness.page.locator('[data-item-id="a3"]');
+    assert.match(await expired.locator('.approval-outcome').innerText(), /Expired without a decision: The run ended before a decision was made\./);
+    assert.equal(await expired.locator('.approval-decide:disabled').count(), 2);
   });
 
   test('compact lines: usage, rate limit, compaction, error, notice, gap, turn', async () => {

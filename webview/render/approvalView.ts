@@ -1,9 +1,12 @@
 /**
  * An approval card: what is asked (title, summary, risk, detail) and one button per decision the daemon understands.
- * Once decided or expired the buttons are disabled and the outcome is shown. A click disables the buttons at once
- * so a decision cannot be sent twice; the host's `update` patch then renders the outcome.
+ * It is a pure projection of the item's lifecycle state (the host's model owns it): `pending`/`failed` offer the
+ * buttons (with why the last attempt failed), `deciding` shows the chosen decision being sent, `decided` says what
+ * was decided and where, `expired` says why no decision can be made. No timers: a click only posts `decide`; the
+ * host records the choice before it sends it and patches the card (a second click meanwhile is refused there).
  */
 import type { ApprovalDecision, TranscriptItem } from '../../extension/protocol/transcriptTypes';
+import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS } from '../../extension/protocol/transcriptTypes';
 import { button, codicon, h } from '../dom';
 import { countNewlines, prettyJson } from '../jsonText';
 import { itemShell } from './itemShell';
@@ -12,23 +15,40 @@ import type { ItemView, RenderContext } from './renderContext';
 
 type ApprovalItem = Extract<TranscriptItem, { kind: 'approval' }>;
 
-const DECISIONS: Record<ApprovalDecision, { text: string; icon: string; className: string; outcome: string }> = {
-  allow_once: { text: 'Allow once', icon: 'check', className: 'primary', outcome: 'Allowed once' },
-  allow_similar: { text: 'Allow similar', icon: 'check-all', className: 'secondary', outcome: 'Allowed (and similar requests)' },
-  deny: { text: 'Deny', icon: 'close', className: 'secondary danger', outcome: 'Denied' },
+const DECISIONS: Record<ApprovalDecision, { text: string; icon: string; className: string }> = {
+  allow_once: { text: 'Allow once', icon: 'check', className: 'primary' },
+  allow_similar: { text: 'Allow similar', icon: 'check-all', className: 'secondary' },
+  deny: { text: 'Deny', icon: 'close', className: 'secondary danger' },
 };
 const KNOWN_RISKS = new Set(['low', 'medium', 'high', 'critical']);
-/** If the host has not updated the card this long after a click, the buttons come back (the send may have failed). */
-const RETRY_AFTER_MS = 10_000;
+
+/** The outcome line of a card that is no longer simply waiting, or null. */
+function outcomeOf(item: ApprovalItem): { text: string; icon: string; className: string } | null {
+  const by = item.decidedBy ? ` ${DECISION_SURFACE_LABELS[item.decidedBy]}` : '';
+  const chosen = item.decision ? DECISION_OUTCOMES[item.decision] : 'Decided';
+  switch (item.status) {
+    case 'decided':
+      return { text: `${chosen}${by}`, icon: item.decision === 'deny' ? 'circle-slash' : 'pass', className: item.decision === 'deny' ? ' denied' : '' };
+    case 'deciding':
+      return { text: `Sending: ${chosen}${by}…`, icon: 'loading', className: ' sending' };
+    case 'expired':
+      return { text: `Expired without a decision${item.reason ? `: ${item.reason}` : ''}`, icon: 'clock', className: '' };
+    case 'failed':
+      return { text: `Not delivered${item.reason ? `: ${item.reason}` : ''}. Still waiting for your decision.`, icon: 'warning', className: ' failed' };
+    case 'pending':
+      return item.options.length === 0 ? { text: 'Waiting for a decision elsewhere', icon: 'info', className: '' } : null;
+    default: {
+      const _exhaustive: never = item.status;
+      return _exhaustive;
+    }
+  }
+}
 
 export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemView {
   const element = itemShell(initial);
   // Focusable by script only, so focus can stay on the card while its buttons are disabled or re-rendered.
   element.tabIndex = -1;
-  let retryTimer: ReturnType<typeof setTimeout> | undefined;
-
   const render = (item: ApprovalItem): void => {
-    clearTimeout(retryTimer);
     const hadFocus = element.contains(document.activeElement);
     element.className = `item item-approval approval-${item.status}`;
     const card = h('div', { class: 'card approval-card' });
@@ -39,7 +59,7 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
       h(
         'div',
         { class: 'approval-header' },
-        codicon(item.status === 'pending' ? 'shield' : 'workspace-trusted'),
+        codicon(item.status === 'pending' || item.status === 'failed' ? 'shield' : 'workspace-trusted'),
         h('span', { class: 'approval-title' }, item.title),
         item.risk ? h('span', { class: `badge risk risk-${risk && KNOWN_RISKS.has(risk) ? risk : 'other'}` }, `risk: ${item.risk}`) : null,
       ),
@@ -50,7 +70,7 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
     if (item.detail !== undefined && item.detail !== null) {
       const text = prettyJson(item.detail);
       const details = h('details', { class: 'approval-detail' }, h('summary', null, 'Details'), h('pre', { class: 'json' }, text));
-      bindDetails(details, ctx, `detail:${item.id}`, item.status === 'pending' && countNewlines(text) < 30);
+      bindDetails(details, ctx, `detail:${item.id}`, (item.status === 'pending' || item.status === 'failed') && countNewlines(text) < 30);
       card.appendChild(details);
     }
 
@@ -65,21 +85,15 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
         className: `${spec.className} approval-decide`,
         onClick: () => {
           const runKey = ctx.runKey();
-          if (!runKey) {
-            return;
+          if (runKey) {
+            element.focus();
+            ctx.post({ type: 'decide', runKey, approvalId: item.approvalId, decision });
           }
-          for (const b of decisionButtons) {
-            b.disabled = true;
-          }
-          element.focus();
-          sending.hidden = false;
-          ctx.post({ type: 'decide', runKey, approvalId: item.approvalId, decision });
-          retryTimer = setTimeout(() => render(item), RETRY_AFTER_MS);
         },
       });
       el.dataset['decision'] = decision;
-      el.disabled = item.status !== 'pending';
-      if (item.status === 'decided' && item.decision === decision) {
+      el.disabled = item.status !== 'pending' && item.status !== 'failed';
+      if ((item.status === 'decided' || item.status === 'deciding') && item.decision === decision) {
         el.classList.add('chosen');
         el.setAttribute('aria-pressed', 'true');
       }
@@ -102,33 +116,20 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
         }),
       );
     }
-    const sending = h('div', { class: 'approval-sending', role: 'status' }, codicon('loading', 'codicon-modifier-spin'), ' Sending decision…');
-    sending.hidden = true;
     if (actions.childElementCount > 0) {
       card.appendChild(actions);
     }
-
-    const outcome =
-      item.status === 'decided'
-        ? item.decision
-          ? DECISIONS[item.decision].outcome
-          : 'Decided'
-        : item.status === 'expired'
-          ? 'Expired without a decision'
-          : item.options.length === 0
-            ? 'Waiting for a decision elsewhere'
-            : null;
+    const outcome = outcomeOf(item);
     if (outcome) {
       card.appendChild(
         h(
           'div',
-          { class: `approval-outcome${item.decision === 'deny' ? ' denied' : ''}` },
-          codicon(item.status === 'expired' ? 'clock' : item.decision === 'deny' ? 'circle-slash' : item.status === 'decided' ? 'pass' : 'info'),
-          ` ${outcome}`,
+          { class: `approval-outcome${outcome.className}`, role: 'status' },
+          ...(outcome.icon === 'loading' ? [codicon('loading', 'codicon-modifier-spin')] : [codicon(outcome.icon)]),
+          ` ${outcome.text}`,
         ),
       );
     }
-    card.appendChild(sending);
     if (hadFocus) {
       (decisionButtons.find((b) => !b.disabled) ?? element).focus();
     }
@@ -143,8 +144,6 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
       }
     },
     append() {},
-    dispose() {
-      clearTimeout(retryTimer);
-    },
+    dispose() {},
   };
 }

@@ -1,14 +1,19 @@
 /**
  * Every approval request shows in three places — a notification, the transcript card and a status-bar count
  * (which also badges the view) — and is decided only by a person. Closing a diff, a notification timing out, a
- * disconnect or a reload never decides. `decide` settles exactly once: a second attempt says it was already decided.
+ * disconnect or a reload never decides. `decide` settles exactly once: a second attempt (a stale notification) says
+ * truthfully what was decided and where, and sends nothing. All of it projects the model's approval state
+ * (model/approvalLifecycle.ts): a request is announced once, and only while its daemon waits for it — a request
+ * restored after a reload is announced only once its driver confirms it is still pending.
  */
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../../drivers/connectionManager';
 import { decideApprovalOnce } from '../../model/approvalGate';
+import { approvalOutcomeText } from '../../model/approvalLifecycle';
 import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
+import { awaitsDecision } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
-import type { ApprovalDecision } from '../../protocol/transcriptTypes';
+import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
 import { Disposable } from '../disposable';
 import { sanitizeNotificationText } from '../notificationText';
 import { approvalNotificationMode } from '../settings';
@@ -51,7 +56,12 @@ export class ApprovalCenter extends Disposable {
   }
 
   pending(): ApprovalInfo[] {
-    return [...this.store.state.approvals.values()].filter((a) => a.status !== 'decided').sort((a, b) => a.requestedAt - b.requestedAt);
+    return [...this.store.state.approvals.values()].filter(awaitsDecision).sort((a, b) => a.requestedAt - b.requestedAt);
+  }
+
+  /** The requests announced in this window, in order (each at most once; the reload tests read it). */
+  get announcedKeys(): readonly string[] {
+    return [...this.announced];
   }
 
   find(approvalKey: string): ApprovalInfo | undefined {
@@ -59,8 +69,8 @@ export class ApprovalCenter extends Disposable {
   }
 
   /** Sends a person's decision once. Returns false (and says so) when it was already decided or is in flight. */
-  async decide(approvalKey: string, decision: ApprovalDecision): Promise<boolean> {
-    const result = await decideApprovalOnce(this.store, approvalKey, decision, (id) => this.connections.driver(id));
+  async decide(approvalKey: string, decision: ApprovalDecision, by: DecisionSurface): Promise<boolean> {
+    const result = await decideApprovalOnce(this.store, approvalKey, decision, by, (id) => this.connections.driver(id));
     switch (result.kind) {
       case 'sent':
         this.log.info(`Approval ${result.approval.approvalId} of run ${result.run.runId}: ${decision}`);
@@ -69,13 +79,15 @@ export class ApprovalCenter extends Disposable {
         void vscode.window.showWarningMessage('That approval request is no longer known.');
         return false;
       case 'busy':
-        void vscode.window.showInformationMessage('This approval is being sent.');
+        // The card already shows "sending" for a second click in the transcript; elsewhere, say what is in flight.
+        if (by !== 'transcript') {
+          void vscode.window.showInformationMessage(approvalOutcomeText(result.approval));
+        }
         return false;
-      case 'decided': {
-        const { approval } = result;
-        void vscode.window.showInformationMessage(`This approval was already decided (${decisionLabel(approval.decision ?? 'deny', approval.options)}).`);
+      case 'decided':
+      case 'unconfirmed':
+        void vscode.window.showInformationMessage(approvalOutcomeText(result.approval));
         return false;
-      }
       case 'unsupported':
         void vscode.window.showWarningMessage(`This daemon does not offer "${decisionLabel(decision, result.approval.options)}" for this request.`);
         return false;
@@ -85,7 +97,10 @@ export class ApprovalCenter extends Disposable {
       case 'failed': {
         const text = result.error instanceof Error ? result.error.message : String(result.error);
         this.log.error(`Deciding approval ${result.approval.approvalId} failed: ${text}`);
-        void vscode.window.showErrorMessage(`The decision was not delivered: ${text}. The request is still pending.`);
+        const now = this.find(approvalKey);
+        void vscode.window.showErrorMessage(
+          now?.status === 'expired' ? `The decision was not delivered and the run has ended: ${text}.` : `The decision was not delivered: ${text}. The request is still waiting for you.`,
+        );
         return false;
       }
       default: {
@@ -96,15 +111,15 @@ export class ApprovalCenter extends Disposable {
   }
 
   private onStateChange(state: ModelState): void {
-    const pending = [...state.approvals.values()].filter((a) => a.status !== 'decided');
+    const pending = [...state.approvals.values()].filter(awaitsDecision);
     for (const approval of pending) {
-      if (!this.announced.has(approval.key)) {
+      if (approval.status === 'pending' && !this.announced.has(approval.key)) {
         this.announced.add(approval.key);
         void this.announce(approval);
       }
     }
     for (const approval of state.approvals.values()) {
-      if (approval.status === 'decided' && !this.settled.has(approval.key)) {
+      if ((approval.status === 'decided' || approval.status === 'expired') && !this.settled.has(approval.key)) {
         this.settled.add(approval.key);
         this.diffs.settled(approval.key);
       }
@@ -154,7 +169,8 @@ export class ApprovalCenter extends Disposable {
     }
     const decision = approval.options.find((o) => decisionLabel(o, approval.options) === choice);
     if (decision) {
-      await this.decide(approval.key, decision);
+      // The click may come long after the request was settled elsewhere: the gate then sends nothing and says so.
+      await this.decide(approval.key, decision, 'notification');
     }
   }
 }

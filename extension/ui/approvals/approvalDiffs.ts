@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { looksLikeFileEdit, proposedFiles } from '../../model/editProposal';
 import type { ApprovalInfo } from '../../model/modelTypes';
+import { awaitsDecision } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import { Disposable } from '../disposable';
 import { approvalKeyOfUri, ProposalContentProvider } from './proposalContentProvider';
@@ -105,7 +106,8 @@ export class ApprovalDiffs extends Disposable {
 
   private updateContextKey(): void {
     const key = this.activeApprovalKey();
-    const pending = key !== undefined && this.store.state.approvals.get(key)?.status === 'pending';
+    const approval = key !== undefined ? this.store.state.approvals.get(key) : undefined;
+    const pending = approval !== undefined && awaitsDecision(approval);
     void vscode.commands.executeCommand('setContext', PENDING_APPROVAL_CONTEXT, pending);
   }
 }

@@ -32,7 +32,7 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
     const approval = ctx.approvals.find(key);
     // "Allow" in the editor title means allow once; daemons without options fall back to what they offer.
     const chosen = decision === 'allow_once' && approval && !approval.options.includes('allow_once') ? approval.options.find((o) => o !== 'deny') : decision;
-    return chosen ? ctx.approvals.decide(key, chosen) : false;
+    return chosen ? ctx.approvals.decide(key, chosen, 'editor') : false;
   };
 
   return [
@@ -42,7 +42,7 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
         return false;
       }
       if (typeof decision === 'string' && (decision === 'allow_once' || decision === 'allow_similar' || decision === 'deny')) {
-        return ctx.approvals.decide(approval.key, decision);
+        return ctx.approvals.decide(approval.key, decision, 'palette');
       }
       const items: { label: string; decision?: ApprovalDecision; diff?: boolean }[] = approval.options.map((o) => ({ label: LABELS[o], decision: o }));
       if (ctx.diffs.canShow(approval)) {
@@ -53,7 +53,7 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
         await ctx.diffs.show(approval);
         return false;
       }
-      return pick?.decision ? ctx.approvals.decide(approval.key, pick.decision) : false;
+      return pick?.decision ? ctx.approvals.decide(approval.key, pick.decision, 'palette') : false;
     }),
     vscode.commands.registerCommand('agentSwitchboard.approval.allow', () => decideActive('allow_once')),
     vscode.commands.registerCommand('agentSwitchboard.approval.deny', () => decideActive('deny')),
