@@ -201,10 +201,10 @@ export const scvEventSchemas = {
     seq,
     outcomes: z.array(JobOutcomeSchema),
   }),
-  /** A refused request (`request_id` set) or a connection-level error (omitted). After `fatal`, close. */
+  /** A refused request (`request_id` set) or a connection-level error (omitted, or `null`: read as absent). */
   error: z.object({
     type: z.literal('error'),
-    request_id: z.string().optional(),
+    request_id: z.string().nullish().transform((id) => id ?? undefined),
     code: ErrorCodeSchema,
     message: z.string(),
     fatal: z.boolean(),

@@ -46,11 +46,11 @@ export const DaemonCommandSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('delegations'), all: z.boolean().optional() }),
   /** Kill a delegation by handle, or the orphans. */
   z.object({ action: z.literal('delegation_kill'), handle: optString, orphans: z.boolean().optional() }),
-  /** Restart into another version once idle. */
+  /** Restart (into another version, when given) once idle. All four fields are `Option` in the Rust. */
   z.object({
     action: z.literal('restart_when_idle'),
-    version: z.string(),
-    commit: z.string(),
+    version: optString,
+    commit: optString,
     parent: optString,
     max_wait_seconds: uint.optional(),
   }),
@@ -66,10 +66,10 @@ export const DaemonCommandSchema = z.discriminatedUnion('action', [
 ]);
 export type DaemonCommand = z.infer<typeof DaemonCommandSchema>;
 
-/** One chat component (`"<channel>:<account>"`). */
+/** One chat component (`"<channel>:<account>"`). `channel` is `#[serde(default)]`: older daemons omit it. */
 export const DaemonComponentSchema = z.object({
   id: z.string(),
-  channel: z.string(),
+  channel: z.string().default(''),
   account: z.string(),
   bot_id: z.union([z.string(), int]).nullable().default(null),
   user_id: z.union([z.string(), int]).nullable().default(null),
@@ -105,23 +105,28 @@ export const DelegationEntrySchema = z.object({
   cwd: z.string(),
   started_unix_seconds: int,
   orphaned: z.boolean(),
-  conversation: z.string().optional(),
-  turn: z.string().optional(),
+  /** `Option<String>`: absent, or `null` from a serializer that writes `None`. */
+  conversation: z.string().nullish(),
+  /** The delegating turn's number: `Option<u32>`, an integer (not a turn id string). */
+  turn: uint.nullish(),
 });
 export type DelegationEntry = z.infer<typeof DelegationEntrySchema>;
+
+/** `#[serde(default)]` as a whole: older daemons omit it, which reads as no delegations. */
+const DelegationsSchema = z.object({
+  active: uint.default(0),
+  reaped: uint.default(0),
+  entries: z.array(DelegationEntrySchema).default([]),
+  /** Shapes unverified; kept raw. */
+  killed: z.unknown().optional(),
+  idle: z.unknown().optional(),
+});
 
 export const DaemonStatusSchema = z.object({
   version: z.string(),
   pid: uint,
   components: z.array(DaemonComponentSchema).default([]),
-  delegations: z.object({
-    active: uint,
-    reaped: uint,
-    entries: z.array(DelegationEntrySchema).default([]),
-    /** Shapes unverified; kept raw. */
-    killed: z.unknown().optional(),
-    idle: z.unknown().optional(),
-  }),
+  delegations: DelegationsSchema.default({ active: 0, reaped: 0, entries: [] }),
   restart: z
     .object({
       to_version: z.string(),

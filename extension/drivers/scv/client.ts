@@ -79,7 +79,14 @@ export class ScvClient {
       },
       serverError: (event) => this.onServerError(event),
       gap: (gap) => this.emitGap.fire(gap),
-      clientError: (code, message, raw) => this.reportClientError(code, message, raw),
+      clientError: (code, message, raw) => {
+        if (code === 'malformed_event') {
+          this.pending.rejectUnreadable(raw, (req) =>
+            new ScvUnknownOutcomeError(req.type, req.requestId, 'malformed_reply', `its answer could not be read (${message})`),
+          );
+        }
+        this.reportClientError(code, message, raw);
+      },
       isOpen: () => !this.isClosed(),
     });
   }

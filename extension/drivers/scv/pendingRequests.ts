@@ -61,6 +61,16 @@ export class PendingRequests {
     return true;
   }
 
+  /**
+   * An event that names a waiting request by `request_id` but could not be read (a known type with a shape this
+   * client does not accept): that request's answer will never parse, so it settles now instead of at its timeout.
+   */
+  rejectUnreadable(raw: unknown, makeError: (req: PendingRequest) => Error): boolean {
+    const requestId = raw !== null && typeof raw === 'object' ? (raw as { request_id?: unknown }).request_id : undefined;
+    const item = typeof requestId === 'string' ? this.items.get(requestId) : undefined;
+    return item !== undefined && this.reject(item.req.requestId, makeError(item.req));
+  }
+
   rejectAll(makeError: (req: PendingRequest) => Error): void {
     for (const id of [...this.items.keys()]) {
       const item = this.remove(id);

@@ -1,12 +1,14 @@
 /**
  * The SCV driver (protocol 3, WIRE.md §2): one connection to the daemon, and on it at most one session, which is
- * one run in the model (run id = session id). Between turns the run is `idle`, during a turn `running`, and
- * `waiting_approval` while a tool call waits for a person. The server-side prompt queue is mirrored into the run
- * (`runQueue`); background delegation jobs into a "Background jobs" side panel.
+ * one run in the model (run id = `<session id>@<connection epoch>`: a restarted daemon may reuse session ids).
+ * Between turns the run is `idle`, during a turn `running`, and `waiting_approval` while a tool call waits for a
+ * person. The server-side prompt queue is mirrored into the run (`runQueue`); background delegation jobs into a
+ * "Background jobs" side panel.
  *
  * Sessions end with their connection (§6.2): when the socket drops, the run is marked `interrupted`, its pending
  * approvals expire and its transcript stays (also on disk, for reloads). The connection is then re-established
  * (initialize only) but no session is started behind the user's back: "Start New SCV Session Here" starts one.
+ * Prompts still queued when a session ends are kept and offered to the next session (`scvLeftoverOffers.ts`).
  * A `turn.start` is never resent: when its outcome is unknown the user is told the prompt may or may not have
  * been sent. Seq gaps come from the client's tracker (an unknown event excuses one), not from the reducer.
  * Daemon status is read on a separate management connection. What the connection receives is folded by
@@ -15,14 +17,15 @@
 import type { Capability } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/modelTypes';
 import type { DaemonStatus } from '../../protocol/scvDaemonControl';
-import type { ApprovalDecision } from '../../protocol/transcriptTypes';
+import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
 import type { Driver } from '../driver';
 import { DriverError } from '../driver';
 import { LocalChangeSets } from '../localChangeSet';
 import { ReconnectLoop } from '../reconnectLoop';
-import { ScvClient } from './client';
+import type { Event } from '../../base/emitter';
+import type { ScvClient } from './client';
 import { daemonStatus } from './daemonStatus';
 import type { ScvCloseInfo } from './scvClientTypes';
 import { summarizeDaemonStatus } from './scvDaemonSummary';
@@ -38,21 +41,17 @@ import {
 } from './scvErrorText';
 import { ScvRequestError, ScvUnknownOutcomeError, ScvVersionMismatchError } from './scvErrors';
 import type { ScvConnectionBook, ScvSessionBook } from './scvSessionBook';
+import { nextConnectionEpoch, openScvConnection } from './scvConnection';
+import type { ScvConnectionOptions } from './scvConnection';
+import { ScvLeftoverOffers } from './scvLeftoverOffers';
+import type { ScvLeftoverOffer } from './scvLeftovers';
 import { ScvSessionEvents } from './scvSessionEvents';
 import { defaultScvSocketPath } from './socketPath';
 import { ScvTranscripts } from './scvTranscripts';
 
-/** More than a full queue (the daemon's limit is small) plus the running turn. */
-const MAX_REMEMBERED_PROMPTS = 256;
-
 export const SCV_CAPABILITIES: readonly Capability[] = ['run.queue', 'run.cancel', 'run.clear', 'approvals', 'daemon.status'];
 
-export interface ScvDriverOptions {
-  /** Sent as `client.version` in `initialize`. */
-  readonly clientVersion?: string;
-  readonly connectTimeoutMs?: number;
-  readonly writeTimeoutMs?: number;
-  readonly replyTimeoutMs?: number;
+export interface ScvDriverOptions extends ScvConnectionOptions {
   readonly reconnectBaseMs?: number;
 }
 
@@ -69,7 +68,12 @@ export class ScvDriver implements Driver {
   private readonly loop: ReconnectLoop;
   private readonly transcripts: ScvTranscripts;
   private readonly events: ScvSessionEvents;
+  private readonly leftovers: ScvLeftoverOffers;
+  /** A new session was offered the queued prompts its connection's previous session left (see `leftoverOffer`). */
+  readonly onLeftoverOffer: Event<ScvLeftoverOffer>;
   private live: ScvConnectionBook | undefined;
+  /** The epoch of the latest connection (run ids are `<session id>@<epoch>`). */
+  private lastEpoch = 0;
   /** The reconnect loop's "this connection dropped" callback for the current attempt. */
   private lost: ((reason: string) => void) | undefined;
   /** Start a session when the connection comes up: on connect, but not after a drop (the user decides then). */
@@ -83,6 +87,8 @@ export class ScvDriver implements Driver {
     this.connectionId = ctx.connectionId;
     this.transcripts = new ScvTranscripts(ctx);
     this.events = new ScvSessionEvents(ctx, this.transcripts, new LocalChangeSets(ctx.store, ctx.connectionId, ctx.log));
+    this.leftovers = new ScvLeftoverOffers(ctx, this.transcripts);
+    this.onLeftoverOffer = this.leftovers.onOffer;
     this.loop = new ReconnectLoop({
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
@@ -102,6 +108,22 @@ export class ScvDriver implements Driver {
   /** The run id of the live session, if there is one. */
   get liveSessionRunId(): string | undefined {
     return this.live?.session?.runId;
+  }
+
+  /** The previous session's prompts that never ran, offered to the live session (until queued or discarded). */
+  get leftoverOffer(): ScvLeftoverOffer | undefined {
+    return this.leftovers.offerFor(this.liveSessionRunId);
+  }
+
+  /** Sends the offered leftover prompts into the live session (in order); resolves with how many were sent. */
+  async queueLeftoverPrompts(): Promise<number> {
+    const live = this.requireConnection();
+    return this.leftovers.queue(live.client, live.session?.runId);
+  }
+
+  /** Forgets the offered leftover prompts. */
+  discardLeftoverPrompts(): void {
+    this.leftovers.discard(this.liveSessionRunId);
   }
 
   async connect(): Promise<void> {
@@ -129,6 +151,7 @@ export class ScvDriver implements Driver {
       return;
     }
     this.disposed = true;
+    this.leftovers.dispose();
     void this.disconnect().then(() => this.transcripts.close());
   }
 
@@ -206,7 +229,7 @@ export class ScvDriver implements Driver {
     }
   }
 
-  async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision): Promise<void> {
+  async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface = 'palette'): Promise<void> {
     const { live, session } = this.requireSession(runId);
     let requestId: string;
     try {
@@ -215,7 +238,7 @@ export class ScvDriver implements Driver {
       throw scvUserError(error);
     }
     live.decisions.set(requestId, approvalId);
-    this.transcripts.event(session.runId, { kind: 'approvalSettled', approvalId, decision });
+    this.transcripts.event(session.runId, { kind: 'approvalSettled', approvalId, decision, by });
     if (session.turnId !== undefined) {
       this.events.setState(session, 'running');
     }
@@ -311,37 +334,27 @@ export class ScvDriver implements Driver {
 
   /** Opens and initializes a connection, with every handler wired. Rejects (version mismatch included) on failure. */
   private async openConnection(): Promise<ScvConnectionBook> {
-    const client: ScvClient = new ScvClient({
-      socketPath: this.socketPath,
-      clientVersion: this.options.clientVersion ?? '0.1.0',
-      clientName: 'agent-switchboard',
-      frameTap: (dir, frame, http) => {
-        this.ctx.tap(dir, frame, http);
-        if (dir === 'out') {
-          // Only called once `connect()` runs, after `live` exists.
-          noteOutgoing(live, frame);
-        }
+    const live = await openScvConnection(
+      this.ctx,
+      this.socketPath,
+      this.options,
+      {
+        event: (l, event) => this.guard(() => this.events.onEvent(l, event)),
+        gap: (l, gap) => this.guard(() => this.events.onGap(l, gap)),
+        error: (l, info) => this.guard(() => this.events.onError(l, info)),
+        close: (l, info) => this.guard(() => this.onClose(l, info)),
       },
-      ...(this.options.connectTimeoutMs !== undefined ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
-      ...(this.options.writeTimeoutMs !== undefined ? { writeTimeoutMs: this.options.writeTimeoutMs } : {}),
-      ...(this.options.replyTimeoutMs !== undefined ? { replyTimeoutMs: this.options.replyTimeoutMs } : {}),
-    });
-    const live: ScvConnectionBook = { client, sentPrompts: new Map(), decisions: new Map(), session: undefined, established: false };
-    client.onEvent((event) => this.guard(() => this.events.onEvent(live, event)));
-    client.onGap((gap) => this.guard(() => this.events.onGap(live, gap)));
-    client.onError((info) => this.guard(() => this.events.onError(live, info)));
-    client.onClose((info) => this.guard(() => this.onClose(live, info)));
-    try {
-      await client.connect();
-    } catch (error) {
-      client.dispose();
-      throw error;
-    }
+      () => {
+        this.lastEpoch = nextConnectionEpoch(this.ctx.store.state, this.connectionId, this.lastEpoch, Date.now());
+        return this.lastEpoch.toString(36);
+      },
+    );
+    const server = live.client.server;
     this.ctx.store.dispatch({
       type: 'connectionInfo',
       connectionId: this.connectionId,
       capabilities: SCV_CAPABILITIES,
-      serverDescription: client.server ? `${client.server.name} ${client.server.version}` : 'scv',
+      serverDescription: server ? `${server.name} ${server.version}` : 'scv',
       warning: '',
     });
     return live;
@@ -349,8 +362,13 @@ export class ScvDriver implements Driver {
 
   private async startSessionOn(live: ScvConnectionBook, cwd: string): Promise<string> {
     try {
-      const { started } = await live.client.startSession({ cwd });
-      return started.session_id;
+      const { snapshot } = await live.client.startSession({ cwd });
+      const runId = live.session?.runId;
+      if (runId === undefined) {
+        throw new DriverError('The SCV session ended as it started.', 'session_ended');
+      }
+      this.leftovers.sessionStarted(runId, snapshot.entries);
+      return runId;
     } catch (error) {
       throw scvUserError(error);
     }
@@ -417,20 +435,6 @@ export class ScvDriver implements Driver {
       fn();
     } catch (error) {
       this.ctx.log.error(`SCV driver: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    }
-  }
-}
-
-/** Remembers each prompt as its `turn.start` goes out (the frame tap sees it before the write). */
-function noteOutgoing(book: ScvConnectionBook, frame: unknown): void {
-  if (frame !== null && typeof frame === 'object') {
-    const f = frame as { type?: unknown; request_id?: unknown; prompt?: unknown };
-    if (f.type === 'turn.start' && typeof f.request_id === 'string' && typeof f.prompt === 'string') {
-      book.sentPrompts.set(f.request_id, f.prompt);
-      // A refused prompt never starts a turn: bound what such leftovers can hold.
-      if (book.sentPrompts.size > MAX_REMEMBERED_PROMPTS) {
-        book.sentPrompts.delete(book.sentPrompts.keys().next().value!);
-      }
     }
   }
 }

@@ -23,6 +23,7 @@ export function unknownPromptOutcome(error: ScvUnknownOutcomeError): DriverError
     write_failed: 'the write failed part-way',
     closed: 'the connection closed before SCV answered',
     reply_timeout: 'SCV did not answer in time',
+    malformed_reply: 'SCV answered in a form this version cannot read',
   }[error.reason];
   return new DriverError(
     `SCV did not confirm the prompt (${why}): it may or may not have been sent. It was not resent — check the transcript before sending it again.`,

@@ -71,7 +71,8 @@ export class ScvUnknownOutcomeError extends Error {
   constructor(
     readonly requestType: string,
     readonly requestId: string,
-    readonly reason: 'write_timeout' | 'write_failed' | 'closed' | 'reply_timeout',
+    /** `malformed_reply`: the daemon answered, but with a shape this client cannot read. */
+    readonly reason: 'write_timeout' | 'write_failed' | 'closed' | 'reply_timeout' | 'malformed_reply',
     detail: string,
   ) {
     super(`${requestType} (request ${requestId}) not confirmed — outcome unknown, not retried: ${detail}`);

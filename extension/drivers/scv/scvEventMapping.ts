@@ -194,9 +194,7 @@ export function mapScvEvent(event: ScvServerEvent, lookup: ScvMappingLookup): Sc
       return {
         events: event.outcomes.map((o) => ({ kind: 'notice', level: 'info', text: `Background job ${o.job}: ${describeOutcome(o)}` }) as const),
       };
-    case 'unknown':
-      // A newer server's event: skipped by the seq rule, shown raw so nothing is hidden.
-      return { events: [{ kind: 'raw', label: `${event.eventType} (an event this version does not know)`, data: event.raw }] };
+    case 'unknown': // a newer server's event: skipped (WIRE.md §2.9.2), excused by the seq rule; the driver logs it
     case 'queue.snapshot':
     case 'queue.enqueued':
     case 'queue.updated':

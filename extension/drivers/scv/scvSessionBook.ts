@@ -1,6 +1,10 @@
 /**
  * What the SCV driver remembers about one connection and its (at most one) session, beyond the run model: the
  * prompts it sent, the decisions in flight, the turn that is running, the queue and the background jobs.
+ *
+ * A session's run id is `<session id>@<epoch>`, where the epoch names the connection (one per successful
+ * handshake). A restarted daemon may hand out a session id it used before (its counter starts again), so the
+ * daemon's id alone would merge a new session into an old run's transcript and approvals.
  */
 import type { LocalChangeSetRecord } from '../localChangeSet';
 import type { ScvClient } from './client';
@@ -10,7 +14,7 @@ import { emptyScvQueue } from './scvQueue';
 
 export interface ScvSessionBook {
   readonly sessionId: string;
-  /** The session is the run: run id = session id. */
+  /** The session is the run: run id = `scvRunId(sessionId, epoch of its connection)`. */
   readonly runId: string;
   readonly runKey: string;
   readonly cwd: string;
@@ -30,6 +34,10 @@ export interface ScvSessionBook {
 
 export interface ScvConnectionBook {
   readonly client: ScvClient;
+  /** This connection's epoch (set once its handshake succeeded); part of the run id of its session. */
+  epoch: string;
+  /** Unknown event types already logged on this connection. */
+  readonly unknownTypes: Set<string>;
   /** `turn.start` request id → prompt, noted as the line goes out: the turn's events can arrive before the answer. */
   readonly sentPrompts: Map<string, string>;
   /** `approval.resolve` request id → approval id, to match a later refusal (protocol 3 has no reply to it). */
@@ -41,10 +49,41 @@ export interface ScvConnectionBook {
   closeReason?: string;
 }
 
-export function newSessionBook(sessionId: string, runKey: string, cwd: string): ScvSessionBook {
+/** The run id of session `sessionId` on the connection of epoch `epoch`. */
+export function scvRunId(sessionId: string, epoch: string): string {
+  return `${sessionId}@${epoch}`;
+}
+
+/** The daemon's session id inside a run id (a run stored before epochs existed is just the session id). */
+export function scvSessionIdOf(runId: string): string {
+  const at = runId.lastIndexOf('@');
+  return at < 0 ? runId : runId.slice(0, at);
+}
+
+/** The epoch inside a run id, as a number (base 36), if it has one. */
+export function scvEpochOf(runId: string): number | undefined {
+  const at = runId.lastIndexOf('@');
+  const n = at < 0 ? NaN : parseInt(runId.slice(at + 1), 36);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/**
+ * The next connection epoch: the clock in ms (base 36 in the run id, so ids stay short and sort by time), but
+ * always above every epoch already used (`taken`) so two handshakes in one millisecond, or a clock that went back
+ * since a stored run was made, still give distinct run ids.
+ */
+export function nextScvEpoch(now: number, taken: Iterable<number>): number {
+  let epoch = Math.floor(now);
+  for (const used of taken) {
+    epoch = Math.max(epoch, used + 1);
+  }
+  return epoch;
+}
+
+export function newSessionBook(sessionId: string, runId: string, runKey: string, cwd: string): ScvSessionBook {
   return {
     sessionId,
-    runId: sessionId,
+    runId,
     runKey,
     cwd,
     turnId: undefined,

@@ -18,8 +18,10 @@ import { mapScvEvent } from './scvEventMapping';
 import type { ScvMappingLookup } from './scvEventMapping';
 import { applyScvQueueEvent, queueForModel } from './scvQueue';
 import type { ScvConnectionBook, ScvSessionBook } from './scvSessionBook';
-import { newSessionBook } from './scvSessionBook';
+import { newSessionBook, scvRunId } from './scvSessionBook';
 import type { ScvTranscripts } from './scvTranscripts';
+import { neverRanNotice } from './scvTranscripts';
+import { leftoverPromptsOf } from './scvLeftovers';
 
 export class ScvSessionEvents {
   constructor(
@@ -42,9 +44,11 @@ export class ScvSessionEvents {
     }
     this.closeOpenTools(session);
     this.expireApprovals(session.runKey, runId);
-    if (session.queue.entries.length > 0) {
-      const prompts = session.queue.entries.map((e) => `"${e.prompt.length > 60 ? `${e.prompt.slice(0, 59)}…` : e.prompt}"`).join(', ');
-      this.transcripts.event(runId, { kind: 'notice', level: 'warning', text: `These queued prompts never ran: ${prompts}.` });
+    const leftovers = leftoverPromptsOf(session.queue);
+    if (leftovers.length > 0) {
+      // They stay with this run (already stored as the queue changed) until the next session offers them.
+      this.transcripts.setQueued(runId, leftovers);
+      this.transcripts.event(runId, { kind: 'notice', level: 'warning', text: neverRanNotice(leftovers) });
     }
     this.ctx.store.dispatch({ type: 'runQueue', runKey: session.runKey, queue: [], paused: false });
     this.transcripts.event(runId, { kind: 'stateChanged', state: 'interrupted', detail: reason, announce: true });
@@ -56,6 +60,15 @@ export class ScvSessionEvents {
       this.beginSession(live, event.session_id, event.cwd, event.model, event.restored);
       return;
     }
+    if (event.type === 'unknown') {
+      // A newer server's event: the client's seq rule already excused it; it is not shown (WIRE.md §2.9.2), only
+      // logged — once per type and connection, since a new event type may come with every streamed chunk.
+      if (!live.unknownTypes.has(event.eventType)) {
+        live.unknownTypes.add(event.eventType);
+        this.ctx.log.warn(`SCV sent an event type this version does not know, "${event.eventType}"; ignoring it: ${JSON.stringify(event.raw).slice(0, 300)}`);
+      }
+      return;
+    }
     const session = live.session;
     if (!session || ('session_id' in event && event.session_id !== undefined && event.session_id !== session.sessionId)) {
       return; // `initialized`, `daemon.status`, or nothing to attach it to
@@ -65,6 +78,7 @@ export class ScvSessionEvents {
     if (queue) {
       session.queue = queue;
       this.publishQueue(session);
+      this.transcripts.setQueued(session.runId, leftoverPromptsOf(queue));
     }
     const mapped = mapScvEvent(event, this.lookupFor(live, session));
     for (const e of mapped.events) {
@@ -95,21 +109,23 @@ export class ScvSessionEvents {
   }
 
   private beginSession(live: ScvConnectionBook, sessionId: string, cwd: string, model: string, restored: unknown): void {
-    const runKey = runKeyOf(this.connectionId, sessionId);
-    const session = newSessionBook(sessionId, runKey, cwd);
+    // Keyed by the connection's epoch too: a restarted daemon may reuse a session id (see `scvSessionBook.ts`).
+    const runId = scvRunId(sessionId, live.epoch);
+    const runKey = runKeyOf(this.connectionId, runId);
+    const session = newSessionBook(sessionId, runId, runKey, cwd);
     live.session = session;
     this.ctx.store.dispatch({
       type: 'runUpserted',
       connectionId: this.connectionId,
-      runId: sessionId,
+      runId,
       fields: { title: `SCV session — ${basename(cwd) || cwd}`, model, state: 'idle', workspaceRoots: [cwd] },
     });
-    this.transcripts.event(sessionId, { kind: 'notice', level: 'info', text: `SCV session started in ${cwd}.` });
+    this.transcripts.event(runId, { kind: 'notice', level: 'info', text: `SCV session started in ${cwd}.` });
     if (restored !== undefined) {
-      this.transcripts.event(sessionId, { kind: 'raw', label: 'Restored from a stopped session', data: restored });
+      this.transcripts.event(runId, { kind: 'raw', label: 'Restored from a stopped session', data: restored });
     }
-    void this.transcripts.saveRun(sessionId);
-    void this.localChanges.begin(sessionId, cwd).then((record) => {
+    void this.transcripts.saveRun(runId);
+    void this.localChanges.begin(runId, cwd).then((record) => {
       if (record && live.session === session) {
         session.localChanges = record;
       }

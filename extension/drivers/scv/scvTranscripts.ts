@@ -3,7 +3,9 @@
  * extension's storage, so a window reload shows old sessions. SCV has no replay (WIRE.md §2.6), so the journal
  * keeps the model's events (not wire frames): transcript events, gaps and the background-jobs panel. Display-only
  * tool progress is not kept. A session never outlives its connection, so after a reload every session that was
- * still live is marked interrupted and its pending approvals expire.
+ * still live is marked interrupted and its pending approvals expire. The prompts waiting in a session's queue are
+ * kept in its stored run (`extra.queued`) as they change, so when the session ends — a reload included — they are
+ * still there to offer to the next session (`scvLeftovers.ts`).
  */
 import { join } from 'node:path';
 import type { RunEvent } from '../../model/modelActions';
@@ -14,6 +16,8 @@ import { RunJournal, safeFileName } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
 import { SESSION_RELOADED } from './scvErrorText';
+import { parseStoredPrompts, quotePrompts, samePrompts } from './scvLeftovers';
+import type { ScvLeftoverPrompt } from './scvLeftovers';
 
 /** One journal line. */
 export type ScvJournalRecord =
@@ -25,6 +29,8 @@ export class ScvTranscripts {
   private readonly journal: RunJournal;
   private readonly writes = new Set<Promise<void>>();
   private loaded: Promise<void> | undefined;
+  /** run id → prompts queued in it that never ran (the live queue while the session lasts). */
+  private readonly queued = new Map<string, readonly ScvLeftoverPrompt[]>();
 
   constructor(private readonly ctx: DriverContext) {
     this.journal = new RunJournal(join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId)));
@@ -50,7 +56,25 @@ export class ScvTranscripts {
     this.append(runId, { p: panels });
   }
 
-  /** Records the run's title/model/state in the index (small; rewritten whole). */
+  /** The prompts that waited in the run's queue when it was last saved (its leftovers once it ended). */
+  queuedOf(runId: string): readonly ScvLeftoverPrompt[] {
+    return this.queued.get(runId) ?? [];
+  }
+
+  /** Keeps the run's waiting prompts with its stored data (rewritten only when they change). */
+  setQueued(runId: string, prompts: readonly ScvLeftoverPrompt[]): void {
+    if (samePrompts(this.queuedOf(runId), prompts)) {
+      return;
+    }
+    if (prompts.length > 0) {
+      this.queued.set(runId, prompts);
+    } else {
+      this.queued.delete(runId);
+    }
+    void this.saveRun(runId);
+  }
+
+  /** Records the run's title/model/state and waiting prompts in the index (small; rewritten whole). */
   async saveRun(runId: string): Promise<void> {
     const run = this.ctx.store.state.runs.get(this.keyOf(runId));
     if (!run) {
@@ -63,6 +87,7 @@ export class ScvTranscripts {
       state: run.state,
       createdAt: run.createdAt,
       ...(run.workspaceRoots ? { workspaceRoots: run.workspaceRoots } : {}),
+      ...(this.queued.has(runId) ? { extra: { queued: this.queued.get(runId) } } : {}),
     };
     await this.track(this.journal.saveRun(stored));
   }
@@ -112,9 +137,16 @@ export class ScvTranscripts {
         this.ctx.store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'stateChanged', state } });
       }
       for (const approvalId of this.ctx.store.state.runs.get(key)?.pendingApprovals ?? []) {
-        this.ctx.store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'approvalSettled', approvalId, expired: true } });
+        this.ctx.store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'approvalSettled', approvalId, expired: true, reason: 'Its SCV session ended with the earlier window.' } });
+      }
+      const queued = parseStoredPrompts(stored.extra?.['queued']);
+      if (queued.length > 0) {
+        this.queued.set(stored.runId, queued);
       }
       if (!isTerminalRunState(state)) {
+        if (queued.length > 0) {
+          this.event(stored.runId, { kind: 'notice', level: 'warning', text: neverRanNotice(queued) });
+        }
         this.event(stored.runId, { kind: 'stateChanged', state: 'interrupted', detail: SESSION_RELOADED, announce: true });
         await this.saveRun(stored.runId);
       }
@@ -127,7 +159,7 @@ export class ScvTranscripts {
     }
     const r = record as Partial<Record<'l' | 'g' | 'p', unknown>>;
     if (r.l !== null && typeof r.l === 'object' && typeof (r.l as { kind?: unknown }).kind === 'string') {
-      this.ctx.store.dispatch({ type: 'runEvent', runKey, event: r.l as RunEvent });
+      this.ctx.store.dispatch({ type: 'runEvent', runKey, event: r.l as RunEvent, restored: true });
     } else if (r.g !== null && typeof r.g === 'object') {
       const g = r.g as { from?: unknown; to?: unknown; reason?: unknown };
       if (typeof g.from === 'number' && typeof g.to === 'number') {
@@ -152,4 +184,9 @@ export class ScvTranscripts {
   private keyOf(runId: string): string {
     return runKeyOf(this.ctx.connectionId, runId);
   }
+}
+
+/** Said on a session that ended with prompts still queued. */
+export function neverRanNotice(prompts: readonly ScvLeftoverPrompt[]): string {
+  return `These queued prompts never ran: ${quotePrompts(prompts)}. They are kept: the next SCV session here offers to queue them.`;
 }

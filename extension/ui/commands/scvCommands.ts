@@ -1,10 +1,12 @@
 /**
  * SCV commands: start a new session here (after a drop, or replacing the live one), clear the session, pause or
- * resume its prompt queue, and read the daemon status (refresh the tree, or show the JSON).
+ * resume its prompt queue, read the daemon status (refresh the tree, or show the JSON), and queue the prompts the
+ * previous session left in its queue (offered once per new session by a notification, and from the palette).
  */
 import * as vscode from 'vscode';
 import { DriverError } from '../../drivers/driver';
 import { ScvDriver } from '../../drivers/scv/scvDriver';
+import type { ScvLeftoverOffer } from '../../drivers/scv/scvLeftovers';
 import type { RunInfo } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/modelTypes';
 import type { CommandContext } from './commandContext';
@@ -66,12 +68,97 @@ async function scvSession(ctx: CommandContext, target: unknown, placeHolder: str
   return { driver, run };
 }
 
+const STALE_LEFTOVERS = 'Those leftover SCV prompts were already queued or discarded, or their new session has ended. Nothing was changed.';
+
+function promptCount(n: number): string {
+  return `${n} queued prompt${n === 1 ? '' : 's'}`;
+}
+
+/** Queues the live session's leftover offer (only `offerId`'s, when a notification names one). */
+async function queueLeftovers(ctx: CommandContext, driver: ScvDriver, offerId?: string): Promise<void> {
+  const offer = driver.leftoverOffer;
+  if (!offer || (offerId !== undefined && offer.id !== offerId)) {
+    void vscode.window.showInformationMessage(STALE_LEFTOVERS);
+    return;
+  }
+  try {
+    const sent = await driver.queueLeftoverPrompts();
+    ctx.selection.select(runKeyOf(driver.connectionId, offer.toRunId));
+    await ctx.transcript.reveal();
+    void vscode.window.showInformationMessage(`Queued ${promptCount(sent)} left over from the previous SCV session.`);
+  } catch (error) {
+    void vscode.window.showErrorMessage(`The leftover SCV prompts were not all queued: ${errorText(error)}`);
+  }
+}
+
+/** Asks "Queue them" / "Discard" once per offer, for every SCV driver (drivers are created as connections are). */
+function announceLeftoverOffers(ctx: CommandContext): vscode.Disposable {
+  const watched = new WeakSet<ScvDriver>();
+  const announced = new Set<string>();
+  const listeners: { dispose(): void }[] = [];
+  const announce = (driver: ScvDriver, offer: ScvLeftoverOffer): void => {
+    if (announced.has(offer.id)) {
+      return;
+    }
+    announced.add(offer.id);
+    const n = offer.prompts.length;
+    // Only counts in the text: the prompts themselves are in the transcript, not in a notification.
+    void vscode.window
+      .showInformationMessage(`The previous SCV session ended with ${promptCount(n)} that never ran. Queue ${n === 1 ? 'it' : 'them'} in the new session?`, 'Queue them', 'Discard')
+      .then(async (choice) => {
+        if (choice === 'Queue them') {
+          await queueLeftovers(ctx, driver, offer.id);
+        } else if (choice === 'Discard') {
+          if (driver.leftoverOffer?.id === offer.id) {
+            driver.discardLeftoverPrompts();
+          } else {
+            void vscode.window.showInformationMessage(STALE_LEFTOVERS);
+          }
+        }
+      });
+  };
+  const scan = (): void => {
+    for (const connection of ctx.store.state.connections.values()) {
+      const driver = connection.protocol === 'scv' ? ctx.connections.driver(connection.id) : undefined;
+      if (driver instanceof ScvDriver && !watched.has(driver)) {
+        watched.add(driver);
+        listeners.push(driver.onLeftoverOffer((offer) => announce(driver, offer)));
+        const open = driver.leftoverOffer;
+        if (open) {
+          announce(driver, open);
+        }
+      }
+    }
+  };
+  const onChange = ctx.store.onDidChange(scan);
+  scan();
+  return new vscode.Disposable(() => {
+    onChange.dispose();
+    for (const listener of listeners) {
+      listener.dispose();
+    }
+  });
+}
+
 export function registerScvCommands(ctx: CommandContext): vscode.Disposable[] {
   const showRun = async (runKey: string): Promise<void> => {
     ctx.selection.select(runKey);
     await ctx.transcript.reveal();
   };
   return [
+    announceLeftoverOffers(ctx),
+    vscode.commands.registerCommand('agentSwitchboard.scv.queueLeftoverPrompts', async (target?: unknown) => {
+      const connectionId = await scvConnection(ctx, target, 'Queue the leftover prompts of which SCV daemon?');
+      const driver = connectionId ? scvDriver(ctx, connectionId) : undefined;
+      if (!driver) {
+        return;
+      }
+      if (!driver.leftoverOffer) {
+        void vscode.window.showInformationMessage('There are no leftover SCV prompts to queue: the previous session of this connection left none, or they were already queued or discarded.');
+        return;
+      }
+      await queueLeftovers(ctx, driver);
+    }),
     vscode.commands.registerCommand('agentSwitchboard.scv.startSession', async (target?: unknown, args?: StartScvSessionArgs) => {
       const connectionId = await scvConnection(ctx, target, 'Start a new session on which SCV daemon?');
       const driver = connectionId ? scvDriver(ctx, connectionId) : undefined;
@@ -88,7 +175,7 @@ export function registerScvCommands(ctx: CommandContext): vscode.Disposable[] {
           }
           const choice = await vscode.window.showWarningMessage(
             'End the current SCV session and start a new one here?',
-            { modal: true, detail: 'A session lives on its connection: its running turn is cancelled and its queued prompts are dropped. Its transcript is kept.' },
+            { modal: true, detail: 'A session lives on its connection: its running turn is cancelled. Its transcript is kept, and its queued prompts are offered to the new session.' },
             'Start New Session',
           );
           if (choice !== 'Start New Session') {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ScvDriver } from '../../../extension/drivers/scv/scvDriver';
+import { scvSessionIdOf } from '../../../extension/drivers/scv/scvSessionBook';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { ScvReferenceDaemon } from '../../fixtures/scv/daemon';
 import { driverSetup, quietLog, until } from '../drivers/driverTestKit';
@@ -101,7 +102,7 @@ test(`SCV socket dropped mid-turn at ${DROPS} seeded moments: interrupted, trans
       }
       const turnStart = after.findIndex((i) => i.id === turnItem.id);
       const texts = after.slice(turnStart).flatMap((i) => (i.kind === 'text' ? [i.text] : []));
-      assert.deepEqual(texts, expectedTexts(frames, runId, turnId), `drop ${drop}: the turn's text is what the wire carried`);
+      assert.deepEqual(texts, expectedTexts(frames, scvSessionIdOf(runId), turnId), `drop ${drop}: the turn's text is what the wire carried`);
       assert.ok(after.some((i) => i.kind === 'user' && i.text === `slow tool, drop ${drop}`), `drop ${drop}: the prompt is kept`);
       assert.ok(after.some((i) => i.kind === 'notice' && i.state === 'interrupted'), `drop ${drop}: the interruption is shown`);
       assert.equal(store.state.runs.get(key)!.pendingApprovals.length, 0, `drop ${drop}: no approval left pending`);

@@ -35,6 +35,7 @@ interface Setup {
   readonly store: RunStore;
   readonly driver: ScvDriver;
   readonly frames: unknown[];
+  readonly logs: string[];
   cleanup(): Promise<void>;
 }
 
@@ -67,12 +68,20 @@ async function setup(daemonOptions: Partial<ScvReferenceDaemonOptions> | null = 
 
 function makeDriver(socketPath: string, storageDir: string, workspaceFolder: string, options: ConstructorParameters<typeof ScvDriver>[1] = {}) {
   const frames: unknown[] = [];
+  const logs: string[] = [];
   const { store, ctx } = driverSetup({ name: 'test', protocol: 'scv', socketPath }, storageDir, {
     tap: (_dir, frame) => frames.push(frame),
-    log: loudLog,
+    log: {
+      info: (m) => logs.push(`info: ${m}`),
+      warn: (m) => logs.push(`warn: ${m}`),
+      error: (m) => {
+        logs.push(`error: ${m}`);
+        loudLog.error(m);
+      },
+    },
     workspaceFolder,
   });
-  return { store, frames, driver: new ScvDriver(ctx, { reconnectBaseMs: 50, ...options }) };
+  return { store, frames, logs, driver: new ScvDriver(ctx, { reconnectBaseMs: 50, ...options }) };
 }
 
 function items(s: { store: RunStore }, runId: string): TranscriptItem[] {
@@ -196,40 +205,43 @@ describe('ScvDriver', () => {
     }
   });
 
-  it('asks for approval; an allowed tool runs, a denied one fails with errorKind denied', async () => {
-    const s = await setup();
-    try {
-      const runId = await connected(s);
-      await s.driver.sendMessage(runId, 'use a tool');
-      const first = await until('approval', () => run(s, runId).pendingApprovals[0]);
-      assert.equal(run(s, runId).state, 'waiting_approval');
-      const approval = s.store.state.approvals.get(`${runKeyOf(CONNECTION, runId)}::${first}`)!;
-      assert.deepEqual(approval.options, ['allow_once', 'deny']);
-      assert.equal(approval.summary, 'Run shell command: echo hello');
-      assert.equal(approval.risk, 'process');
-      assert.deepEqual(approval.detail, { command: 'echo hello' });
-      await s.driver.decideApproval(runId, first, 'allow_once');
-      assert.equal(run(s, runId).pendingApprovals.length, 0);
-      await until('turn 1', () => turns(s, runId, 'completed') === 1);
-      let tools = items(s, runId).filter((i) => i.kind === 'tool');
-      assert.ok(tools[0]?.kind === 'tool' && tools[0].status === 'succeeded' && tools[0].output === 'hello\n' && tools[0].progress === undefined);
-      assert.equal(run(s, runId).state, 'idle');
+  // Paced, and in the zero-delay mode where the rest of the turn arrives in the same chunk as the decision's effect.
+  for (const timing of [{ name: 'paced', options: {} }, { name: 'same write', options: { sameWrite: true } }]) {
+    it(`asks for approval; an allowed tool runs, a denied one fails with errorKind denied (${timing.name})`, async () => {
+      const s = await setup(timing.options);
+      try {
+        const runId = await connected(s);
+        await s.driver.sendMessage(runId, 'use a tool');
+        const first = await until('approval', () => run(s, runId).pendingApprovals[0]);
+        assert.equal(run(s, runId).state, 'waiting_approval');
+        const approval = s.store.state.approvals.get(`${runKeyOf(CONNECTION, runId)}::${first}`)!;
+        assert.deepEqual(approval.options, ['allow_once', 'deny']);
+        assert.equal(approval.summary, 'Run shell command: echo hello');
+        assert.equal(approval.risk, 'process');
+        assert.deepEqual(approval.detail, { command: 'echo hello' });
+        await s.driver.decideApproval(runId, first, 'allow_once');
+        assert.equal(run(s, runId).pendingApprovals.length, 0);
+        await until('turn 1', () => turns(s, runId, 'completed') === 1);
+        let tools = items(s, runId).filter((i) => i.kind === 'tool');
+        assert.ok(tools[0]?.kind === 'tool' && tools[0].status === 'succeeded' && tools[0].output === 'hello\n' && tools[0].progress === undefined);
+        assert.equal(run(s, runId).state, 'idle');
 
-      await s.driver.sendMessage(runId, 'another tool please');
-      const second = await until('approval 2', () => run(s, runId).pendingApprovals[0]);
-      await s.driver.decideApproval(runId, second, 'deny');
-      await until('turn 2', () => turns(s, runId, 'completed') === 2);
-      tools = items(s, runId).filter((i) => i.kind === 'tool');
-      const denied = tools[1];
-      assert.ok(denied?.kind === 'tool');
-      assert.equal(denied.status, 'failed');
-      assert.equal(denied.errorKind, 'denied');
-      const cards = items(s, runId).filter((i) => i.kind === 'approval');
-      assert.deepEqual(cards.map((c) => (c.kind === 'approval' ? [c.status, c.decision] : [])), [['decided', 'allow_once'], ['decided', 'deny']]);
-    } finally {
-      await s.cleanup();
-    }
-  });
+        await s.driver.sendMessage(runId, 'another tool please');
+        const second = await until('approval 2', () => run(s, runId).pendingApprovals[0]);
+        await s.driver.decideApproval(runId, second, 'deny');
+        await until('turn 2', () => turns(s, runId, 'completed') === 2);
+        tools = items(s, runId).filter((i) => i.kind === 'tool');
+        const denied = tools[1];
+        assert.ok(denied?.kind === 'tool');
+        assert.equal(denied.status, 'failed');
+        assert.equal(denied.errorKind, 'denied');
+        const cards = items(s, runId).filter((i) => i.kind === 'approval');
+        assert.deepEqual(cards.map((c) => (c.kind === 'approval' ? [c.status, c.decision] : [])), [['decided', 'allow_once'], ['decided', 'deny']]);
+      } finally {
+        await s.cleanup();
+      }
+    });
+  }
 
   it('shows a failing turn with its code and message; cancels a turn; clears only when idle', async () => {
     const s = await setup();
@@ -277,16 +289,26 @@ describe('ScvDriver', () => {
     }
   });
 
-  it('renders an unknown event raw without a gap', async () => {
+  it('ignores an unknown event type (nothing in the transcript, one log line, no gap)', async () => {
     const s = await setup();
     try {
       const runId = await connected(s);
       await s.driver.sendMessage(runId, 'future stuff');
       await until('done', () => turns(s, runId, 'completed') === 1);
+      const reasoning = s.frames.filter((f) => (f as { type?: string }).type === 'assistant.reasoning');
+      assert.equal(reasoning.length, 1, 'the fixture did send the unknown event');
       const list = items(s, runId);
-      const raw = list.find((i) => i.kind === 'raw');
-      assert.ok(raw?.kind === 'raw' && raw.label.startsWith('assistant.reasoning'));
+      assert.deepEqual(list.filter((i) => i.kind === 'raw' || i.kind === 'error'), [], 'not rendered as raw JSON');
+      assert.ok(!JSON.stringify(list).includes('assistant.reasoning'), 'no trace of it in the transcript');
       assert.equal(list.filter((i) => i.kind === 'gap').length, 0);
+      const text = list.find((i) => i.kind === 'text');
+      assert.ok(text?.kind === 'text' && text.text === 'Echo: future stuff', 'the known events around it still show');
+      const logged = s.logs.filter((l) => l.includes('assistant.reasoning'));
+      assert.equal(logged.length, 1, s.logs.join('\n'));
+      assert.match(logged[0]!, /^warn: .*does not know.*ignoring it/);
+      await s.driver.sendMessage(runId, 'more future stuff');
+      await until('done again', () => turns(s, runId, 'completed') === 2);
+      assert.equal(s.logs.filter((l) => l.includes('assistant.reasoning')).length, 1, 'logged once per type and connection');
     } finally {
       await s.cleanup();
     }
@@ -305,11 +327,12 @@ describe('ScvDriver', () => {
     const s = makeDriver(fake.socketPath, join(dir, 'storage'), dir, { replyTimeoutMs: 300 });
     try {
       await s.driver.connect();
-      await until('text after the gap', () => items(s, 's1').some((i) => i.kind === 'text' && i.text === 'after'));
-      const gap = items(s, 's1').find((i) => i.kind === 'gap');
+      const runId = await until('session', () => s.driver.liveSessionRunId);
+      await until('text after the gap', () => items(s, runId).some((i) => i.kind === 'text' && i.text === 'after'));
+      const gap = items(s, runId).find((i) => i.kind === 'gap');
       // The model's gap action takes (from, to]; the gap item names the lost seqs inclusively: 4 and 5.
       assert.ok(gap?.kind === 'gap' && gap.from === 4 && gap.to === 5, JSON.stringify(gap));
-      assert.equal(run(s, 's1').state, 'running');
+      assert.equal(run(s, runId).state, 'running');
     } finally {
       await s.driver.disconnect();
       s.driver.dispose();
@@ -323,8 +346,8 @@ describe('ScvDriver', () => {
     const s = makeDriver(fake.socketPath, join(dir, 'storage'), dir, { replyTimeoutMs: 300 });
     try {
       await s.driver.connect();
-      await until('session', () => s.driver.liveSessionRunId);
-      await assert.rejects(s.driver.sendMessage('s1', 'hello?'), (e: unknown) => {
+      const runId = await until('session', () => s.driver.liveSessionRunId);
+      await assert.rejects(s.driver.sendMessage(runId, 'hello?'), (e: unknown) => {
         assert.ok(e instanceof DriverError && e.code === 'unknown_outcome');
         assert.match(e.message, /may or may not have been sent/);
         assert.match(e.message, /not resent/);
@@ -332,7 +355,7 @@ describe('ScvDriver', () => {
       });
       await new Promise((r) => setTimeout(r, 100));
       assert.equal(fake.received().split('"type":"turn.start"').length - 1, 1);
-      assert.ok(items(s, 's1').some((i) => i.kind === 'notice' && i.level === 'warning' && /may or may not have been sent/.test(i.text)));
+      assert.ok(items(s, runId).some((i) => i.kind === 'notice' && i.level === 'warning' && /may or may not have been sent/.test(i.text)));
     } finally {
       await s.driver.disconnect();
       s.driver.dispose();
@@ -352,7 +375,7 @@ describe('ScvDriver', () => {
       assert.equal(run(s, runId).stateDetail, SESSION_DROPPED);
       assert.match(SESSION_DROPPED, /^The connection to SCV dropped; this session has ended\. Its transcript is kept\./);
       assert.equal(run(s, runId).pendingApprovals.length, 0);
-      assert.equal(s.store.state.approvals.get(`${runKeyOf(CONNECTION, runId)}::${approvalId}`)?.status, 'decided');
+      assert.equal(s.store.state.approvals.get(`${runKeyOf(CONNECTION, runId)}::${approvalId}`)?.status, 'expired');
       const list = items(s, runId);
       assert.ok(list.length > before);
       assert.ok(list.some((i) => i.kind === 'approval' && i.status === 'expired'));

@@ -24,6 +24,8 @@ export interface FakeScvServerOptions {
   readonly tail?: string;
   /** `initialized.protocol_version`; default 3. */
   readonly protocolVersion?: number;
+  /** The `status` to answer `daemon.control` with (any shape, to test what the client does with it). */
+  readonly controlStatus?: unknown;
 }
 
 export async function fakeScvServer(dir: string, options: FakeScvServerOptions): Promise<FakeScvServer> {
@@ -55,6 +57,8 @@ export async function fakeScvServer(dir: string, options: FakeScvServerOptions):
             protocol_version: options.protocolVersion ?? 3,
             server: { name: 'fake', version: '0' },
           });
+        } else if (frame['type'] === 'daemon.control' && options.controlStatus !== undefined) {
+          send({ type: 'daemon.status', request_id: frame['request_id'], status: options.controlStatus });
         } else if (frame['type'] === 'session.start') {
           send({
             type: 'session.started',

@@ -12,6 +12,7 @@ import type { ScvClientOptions, ScvCloseInfo, ScvErrorInfo, ScvGap } from '../..
 import type { ScvServerEvent } from '../../../extension/protocol/scv';
 import { ScvReferenceDaemon } from '../../fixtures/scv/daemon';
 import type { ScvReferenceDaemonOptions } from '../../fixtures/scv/daemon';
+import { withSuiteTrace } from '../trace/suiteTrace';
 
 export interface DaemonHandle {
   readonly daemon: ScvReferenceDaemon;
@@ -86,8 +87,12 @@ export function recordingClient(socketPath: string, options: Partial<ScvClientOp
   const client = new ScvClient({
     socketPath,
     clientVersion: '0.0.0-test',
-    frameTap: (dir, frame) => frames.push({ dir, frame }),
     ...options,
+    // The test's own tap (if any) and the suite trace both see every frame, besides `frames`.
+    frameTap: withSuiteTrace('scv', 'reference daemon', (dir, frame, http) => {
+      frames.push({ dir, frame });
+      options.frameTap?.(dir, frame, http);
+    }),
   });
   const rec: Recorded = { client, events: [], errors: [], gaps: [], closes: [], frames };
   client.onEvent((e) => rec.events.push(e));
