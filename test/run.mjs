@@ -1,14 +1,23 @@
 // Runs the test tiers and prints one closing line `N passed, N failed` summing them (CI reads it).
-//   node test/run.mjs all | unit | webview | integration
+//   node test/run.mjs all | unit | webview | integration | trace
 // `all` first type-checks and lints (a failure there counts as one failed check), then runs every tier even if an
 // earlier one failed, so one run shows everything that is wrong.
+// `all` also records the protocol trace of the whole suite (issue 13 §4): SWITCHBOARD_TRACE_FILE points every tier
+// at a fresh test-results/trace.jsonl (the integration tier writes its own file, appended after it), and a last
+// check (`trace`, one check in the totals) verifies it holds every client message kind of every protocol.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const which = process.argv[2] ?? 'all';
+const traceFile = join(root, 'test-results', 'trace.jsonl');
+if (which === 'all') {
+  mkdirSync(dirname(traceFile), { recursive: true });
+  rmSync(traceFile, { force: true });
+  process.env.SWITCHBOARD_TRACE_FILE = traceFile;
+}
 
 function findTests(dir) {
   const out = [];
@@ -55,12 +64,27 @@ async function nodeTier(dir) {
 }
 
 async function integrationTier() {
+  const started = Date.now();
   const result = await run(process.execPath, ['test/harness/runIntegration.mjs']);
+  // runIntegration.mjs gives the extension host a fresh trace of its own (its suites read it back and must not see
+  // the unit tier's frames); it joins the suite trace here.
+  const own = join(root, 'test-results', 'integration-trace.jsonl');
+  if (process.env.SWITCHBOARD_TRACE_FILE && existsSync(own) && statSync(own).mtimeMs >= started) {
+    appendFileSync(process.env.SWITCHBOARD_TRACE_FILE, readFileSync(own));
+  }
   const m = [...result.output.matchAll(/^(\d+) passed, (\d+) failed$/gm)].pop();
   if (!m) return { passed: 0, failed: 1 };
   const passed = Number(m[1]);
   const failed = Number(m[2]);
   return { passed, failed: failed === 0 && result.code !== 0 ? 1 : failed };
+}
+
+/** One check: the trace holds every client message kind of every protocol (prints what is missing). */
+async function traceCoverage() {
+  const file = process.env.SWITCHBOARD_TRACE_FILE ?? traceFile;
+  console.log(`\n=== trace coverage of ${relative(root, file)}`);
+  const { code } = await run(process.execPath, ['--import', 'tsx', 'test/unit/trace/checkTraceCoverage.ts', file]);
+  return code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
 }
 
 async function staticChecks() {
@@ -88,8 +112,9 @@ const tiers = {
   unit: () => nodeTier('unit'),
   webview: () => nodeTier('webview'),
   integration: integrationTier,
+  trace: traceCoverage,
 };
-const order = which === 'all' ? ['static', 'unit', 'webview', 'integration'] : [which];
+const order = which === 'all' ? ['static', 'unit', 'webview', 'integration', 'trace'] : [which];
 let passed = 0;
 let failed = 0;
 const summary = [];

@@ -89,8 +89,9 @@ const healthy = (port) =>
 /**
  * UI actions a test asks for by logging `SHIM_ACTION /abs/result.json {json}`: the shim performs them in the real
  * workbench (or, with "webview": true, inside the visible extension webview) and writes {ok, value|error}.
- *   {"action":"click"|"count"|"text"|"fill"|"press"|"waitFor", "selector": css, "hasText"?: string,
- *    "webview"?: bool, "value"?: string (fill / press key), "timeout"?: ms}
+ *   {"action":"click"|"count"|"text"|"textContent"|"style"|"attribute"|"fill"|"press"|"waitFor", "selector": css,
+ *    "hasText"?: string, "webview"?: bool, "value"?: string (fill / press key / attribute name),
+ *    "properties"?: string[] (style: CSS properties to read), "timeout"?: ms}
  */
 async function performAction(page, a) {
   const scope = a.webview ? page.frameLocator('iframe.webview.ready').frameLocator('#active-frame') : page;
@@ -114,6 +115,19 @@ async function performAction(page, a) {
       return locator.count();
     case 'text':
       return locator.allInnerTexts();
+    case 'textContent':
+      // Unlike innerText this includes hidden elements, so a test can tell "rendered but hidden" from "absent".
+      return locator.evaluateAll((els) => els.map((e) => e.textContent || ''));
+    case 'style': {
+      // Computed CSS of the first match, e.g. a webview body's background under the current colour theme.
+      const props = a.properties || [];
+      return locator.first().evaluate((el, ps) => {
+        const s = getComputedStyle(el);
+        return Object.fromEntries(ps.map((p) => [p, s.getPropertyValue(p)]));
+      }, props, { timeout });
+    }
+    case 'attribute':
+      return locator.evaluateAll((els, name) => els.map((e) => e.getAttribute(name)), a.value || 'class');
     default:
       throw new Error(`unknown action ${a.action}`);
   }

@@ -1,9 +1,8 @@
 /** Foundation: the extension activates, its views and commands exist, the Transcript webview renders. */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
-import { api, EXTENSION_ID, screenshot, waitFor } from './support';
+import { api, computedStyle, EXTENSION_ID, screenshot, ui, waitFor } from './support';
 
 suite('Foundation', () => {
   test('the extension activates and exposes its API', async () => {
@@ -21,18 +20,33 @@ suite('Foundation', () => {
   });
 
   test('the view container opens and the Transcript webview renders', async () => {
-    await api();
+    const a = await api();
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
     await vscode.commands.executeCommand('agentSwitchboard.transcript.focus');
-    const file = await screenshot('foundation-sidebar.png');
-    if (process.env.SHIM_SCREENSHOTS) {
-      assert.ok(fs.statSync(file).size > 10000, 'the screenshot has content');
-    }
+    // Earlier suites may have shown a run; with none selected the app must show its empty state. `:visible`
+    // matters: the element exists (hidden) whatever is selected, and innerText of a hidden element is its text.
+    a.selection.select(undefined);
+    const empty = await waitFor('the empty state in the webview', async () => {
+      const t = await ui<string[]>({ action: 'text', selector: '#empty-state:visible', webview: true }).catch((): string[] => []);
+      return t.length === 1 && /No run selected/.test(t[0]!) && t[0];
+    });
+    assert.match(empty, /New Run/);
+    assert.equal(await ui<number>({ action: 'count', selector: '[data-kind]:visible', webview: true }), 0, 'no transcript item shows without a run');
+    // The stylesheet loaded: the body takes the workbench's sidebar background.
+    const body = await computedStyle('body', ['background-color'], true);
+    const sidebar = await computedStyle('.part.sidebar', ['background-color']);
+    assert.equal(body['background-color'], sidebar['background-color'], 'the webview takes the sidebar background');
+    await screenshot('foundation-sidebar.png');
   });
 
   test('Show Protocol Log opens the output channel', async () => {
     await api();
     await vscode.commands.executeCommand('agentSwitchboard.showLog');
-    await waitFor('an output editor or panel', () => true);
+    // The Output view shows our log channel: a visible `output:` document holding the lines our activation logged
+    // (the runner sets SWITCHBOARD_TRACE_FILE, so activation logged where the trace goes).
+    const editor = await waitFor('the Agent Switchboard log in the Output view', () =>
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'output' && e.document.getText().includes('Writing the protocol trace to')),
+    );
+    assert.ok(editor.document.getText().includes(process.env.SWITCHBOARD_TRACE_FILE ?? '<no trace file>'), 'it is this window\'s log');
   });
 });

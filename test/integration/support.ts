@@ -74,13 +74,21 @@ export async function setConnections(profiles: readonly Record<string, unknown>[
 }
 
 export interface UiAction {
-  readonly action: 'click' | 'count' | 'text' | 'fill' | 'press' | 'waitFor';
+  readonly action: 'click' | 'count' | 'text' | 'textContent' | 'style' | 'attribute' | 'fill' | 'press' | 'waitFor';
   readonly selector: string;
   readonly hasText?: string;
   /** Act inside the visible extension webview instead of the workbench. */
   readonly webview?: boolean;
+  /** fill: the text; press: the key; attribute: the attribute's name. */
   readonly value?: string;
+  /** style: the CSS properties whose computed values are returned (of the first match). */
+  readonly properties?: readonly string[];
   readonly timeout?: number;
+}
+
+/** Computed CSS values of the first element matching `selector` (in the webview when `webview`). */
+export function computedStyle(selector: string, properties: readonly string[], webview = false): Promise<Record<string, string>> {
+  return ui<Record<string, string>>({ action: 'style', selector, properties, webview });
 }
 
 let actionCounter = 0;

@@ -3,6 +3,7 @@ import type { DriverContext, DriverLog } from '../../../extension/drivers/connec
 import type { ConnectionProfile } from '../../../extension/drivers/driver';
 import { RunStore } from '../../../extension/model/runStore';
 import type { FrameTap } from '../../../extension/transport/frameTap';
+import { withSuiteTrace } from '../trace/suiteTrace';
 
 /** Polls `probe` every 10 ms until it returns a value (not undefined/false); fails with `what` after `ms`. */
 export async function until<T>(what: string, probe: () => T | undefined | false, ms = 15000): Promise<T> {
@@ -36,7 +37,8 @@ export function driverSetup(
     store,
     connectionId,
     profile,
-    tap: options.tap ?? (() => undefined),
+    // The suite trace (SWITCHBOARD_TRACE_FILE) sees every frame of every driver a test builds here.
+    tap: withSuiteTrace(profile.protocol, profile.name, options.tap) ?? (() => undefined),
     storageDir,
     log: options.log ?? quietLog,
     ...(options.workspaceFolder !== undefined ? { workspaceFolder: options.workspaceFolder } : {}),

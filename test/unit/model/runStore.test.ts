@@ -115,15 +115,74 @@ test('every item produced is valid against the shared schema', () => {
   assert.equal(store.state.runs.get(key)!.state, 'completed');
 });
 
-test('streaming cost does not depend on transcript length', () => {
-  const { store, key, ev } = setup();
-  for (let i = 0; i < 20000; i++) {
-    ev({ kind: 'raw', label: 'filler', data: i });
+/**
+ * The work one dispatch does, without a clock: every element that built-in Array/Map operations visit while `fn`
+ * runs (copies, spreads, scans, iteration). An O(n) copy or scan of the transcript shows up as ≥ n here.
+ */
+function collectionWork(fn: () => void): number {
+  let visited = 0;
+  const restore: (() => void)[] = [];
+  const meter = (proto: object, name: string | symbol, size: (self: unknown) => number): void => {
+    const target = proto as Record<string | symbol, unknown>;
+    const original = target[name] as (...args: unknown[]) => unknown;
+    target[name] = function (this: unknown, ...args: unknown[]) {
+      visited += size(this);
+      return original.apply(this, args);
+    };
+    restore.push(() => (target[name] = original));
+  };
+  const arrayLength = (self: unknown) => (self as unknown[]).length;
+  const mapSize = (self: unknown) => (self as Map<unknown, unknown>).size;
+  for (const name of ['slice', 'map', 'filter', 'forEach', 'concat', 'indexOf', 'includes', 'find', 'findIndex', 'some', 'every', 'reduce', 'join', 'flatMap', 'values', 'entries']) {
+    meter(Array.prototype, name, arrayLength);
   }
-  let patchCount = 0;
-  store.onDidPatch(() => patchCount++);
-  ev({ kind: 'textDelta', text: 'a' });
-  ev({ kind: 'textDelta', text: 'b' });
-  assert.equal(patchCount, 2, 'one patch per delta, whatever the length');
-  assert.equal(store.transcript(key)!.length, 20001);
+  meter(Array.prototype, Symbol.iterator, arrayLength);
+  for (const name of [Symbol.iterator, 'forEach', 'entries', 'values', 'keys']) {
+    meter(Map.prototype, name, mapSize);
+  }
+  try {
+    fn();
+  } finally {
+    restore.reverse().forEach((r) => r());
+  }
+  return visited;
+}
+
+/** Collection work and patches of one streamed chunk appended to an open text item after `length` items. */
+function oneDelta(length: number): { work: number; patches: unknown[]; itemsReplaced: number } {
+  const { store, key } = setup();
+  for (let i = 0; i < length; i++) {
+    store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'raw', label: 'filler', data: i } });
+  }
+  store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'textDelta', text: 'a' } });
+  const before = store.transcript(key)!.snapshot();
+  const patches: unknown[] = [];
+  store.onDidPatch((p) => patches.push(p.patch));
+  const work = collectionWork(() => store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'textDelta', text: 'b' } }));
+  const after = store.transcript(key)!.snapshot();
+  assert.equal(after.length, length + 1);
+  const itemsReplaced = after.filter((item, i) => item !== before[i]).length;
+  return { work, patches, itemsReplaced };
+}
+
+test('streaming cost does not depend on transcript length', () => {
+  // The meter does see O(n) work: a snapshot of a 1000-item transcript visits every item.
+  const { store, key } = setup();
+  for (let i = 0; i < 1000; i++) {
+    store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'raw', label: 'filler', data: i } });
+  }
+  assert.ok(collectionWork(() => store.transcript(key)!.snapshot()) >= 1000, 'the meter counts a copy of the items');
+  const items = store.transcript(key)!.snapshot();
+  assert.ok(collectionWork(() => void [...items]) >= 1000, 'the meter counts a spread');
+  const byId = new Map(items.map((i) => [i.id, i]));
+  assert.ok(collectionWork(() => void new Map(byId)) >= 1000, 'the meter counts a Map copy');
+
+  const short = oneDelta(10);
+  const long = oneDelta(100_000);
+  assert.equal(long.work, short.work, `collection work per delta: ${short.work} at 10 items, ${long.work} at 100k`);
+  assert.ok(short.work < 50, `a delta does a small constant amount of work (${short.work})`);
+  // The patch carries the chunk, not the text so far (its size does not grow either).
+  assert.deepEqual(short.patches, [{ op: 'append', id: 'x10', field: 'text', chunk: 'b' }]);
+  assert.deepEqual(long.patches, [{ op: 'append', id: 'x100000', field: 'text', chunk: 'b' }]);
+  assert.deepEqual([short.itemsReplaced, long.itemsReplaced], [1, 1], 'only the open text item changes');
 });

@@ -1,0 +1,34 @@
+/**
+ * `node --import tsx test/unit/trace/checkTraceCoverage.ts <trace.jsonl>`: prints, per protocol, how many of the
+ * spec's client message kinds the trace holds and which are missing; exits 1 if any is missing (test/run.mjs
+ * counts it as one check).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { coverage, requiredKinds } from './traceCoverage';
+
+const file = process.argv[2];
+if (!file) {
+  console.error('usage: checkTraceCoverage.ts <trace.jsonl>');
+  process.exit(2);
+}
+const wireFile = process.env.SWITCHBOARD_WIRE_MD ?? join(__dirname, '..', '..', '..', '..', 'shared', 'protocols', 'WIRE.md');
+const required = requiredKinds(readFileSync(wireFile, 'utf8'));
+let text = '';
+try {
+  text = readFileSync(file, 'utf8');
+} catch (error) {
+  console.error(`cannot read the trace ${file}: ${String(error)}`);
+}
+const result = coverage(text, required);
+let missingCount = 0;
+for (const [protocol, kinds] of Object.entries(required)) {
+  const missing = result.missing[protocol as keyof typeof required];
+  missingCount += missing.length;
+  const mark = missing.length === 0 ? '✔' : '✖';
+  console.log(`${mark} ${protocol}: ${kinds.length - missing.length}/${kinds.length} client message kinds traced${missing.length ? `; missing: ${missing.join(', ')}` : ''}`);
+}
+if (result.badLines > 0) {
+  console.log(`✖ ${result.badLines} trace lines are not JSON`);
+}
+process.exit(missingCount === 0 && result.badLines === 0 ? 0 : 1);
