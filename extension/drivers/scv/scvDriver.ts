@@ -146,6 +146,11 @@ export class ScvDriver implements Driver {
     await this.transcripts.flush();
   }
 
+  /** Resolves once everything folded so far is on disk (the window is about to go away; tests of a reload). */
+  flushStorage(): Promise<void> {
+    return this.transcripts.flush();
+  }
+
   dispose(): void {
     if (this.disposed) {
       return;

@@ -13,7 +13,7 @@ import { DriverError } from '../../../extension/drivers/driver';
 import { ScvDriver } from '../../../extension/drivers/scv/scvDriver';
 import { SESSION_DROPPED } from '../../../extension/drivers/scv/scvErrorText';
 import type { RunInfo } from '../../../extension/model/modelTypes';
-import { runKeyOf } from '../../../extension/model/modelTypes';
+import { awaitsDecision, runKeyOf } from '../../../extension/model/modelTypes';
 import type { RunStore } from '../../../extension/model/runStore';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
 import { ScvReferenceDaemon } from '../../fixtures/scv/daemon';
@@ -414,6 +414,34 @@ describe('ScvDriver', () => {
         assert.ok(items(reloaded, runId).some((i) => i.kind === 'user' && i.text === 'use a tool'));
         assert.ok(items(reloaded, third).some((i) => i.kind === 'text' && i.text === 'Echo: works'));
         assert.ok(items(reloaded, third).some((i) => i.kind === 'notice' && /editor restarted/.test(i.text)));
+      } finally {
+        await reloaded.driver.disconnect();
+        reloaded.driver.dispose();
+      }
+    } finally {
+      await s.cleanup();
+    }
+  });
+
+  it('a window reload with an approval pending: restored, never live, expired with why — and never announced', async () => {
+    const s = await setup();
+    try {
+      const runId = await connected(s);
+      await s.driver.sendMessage(runId, 'use a tool');
+      const approvalId = await until('approval', () => run(s, runId).pendingApprovals[0]);
+      await s.driver.flushStorage();
+      // The old window is gone without a goodbye; its session died with it (SCV sessions live per connection).
+      const reloaded = makeDriver(join(s.dir, 'nowhere.sock'), s.storage, s.workspace);
+      await reloaded.driver.connect();
+      try {
+        const approval = reloaded.store.state.approvals.get(`${runKeyOf(CONNECTION, runId)}::${approvalId}`);
+        assert.ok(approval, 'the request is restored with its transcript');
+        assert.equal(approval.live, false, 'restored, not confirmed by any daemon');
+        assert.equal(approval.status, 'expired');
+        assert.match(approval.reason ?? '', /session ended with the earlier window/);
+        assert.equal(awaitsDecision(approval), false, 'nothing to announce, count or decide');
+        const card = items(reloaded, runId).find((i) => i.kind === 'approval');
+        assert.ok(card?.kind === 'approval' && card.status === 'expired');
       } finally {
         await reloaded.driver.disconnect();
         reloaded.driver.dispose();
