@@ -6,6 +6,10 @@
  * frame straddles chunks), so a frame split over many chunks costs O(frame) and many frames in one chunk cost
  * O(chunk). A bad length is refused as soon as the 4 length bytes are known, before any body is buffered.
  * After an error or a Close frame the decoder is finished and ignores further input.
+ *
+ * Ping and Pong are asymmetric in AgencyProxy: the daemon closes a connection on any non-Text frame, Ping included,
+ * but it may send them itself. So a client decoder is built with `ignorePingPong` (they are skipped, counted, and
+ * never answered: an answering Pong would close the connection), while the daemon side keeps the strict default.
  */
 
 export const FrameKind = { text: 0, binary: 1, ping: 2, pong: 3, close: 4 } as const;
@@ -63,6 +67,11 @@ export function encodeCloseFrame(code?: number, reason = ''): Buffer {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+export interface LengthPrefixedDecoderOptions {
+  /** Skip Ping and Pong frames instead of failing the stream (the client side of WIRE.md §1.2). */
+  readonly ignorePingPong?: boolean;
+}
+
 export class LengthPrefixedDecoder {
   private chunks: Buffer[] = [];
   /** Index of the first unread chunk; consumed chunks before it are dropped in batches (no O(n) shift per chunk). */
@@ -71,6 +80,14 @@ export class LengthPrefixedDecoder {
   private headOffset = 0;
   private buffered = 0;
   private finished = false;
+  private skipped = 0;
+
+  constructor(private readonly options: LengthPrefixedDecoderOptions = {}) {}
+
+  /** Ping/Pong frames skipped so far (with `ignorePingPong`). */
+  get skippedControlFrames(): number {
+    return this.skipped;
+  }
 
   /** Bytes held for an unfinished frame. */
   get bufferedBytes(): number {
@@ -108,11 +125,11 @@ export class LengthPrefixedDecoder {
         const kind = head[start + 4]!;
         const payload = head.subarray(start + 5, start + 4 + length);
         this.advance(4 + length);
-        out.push(this.decodeFrame(kind, payload));
+        this.deliver(out, kind, payload);
       } else {
         this.advance(4);
         const frame = this.take(length);
-        out.push(this.decodeFrame(frame[0]!, frame.subarray(1)));
+        this.deliver(out, frame[0]!, frame.subarray(1));
       }
     }
     return out;
@@ -129,6 +146,14 @@ export class LengthPrefixedDecoder {
     return dangling === 0
       ? []
       : [{ type: 'error', code: 'truncated', message: `connection ended inside a frame (${dangling} bytes unread)` }];
+  }
+
+  private deliver(out: DecodeResult[], kind: number, payload: Buffer): void {
+    if (this.options.ignorePingPong === true && (kind === FrameKind.ping || kind === FrameKind.pong)) {
+      this.skipped += 1;
+      return;
+    }
+    out.push(this.decodeFrame(kind, payload));
   }
 
   private decodeFrame(kind: number, payload: Buffer): DecodeResult {

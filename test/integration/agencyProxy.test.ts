@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { PROPOSAL_SCHEME } from '../../extension/ui/approvals/proposalContentProvider';
-import { api, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
+import { api, computedStyle, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
 
 const CONNECTION = 'agency-proxy:AgencyProxy';
 /**
@@ -46,7 +46,7 @@ suite('AgencyProxy', () => {
   suiteSetup(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-ap-'));
     const socketPath = path.join(dir, 'run', 'runtime.sock');
-    daemon = startFixture('agencyProxy', ['--socket', socketPath, '--state-dir', path.join(dir, 'state'), '--workspace', workspaceDir(), '--idle-ms', '1500']);
+    daemon = startFixture('agencyProxy', ['--socket', socketPath, '--state-dir', path.join(dir, 'state'), '--workspace', workspaceDir()]);
     await waitFor('the daemon socket', () => fs.existsSync(socketPath));
     const a = await api();
     await setConnections([{ name: 'AgencyProxy', protocol: 'agency-proxy', socketPath }]);
@@ -73,11 +73,24 @@ suite('AgencyProxy', () => {
     const approval = [...a.store.state.approvals.values()].find((x) => x.runKey === runKey);
     assert.equal(approval?.decision, 'allow_once');
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runKey);
-    const texts = await waitFor('the answer in the webview', async () => {
-      const t = await ui<string[]>({ action: 'text', selector: '[data-kind="text"]', webview: true }).catch(() => []);
-      return t.length > 0 && t;
+    // The reference daemon's answer is deterministic (scriptedProvider.ts: ANSWER, then the reply after the edit).
+    const answer = [
+      '## Plan\n\nI looked at the workspace. Here is a helper that fits the existing style:\n\n',
+      '```ts\nexport function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n```\n\n',
+      '- read `README.md`\n- propose a one-line edit\n- keep the tests green\n',
+    ].join('');
+    const stored = a.store.transcript(runKey)!.snapshot().flatMap((i) => (i.kind === 'text' ? [i.text] : []));
+    assert.deepEqual(stored, [answer, 'Done: README.md now carries the edit.']);
+    // The webview renders both as markdown: headings and code lose their markup, the words stay.
+    const texts = await waitFor('both answers in the webview', async () => {
+      const t = await ui<string[]>({ action: 'text', selector: '[data-kind="text"]', webview: true }).catch((): string[] => []);
+      return t.length === 2 && t;
     });
-    assert.match(texts.join('\n'), /\S/);
+    for (const phrase of ['Plan', 'Here is a helper that fits the existing style:', 'export function greet(name: string): string {', 'propose a one-line edit']) {
+      assert.ok(texts[0]!.includes(phrase), `the first answer shows "${phrase}": ${texts[0]}`);
+    }
+    assert.ok(!texts[0]!.includes('## Plan') && !texts[0]!.includes('```'), 'the markdown is rendered, not shown raw');
+    assert.ok(texts[1]!.includes('Done: README.md now carries the edit.'), `the second answer: ${texts[1]}`);
     await screenshot('agency-proxy-transcript.png');
   });
 
@@ -99,7 +112,7 @@ suite('AgencyProxy', () => {
     await screenshot('agency-proxy-approval-diff.png');
     await ui({ action: 'click', selector: '.editor-actions .action-label[aria-label^="Allow"]' });
     await waitFor('decided', () => a.store.state.approvals.get(approval.key)?.status === 'decided');
-    assert.equal(await a.approvals.decide(approval.key, 'deny'), false, 'a second decision is refused');
+    assert.equal(await a.approvals.decide(approval.key, 'deny', 'palette'), false, 'a second decision is refused');
     assert.equal(a.store.state.approvals.get(approval.key)?.decision, 'allow_once');
     await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
   });
@@ -154,15 +167,28 @@ suite('AgencyProxy', () => {
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', run.key);
+    // "Native" = the webview follows the theme: its body is marked with the theme kind, and its background and
+    // text colours are the workbench sidebar's own, which differ between the light and the dark theme.
+    const themed = (kind: 'light' | 'dark') =>
+      waitFor(`the webview in the ${kind} theme`, async () => {
+        const classes = await ui<(string | null)[]>({ action: 'attribute', selector: 'body', value: 'class', webview: true }).catch(() => []);
+        const body = await computedStyle('body', ['background-color', 'color'], true).catch(() => undefined);
+        const sidebar = await computedStyle('.part.sidebar', ['background-color']).catch(() => undefined);
+        const ok = (classes[0] ?? '').split(/\s+/).includes(`vscode-${kind}`) && body && body['background-color'] === sidebar?.['background-color'];
+        return ok && body;
+      });
     const config = vscode.workspace.getConfiguration('workbench');
+    let light: Record<string, string>;
     try {
       await config.update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
-      await new Promise((r) => setTimeout(r, 1500));
+      light = await themed('light');
       await screenshot('theme-light.png');
     } finally {
       await config.update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
     }
-    await new Promise((r) => setTimeout(r, 1500));
+    const dark = await themed('dark');
+    assert.notEqual(light['background-color'], dark['background-color'], 'the background follows the theme');
+    assert.notEqual(light.color, dark.color, 'the text colour follows the theme');
     await screenshot('theme-dark.png');
   });
 

@@ -2,7 +2,9 @@
  * A window reload with three live runs. Phase 1 (one VS Code window) starts three long runs on a daemon that lives
  * outside VS Code and leaves while they stream; phase 2 (a new window on the same profile) must show the runs from
  * storage, re-attach all three after what it stored, and end with transcripts equal to the daemon's journal: no
- * event lost, none doubled. The runner (test/harness/runIntegration.mjs) launches the two phases.
+ * event lost, none doubled. Two more runs ask for approval: one decided in phase 1 (it must stay decided, with who
+ * decided, and never be announced again) and one still waiting at the daemon (announced once more, and decidable).
+ * The runner (test/harness/runIntegration.mjs) launches the two phases.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,6 +15,20 @@ import { api, screenshot, setConnections, waitFor } from './support';
 
 const CONNECTION = 'agency-proxy:Reload daemon';
 const TITLES = ['reload run 1', 'reload run 2', 'reload run 3'];
+const DECIDED = 'reload approval decided';
+const WAITING = 'reload approval waiting';
+
+async function startApprovalRun(title: string): Promise<string> {
+  return (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
+    connectionId: CONNECTION,
+    provider: 'claude',
+    model: '',
+    permission: 'edit',
+    prompt: `${title} notes`,
+    approvals: true,
+    interactive: false,
+  })) as string;
+}
 
 function env(name: string): string {
   const value = process.env[name];
@@ -59,6 +75,12 @@ suite('Reload phase 1', () => {
     for (const key of keys) {
       await waitFor(`${key} streaming`, () => (a.store.state.runs.get(key)?.lastSequence ?? 0) > 40, 60000);
     }
+    const decided = await startApprovalRun(DECIDED);
+    const decidedApproval = await waitFor('the first approval', () => a.store.state.runs.get(decided)?.pendingApprovals[0], 30000);
+    assert.equal(await a.approvals.decide(`${decided}::${decidedApproval}`, 'allow_once', 'notification'), true);
+    await waitFor('the decided run completed', () => a.store.state.runs.get(decided)?.state === 'completed', 60000);
+    const waiting = await startApprovalRun(WAITING);
+    await waitFor('the second approval', () => a.store.state.runs.get(waiting)?.pendingApprovals.length === 1, 30000);
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', keys[0]);
     await screenshot('reload-phase1.png');
   });
@@ -69,10 +91,11 @@ suite('Reload phase 2', () => {
     this.timeout(240000);
     const a = await api();
     const runs = await waitFor('the three runs, restored from storage', () => {
-      const found = [...a.store.state.runs.values()].filter((r) => r.connectionId === CONNECTION);
+      const found = [...a.store.state.runs.values()].filter((r) => r.connectionId === CONNECTION && TITLES.some((t) => r.title.startsWith(t)));
       return found.length === 3 && found;
     });
     await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
+    await checkRestoredApprovals(a);
     for (const run of runs) {
       await waitFor(`${run.title} completed`, () => a.store.state.runs.get(run.key)?.state === 'completed', 180000);
     }
@@ -103,3 +126,22 @@ suite('Reload phase 2', () => {
     await setConnections([]);
   });
 });
+
+/** After the reload: the decided request stays decided and silent; the waiting one is announced once and decidable. */
+async function checkRestoredApprovals(a: Awaited<ReturnType<typeof api>>): Promise<void> {
+  const byTitle = (title: string) => [...a.store.state.runs.values()].find((r) => r.connectionId === CONNECTION && r.title.startsWith(title));
+  const decidedRun = await waitFor('the decided run, restored', () => byTitle(DECIDED));
+  const waitingRun = await waitFor('the waiting run, restored', () => byTitle(WAITING));
+  const approvalsOf = (runKey: string) => [...a.store.state.approvals.values()].filter((x) => x.runKey === runKey);
+  const waiting = await waitFor('the waiting request confirmed by the daemon', () => approvalsOf(waitingRun.key).find((x) => x.live && x.status === 'pending'), 30000);
+  await waitFor('the waiting request announced', () => a.approvals.announcedKeys.includes(waiting.key));
+  const decided = approvalsOf(decidedRun.key)[0]!;
+  assert.equal(decided.status, 'decided', 'the decided request is still shown decided');
+  assert.equal(decided.decision, 'allow_once');
+  assert.equal(decided.decidedBy, 'notification');
+  assert.deepEqual(a.approvals.announcedKeys, [waiting.key], 'only the request the daemon still waits for is announced');
+  assert.equal(await a.approvals.decide(decided.key, 'deny', 'notification'), false, 'a stale click sends nothing');
+  assert.equal(await a.approvals.decide(waiting.key, 'deny', 'transcript'), true);
+  await waitFor('the waiting run completed', () => a.store.state.runs.get(waitingRun.key)?.state === 'completed', 60000);
+  assert.equal(a.store.state.approvals.get(waiting.key)?.decision, 'deny');
+}

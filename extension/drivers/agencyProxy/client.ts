@@ -88,7 +88,8 @@ export class AgencyProxyClient {
   private readonly eventEmitter = new Emitter<EventFrame>();
   private readonly closeEmitter = new Emitter<AgencyProxyCloseInfo>();
   private readonly warningEmitter = new Emitter<AgencyProxyWarning>();
-  private readonly decoder = new LengthPrefixedDecoder();
+  /** The daemon may send Ping/Pong; they carry nothing for us and must never be answered (WIRE.md §1.2). */
+  private readonly decoder = new LengthPrefixedDecoder({ ignorePingPong: true });
   private readonly pending = new Map<number, Pending>();
   private readonly tap: FrameTap;
   private nextId: number;

@@ -106,23 +106,36 @@ describe('AgencyProxyClient against the reference daemon', () => {
     await rejectsWith(client.decideApproval('run-deny', 'ap-1', 'allow_once'), 'internal');
   });
 
-  it('interactive runs answer injected messages, then finish', async () => {
+  it('interactive runs answer each injected message and stay open until cancel_run (WIRE.md §1.5)', async () => {
     const frames: unknown[] = [];
     const client = await fx.connect({ frameTap: (dir, frame) => dir === 'out' && frames.push(frame) });
     let boundaries = 0;
+    const answered = collectUntil(client, 'run-chat', (e) => e.event.type === 'message_boundary' && ++boundaries === 2);
     client.onEvent((e) => {
-      if (e.run_id === 'run-chat' && e.event.type === 'message_boundary' && ++boundaries === 1) {
+      if (e.run_id === 'run-chat' && e.event.type === 'message_boundary' && boundaries === 1) {
+        // A message that asks to finish is just a message: only cancel_run ends an interactive run.
         void client.injectMessage('run-chat', 'please finish now', 1);
       }
     });
-    const events = collectUntil(client, 'run-chat', isTerminalEvent);
     await client.startRun('run-chat', base(fx.workspace, { interactive: true, prompt: 'notools' }));
     await client.attachRun('run-chat', 0);
-    const got = await events;
-    assert.equal(boundaries, 2);
+    const got = await answered;
     assert.match(got.flatMap((e) => (e.event.type === 'text' ? [e.event.payload] : [])).join(''), /please finish now/);
     assert.ok(frames.some((f) => (f as Record<string, unknown>)['idempotency_key'] === 'run-chat:inject:1'));
-    await rejectsWith(client.injectMessage('run-chat', 'too late', 2), 'internal');
+    // Still open after its answer, however long it waits: a one-shot run started now ends first.
+    const other = collectUntil(client, 'run-after-chat', isTerminalEvent);
+    await client.startRun('run-after-chat', base(fx.workspace, { prompt: 'notools' }));
+    await client.attachRun('run-after-chat', 0);
+    await other;
+    const chat = (await client.listRuns()).find((r) => r.runId === 'run-chat')!;
+    assert.equal(chat.state, 'running');
+    assert.equal(chat.latestSequence, got.at(-1)!.sequence, 'nothing was published while it waited');
+    await client.injectMessage('run-chat', 'still there?', 2);
+    const ended = collectUntil(client, 'run-chat', isTerminalEvent);
+    await client.cancelRun('run-chat');
+    assert.equal((await ended).at(-1)!.event.type, 'finished');
+    assert.equal((await client.listRuns()).find((r) => r.runId === 'run-chat')!.state, 'canceled');
+    await rejectsWith(client.injectMessage('run-chat', 'too late', 3), 'internal');
   });
 
   it('cancel ends the run as canceled; a second cancel is a conflict', async () => {

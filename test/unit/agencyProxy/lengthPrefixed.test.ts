@@ -103,6 +103,18 @@ describe('length-prefixed codec', () => {
     }
   });
 
+  it('with ignorePingPong (the client side) skips Ping and Pong, also split over chunks; Binary is still an error', () => {
+    const decoder = new LengthPrefixedDecoder({ ignorePingPong: true });
+    const stream = Buffer.concat([encodeFrame(FrameKind.ping, Buffer.from('hb')), encodeJsonFrame({ ok: 1 }),
+      encodeFrame(FrameKind.pong), encodeJsonFrame({ ok: 2 }), encodeFrame(FrameKind.binary, Buffer.from('x'))]);
+    const out: ReturnType<LengthPrefixedDecoder['push']> = [];
+    for (let i = 0; i < stream.length; i += 3) {
+      out.push(...decoder.push(stream.subarray(i, i + 3)));
+    }
+    assert.deepEqual(out.map((r) => (r.type === 'message' ? r.value : r.type)), [{ ok: 1 }, { ok: 2 }, 'error']);
+    assert.equal(decoder.skippedControlFrames, 2);
+  });
+
   it('ends cleanly on EOF at a frame boundary and reports EOF inside a frame', () => {
     const clean = new LengthPrefixedDecoder();
     clean.push(encodeJsonFrame({ a: 1 }));

@@ -147,13 +147,14 @@ describe('reference daemon: bind rules (WIRE.md §1.1)', () => {
     }
   });
 
-  it('without --state-dir a restart forgets every run', async () => {
-    const fx = await startDaemon();
+  it('a restart forgets every run, with or without a record dir (runs live in memory only)', async () => {
+    const dir = tempDir();
+    const fx = await startDaemon({ recordDir: dir });
     try {
       const client = await fx.connect();
       await client.startRun('forget-me', request(fx.workspace));
       await fx.daemon.stop();
-      const again = new ReferenceAgencyProxy({ socketPath: fx.socketPath });
+      const again = new ReferenceAgencyProxy({ socketPath: fx.socketPath, recordDir: dir });
       await again.start();
       const next = await AgencyProxyClient.connect({ socketPath: fx.socketPath });
       assert.deepEqual(await next.listRuns(), []);
@@ -161,6 +162,7 @@ describe('reference daemon: bind rules (WIRE.md §1.1)', () => {
       await again.stop();
     } finally {
       await fx.cleanup();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

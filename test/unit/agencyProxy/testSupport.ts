@@ -10,6 +10,7 @@ import { LengthPrefixedDecoder, encodeJsonFrame } from '../../../extension/trans
 import type { DecodeResult } from '../../../extension/transport/lengthPrefixed';
 import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
 import type { ReferenceAgencyProxyOptions } from '../../fixtures/agencyProxy/daemon';
+import { withSuiteTrace } from '../trace/suiteTrace';
 
 /** A short temp dir (socket paths must stay < 100 bytes). */
 export function tempDir(): string {
@@ -31,13 +32,14 @@ export async function startDaemon(options: Partial<ReferenceAgencyProxyOptions> 
   const workspace = path.join(dir, 'ws');
   fs.mkdirSync(workspace);
   const socketPath = path.join(dir, 'd.sock');
-  const daemon = new ReferenceAgencyProxy({ socketPath, chunkDelayMs: 1, interactiveIdleMs: 300, ...options });
+  const daemon = new ReferenceAgencyProxy({ socketPath, chunkDelayMs: 1, ...options });
   await daemon.start();
   const clients: AgencyProxyClient[] = [];
   return {
     daemon, dir, socketPath, workspace, clients,
     async connect(clientOptions = {}) {
-      const client = await AgencyProxyClient.connect({ socketPath, requestTimeoutMs: 3000, ...clientOptions });
+      const frameTap = withSuiteTrace('agency-proxy', 'reference daemon', clientOptions.frameTap);
+      const client = await AgencyProxyClient.connect({ socketPath, requestTimeoutMs: 3000, ...clientOptions, ...(frameTap ? { frameTap } : {}) });
       clients.push(client);
       return client;
     },

@@ -1,9 +1,11 @@
 /**
- * Chaos: the reference AgencyProxy daemon (a real child process with --state-dir) is SIGKILLed at 20 seeded points
- * of a long streaming run and restarted each time. The driver must reconnect within 2 s of each restart (measured
- * from the new daemon listening to the connection state `connected`), and when the run ends the transcript must be
- * exactly the daemon's journal: same text, reasoning, tool calls and last sequence; no gap, nothing doubled.
- * Replay a failure with FUZZ_SEED=<seed>.
+ * Chaos, daemon restarts: the reference AgencyProxy daemon (a real child process) is SIGKILLed at seeded points of a
+ * streaming run and restarted each time. Like the real daemon it keeps runs in memory only, so the restarted daemon
+ * knows no runs (WIRE.md 1.9). The driver must reconnect within 2 s of each restart (measured from the new daemon
+ * listening to the connection state `connected`), mark the run lost with its transcript kept exactly as far as it
+ * got (equal to the daemon's record up to there; no gap, nothing doubled), and continue it in a new run that resumes
+ * the same provider session (`resumeSessionId`); that run is killed in turn, and the last one streams to its end.
+ * Connection cuts with the daemon alive are agencyProxyCuts.test.ts. Replay a failure with FUZZ_SEED=<seed>.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,22 +20,36 @@ import { Random, suiteSeed } from '../fuzz/fuzzKit';
 import { killHard, spawnAgencyProxy } from './agencyProxyProcess';
 import type { DaemonProcess } from './agencyProxyProcess';
 import { journalSummary, modelSummary } from '../drivers/agencyProxyTranscriptCheck';
+import { readRecordedHistory } from '../../fixtures/agencyProxy/runStore';
 
 const SEED = suiteSeed(0x5eed01);
-const KILLS = 20;
+const KILLS = 6;
 const RECONNECT_BUDGET_MS = 2_000;
 
+/** The record's summary of a run's first `through` events: what a client that got that far must show. */
+function recordPrefix(recordDir: string, runId: string, through: number): ReturnType<typeof journalSummary> {
+  const history = readRecordedHistory(recordDir, runId).slice(0, through);
+  const of = (type: string): string => history.filter((e) => e.type === type).map((e) => String(e.payload)).join('');
+  return { text: of('text'), reasoning: of('reasoning'), tools: history.filter((e) => e.type === 'tool_call').length, events: history.length };
+}
 
-
-
-test(`SIGKILL at ${KILLS} seeded points of a streaming run: reconnect within 2 s each time, transcript = daemon journal (seed ${SEED})`, { timeout: 150_000 }, async () => {
+test(`SIGKILL at ${KILLS} seeded points: reconnect within 2 s, the run is lost with its transcript kept, and continues in a new run on the same provider session (seed ${SEED})`, { timeout: 150_000 }, async () => {
   const random = new Random(SEED);
   const dir = mkdtempSync(join(tmpdir(), 'apk-'));
   const socketPath = join(dir, 'd.sock');
-  const stateDir = join(dir, 'state');
-  const args = ['--socket', socketPath, '--state-dir', stateDir, '--workspace', dir, '--chunk-ms', '5'];
+  const recordDir = join(dir, 'record');
+  const args = ['--socket', socketPath, '--record-dir', recordDir, '--workspace', dir, '--chunk-ms', '5'];
   let daemon: DaemonProcess = await spawnAgencyProxy(args);
-  const { store, connectionId, ctx } = driverSetup({ name: 'chaos', protocol: 'agency-proxy', socketPath }, join(dir, 'storage'), { log: quietLog });
+  const starts: { resumeSessionId?: string | null }[] = [];
+  const { store, connectionId, ctx } = driverSetup({ name: 'chaos', protocol: 'agency-proxy', socketPath }, join(dir, 'storage'), {
+    log: quietLog,
+    tap: (direction, frame) => {
+      const f = frame as { type?: string; request?: { resumeSessionId?: string | null } };
+      if (direction === 'out' && f.type === 'start_run') {
+        starts.push({ resumeSessionId: f.request?.resumeSessionId });
+      }
+    },
+  });
   // When the connection last became `connected` (performance.now()).
   let connectedAt = 0;
   let wasConnected = false;
@@ -50,32 +66,43 @@ test(`SIGKILL at ${KILLS} seeded points of a streaming run: reconnect within 2 s
     await daemon.listening;
     await driver.connect();
     await until('connected', () => wasConnected);
-    const runId = await driver.startRun({ prompt: 'long:2000', provider: 'claude', workspaceRoots: [dir], approvals: false, interactive: false });
-    const key = runKeyOf(connectionId, runId);
-    const held = (): number => store.state.runs.get(key)?.lastSequence ?? 0;
+    let runId = await driver.startRun({ prompt: 'long:2000', provider: 'claude', workspaceRoots: [dir], approvals: false, interactive: false });
+    const firstRunId = runId;
     for (let kill = 1; kill <= KILLS; kill++) {
+      const key = runKeyOf(connectionId, runId);
+      const held = (): number => store.state.runs.get(key)?.lastSequence ?? 0;
       const target = held() + random.int(3, 40);
       await until(`kill ${kill}: events up to ${target}`, () => held() >= target, 30_000);
-      // A few ms more so some kills land mid-write (a torn frame, a torn journal line).
+      // A few ms more so some kills land mid-write (a torn frame, a torn record line).
       await new Promise((r) => setTimeout(r, random.int(0, 6)));
       await killHard(daemon);
       const killedAt = performance.now();
       await until(`kill ${kill}: the driver notices`, () => !wasConnected, 10_000);
+      const reached = held();
       daemon = await spawnAgencyProxy(args);
       const up = await daemon.listening;
       await until(`kill ${kill}: reconnected`, () => wasConnected && connectedAt > killedAt, 15_000);
       reconnects.push(Math.max(0, connectedAt - up));
+      await until(`kill ${kill}: the run is marked lost`, () => store.state.runs.get(key)?.state === 'lost', 15_000);
+      assert.equal(held(), reached, 'nothing arrives for a run the daemon forgot');
+      assert.deepEqual(modelSummary(store, key), recordPrefix(recordDir, runId, reached), `kill ${kill}: the transcript is kept as far as it got`);
+      const items = store.transcript(key)!.snapshot();
+      assert.equal(items.filter((i) => i.kind === 'gap').length, 0, 'no gap');
+      assert.equal(items.filter((i) => i.kind === 'user').length, 1, 'the prompt once');
+      assert.ok(items.some((i) => i.kind === 'notice' && i.state === 'lost'), 'the transcript says why');
+      runId = await driver.continueInNewRun(runId, { prompt: 'long:2000', approvals: false, interactive: false });
       if (process.env.CHAOS_VERBOSE) {
-        console.log(`# kill ${kill} at ${target}: restart took ${(up - killedAt).toFixed(0)} ms, reconnect ${reconnects.at(-1)!.toFixed(0)} ms, held ${held()}`);
+        console.log(`# kill ${kill} at ${reached}: restart took ${(up - killedAt).toFixed(0)} ms, reconnect ${reconnects.at(-1)!.toFixed(0)} ms`);
       }
     }
-    await until('the run completes', () => store.state.runs.get(key)?.state === 'completed', 60_000);
-    // The journal the daemon wrote (and replayed across every restart) is the truth.
-    assert.deepEqual(modelSummary(store, key), journalSummary(stateDir, runId));
-    const items = store.transcript(key)!.snapshot();
-    assert.equal(items.filter((i) => i.kind === 'gap').length, 0, 'no gap');
-    assert.equal(items.filter((i) => i.kind === 'user').length, 1, 'the prompt once');
-    assert.equal(new Set(items.map((i) => i.id)).size, items.length, 'unique item ids');
+    // Every continuation resumed the provider session the first run opened (the fixture keeps a resumed id).
+    assert.deepEqual(starts.map((s) => s.resumeSessionId ?? null), [null, ...Array.from({ length: KILLS }, () => `sess-${firstRunId}`)]);
+    const key = runKeyOf(connectionId, runId);
+    const latest = (): number => readRecordedHistory(recordDir, runId).length;
+    await until('the last continuation completes and is folded to its end', () =>
+      store.state.runs.get(key)?.state === 'completed' && store.state.runs.get(key)!.lastSequence === latest(), 60_000);
+    assert.deepEqual(modelSummary(store, key), journalSummary(recordDir, runId));
+    assert.equal(store.transcript(key)!.snapshot().filter((i) => i.kind === 'gap').length, 0, 'no gap');
     const worst = Math.max(...reconnects);
     assert.ok(worst <= RECONNECT_BUDGET_MS, `reconnect times (ms, seed ${SEED}): ${reconnects.map((ms) => ms.toFixed(0)).join(', ')}`);
     console.log(`# reconnect after restart: median ${[...reconnects].sort((a, b) => a - b)[reconnects.length >> 1]!.toFixed(0)} ms, worst ${worst.toFixed(0)} ms over ${KILLS} kills`);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agencyProxyDriver';
 import { runKeyOf } from '../../../extension/model/modelTypes';
+import { safeFileName } from '../../../extension/storage/runJournal';
 import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
 import { driverSetup, loudLog, until } from './driverTestKit';
 import { journalSummary, modelSummary } from './agencyProxyTranscriptCheck';
@@ -28,7 +29,7 @@ test('a run streams, asks for approval, is allowed, edits the file, completes, a
   const storage = join(dir, 'storage');
   await import('node:fs').then((fs) => fs.mkdirSync(workspace));
   writeFileSync(join(workspace, 'README.md'), '# Demo\n');
-  const daemon = new ReferenceAgencyProxy({ socketPath, workspace, interactiveIdleMs: 200 });
+  const daemon = new ReferenceAgencyProxy({ socketPath, workspace });
   await daemon.start();
   const { store, driver, connectionId } = makeDriver(socketPath, storage);
   try {
@@ -64,9 +65,9 @@ test('a run streams, asks for approval, is allowed, edits the file, completes, a
 test('a window reload mid-run restores the transcript from storage and re-attaches after it: nothing lost or doubled', async () => {
   const dir = mkdtempSync(join(base, 'b'));
   const socketPath = join(dir, 'ap.sock');
-  const stateDir = join(dir, 'state');
+  const recordDir = join(dir, 'record');
   const storage = join(dir, 'storage');
-  const daemon = new ReferenceAgencyProxy({ socketPath, stateDir, workspace: dir, chunkDelayMs: 5, interactiveIdleMs: 100 });
+  const daemon = new ReferenceAgencyProxy({ socketPath, recordDir, workspace: dir, chunkDelayMs: 5 });
   await daemon.start();
   let first = makeDriver(socketPath, storage);
   try {
@@ -84,7 +85,7 @@ test('a window reload mid-run restores the transcript from storage and re-attach
     const attach = frames.find((f) => (f as { type?: string }).type === 'attach_run') as { after_sequence: number } | undefined;
     assert.ok(attach && attach.after_sequence > 50, 'the transcript came back from storage and was re-attached after it');
     await until('completed', () => second.store.state.runs.get(key)?.state === 'completed', 20000);
-    assert.deepEqual(modelSummary(second.store, key), journalSummary(stateDir, runId));
+    assert.deepEqual(modelSummary(second.store, key), journalSummary(recordDir, runId));
     assert.equal(second.store.transcript(key)!.snapshot().filter((i) => i.kind === 'gap').length, 0);
     assert.equal(second.store.transcript(key)!.snapshot().filter((i) => i.kind === 'user').length, 1);
   } finally {
@@ -93,10 +94,10 @@ test('a window reload mid-run restores the transcript from storage and re-attach
   }
 });
 
-test('a daemon that forgets a run (restart without state) leaves it in the tree, marked lost', async () => {
+test('a restarted daemon forgets every run: the run stays in the tree, marked lost', async () => {
   const dir = mkdtempSync(join(base, 'c'));
   const socketPath = join(dir, 'ap.sock');
-  const daemon = new ReferenceAgencyProxy({ socketPath, workspace: dir, interactiveIdleMs: 60000 });
+  const daemon = new ReferenceAgencyProxy({ socketPath, workspace: dir });
   await daemon.start();
   const { store, driver, connectionId } = makeDriver(socketPath, join(dir, 'storage'));
   let second: ReferenceAgencyProxy | undefined;
@@ -117,5 +118,49 @@ test('a daemon that forgets a run (restart without state) leaves it in the tree,
   } finally {
     driver.dispose();
     await second?.stop();
+  }
+});
+
+test('a lost run keeps its provider session in storage and continues in a new run that resumes it, also after a reload', async () => {
+  const dir = mkdtempSync(join(base, 'd'));
+  const socketPath = join(dir, 'ap.sock');
+  const storage = join(dir, 'storage');
+  let daemon = new ReferenceAgencyProxy({ socketPath, workspace: dir });
+  await daemon.start();
+  let current = makeDriver(socketPath, storage);
+  try {
+    await current.driver.connect();
+    await until('connected', () => current.store.state.connections.get(current.connectionId)?.state.kind === 'connected');
+    const runId = await current.driver.startRun({ prompt: 'chat notools', provider: 'claude', model: 'opus', workspaceRoots: [dir], approvals: false, interactive: true });
+    const key = runKeyOf(current.connectionId, runId);
+    await until('the session opened', () => (current.store.state.runs.get(key)?.lastSequence ?? 0) > 1);
+    await assert.rejects(current.driver.continueInNewRun(runId), /still/, 'a live run is not continued twice');
+    await daemon.stop();
+    daemon = new ReferenceAgencyProxy({ socketPath, workspace: dir });
+    await daemon.start();
+    await until('lost', () => current.store.state.runs.get(key)?.state === 'lost', 15000);
+    const index = readFileSync(join(storage, 'transcripts', safeFileName(current.connectionId), 'runs.json'), 'utf8');
+    const stored = (JSON.parse(index) as { runId: string; extra?: Record<string, unknown> }[]).find((r) => r.runId === runId);
+    assert.equal(stored?.extra?.['agencyProxySessionId'], `sess-${runId}`, 'the provider session is stored with the run');
+
+    await current.driver.flushStorage();
+    current.driver.dispose(); // a window reload: the session comes back from storage
+    const frames: unknown[] = [];
+    current = makeDriver(socketPath, storage, frames);
+    await current.driver.connect();
+    await until('reconnected', () => current.store.state.connections.get(current.connectionId)?.state.kind === 'connected');
+    assert.equal(current.store.state.runs.get(key)?.state, 'lost');
+    const next = await current.driver.continueInNewRun(runId, { prompt: 'go on notools', interactive: false });
+    const start = frames.find((f) => (f as { type?: string }).type === 'start_run') as { request: { resumeSessionId: string | null; provider: string; model: string; workspaceRoots: string[] } };
+    assert.equal(start.request.resumeSessionId, `sess-${runId}`);
+    assert.deepEqual([start.request.provider, start.request.model, start.request.workspaceRoots], ['claude', 'opus', [dir]]);
+    const nextKey = runKeyOf(current.connectionId, next);
+    await until('the continuation completed', () => current.store.state.runs.get(nextKey)?.state === 'completed');
+    assert.match(current.store.state.runs.get(nextKey)!.title, /^Continued: chat notools/);
+    assert.equal(current.driver.ownsRun(next), true, 'a continuation is this editor\'s own run');
+    await assert.rejects(current.driver.continueInNewRun('ghost'), /Unknown run/);
+  } finally {
+    current.driver.dispose();
+    await daemon.stop();
   }
 });

@@ -3,7 +3,7 @@
  * the reference daemon's state file and from the model, so tests compare them with one deepEqual.
  */
 import type { RunStore } from '../../../extension/model/runStore';
-import { StateStore } from '../../fixtures/agencyProxy/runStore';
+import { readRecordedHistory } from '../../fixtures/agencyProxy/runStore';
 
 export interface TranscriptSummary {
   readonly text: string;
@@ -12,8 +12,9 @@ export interface TranscriptSummary {
   readonly events: number;
 }
 
-export function journalSummary(stateDir: string, runId: string): TranscriptSummary {
-  const history = new StateStore(stateDir).load().history.get(runId) ?? [];
+/** From the reference daemon's record (`recordDir`): every event it published for the run. */
+export function journalSummary(recordDir: string, runId: string): TranscriptSummary {
+  const history = readRecordedHistory(recordDir, runId);
   const of = (type: string): string => history.filter((e) => e.type === type).map((e) => String(e.payload)).join('');
   return { text: of('text'), reasoning: of('reasoning'), tools: history.filter((e) => e.type === 'tool_call').length, events: history.length };
 }

@@ -156,7 +156,7 @@ test('AgencyProxy runs in a git workspace get a local change set, also after a r
   const dir = mkdtempSync(join(tmpdir(), 'sb-aplocal-'));
   const socketPath = join(dir, 'ap.sock');
   const storage = join(dir, 'storage');
-  const daemon = new ReferenceAgencyProxy({ socketPath, stateDir: join(dir, 'state'), workspace: repo.dir, interactiveIdleMs: 100 });
+  const daemon = new ReferenceAgencyProxy({ socketPath, workspace: repo.dir });
   await daemon.start();
   const makeDriver = () => {
     const store = new RunStore();

@@ -4,6 +4,7 @@ import type { HiveClientOptions, HiveSocketRole } from '../../../extension/drive
 import type { FrameDirection } from '../../../extension/transport/frameTap';
 import { FakeHive } from '../../fixtures/hive/hive';
 import type { FakeHiveOptions } from '../../fixtures/hive/hive';
+import { withSuiteTrace } from '../trace/suiteTrace';
 
 export interface RecordedFrame {
   readonly dir: FrameDirection;
@@ -22,9 +23,9 @@ export async function withHive(fn: (kit: HiveKit) => Promise<void>, options: Fak
   const hive = new FakeHive({ recvMaxWaitSeconds: 2, ...options });
   await hive.start();
   const frames: RecordedFrame[] = [];
-  const frameTap = (dir: FrameDirection, frame: unknown): void => {
+  const frameTap = withSuiteTrace('hive', 'fake hive', (dir: FrameDirection, frame: unknown): void => {
     frames.push({ dir, frame });
-  };
+  });
   const client = (socketPath: string, role: HiveSocketRole, extra: Partial<HiveClientOptions> = {}): HiveClient =>
     new HiveClient({ socketPath, role, frameTap, timeoutMs: 3000, retryDelayMs: 10, ...extra });
   try {
