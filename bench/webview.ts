@@ -23,7 +23,7 @@ const RUN: RunSummary = {
   title: 'Benchmark run',
   state: 'running',
   pendingApprovals: 0,
-  actions: { send: true, queues: false, stop: true, changeSet: false },
+  actions: { send: true, queues: false, stop: true, end: false, changeSet: false },
 };
 
 /** The part of the harness API used here (the harness is type-checked with the DOM-enabled webview-test project). */

@@ -25,6 +25,7 @@ import { registerRunCommands } from './ui/commands/runCommands';
 import { registerScvCommands } from './ui/commands/scvCommands';
 import type { TreeNode } from './ui/connectionsTreeProvider';
 import { ConnectionsTreeProvider } from './ui/connectionsTreeProvider';
+import { RunListAutoRefresh } from './ui/runListAutoRefresh';
 import { RunSelection } from './ui/runSelection';
 import { autoConnectEnabled, readProfiles, traceFile } from './ui/settings';
 import { TranscriptActionHandler } from './ui/transcriptActions';
@@ -104,6 +105,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(tree);
   const treeView: vscode.TreeView<TreeNode> = vscode.window.createTreeView('agentSwitchboard.connections', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
+  context.subscriptions.push(new RunListAutoRefresh(treeView, store, connections, log));
 
   // The transcript's action handler needs the command context, which needs the transcript view: late-bound.
   const commandContextRef: { current?: CommandContext } = {};
@@ -143,7 +145,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     }),
   );
 
-  const commandContext: CommandContext = { store, connections, selection, approvals, diffs, transcript, log, treeView };
+  const commandContext: CommandContext = { store, connections, selection, approvals, diffs, transcript, log, treeView, memento: context.globalState };
   commandContextRef.current = commandContext;
   context.subscriptions.push(
     ...registerConnectionCommands(commandContext),

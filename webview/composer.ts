@@ -1,6 +1,7 @@
 /**
  * The message box under the transcript: a labelled textarea, Send (Ctrl/Cmd+Enter) — "Queue" while a turn runs on a
- * daemon that queues — and Stop. Hidden when the run accepts no messages. The draft is kept per run.
+ * daemon that queues — and Stop, or End Run once an interactive run finished answering (it never ends by itself).
+ * Hidden when the run accepts no messages. The draft is kept per run.
  */
 import type { RunSummary, WebviewToHost } from '../extension/protocol/webviewMessages';
 import { button, h, setButtonText } from './dom';
@@ -15,6 +16,7 @@ export class Composer {
   private readonly input: HTMLTextAreaElement;
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
+  private readonly endButton: HTMLButtonElement;
   private readonly inputRow: HTMLDivElement;
   private run: RunSummary | null = null;
 
@@ -35,6 +37,8 @@ export class Composer {
     this.sendButton.id = 'composer-send';
     this.stopButton = button({ label: 'Stop the run', text: 'Stop', icon: 'debug-stop', className: 'secondary', onClick: () => this.stop() });
     this.stopButton.id = 'composer-stop';
+    this.endButton = button({ label: 'End the run (it is waiting for your message)', text: 'End Run', icon: 'stop-circle', className: 'secondary', onClick: () => this.end() });
+    this.endButton.id = 'composer-end';
     this.inputRow = h(
       'div',
       { class: 'composer-input-row' },
@@ -45,7 +49,7 @@ export class Composer {
       'div',
       { id: 'composer', class: 'composer' },
       this.inputRow,
-      h('div', { class: 'composer-actions' }, h('span', { class: 'composer-hint' }, shortcut), this.stopButton, this.sendButton),
+      h('div', { class: 'composer-actions' }, h('span', { class: 'composer-hint' }, shortcut), this.stopButton, this.endButton, this.sendButton),
     );
     this.element.hidden = true;
 
@@ -78,7 +82,8 @@ export class Composer {
     this.inputRow.hidden = !canSend;
     this.sendButton.hidden = !canSend;
     this.stopButton.hidden = !run.actions.stop;
-    this.element.hidden = !canSend && !run.actions.stop;
+    this.endButton.hidden = !run.actions.end;
+    this.element.hidden = !canSend && !run.actions.stop && !run.actions.end;
     const queue = run.actions.queues && isTurnActive(run.state);
     setButtonText(this.sendButton, queue ? 'Queue' : 'Send', queue ? 'Queue the message' : 'Send the message');
     this.updateSendEnabled();
@@ -91,6 +96,8 @@ export class Composer {
       this.input.focus();
     } else if (!this.stopButton.hidden) {
       this.stopButton.focus();
+    } else if (!this.endButton.hidden) {
+      this.endButton.focus();
     }
   }
 
@@ -111,6 +118,12 @@ export class Composer {
   private stop(): void {
     if (this.run?.actions.stop) {
       this.post({ type: 'stop', runKey: this.run.key });
+    }
+  }
+
+  private end(): void {
+    if (this.run?.actions.end) {
+      this.post({ type: 'endRun', runKey: this.run.key });
     }
   }
 

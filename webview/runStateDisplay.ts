@@ -15,7 +15,8 @@ const DISPLAY: Record<RunState, StateDisplay> = {
   running: { icon: 'loading', label: 'Running', extra: SPIN },
   waiting_approval: { icon: 'shield', label: 'Waiting for approval', extra: [] },
   finishing: { icon: 'loading', label: 'Finishing', extra: SPIN },
-  idle: { icon: 'circle-large-outline', label: 'Idle', extra: [] },
+  // The answer is complete and the run waits for the user: no spinner (an interactive run, an SCV session).
+  idle: { icon: 'comment-discussion', label: 'Waiting for your message', extra: [] },
   completed: { icon: 'pass', label: 'Completed', extra: [] },
   failed: { icon: 'error', label: 'Failed', extra: [] },
   canceled: { icon: 'circle-slash', label: 'Canceled', extra: [] },

@@ -5,7 +5,7 @@
  * capabilities (see `Capability`), not by trying.
  */
 import type { Disposable } from '../base/emitter';
-import type { ApprovalDecision } from '../protocol/transcriptTypes';
+import type { ApprovalDecision, DecisionSurface } from '../protocol/transcriptTypes';
 import type { ProtocolName } from '../model/modelTypes';
 
 /** A connection profile from the `agentSwitchboard.connections` setting. */
@@ -43,6 +43,8 @@ export interface ProviderChoice {
   readonly provider: string;
   readonly installed: boolean;
   readonly version?: string;
+  /** A newer version of the provider CLI exists. */
+  readonly outdated?: boolean;
   readonly authState: string;
   readonly detail?: string;
   readonly loginHint?: string;
@@ -70,7 +72,8 @@ export interface Driver extends Disposable {
   /** Sends a message into a run (inject, queue or operator message, per protocol). */
   sendMessage?(runId: string, text: string): Promise<void>;
   cancelRun?(runId: string): Promise<void>;
-  decideApproval?(runId: string, approvalId: string, decision: ApprovalDecision): Promise<void>;
+  /** `by` is where the person decided (kept with the decision so every surface can say who decided). */
+  decideApproval?(runId: string, approvalId: string, decision: ApprovalDecision, by?: DecisionSurface): Promise<void>;
   listProviders?(): Promise<readonly ProviderChoice[]>;
   /** Server-side prompt queue (SCV): edit, move (null = to the end), remove, pause. */
   editQueueEntry?(runId: string, queueId: string, revision: number, prompt: string): Promise<void>;
@@ -81,4 +84,6 @@ export interface Driver extends Disposable {
   panelAction?(runId: string, panelId: string, entryId: string, actionId: string): Promise<void>;
   /** Re-reads daemon state on demand (runs, status, counts). */
   refresh?(): Promise<void>;
+  /** Recomputes an editor-computed change set of a run that is still open, so Show Change Set is current. */
+  refreshChangeSet?(runId: string): Promise<void>;
 }

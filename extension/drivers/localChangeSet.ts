@@ -43,6 +43,7 @@ export function localChangeSetExtra(record: LocalChangeSetRecord): Record<string
   return { [EXTRA_KEY]: { ...record } };
 }
 
+const CAPTURING_NOTE = 'The change set is computed after each answer and when the run ends.';
 const LOCAL_NOTE = 'Computed by the editor from the working tree before and after the run (it includes any other edits made meanwhile).';
 
 /**
@@ -72,7 +73,7 @@ export class LocalChangeSets {
     }
     try {
       const baseTree = await snapshotWorkingTree(repo);
-      this.publish(runId, { status: 'capturing', reason: 'The change set is computed when the run ends.', baseTree });
+      this.publish(runId, { status: 'capturing', reason: CAPTURING_NOTE, baseTree });
       return { repo, baseTree };
     } catch (error) {
       this.log.warn(`No local change set for ${runId}: ${error instanceof Error ? error.message : String(error)}`);
@@ -82,7 +83,7 @@ export class LocalChangeSets {
 
   /** Republishes what is known after a reload, before `finish` (if needed) computes the rest. */
   restore(runId: string, record: LocalChangeSetRecord): void {
-    this.publish(runId, { status: 'capturing', reason: 'The change set is computed when the run ends.', baseTree: record.baseTree });
+    this.publish(runId, { status: 'capturing', reason: CAPTURING_NOTE, baseTree: record.baseTree });
   }
 
   /**
@@ -100,18 +101,25 @@ export class LocalChangeSets {
   }
 
   /**
-   * For runs that span many turns (an SCV session): the change set from the run's start to the working tree now,
-   * recomputed each time (not cached like `finish`).
+   * For runs that span many turns (an SCV session, an interactive AgencyProxy run): the change set from the run's
+   * start to the working tree now, recomputed each time (not cached like `finish`).
    */
   refresh(runId: string, record: LocalChangeSetRecord): Promise<LocalChangeSetRecord> {
-    return this.compute(runId, { repo: record.repo, baseTree: record.baseTree });
+    return this.compute(runId, { repo: record.repo, baseTree: record.baseTree }, true);
   }
 
-  private async compute(runId: string, record: LocalChangeSetRecord): Promise<LocalChangeSetRecord> {
+  /**
+   * `interim` (a refresh while the run is open): once `finish` started, its result is the final one, and an
+   * interim diff that completes later (its snapshot taken earlier) must not replace it.
+   */
+  private async compute(runId: string, record: LocalChangeSetRecord, interim = false): Promise<LocalChangeSetRecord> {
     let resultTree = record.resultTree;
     try {
       resultTree ??= await snapshotWorkingTree(record.repo);
       const patch = await diffTrees(record.repo, record.baseTree, resultTree);
+      if (interim && this.finishing.has(runId)) {
+        return record;
+      }
       this.publish(runId, {
         status: 'ready',
         reason: LOCAL_NOTE,
@@ -122,6 +130,9 @@ export class LocalChangeSets {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.log.warn(`Local change set of ${runId}: ${message}`);
+      if (interim && this.finishing.has(runId)) {
+        return record;
+      }
       this.publish(runId, { status: 'unavailable', reason: `The editor could not compute the change set: ${message}`, baseTree: record.baseTree });
     }
     return { ...record, ...(resultTree !== undefined ? { resultTree } : {}) };

@@ -32,6 +32,7 @@ export function runSummaryOf(state: ModelState, runKey: string): RunSummary | nu
       send: canSend,
       queues,
       stop: connected && active && capabilities.includes('run.cancel') && run.state !== 'idle',
+      end: connected && run.state === 'idle' && capabilities.includes('run.end'),
       changeSet: state.changeSets.has(run.key),
     },
     // A finished session's queue is gone with it; showing its controls would only lead to errors.

@@ -15,6 +15,8 @@ export const runActionsSchema = z.object({
   /** The send goes into a server-side queue while a turn runs (SCV). */
   queues: z.boolean(),
   stop: z.boolean(),
+  /** End a run that waits for the user's next message (an interactive AgencyProxy run); shown instead of Stop. */
+  end: z.boolean(),
   /** Show the change set (daemon-provided or computed locally). */
   changeSet: z.boolean(),
 });
@@ -158,6 +160,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('resync'), runKey: z.nullable(z.string()) }),
   z.object({ type: z.literal('send'), runKey: z.string(), text: z.string() }),
   z.object({ type: z.literal('stop'), runKey: z.string() }),
+  /** "End Run" next to Send: ends a run that waits for the user's next message. */
+  z.object({ type: z.literal('endRun'), runKey: z.string() }),
   z.object({
     type: z.literal('decide'),
     runKey: z.string(),

@@ -147,7 +147,11 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     if (active && (capabilities.includes('run.inject') || capabilities.includes('run.queue') || capabilities.includes('hive.operatorMessage'))) {
       flags += '+send';
     }
-    if (active && capabilities.includes('run.cancel')) {
+    const connected = state.connections.get(run.connectionId)?.state.kind === 'connected';
+    if (connected && run.state === 'idle' && capabilities.includes('run.end')) {
+      // Waiting for the user: End Run (the same cancel_run) says what it does; Cancel would suggest work is stopped.
+      flags += '+end';
+    } else if (active && capabilities.includes('run.cancel')) {
       flags += '+cancel';
     }
     if (run.pendingApprovals.length > 0) {

@@ -11,7 +11,8 @@ const RUN_ICONS: Record<RunState, [string, string | undefined]> = {
   running: ['sync~spin', 'charts.blue'],
   waiting_approval: ['bell-dot', 'charts.yellow'],
   finishing: ['loading~spin', undefined],
-  idle: ['circle-outline', undefined],
+  // Not a spinner: the run finished answering and waits for the user (an interactive run, an SCV session).
+  idle: ['comment-discussion', 'charts.green'],
   completed: ['pass', 'testing.iconPassed'],
   failed: ['error', 'testing.iconFailed'],
   canceled: ['circle-slash', 'disabledForeground'],
@@ -21,7 +22,14 @@ const RUN_ICONS: Record<RunState, [string, string | undefined]> = {
 };
 
 export function runStateLabel(state: RunState): string {
-  return state === 'waiting_approval' ? 'waiting for approval' : state;
+  switch (state) {
+    case 'waiting_approval':
+      return 'waiting for approval';
+    case 'idle':
+      return 'waiting for your message';
+    default:
+      return state;
+  }
 }
 
 export function runIcon(state: RunState): vscode.ThemeIcon {

@@ -28,8 +28,11 @@ export class TranscriptActionHandler implements TranscriptActions {
       case 'stop':
         await vscode.commands.executeCommand('agentSwitchboard.cancelRun', message.runKey);
         return;
+      case 'endRun':
+        await vscode.commands.executeCommand('agentSwitchboard.endRun', message.runKey);
+        return;
       case 'decide':
-        await ctx.approvals.decide(approvalKeyOf(message.runKey, message.approvalId), message.decision);
+        await ctx.approvals.decide(approvalKeyOf(message.runKey, message.approvalId), message.decision, 'transcript');
         return;
       case 'showDiff': {
         const approval = ctx.approvals.find(approvalKeyOf(message.runKey, message.approvalId));

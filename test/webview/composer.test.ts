@@ -21,7 +21,7 @@ describe('composer and queue', () => {
     harness = await openHarness();
   });
   beforeEach(async () => {
-    await harness.deliver(snapshot([{ id: 'u', kind: 'user', text: 'hi' }], sampleRun({ queue: QUEUE, actions: { send: true, queues: true, stop: true, changeSet: false } })));
+    await harness.deliver(snapshot([{ id: 'u', kind: 'user', text: 'hi' }], sampleRun({ queue: QUEUE, actions: { send: true, queues: true, stop: true, end: false, changeSet: false } })));
     await harness.clearPosted();
   });
   after(async () => {
@@ -52,9 +52,9 @@ describe('composer and queue', () => {
 
   test('the button reads "Queue" while a turn runs on a queueing daemon, "Send" otherwise', async () => {
     assert.equal((await send().innerText()).trim(), 'Queue');
-    await harness.deliver({ type: 'run', run: sampleRun({ state: 'idle', queue: QUEUE, actions: { send: true, queues: true, stop: true, changeSet: false } }) });
+    await harness.deliver({ type: 'run', run: sampleRun({ state: 'idle', queue: QUEUE, actions: { send: true, queues: true, stop: true, end: false, changeSet: false } }) });
     assert.equal((await send().innerText()).trim(), 'Send');
-    await harness.deliver({ type: 'run', run: sampleRun({ state: 'running', actions: { send: true, queues: false, stop: true, changeSet: false } }) });
+    await harness.deliver({ type: 'run', run: sampleRun({ state: 'running', actions: { send: true, queues: false, stop: true, end: false, changeSet: false } }) });
     assert.equal((await send().innerText()).trim(), 'Send');
   });
 
@@ -68,11 +68,11 @@ describe('composer and queue', () => {
   });
 
   test('no send action: the input is hidden, Stop stays; no stop action: Stop hidden', async () => {
-    await harness.deliver({ type: 'run', run: sampleRun({ actions: { send: false, queues: false, stop: true, changeSet: false } }) });
+    await harness.deliver({ type: 'run', run: sampleRun({ actions: { send: false, queues: false, stop: true, end: false, changeSet: false } }) });
     assert.equal(await input().isHidden(), true);
     assert.equal(await send().isHidden(), true);
     assert.equal(await harness.page.locator('#composer-stop').isVisible(), true);
-    await harness.deliver({ type: 'run', run: sampleRun({ actions: { send: true, queues: false, stop: false, changeSet: false } }) });
+    await harness.deliver({ type: 'run', run: sampleRun({ actions: { send: true, queues: false, stop: false, end: false, changeSet: false } }) });
     assert.equal(await input().isVisible(), true);
     assert.equal(await harness.page.locator('#composer-stop').isHidden(), true);
   });
@@ -123,7 +123,7 @@ describe('composer and queue', () => {
     assert.equal(await editor.inputValue(), 'second queued prompt');
     await editor.fill('second prompt, edited');
     // A header update while editing keeps the editor and the revision the user saw.
-    await harness.deliver({ type: 'run', run: sampleRun({ queue: QUEUE.map((e) => (e.queueId === 'q2' ? { ...e, revision: 8 } : e)), actions: { send: true, queues: true, stop: true, changeSet: false } }) });
+    await harness.deliver({ type: 'run', run: sampleRun({ queue: QUEUE.map((e) => (e.queueId === 'q2' ? { ...e, revision: 8 } : e)), actions: { send: true, queues: true, stop: true, end: false, changeSet: false } }) });
     assert.equal(await entry.locator('textarea').inputValue(), 'second prompt, edited');
     await entry.locator('.queue-save').click();
     assert.deepEqual(await harness.waitForPost((m) => m.type === 'queueEdit'), {
@@ -144,7 +144,7 @@ describe('composer and queue', () => {
   test('pause / resume', async () => {
     await harness.page.locator('#queue-pause').click();
     assert.deepEqual(await harness.waitForPost((m) => m.type === 'queuePause'), { type: 'queuePause', runKey: RUN_KEY, paused: true });
-    await harness.deliver({ type: 'run', run: sampleRun({ queue: QUEUE, queuePaused: true, actions: { send: true, queues: true, stop: true, changeSet: false } }) });
+    await harness.deliver({ type: 'run', run: sampleRun({ queue: QUEUE, queuePaused: true, actions: { send: true, queues: true, stop: true, end: false, changeSet: false } }) });
     await harness.clearPosted();
     assert.match(await harness.page.locator('#queue-pause').innerText(), /Resume/);
     await harness.page.locator('#queue-pause').click();
@@ -156,7 +156,7 @@ describe('composer and queue', () => {
     await harness.page.keyboard.press('Enter');
     await harness.waitForPost((m) => m.type === 'queueMove');
     const moved = [QUEUE[0], QUEUE[2], QUEUE[1]].map((e) => ({ ...(e as NonNullable<typeof e>), revision: (e?.revision ?? 0) + 1 }));
-    await harness.deliver({ type: 'run', run: sampleRun({ queue: moved, actions: { send: true, queues: true, stop: true, changeSet: false } }) });
+    await harness.deliver({ type: 'run', run: sampleRun({ queue: moved, actions: { send: true, queues: true, stop: true, end: false, changeSet: false } }) });
     const focused = await harness.page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;
       return { queueId: el?.closest('li')?.dataset['queueId'], up: el?.classList.contains('queue-up') };

@@ -15,7 +15,7 @@ export function sampleRun(overrides: Partial<RunSummary> = {}): RunSummary {
     model: 'claude-sonnet-4',
     state: 'running',
     pendingApprovals: 1,
-    actions: { send: true, queues: false, stop: true, changeSet: true },
+    actions: { send: true, queues: false, stop: true, end: false, changeSet: true },
     ...overrides,
   };
 }

@@ -206,7 +206,7 @@ describe('transcript rendering', () => {
     await harness.clearPosted();
     await harness.page.locator('#run-change-set').click();
     assert.deepEqual(await harness.waitForPost((m) => m.type === 'showChangeSet'), { type: 'showChangeSet', runKey: RUN_KEY });
-    await harness.deliver({ type: 'run', run: sampleRun({ state: 'completed', pendingApprovals: 0, actions: { send: false, queues: false, stop: false, changeSet: false } }) });
+    await harness.deliver({ type: 'run', run: sampleRun({ state: 'completed', pendingApprovals: 0, actions: { send: false, queues: false, stop: false, end: false, changeSet: false } }) });
     assert.match(await text('#run-state'), /Completed/);
     assert.equal(await harness.page.locator('#run-approvals').count(), 0);
     assert.equal(await harness.page.locator('#composer').isHidden(), true);
@@ -244,7 +244,7 @@ function transcript(): TranscriptItem[] {
 const RUN = sampleRun({
   state: 'waiting_approval',
   stateDetail: 'turn 3',
-  actions: { send: true, queues: true, stop: true, changeSet: true },
+  actions: { send: true, queues: true, stop: true, end: false, changeSet: true },
   queue: [
     { queueId: 'q1', revision: 1, prompt: 'Then run the whole test suite and summarise failures.', submitter: 'you' },
     { queueId: 'q2', revision: 4, prompt: 'Also update the README.' },

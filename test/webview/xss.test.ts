@@ -125,7 +125,7 @@ describe('XSS corpus', () => {
       model: PAYLOADS[2],
       connectionName: '<a href="command:x">conn</a>',
       stateDetail: HOSTILE,
-      actions: { send: true, queues: true, stop: true, changeSet: true },
+      actions: { send: true, queues: true, stop: true, end: false, changeSet: true },
       queue: [{ queueId: '"><img src=x onerror=window.__pwned=1>', revision: 1, prompt: HOSTILE, submitter: PAYLOADS[0] }],
     });
     await harness.deliver(snapshot(hostileItems(), run));

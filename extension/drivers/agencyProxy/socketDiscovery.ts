@@ -1,13 +1,21 @@
 /**
- * Where the AgencyProxy socket lives (WIRE.md §1.1): an explicit profile path first, then the conventional
- * `<configDir>/agency-proxy/runtime.sock`, or `<tmpdir>/azp-<fnv1a64(configDir)>/runtime.sock` when the
- * conventional path is longer than 100 bytes (macOS caps socket paths at 103 bytes plus NUL).
+ * Where the AgencyProxy socket lives (WIRE.md §1.1). The conventional path is
+ * `<configDir>/agency-proxy/runtime.sock`, where `<configDir>` is the *launcher's own* per-profile config directory
+ * (AgencyZero's application config directory, e.g. `~/.config/AgencyZero`), not the platform config directory
+ * itself; a launcher whose path would exceed 100 bytes uses `<tmpdir>/azp-<fnv1a64(configDir)>/runtime.sock`. A
+ * client cannot derive the launcher's directory, so it takes the path from the profile or offers the *live* sockets
+ * found at the usual places: `$XDG_CONFIG_HOME/<launcher>/agency-proxy/runtime.sock`,
+ * `~/.config/<launcher>/agency-proxy/runtime.sock` (`~/Library/Application Support/<launcher>/…` on macOS) and
+ * `<tmpdir>/azp-<hash>/runtime.sock`. "Live" = something accepts a
+ * connection (a stale socket file left by a crashed daemon does not).
  *
- * Pure functions of an injectable environment so tests can fake platform, home and tmpdir.
+ * Functions of an injectable environment so tests can fake platform, home and tmpdir.
  */
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { DriverError } from '../driver';
 
 /** Longest conventional socket path (bytes) before the tmpdir fallback is used. */
 export const MAX_CONVENTIONAL_SOCKET_BYTES = 100;
@@ -47,17 +55,27 @@ export function configDir(environment: DiscoveryEnvironment = currentEnvironment
   return path.join(environment.homedir, '.config');
 }
 
-/** The socket path the reference launcher would use for this environment. */
-export function conventionalSocketPath(environment: DiscoveryEnvironment = currentEnvironment()): string {
-  const dir = configDir(environment);
-  const conventional = path.join(dir, 'agency-proxy', 'runtime.sock');
+/** The socket a launcher whose config directory is `launcherConfigDir` binds (conventional, or the tmpdir fallback). */
+export function launcherSocketPath(launcherConfigDir: string, tmpdir: string): string {
+  const conventional = path.join(launcherConfigDir, 'agency-proxy', 'runtime.sock');
   if (Buffer.byteLength(conventional, 'utf8') <= MAX_CONVENTIONAL_SOCKET_BYTES) {
     return conventional;
   }
-  return path.join(environment.tmpdir, `azp-${fnv1a64Hex(dir)}`, 'runtime.sock');
+  return path.join(tmpdir, `azp-${fnv1a64Hex(launcherConfigDir)}`, 'runtime.sock');
 }
 
-/** Paths to try, in order: the profile's explicit path (if any), then the conventional one. Deduplicated. */
+/**
+ * The socket of a launcher that used the platform config directory itself as its config directory. Real launchers
+ * use a subdirectory (see `discoverSocketCandidates`); this stays for the FNV fallback arithmetic it shares.
+ */
+export function conventionalSocketPath(environment: DiscoveryEnvironment = currentEnvironment()): string {
+  return launcherSocketPath(configDir(environment), environment.tmpdir);
+}
+
+/**
+ * The profile's explicit path (with `~` expanded), then `conventionalSocketPath`. Deduplicated. The driver no longer
+ * connects to these blindly: without a profile path it uses `findLiveSockets`.
+ */
 export function candidateSocketPaths(
   profilePath?: string,
   environment: DiscoveryEnvironment = currentEnvironment(),
@@ -128,4 +146,102 @@ export function checkSocketSecurity(socketPath: string, uid = process.getuid?.()
 
 function expandHome(p: string, home: string): string {
   return p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
+}
+
+/** A socket found at one of the usual places; `launcher` names the directory it was found under (e.g. "AgencyZero"). */
+export interface DiscoveredSocket {
+  readonly socketPath: string;
+  readonly launcher: string;
+}
+
+/** The directories whose children are searched, and where the socket sits inside each child. */
+export function socketSearchPlaces(environment: DiscoveryEnvironment = currentEnvironment()): { readonly parent: string; readonly prefix: string; readonly inside: readonly string[] }[] {
+  const places: { parent: string; prefix: string; inside: readonly string[] }[] = [];
+  const configParents = [
+    environment.platform === 'darwin' ? path.join(environment.homedir, 'Library', 'Application Support') : undefined,
+    environment.env['XDG_CONFIG_HOME'],
+    path.join(environment.homedir, '.config'),
+  ];
+  for (const parent of configParents) {
+    if (parent !== undefined && parent !== '' && path.isAbsolute(parent) && !places.some((p) => p.parent === parent)) {
+      places.push({ parent, prefix: '', inside: ['agency-proxy', 'runtime.sock'] });
+    }
+  }
+  places.push({ parent: environment.tmpdir, prefix: 'azp-', inside: ['runtime.sock'] });
+  return places;
+}
+
+/** Socket files at the usual places (not yet checked for a listener), in search order, deduplicated. */
+export function discoverSocketCandidates(environment: DiscoveryEnvironment = currentEnvironment()): DiscoveredSocket[] {
+  const found: DiscoveredSocket[] = [];
+  for (const place of socketSearchPlaces(environment)) {
+    let children: string[];
+    try {
+      children = fs.readdirSync(place.parent).filter((name) => name.startsWith(place.prefix)).sort();
+    } catch {
+      continue; // the directory does not exist or cannot be read
+    }
+    for (const child of children) {
+      const socketPath = path.join(place.parent, child, ...place.inside);
+      try {
+        if (fs.statSync(socketPath).isSocket() && !found.some((f) => f.socketPath === socketPath)) {
+          found.push({ socketPath, launcher: child });
+        }
+      } catch {
+        // No socket under this child.
+      }
+    }
+  }
+  return found;
+}
+
+/** Whether something accepts a connection on `socketPath` within `timeoutMs` (the connection is closed at once). */
+export function acceptsConnections(socketPath: string, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(socketPath);
+    const done = (live: boolean): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(live);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * The sockets at the usual places that a daemon is listening on, in search order. A socket file whose daemon
+ * died (a crash leaves it behind) refuses the connection and is left out.
+ */
+export async function findLiveSockets(environment: DiscoveryEnvironment = currentEnvironment(), timeoutMs = 1000): Promise<DiscoveredSocket[]> {
+  const candidates = discoverSocketCandidates(environment);
+  const live = await Promise.all(candidates.map((c) => acceptsConnections(c.socketPath, timeoutMs)));
+  return candidates.filter((_, i) => live[i]);
+}
+
+/** The usual places as one line for messages ("… at ~/.config/<launcher>/agency-proxy/runtime.sock, …"). */
+export function describeSearchPlaces(environment: DiscoveryEnvironment = currentEnvironment()): string {
+  return socketSearchPlaces(environment)
+    .map((p) => path.join(p.parent, `${p.prefix}<${p.prefix === '' ? 'launcher' : 'hash'}>`, ...p.inside))
+    .join(', ');
+}
+
+/**
+ * The socket to connect to: the profile's path (with `~` expanded), else the first live socket at the usual places.
+ * Finding none throws a (non-fatal) DriverError: the reconnect loop tries again, so starting the daemon later
+ * connects without touching the settings. `note` hears which one was chosen when several are listening.
+ */
+export async function resolveSocketPath(profilePath: string | undefined, note: (message: string) => void, environment: DiscoveryEnvironment = currentEnvironment()): Promise<string> {
+  if (profilePath !== undefined && profilePath.trim() !== '') {
+    return expandHome(profilePath.trim(), environment.homedir);
+  }
+  const live = await findLiveSockets(environment);
+  if (live.length === 0) {
+    throw new DriverError(`No AgencyProxy daemon is listening at the usual places (${describeSearchPlaces(environment)}). Start it, or set socketPath in the connection profile.`);
+  }
+  if (live.length > 1) {
+    note(`Several AgencyProxy daemons are listening; using ${live[0]!.socketPath}. Set socketPath in the profile to choose.`);
+  }
+  return live[0]!.socketPath;
 }

@@ -18,7 +18,7 @@ import { changeSetMessage } from '../changeSets/changeSetWebview';
 import { changeSetTarget, workspaceUri } from '../changeSets/changeSetWorkspace';
 import type { CommandContext } from './commandContext';
 import { errorText, runKeyOfTarget } from './commandContext';
-import { pickRun } from './pickers';
+import { isActiveRun, pickRun } from './pickers';
 
 interface ReadyChangeSet {
   readonly run: RunInfo;
@@ -160,6 +160,11 @@ export function registerChangeSetCommands(ctx: CommandContext): vscode.Disposabl
       const run = await runOf(ctx, target);
       if (!run) {
         return;
+      }
+      // A run that is still open (an interactive run waiting for input) may have changed files since the last
+      // answer: recompute its editor-computed change set first, so this shows the working tree as it is now.
+      if (isActiveRun(run)) {
+        await ctx.connections.driver(run.connectionId)?.refreshChangeSet?.(run.runId);
       }
       panels.publish(run.key);
       ctx.selection.select(run.key);

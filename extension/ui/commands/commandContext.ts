@@ -17,6 +17,8 @@ export interface CommandContext {
   readonly transcript: TranscriptViewProvider;
   readonly log: vscode.LogOutputChannel;
   readonly treeView: vscode.TreeView<TreeNode>;
+  /** The extension's global state: choices remembered across windows (New Run's conversation / one-shot). */
+  readonly memento: vscode.Memento;
 }
 
 /** Commands take a tree node (menus), a run key / connection id string, or nothing (palette). */

@@ -2,7 +2,13 @@
 import * as vscode from 'vscode';
 import type { CommandContext } from './commandContext';
 import { connectionIdOfTarget, errorText } from './commandContext';
+import type { AddConnectionArgs } from './manageConnections';
+import { manageConnections } from './manageConnections';
 import { pickConnection } from './pickers';
+
+function isAddConnectionArgs(value: unknown): value is AddConnectionArgs {
+  return value !== null && typeof value === 'object' && typeof (value as { socketPath?: unknown }).socketPath === 'string';
+}
 
 export function registerConnectionCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
@@ -28,8 +34,8 @@ export function registerConnectionCommands(ctx: CommandContext): vscode.Disposab
         await ctx.connections.disconnect(id);
       }
     }),
-    vscode.commands.registerCommand('agentSwitchboard.manageConnections', () =>
-      vscode.commands.executeCommand('workbench.action.openSettings', 'agentSwitchboard.connections'),
+    vscode.commands.registerCommand('agentSwitchboard.manageConnections', (args?: unknown) =>
+      manageConnections(ctx, isAddConnectionArgs(args) ? args : undefined),
     ),
     vscode.commands.registerCommand('agentSwitchboard.showLog', () => ctx.log.show(true)),
     vscode.commands.registerCommand('agentSwitchboard.refresh', async () => {

@@ -43,3 +43,9 @@ export async function pickRun(state: ModelState, placeHolder: string, filter: (r
 export function isActiveRun(run: RunInfo): boolean {
   return !isTerminalRunState(run.state) && run.state !== 'stopped';
 }
+
+/** A run that waits for the user's next message and that its connected daemon can end (see `run.end`). */
+export function isEndableRun(state: ModelState, run: RunInfo): boolean {
+  const connection = state.connections.get(run.connectionId);
+  return run.state === 'idle' && connection?.state.kind === 'connected' && connection.capabilities.includes('run.end');
+}

@@ -1,72 +1,11 @@
-/** New run, send message, cancel, show transcript, copy run id, composer focus. */
+/** New run, send message, cancel, end a run waiting for input, show transcript, copy run id, composer focus. */
 import * as vscode from 'vscode';
-import type { StartRunOptions } from '../../drivers/driver';
 import type { RunInfo } from '../../model/modelTypes';
 import type { CommandContext } from './commandContext';
 import { connectionIdOfTarget, errorText, runKeyOfTarget } from './commandContext';
-import { isActiveRun, pickConnection, pickRun } from './pickers';
-
-/** Arguments tests and automation may pass to skip the prompts of "New Run…". */
-export interface NewRunArgs extends Partial<StartRunOptions> {
-  readonly connectionId?: string;
-}
-
-const PERMISSIONS = [
-  { label: 'edit', description: 'Edit files; ask before risky tools' },
-  { label: 'read_only', description: 'Read, never write' },
-  { label: 'plan', description: 'Plan only' },
-  { label: 'auto', description: 'Act without asking for most tools' },
-  { label: 'bypass', description: 'Never ask (dangerous)' },
-];
-
-async function askNewRun(ctx: CommandContext, connectionId: string, args: NewRunArgs): Promise<StartRunOptions | undefined> {
-  const driver = ctx.connections.ensureDriver(connectionId);
-  let provider = args.provider;
-  if (provider === undefined && driver.listProviders) {
-    const providers = await driver.listProviders();
-    const items = providers.map((p) => ({
-      label: p.provider,
-      description: p.installed ? [p.version, p.authState.replace('_', ' ')].filter(Boolean).join(' · ') : 'not installed',
-      detail: p.installed && p.authState !== 'logged_in' && p.loginHint ? `Log in first: ${p.loginHint}` : p.detail || undefined,
-      provider: p.provider,
-    }));
-    const installed = items.filter((i) => !i.description.startsWith('not installed'));
-    const pick = await vscode.window.showQuickPick(installed.length > 0 ? installed : items, { placeHolder: 'Which agent provider?', title: 'New Run (1/4)' });
-    if (!pick) {
-      return undefined;
-    }
-    provider = pick.provider;
-  }
-  const model = args.model ?? (await vscode.window.showInputBox({ title: 'New Run (2/4)', prompt: 'Model (empty = the provider default)', value: '' }));
-  if (model === undefined) {
-    return undefined;
-  }
-  const permission =
-    args.permission ?? (await vscode.window.showQuickPick(PERMISSIONS, { title: 'New Run (3/4)', placeHolder: 'Permission mode' }))?.label;
-  if (!permission) {
-    return undefined;
-  }
-  const prompt =
-    args.prompt ??
-    (await vscode.window.showInputBox({
-      title: 'New Run (4/4)',
-      prompt: 'What should the agent do?',
-      validateInput: (v) => (v.trim() === '' ? 'Enter a prompt' : undefined),
-    }));
-  if (!prompt) {
-    return undefined;
-  }
-  const workspaceRoots = args.workspaceRoots ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-  return {
-    prompt,
-    ...(provider !== undefined ? { provider } : {}),
-    model,
-    permission,
-    workspaceRoots,
-    approvals: args.approvals ?? true,
-    interactive: args.interactive ?? true,
-  };
-}
+import type { NewRunArgs } from './newRunPrompts';
+import { askNewRun } from './newRunPrompts';
+import { isActiveRun, isEndableRun, pickConnection, pickRun } from './pickers';
 
 export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
   const runOf = (target: unknown): RunInfo | undefined => {
@@ -140,6 +79,33 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
         await driver.cancelRun(run.runId);
       } catch (error) {
         void vscode.window.showErrorMessage(`Cancel failed: ${errorText(error)}`);
+      }
+    }),
+    vscode.commands.registerCommand('agentSwitchboard.endRun', async (target?: unknown): Promise<boolean> => {
+      // An interactive run never ends by itself (WIRE.md 1.5): ending it is a cancel_run once it waits for input.
+      // From the palette: the selected run if it can be ended, else a pick among the runs that can.
+      const explicit = runKeyOfTarget(target);
+      const selected = explicit === undefined ? runOf(undefined) : undefined;
+      const run =
+        (explicit !== undefined ? ctx.store.state.runs.get(explicit) : undefined) ??
+        (selected && isEndableRun(ctx.store.state, selected) ? selected : undefined) ??
+        (await pickRun(ctx.store.state, 'End which run (waiting for your message)?', (r) => isEndableRun(ctx.store.state, r)));
+      if (!run) {
+        return false;
+      }
+      const driver = ctx.connections.driver(run.connectionId);
+      if (!isEndableRun(ctx.store.state, run) || !driver?.cancelRun) {
+        const why =
+          run.state === 'idle' ? 'its daemon is not connected' : isActiveRun(run) ? 'it is not waiting for your message — Cancel Run stops it' : 'it has already ended';
+        void vscode.window.showInformationMessage(`"${run.title}" cannot be ended now: ${why}.`);
+        return false;
+      }
+      try {
+        await driver.cancelRun(run.runId);
+        return true;
+      } catch (error) {
+        void vscode.window.showErrorMessage(`End Run failed: ${errorText(error)}`);
+        return false;
       }
     }),
     vscode.commands.registerCommand('agentSwitchboard.stopSelectedRun', () => vscode.commands.executeCommand('agentSwitchboard.cancelRun', ctx.selection.runKey)),

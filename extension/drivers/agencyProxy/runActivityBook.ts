@@ -1,0 +1,86 @@
+/**
+ * The activity of every run on one AgencyProxy connection (see runActivity.ts), and the run state it implies. The
+ * driver feeds it every folded event and asks it how to present the daemon's snapshot state, which says `running`
+ * for an interactive run that finished answering. Pure bookkeeping, no I/O.
+ */
+import type { RunEvent } from '../../protocol/agencyProxy';
+import type { RunState } from '../../protocol/transcriptTypes';
+import type { RunActivity } from './runActivity';
+import { activityRunState, foldActivity, initialActivity } from './runActivity';
+
+/** The metadata key this editor stores its `interactive` choice under (the daemon echoes metadata in snapshots). */
+export const INTERACTIVE_METADATA_KEY = 'interactive';
+
+export interface ActivityChange {
+  /** The run state to show, when the event changed it; undefined when nothing changed. */
+  readonly state?: RunState;
+  /** The run just finished an answer and waits for a message: time to compute its change set. */
+  readonly becameIdle: boolean;
+}
+
+interface Entry {
+  activity: RunActivity;
+  interactive: boolean;
+  /** The state last implied, so repeated text chunks do not dispatch the same state again. */
+  shown: RunState | undefined;
+}
+
+export class RunActivityBook {
+  private readonly runs = new Map<string, Entry>();
+
+  /**
+   * Records whether a run takes follow-up messages. Unknown (a run started by another client that did not say,
+   * or a stored run before the daemon answered) counts as interactive: the daemon's default clients use it, and
+   * a one-shot run only shows "waiting" for the instant between its last boundary and `finished`.
+   */
+  setInteractive(runId: string, interactive: boolean): void {
+    this.entry(runId).interactive = interactive;
+  }
+
+  /** Reads the `interactive` flag from a snapshot's metadata (absent or malformed = unknown = interactive). */
+  setInteractiveFromMetadata(runId: string, metadata: Readonly<Record<string, unknown>>): void {
+    const value = metadata[INTERACTIVE_METADATA_KEY];
+    this.setInteractive(runId, value !== false);
+  }
+
+  observe(runId: string, event: RunEvent): ActivityChange {
+    const entry = this.entry(runId);
+    entry.activity = foldActivity(entry.activity, event);
+    const state = activityRunState(entry.activity, entry.interactive);
+    if (state === undefined || state === entry.shown) {
+      return { becameIdle: false };
+    }
+    entry.shown = state;
+    return { state, becameIdle: state === 'idle' };
+  }
+
+  /**
+   * The state to show for a snapshot state: the daemon says `running` while an interactive run waits for input,
+   * so the events decide between running and idle; every other snapshot state is shown as the daemon says.
+   */
+  present(runId: string, snapshotState: RunState): RunState {
+    const entry = this.runs.get(runId);
+    if (snapshotState !== 'running' || !entry) {
+      return snapshotState;
+    }
+    return activityRunState(entry.activity, entry.interactive) === 'idle' ? 'idle' : snapshotState;
+  }
+
+  isIdle(runId: string): boolean {
+    const entry = this.runs.get(runId);
+    return entry !== undefined && activityRunState(entry.activity, entry.interactive) === 'idle';
+  }
+
+  forget(runId: string): void {
+    this.runs.delete(runId);
+  }
+
+  private entry(runId: string): Entry {
+    let entry = this.runs.get(runId);
+    if (!entry) {
+      entry = { activity: initialActivity, interactive: true, shown: undefined };
+      this.runs.set(runId, entry);
+    }
+    return entry;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * "Manage Connections" (also the welcome view's "Add a Connection"): offers the AgencyProxy daemons listening at
+ * the usual places (WIRE.md 1.1) that no profile uses yet, a socket path typed by hand, and the settings editor.
+ * Picking a socket writes a profile with that `socketPath` into `agentSwitchboard.connections`; the settings
+ * listener then loads and connects it like any other profile.
+ */
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { DiscoveredSocket } from '../../drivers/agencyProxy/socketDiscovery';
+import { acceptsConnections, describeSearchPlaces, findLiveSockets } from '../../drivers/agencyProxy/socketDiscovery';
+import { configuredSocketPaths, profileNameForSocket, uniqueProfileName, withSocketProfile } from '../../drivers/agencyProxy/socketProfiles';
+import type { CommandContext } from './commandContext';
+import { errorText } from './commandContext';
+
+/** What tests and automation may pass to skip the pick: add this socket (under this name). */
+export interface AddConnectionArgs {
+  readonly socketPath: string;
+  readonly name?: string;
+}
+
+type Choice = vscode.QuickPickItem & ({ readonly action: 'add'; readonly socket: DiscoveredSocket } | { readonly action: 'path' | 'settings' | 'rescan' });
+
+/** Where the setting is defined (a workspace's own list is extended there, not copied into the user settings). */
+function settingTarget(): { target: vscode.ConfigurationTarget; value: unknown } {
+  const inspected = vscode.workspace.getConfiguration('agentSwitchboard').inspect<unknown>('connections');
+  if (inspected?.workspaceValue !== undefined) {
+    return { target: vscode.ConfigurationTarget.Workspace, value: inspected.workspaceValue };
+  }
+  return { target: vscode.ConfigurationTarget.Global, value: inspected?.globalValue ?? [] };
+}
+
+async function addProfile(ctx: CommandContext, socketPath: string, suggested: string, askName: boolean): Promise<string | undefined> {
+  const { target, value } = settingTarget();
+  const unique = uniqueProfileName(suggested, value);
+  const name = askName
+    ? await vscode.window.showInputBox({
+        title: 'Add AgencyProxy Connection',
+        prompt: `Name for the daemon at ${socketPath}`,
+        value: unique,
+        validateInput: (v) => (v.trim() === '' ? 'Enter a name' : uniqueProfileName(v.trim(), value) !== v.trim() ? 'A connection with this name exists' : undefined),
+      })
+    : unique;
+  if (!name) {
+    return undefined;
+  }
+  try {
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('connections', withSocketProfile(value, name.trim(), socketPath), target);
+  } catch (error) {
+    void vscode.window.showErrorMessage(`The connection was not saved: ${errorText(error)}`);
+    return undefined;
+  }
+  ctx.log.info(`Added AgencyProxy connection "${name.trim()}" at ${socketPath}`);
+  void vscode.window.setStatusBarMessage(`Added connection "${name.trim()}"`, 3000);
+  return name.trim();
+}
+
+async function askSocketPath(): Promise<string | undefined> {
+  const typed = await vscode.window.showInputBox({
+    title: 'Add AgencyProxy Connection',
+    prompt: 'Path of the AgencyProxy socket (agency-proxy --socket <path>)',
+    placeHolder: '/path/to/agency-proxy/runtime.sock',
+    validateInput: (v) => {
+      if (v.trim() === '') {
+        return 'Enter a socket path';
+      }
+      try {
+        return fs.statSync(v.trim()).isSocket() ? undefined : 'This file is not a socket';
+      } catch {
+        return 'Nothing exists at this path';
+      }
+    },
+  });
+  const socketPath = typed?.trim();
+  if (socketPath && !(await acceptsConnections(socketPath))) {
+    const keep = await vscode.window.showWarningMessage(`No daemon answers on ${socketPath} right now. Add it anyway?`, 'Add Anyway');
+    return keep ? socketPath : undefined;
+  }
+  return socketPath;
+}
+
+/** Returns the name of the profile it added, if any. */
+export async function manageConnections(ctx: CommandContext, args?: AddConnectionArgs): Promise<string | undefined> {
+  if (args?.socketPath) {
+    return addProfile(ctx, args.socketPath, args.name ?? 'AgencyProxy', false);
+  }
+  for (;;) {
+    // The effective list (a workspace's own list replaces the user's) is what is loaded, so that is what counts.
+    const configured = configuredSocketPaths(vscode.workspace.getConfiguration('agentSwitchboard').get<unknown>('connections', []));
+    const live = (await findLiveSockets()).filter((s) => !configured.has(s.socketPath));
+    const items: Choice[] = [
+      { label: 'AgencyProxy daemons found on this machine', kind: vscode.QuickPickItemKind.Separator, action: 'rescan' },
+      ...live.map((socket): Choice => ({ label: `$(plug) ${profileNameForSocket(socket)}`, description: socket.socketPath, detail: 'Listening now — add it as a connection', action: 'add', socket })),
+      ...(live.length === 0
+        ? [{ label: '$(refresh) None found — search again', detail: `Looked for a listening socket at ${describeSearchPlaces()}`, action: 'rescan' } as Choice]
+        : []),
+      { label: 'Other', kind: vscode.QuickPickItemKind.Separator, action: 'rescan' },
+      { label: '$(file) AgencyProxy socket path…', detail: 'A daemon started with agency-proxy --socket <path>', action: 'path' },
+      { label: '$(settings-gear) Edit connections in Settings', detail: 'SCV, A3S and hyperhive profiles, and every option', action: 'settings' },
+    ];
+    const pick = await vscode.window.showQuickPick(items, { title: 'Manage Connections', placeHolder: 'Add a daemon connection', matchOnDescription: true });
+    switch (pick?.action) {
+      case undefined:
+        return undefined;
+      case 'rescan':
+        continue;
+      case 'add':
+        return addProfile(ctx, pick.socket.socketPath, profileNameForSocket(pick.socket), true);
+      case 'path': {
+        const socketPath = await askSocketPath();
+        return socketPath ? addProfile(ctx, socketPath, 'AgencyProxy', true) : undefined;
+      }
+      case 'settings':
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'agentSwitchboard.connections');
+        return undefined;
+      default: {
+        const _exhaustive: never = pick;
+        return _exhaustive;
+      }
+    }
+  }
+}

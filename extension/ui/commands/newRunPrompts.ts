@@ -1,0 +1,136 @@
+/**
+ * The questions of "New Run…": provider (every one the daemon reports, with why it cannot run), model,
+ * permission, conversation or one-shot (AgencyProxy; the last choice is remembered), prompt. Arguments given by
+ * tests or automation skip their question.
+ */
+import * as vscode from 'vscode';
+import type { StartRunOptions } from '../../drivers/driver';
+import type { ProviderPresentation } from '../../drivers/providerChoices';
+import { presentProviders } from '../../drivers/providerChoices';
+import type { CommandContext } from './commandContext';
+
+/** Arguments tests and automation may pass to skip the prompts of "New Run…". */
+export interface NewRunArgs extends Partial<StartRunOptions> {
+  readonly connectionId?: string;
+}
+
+const PERMISSIONS = [
+  { label: 'edit', description: 'Edit files; ask before risky tools' },
+  { label: 'read_only', description: 'Read, never write' },
+  { label: 'plan', description: 'Plan only' },
+  { label: 'auto', description: 'Act without asking for most tools' },
+  { label: 'bypass', description: 'Never ask (dangerous)' },
+];
+
+/** globalState key of the last conversation/one-shot choice. */
+export const RUN_MODE_KEY = 'agentSwitchboard.newRun.interactive';
+
+const MODES = [
+  {
+    label: 'Conversation — stays open for follow-ups',
+    detail: 'After each answer the run waits for your next message, with the agent’s full context. End it with End Run.',
+    interactive: true,
+  },
+  {
+    label: 'One-shot — ends after the answer',
+    detail: 'The run finishes once the prompt is answered; a follow-up starts a new run.',
+    interactive: false,
+  },
+];
+
+type ProviderItem = vscode.QuickPickItem & { readonly presentation?: ProviderPresentation };
+
+/** Shows every provider; picking one that cannot run explains why (with its command to copy) and asks again. */
+async function pickProvider(providers: readonly ProviderPresentation[], title: string): Promise<string | undefined> {
+  const runnable = providers.filter((p) => p.runnable);
+  const blocked = providers.filter((p) => !p.runnable);
+  const item = (p: ProviderPresentation): ProviderItem => ({
+    label: p.runnable ? p.provider : `$(circle-slash) ${p.provider}`,
+    description: p.description,
+    ...(p.detail ? { detail: p.detail } : {}),
+    presentation: p,
+  });
+  const items: ProviderItem[] = [
+    ...(runnable.length > 0 ? [{ label: 'Ready', kind: vscode.QuickPickItemKind.Separator }, ...runnable.map(item)] : []),
+    ...(blocked.length > 0 ? [{ label: 'Cannot run yet', kind: vscode.QuickPickItemKind.Separator }, ...blocked.map(item)] : []),
+  ];
+  for (;;) {
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Which agent provider?', title, matchOnDetail: true });
+    const chosen = pick?.presentation;
+    if (!chosen) {
+      return undefined;
+    }
+    if (chosen.runnable) {
+      return chosen.provider;
+    }
+    const copy = chosen.command ? 'Copy Command' : undefined;
+    const answer = await vscode.window.showWarningMessage(`${chosen.provider} cannot run yet. ${chosen.hint ?? ''}`, ...(copy ? [copy] : []), 'Choose Another');
+    if (answer === copy && chosen.command) {
+      await vscode.env.clipboard.writeText(chosen.command);
+      void vscode.window.setStatusBarMessage(`Copied: ${chosen.command}`, 3000);
+      return undefined;
+    }
+    if (answer !== 'Choose Another') {
+      return undefined;
+    }
+  }
+}
+
+/** Conversation or one-shot, the last choice first (a new user starts with Conversation: see README). */
+async function pickMode(ctx: CommandContext, title: string): Promise<boolean | undefined> {
+  const last = ctx.memento.get<boolean>(RUN_MODE_KEY, true);
+  const ordered = [...MODES].sort((a, b) => Number(b.interactive === last) - Number(a.interactive === last));
+  const items = ordered.map((m) => ({ ...m, description: m.interactive === last ? 'last used' : '' }));
+  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: 'Keep the run open for follow-up messages?' });
+  if (pick) {
+    await ctx.memento.update(RUN_MODE_KEY, pick.interactive);
+  }
+  return pick?.interactive;
+}
+
+export async function askNewRun(ctx: CommandContext, connectionId: string, args: NewRunArgs): Promise<StartRunOptions | undefined> {
+  const driver = ctx.connections.ensureDriver(connectionId);
+  // Only AgencyProxy has the choice: its runs either wait for input between answers or end after one.
+  const asksMode = args.interactive === undefined && ctx.store.state.connections.get(connectionId)?.protocol === 'agency-proxy';
+  const steps = asksMode ? 5 : 4;
+  const title = (step: number): string => `New Run (${step}/${steps})`;
+  let provider = args.provider;
+  if (provider === undefined && driver.listProviders) {
+    provider = await pickProvider(presentProviders(await driver.listProviders()), title(1));
+    if (provider === undefined) {
+      return undefined;
+    }
+  }
+  const model = args.model ?? (await vscode.window.showInputBox({ title: title(2), prompt: 'Model (empty = the provider default)', value: '' }));
+  if (model === undefined) {
+    return undefined;
+  }
+  const permission = args.permission ?? (await vscode.window.showQuickPick(PERMISSIONS, { title: title(3), placeHolder: 'Permission mode' }))?.label;
+  if (!permission) {
+    return undefined;
+  }
+  const interactive = asksMode ? await pickMode(ctx, title(4)) : (args.interactive ?? true);
+  if (interactive === undefined) {
+    return undefined;
+  }
+  const prompt =
+    args.prompt ??
+    (await vscode.window.showInputBox({
+      title: title(steps),
+      prompt: 'What should the agent do?',
+      validateInput: (v) => (v.trim() === '' ? 'Enter a prompt' : undefined),
+    }));
+  if (!prompt) {
+    return undefined;
+  }
+  const workspaceRoots = args.workspaceRoots ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+  return {
+    prompt,
+    ...(provider !== undefined ? { provider } : {}),
+    model,
+    permission,
+    workspaceRoots,
+    approvals: args.approvals ?? true,
+    interactive,
+  };
+}

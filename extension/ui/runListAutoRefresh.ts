@@ -1,0 +1,48 @@
+/**
+ * Keeps the Connections view's AgencyProxy run lists current: the daemon pushes nothing when another client (the
+ * AgencyZero GUI, a second editor window) starts a run, so `list_runs` is re-read when the view becomes visible,
+ * when the window regains focus, and every 15 s while the view is visible in a focused window — never while it is
+ * hidden or the window is in the background. The policy lives in base/refreshCadence.ts; this wires it to VS Code.
+ */
+import * as vscode from 'vscode';
+import { RefreshCadence } from '../base/refreshCadence';
+import type { ConnectionManager } from '../drivers/connectionManager';
+import type { RunStore } from '../model/runStore';
+import { Disposable } from './disposable';
+
+/** Slow enough to cost nothing (one small request per daemon), fast enough that a new run shows up while you look. */
+export const RUN_LIST_REFRESH_MS = 15_000;
+/** Showing the view and focusing the window usually come together: one refresh for both. */
+const MIN_GAP_MS = 2_000;
+
+export class RunListAutoRefresh extends Disposable {
+  private readonly cadence: RefreshCadence;
+
+  constructor(
+    view: vscode.TreeView<unknown>,
+    private readonly store: RunStore,
+    private readonly connections: ConnectionManager,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+    this.cadence = new RefreshCadence({ intervalMs: RUN_LIST_REFRESH_MS, minGapMs: MIN_GAP_MS, refresh: () => this.refreshRunLists() });
+    this._register({ dispose: () => this.cadence.dispose() });
+    this.cadence.setFocused(vscode.window.state.focused);
+    this.cadence.setVisible(view.visible);
+    this._register(view.onDidChangeVisibility((e) => this.cadence.setVisible(e.visible)));
+    this._register(vscode.window.onDidChangeWindowState((e) => this.cadence.setFocused(e.focused)));
+  }
+
+  private async refreshRunLists(): Promise<void> {
+    const refreshes = [...this.store.state.connections.values()]
+      .filter((c) => c.protocol === 'agency-proxy' && c.state.kind === 'connected')
+      .map(async (c) => {
+        try {
+          await this.connections.driver(c.id)?.refresh?.();
+        } catch (error) {
+          this.log.warn(`[${c.name}] Refreshing the run list: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      });
+    await Promise.all(refreshes);
+  }
+}
