@@ -8,7 +8,7 @@
  * run from its checkpoint. There is no approval verb (3.9): confirmations are shown, never answered.
  */
 import type { RunEvent, RunFields } from '../../model/modelActions';
-import type { Capability, Panel, RunInfo } from '../../model/modelTypes';
+import type { Capability, RunInfo } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/modelTypes';
 import { A3S_ERROR_CODE, A3S_PROTOCOL, buildRunIdentity, decodeA3sEvent } from '../../protocol/a3s';
 import type { A3sEventRecord, A3sRunIdentity } from '../../protocol/a3s';
@@ -17,8 +17,11 @@ import type { DriverContext } from '../connectionManager';
 import type { Driver, StartRunOptions } from '../driver';
 import { DriverError } from '../driver';
 import { ReconnectLoop } from '../reconnectLoop';
-import { A3sError, A3sHttpError, A3sValidationError } from './a3sErrors';
+import type { A3sError } from './a3sErrors';
+import { A3sHttpError, A3sValidationError } from './a3sErrors';
 import { a3sChangeSetOutcome } from './a3sChangeSetOutcome';
+import { admitA3sCommand, replayedCommandText, unverifiedReceiptText, withA3sRetry } from './a3sCommandSend';
+import type { A3sAdmission } from './a3sCommandSend';
 import { mapA3sEvent, mapA3sRunState } from './a3sEventMapping';
 import { a3sProfileProblem, a3sSessionId } from './a3sProfile';
 import { A3sReadiness } from './a3sReadiness';
@@ -26,6 +29,7 @@ import type { A3sRunBook as RunBook } from './a3sRunBook';
 import { newA3sRunBook, newA3sRunId } from './a3sRunBook';
 import type { A3sRunExtra, CachedChangeSet } from './a3sRunRecords';
 import { A3sRunStorage } from './a3sRunStorage';
+import { a3sProbeTargets, a3sRecoverPanel, findA3sStrandedRuns } from './a3sStrandProbe';
 import { A3sClient } from './client';
 import type { A3sCommandResult } from './client';
 import { A3sRunPoller } from './runPoller';
@@ -102,7 +106,7 @@ export class A3sDriver implements Driver {
     }
     const client = this.requireReady();
     const runId = newA3sRunId();
-    const book = this.newBook(runId, await this.sessionId(), { requestId: `start-${runId}` });
+    const book = this.newBook(runId, await this.sessionId(), { requestId: `start-${runId}` }, true);
     const title = options.prompt.trim().split(/\r?\n/, 1)[0]!.slice(0, 80) || 'Untitled run';
     this.applyFields(runId, { title, state: 'starting', workspaceRoots: options.workspaceRoots });
     await this.saveRun(book);
@@ -119,7 +123,7 @@ export class A3sDriver implements Driver {
     const requestId = `cancel-${runId}-${book.cancelCount}`;
     let result: A3sCommandResult;
     try {
-      result = await this.withRetry(() => client.cancel(requestId, this.identity(book), CANCEL_REASON));
+      result = await withA3sRetry(() => client.cancel(requestId, this.identity(book), CANCEL_REASON));
     } catch (error) {
       if (error instanceof A3sHttpError && (error.code === A3S_ERROR_CODE.runUnavailable || error.code === A3S_ERROR_CODE.sessionNotFound)) {
         await this.markStranded(book, 'the harness has no worker for it any more (it probably restarted)');
@@ -146,7 +150,7 @@ export class A3sDriver implements Driver {
     const client = this.requireReady();
     const oldRun = this.run(oldRunId);
     const runId = newA3sRunId();
-    const book = this.newBook(runId, old.sessionId, { requestId: `recover-${runId}`, recoveredFrom: oldRunId });
+    const book = this.newBook(runId, old.sessionId, { requestId: `recover-${runId}`, recoveredFrom: oldRunId }, true);
     this.applyFields(runId, { title: `${oldRun?.title ?? oldRunId} (recovered)`, state: 'starting', ...(oldRun?.workspaceRoots ? { workspaceRoots: oldRun.workspaceRoots } : {}) });
     await this.saveRun(book);
     await this.recordLocal(runId, { kind: 'notice', text: `Recovering run ${oldRunId} from its checkpoint as this new run.`, level: 'info' });
@@ -221,8 +225,9 @@ export class A3sDriver implements Driver {
     return book;
   }
 
-  private newBook(runId: string, sessionId: string, extra: Partial<A3sRunExtra> = {}): RunBook {
-    const book = newA3sRunBook(runId, sessionId, extra);
+  /** `commandPending`: its start/recover is about to be sent (cleared once answered, see `command`). */
+  private newBook(runId: string, sessionId: string, extra: Partial<A3sRunExtra> = {}, commandPending = false): RunBook {
+    const book = { ...newA3sRunBook(runId, sessionId, extra), awaitingReceipt: commandPending };
     this.books.set(runId, book);
     return book;
   }
@@ -237,25 +242,19 @@ export class A3sDriver implements Driver {
     return new DriverError(messageOf(error), error instanceof A3sHttpError ? error.code : undefined);
   }
 
-  /** Resends the identical command (same request and run id) when its receipt was lost in transit (6.3.3). */
-  private async withRetry<T>(send: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await send();
-      } catch (error) {
-        const transient = error instanceof A3sError && (error.kind === 'transport' || error.kind === 'timeout');
-        if (!transient || attempt >= 3) {
-          throw error;
-        }
-        await new Promise((r) => setTimeout(r, 300 * attempt));
-      }
-    }
-  }
-
-  /** A start/recover command: on failure the run is marked failed with the reason, and the error rethrown. */
-  private async command(book: RunBook, send: () => Promise<A3sCommandResult>): Promise<A3sCommandResult> {
+  /**
+   * A start/recover command, sent after probing for runs a harness restart stranded (the command may reopen their
+   * session, after which nothing tells them from live runs: a3sStrandProbe.ts). On failure the run is marked
+   * failed with the reason, and the error rethrown.
+   */
+  private async command(book: RunBook, send: () => Promise<A3sCommandResult>): Promise<A3sAdmission> {
     try {
-      return await this.withRetry(send);
+      return await admitA3sCommand(async () => {
+        for (const runId of await findA3sStrandedRuns(this.requireReady(), a3sProbeTargets(this.books.values(), book, (b) => this.identity(b)))) {
+          await this.markStranded(this.requireBook(runId), 'the harness restarted and no longer has its session open');
+        }
+        return send();
+      });
     } catch (error) {
       const failure = this.userError(error);
       book.terminal = true;
@@ -263,19 +262,23 @@ export class A3sDriver implements Driver {
       this.applyFields(book.runId, { state: 'failed', stateDetail: failure.message });
       await this.saveRun(book);
       throw failure;
+    } finally {
+      book.awaitingReceipt = false;
     }
   }
 
-  private async afterReceipt(book: RunBook, result: A3sCommandResult, action: 'start' | 'recover'): Promise<void> {
-    if (result.replayed) {
-      book.replayed = true;
-      await this.recordLocal(book.runId, {
-        kind: 'notice',
-        text: `Already started: the harness had already accepted this ${action} (same run id), so no new work was started.`,
-        level: 'info',
-      });
+  private async afterReceipt(book: RunBook, admission: A3sAdmission, action: 'start' | 'recover'): Promise<void> {
+    if (admission.kind === 'unverified') {
+      const text = unverifiedReceiptText(action, admission.mismatch);
+      this.ctx.log.warn(`A3S run ${book.runId}: ${text} (${admission.mismatch.message})`);
+      await this.recordLocal(book.runId, { kind: 'notice', text, level: 'warning' }); // the state comes from the first page
+    } else {
+      if (admission.result.replayed) {
+        book.replayed = true;
+        await this.recordLocal(book.runId, { kind: 'notice', text: replayedCommandText(action), level: 'info' });
+      }
+      this.applyState(book.runId, admission.result.receipt.state);
     }
-    this.applyState(book.runId, result.receipt.state);
     await this.saveRun(book);
     this.startPolling(book);
   }
@@ -489,12 +492,7 @@ export class A3sDriver implements Driver {
   }
 
   private publishRecoverPanel(runId: string): void {
-    const panel: Panel = {
-      id: A3S_RECOVER_PANEL,
-      title: 'Stranded run',
-      entries: [{ id: 'recover', icon: 'debug-restart', label: 'Resume from the checkpoint', description: 'as a new run (Recover A3S Run)', actions: [{ id: 'recover', label: 'Recover' }] }],
-    };
-    this.ctx.store.dispatch({ type: 'runPanels', runKey: this.key(runId), panels: [panel], merge: true });
+    this.ctx.store.dispatch({ type: 'runPanels', runKey: this.key(runId), panels: [a3sRecoverPanel(A3S_RECOVER_PANEL)], merge: true });
   }
 
   // --- change sets --------------------------------------------------------------------------------------------

@@ -16,6 +16,8 @@ export interface A3sRunBook {
   replayed: boolean;
   /** Non-terminal with no worker after a harness restart (recover offered). */
   stranded: boolean;
+  /** Its start/recover is in flight: the harness may not know the run yet, so nothing can be concluded from a page. */
+  awaitingReceipt?: boolean;
   readonly recoveredFrom?: string;
   recoveredAs?: string;
   cancelCount: number;

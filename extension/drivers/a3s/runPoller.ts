@@ -1,7 +1,8 @@
 /**
  * Follows one A3S run's event store: pages until caught up (`has_more` false), then polls with backoff while the
- * run is active — resetting to the active interval whenever events arrive — and stops once the run is terminal
- * and caught up, confirmed by one more poll (WIRE.md 3.6 advice). Timers and clock are injectable for tests.
+ * run is active — resetting to the active interval whenever events arrive or the harness answers again after
+ * failures — and stops once the run is terminal and caught up, confirmed by one more poll (WIRE.md 3.6 advice).
+ * Timers and clock are injectable for tests.
  */
 import { Emitter } from '../../base/emitter';
 import type { Disposable, Event } from '../../base/emitter';
@@ -146,7 +147,11 @@ export class A3sRunPoller implements Disposable {
       let checked;
       try {
         checked = await this.options.client.eventPage(this.options.identity, this.cursorValue, limit, this.abort.signal);
-        errors = 0;
+        if (errors > 0) {
+          // The harness answers again: the error backoff is over, idle backoff starts afresh from the active cadence.
+          interval = active;
+          errors = 0;
+        }
       } catch (caught) {
         if (this.stopped) {
           break;

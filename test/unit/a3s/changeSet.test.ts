@@ -34,9 +34,17 @@ async function waitTerminal(client: A3sClient, identity: A3sRunIdentity): Promis
   throw new Error('run did not finish');
 }
 
+/** Resolves once a 425 was seen after index `from` (the capture is held, so one comes). */
+async function until425(statuses: readonly number[], from: number): Promise<void> {
+  while (!statuses.slice(from).includes(425)) {
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 describe('change sets from a real git workspace', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'a3s-ws-'));
-  const harness = new A3sHarness({ workspace, gitInit: true, stepMs: 1, captureMs: 150 });
+  // Zero latency; a capture is made to take as long as a test needs with holdCaptures, not with a delay.
+  const harness = new A3sHarness({ workspace, gitInit: true, zeroLatency: true });
   let client: A3sClient;
   const statuses: number[] = [];
   before(async () => {
@@ -54,8 +62,13 @@ describe('change sets from a real git workspace', () => {
 
   it('retries 425 until captured, verifies, parses, and the patch reproduces the edits', async () => {
     const readmeBefore = readFileSync(join(workspace, 'README.md'), 'utf8');
+    harness.holdCaptures(true);
     await client.start('q', id('run-edit'), 'please edit the files');
-    const cs = await fetchA3sChangeSet(client, id('run-edit'), fast);
+    const mark = statuses.length;
+    const fetched = fetchA3sChangeSet(client, id('run-edit'), fast);
+    await until425(statuses, mark);
+    harness.holdCaptures(false);
+    const cs = await fetched;
     assert.ok(statuses.filter((s) => s === 425).length >= 1, `saw ${statuses.join(',')}`);
     assert.equal(statuses.at(-1), 200);
     assert.match(cs.baseTree, /^git-tree:[0-9a-f]{40}$/);
@@ -76,7 +89,9 @@ describe('change sets from a real git workspace', () => {
   });
 
   it('422 after a capture lost to a restart; the replayed start gets no change set', async () => {
-    const slow = new A3sHarness({ workspace, stepMs: 0, captureMs: 5_000 });
+    // The capture is held, so the restart certainly finds it in flight.
+    const slow = new A3sHarness({ workspace, zeroLatency: true });
+    slow.holdCaptures(true);
     await slow.start();
     const c = new A3sClient({ baseUrl: slow.url });
     try {
@@ -107,7 +122,7 @@ describe('change sets from a real git workspace', () => {
 describe('change sets without git', () => {
   it('422 for a non-git workspace, with the reason', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'a3s-nogit-'));
-    const harness = new A3sHarness({ workspace: dir, stepMs: 0 });
+    const harness = new A3sHarness({ workspace: dir, zeroLatency: true });
     await harness.start();
     const client = new A3sClient({ baseUrl: harness.url });
     try {

@@ -2,15 +2,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { A3sClient } from '../../../extension/drivers/a3s/client';
 import { A3sSequenceError } from '../../../extension/drivers/a3s/a3sErrors';
-import { checkA3sEventPage } from '../../../extension/drivers/a3s/eventPageCheck';
-import type { A3sCheckedPage } from '../../../extension/drivers/a3s/eventPageCheck';
 import { A3sRunPoller, pageA3sUntilCaughtUp } from '../../../extension/drivers/a3s/runPoller';
-import type { A3sPollerEnd, A3sTimers } from '../../../extension/drivers/a3s/runPoller';
 import { A3S_TRUNCATION_SUFFIX, buildRunIdentity, decodeA3sEvent } from '../../../extension/protocol/a3s';
-import type { A3sEventRecord, A3sRunIdentity } from '../../../extension/protocol/a3s';
+import type { A3sEventRecord } from '../../../extension/protocol/a3s';
 import { A3sHarness } from '../../fixtures/a3s/harness';
 import { DEFAULT_RELEASE } from '../../fixtures/a3s/harnessWire';
 import { FakeA3sServer } from './fakeA3sServer';
+import { pageBody } from './pagingFakes';
 
 const id = (runId: string) => buildRunIdentity({ agentReleaseIdentity: DEFAULT_RELEASE, sessionId: 'session-1', runId });
 
@@ -19,7 +17,8 @@ function assertContiguous(events: readonly A3sEventRecord[], from: number): void
 }
 
 describe('event paging against the reference harness', () => {
-  const harness = new A3sHarness({ stepMs: 0 });
+  // Zero latency: a run's events exist by the first page, so nothing here races the harness's clock.
+  const harness = new A3sHarness({ zeroLatency: true });
   let client: A3sClient;
   let pages = 0;
   before(async () => {
@@ -86,13 +85,20 @@ describe('event paging against the reference harness', () => {
   });
 
   it('polls a live run to its end with real timers', async () => {
+    // Parked at 10 events: the poller meets the run live (not terminal), then follows it to its end once released.
+    harness.holdEventsAt(10);
     await client.start('q', id('run-poll'), 'poll me');
     const poller = new A3sRunPoller({ client, identity: id('run-poll'), activeIntervalMs: 5, maxIntervalMs: 20 });
     const seen: number[] = [];
     const states: string[] = [];
     poller.onEvents(({ events }) => seen.push(...events.map((e) => e.sequence)));
     poller.onState((s) => states.push(s));
-    const end = await poller.start();
+    const tenHeld = new Promise<void>((resolve) => poller.onEvents(() => seen.length >= 10 && resolve()));
+    const ended = poller.start();
+    await tenHeld;
+    assert.deepEqual([harness.getRun('run-poll')?.live, states], [true, ['executing']], 'the poller meets the run live');
+    harness.holdEventsAt(undefined);
+    const end = await ended;
     poller.dispose();
     assert.equal(end.reason, 'terminal');
     assert.equal(states.at(-1), 'completed');
@@ -102,28 +108,6 @@ describe('event paging against the reference harness', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-
-interface PageBody {
-  after_event_sequence: number | null;
-  first_available_sequence: number | null;
-  latest_sequence_exclusive: number;
-  next_after_event_sequence: number | null;
-  retention_gap: boolean;
-  has_more: boolean;
-  events: { sequence: number }[];
-  state?: string;
-}
-
-function pageBody(identity: A3sRunIdentity, p: PageBody): unknown {
-  return {
-    schema: 'a3s.code.agent-event-page.v1',
-    identity,
-    ...p,
-    state: p.state ?? 'executing',
-    observed_at_ms: 1,
-    events: p.events.map((e) => ({ sequence: e.sequence, occurred_at_ms: 1, event: { version: 1, type: 'text_delta', payload: { text: 'x' } } })),
-  };
-}
 
 describe('cursor rules (fake server)', () => {
   let body: unknown;
@@ -167,142 +151,4 @@ describe('cursor rules (fake server)', () => {
       await assert.rejects(client.eventPage(id('r'), null), A3sSequenceError);
     });
   }
-});
-
-// ---------------------------------------------------------------------------------------------------------------
-
-class FakeTimers implements A3sTimers {
-  time = 0;
-  readonly delays: number[] = [];
-  private pending: { at: number; cb: () => void; handle: number }[] = [];
-  private next = 1;
-  setTimeout(cb: () => void, ms: number): unknown {
-    this.delays.push(ms);
-    const handle = this.next++;
-    this.pending.push({ at: this.time + ms, cb, handle });
-    return handle;
-  }
-  clearTimeout(handle: unknown): void {
-    this.pending = this.pending.filter((p) => p.handle !== handle);
-  }
-  now(): number {
-    return this.time;
-  }
-  get waiting(): number {
-    return this.pending.length;
-  }
-  fire(): void {
-    const p = this.pending.shift();
-    assert.ok(p, 'nothing scheduled');
-    this.time = p.at;
-    p.cb();
-  }
-}
-
-/** An in-memory run store answering pages like the harness, through the real cursor checks. */
-class FakeStore {
-  events: number[] = [];
-  state = 'executing';
-  firstAvailable = 0;
-  calls = 0;
-  async eventPage(identity: A3sRunIdentity, after: number | null, limit = 64): Promise<A3sCheckedPage> {
-    this.calls++;
-    let start = after === null ? 0 : after + 1;
-    const gap = start < this.firstAvailable;
-    if (gap) {
-      start = this.firstAvailable;
-    }
-    const events = this.events.slice(start, start + limit).map((sequence) => ({ sequence }));
-    const last = events.at(-1);
-    const body = pageBody(identity, {
-      after_event_sequence: after,
-      first_available_sequence: this.firstAvailable,
-      latest_sequence_exclusive: this.events.length,
-      next_after_event_sequence: last ? last.sequence : after,
-      retention_gap: gap,
-      has_more: last ? last.sequence + 1 < this.events.length : false,
-      events,
-      state: this.state,
-    });
-    return checkA3sEventPage(body, identity, after, limit);
-  }
-  add(n: number): void {
-    for (let i = 0; i < n; i++) {
-      this.events.push(this.events.length);
-    }
-  }
-}
-
-const settle = async (): Promise<void> => {
-  for (let i = 0; i < 10; i++) {
-    await new Promise((r) => setImmediate(r));
-  }
-};
-
-describe('A3sRunPoller backoff (fake timers)', () => {
-  it('catches up at once, backs off while idle, resets on events, stops terminal after one confirming poll', async () => {
-    const store = new FakeStore();
-    store.add(100);
-    store.firstAvailable = 10;
-    const timers = new FakeTimers();
-    const poller = new A3sRunPoller({ client: store, identity: id('r'), activeIntervalMs: 100, maxIntervalMs: 800, timers });
-    const got: number[] = [];
-    const gaps: unknown[] = [];
-    let end: A3sPollerEnd | undefined;
-    poller.onEvents(({ events }) => got.push(...events.map((e) => e.sequence)));
-    poller.onGap((g) => gaps.push(g));
-    poller.onEnd((e) => (end = e));
-    void poller.start();
-    await settle();
-    assert.equal(store.calls, 2, 'two pages back to back while has_more');
-    assert.deepEqual(gaps, [{ fromSequence: 0, toSequenceExclusive: 10 }]);
-    assert.deepEqual(got, store.events.slice(10));
-    for (let i = 0; i < 5; i++) {
-      timers.fire();
-      await settle();
-    }
-    assert.deepEqual(timers.delays, [100, 200, 400, 800, 800, 800]);
-    store.add(3);
-    timers.fire();
-    await settle();
-    assert.equal(timers.delays.at(-1), 100, 'events reset the interval');
-    store.add(1);
-    store.state = 'completed';
-    const callsBefore = store.calls;
-    timers.fire();
-    await settle();
-    assert.equal(store.calls, callsBefore + 2, 'one confirming poll after terminal');
-    assert.deepEqual(end, { reason: 'terminal', state: 'completed', cursor: 103 });
-    assert.equal(timers.waiting, 0);
-    assert.deepEqual(got, store.events.slice(10));
-    poller.dispose();
-  });
-
-  it('retries transport errors with backoff and gives up on a final HTTP error', async () => {
-    const timers = new FakeTimers();
-    let n = 0;
-    const { A3sError, A3sHttpError } = await import('../../../extension/drivers/a3s/a3sErrors');
-    const client = {
-      eventPage: async (): Promise<A3sCheckedPage> => {
-        n++;
-        if (n < 3) {
-          throw new A3sError('transport', 'ECONNREFUSED');
-        }
-        throw new A3sHttpError('POST', '/v1/agent/events:page', 404, 'a3s.code.agent_protocol.session_not_found', 'x', {});
-      },
-    };
-    const poller = new A3sRunPoller({ client, identity: id('r'), activeIntervalMs: 50, timers });
-    const errors: boolean[] = [];
-    poller.onError((e) => errors.push(e.willRetry));
-    const done = poller.start();
-    await settle();
-    timers.fire();
-    await settle();
-    timers.fire();
-    const end = await done;
-    assert.deepEqual(errors, [true, true, false]);
-    assert.deepEqual(timers.delays, [100, 200]);
-    assert.equal(end.reason, 'error');
-    poller.dispose();
-  });
 });

@@ -1,76 +1,20 @@
 /** The A3S driver against the in-process reference harness: mapping, paging, reload, cancel, change sets, recovery. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, test } from 'node:test';
-import { A3sDriver } from '../../../extension/drivers/a3s/a3sDriver';
-import type { A3sDriverOptions } from '../../../extension/drivers/a3s/a3sDriver';
-import type { ConnectionProfile } from '../../../extension/drivers/driver';
+import { test } from 'node:test';
+import { A3sRunStorage } from '../../../extension/drivers/a3s/a3sRunStorage';
 import { runKeyOf } from '../../../extension/model/modelTypes';
-import type { RunStore } from '../../../extension/model/runStore';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
-import { A3sHarness } from '../../fixtures/a3s/harness';
-import type { A3sHarnessOptions } from '../../fixtures/a3s/harness';
-import { DEFAULT_RELEASE } from '../../fixtures/a3s/harnessWire';
+import { allText, connected, driverTestBed, items, untilAsync } from '../a3s/driverKit';
 import { FakeA3sServer } from '../a3s/fakeA3sServer';
-import { driverSetup, loudLog, until } from './driverTestKit';
+import { quietLog, until } from './driverTestKit';
 
-const base = mkdtempSync(join(tmpdir(), 'a3sd-'));
-const cleanups: (() => Promise<void> | void)[] = [];
-after(async () => {
-  for (const c of cleanups.reverse()) {
-    await c();
-  }
-  rmSync(base, { recursive: true, force: true });
-});
+// Zero-latency harness unless a test asks for pacing: every wait below is for a state.
+const { startHarness, makeDriver, cleanups } = driverTestBed('a3sd-');
 
-
-const FAST: A3sDriverOptions = { healthIntervalMs: 50, pollActiveMs: 5, pollMaxMs: 40, reconnectBaseMs: 20, changeSetInitialDelayMs: 20, changeSetMaxDelayMs: 80 };
-
-async function startHarness(options: A3sHarnessOptions = {}): Promise<{ harness: A3sHarness; workspace: string }> {
-  const workspace = mkdtempSync(join(base, 'ws-'));
-  const harness = new A3sHarness({ workspace, gitInit: true, stepMs: 1, captureMs: 30, ...options });
-  await harness.start();
-  cleanups.push(() => harness.stop());
-  return { harness, workspace };
-}
-
-interface Frame {
-  readonly dir: 'in' | 'out';
-  readonly frame: unknown;
-  readonly path?: string;
-}
-
-function makeDriver(url: string, storageDir: string, profile: Partial<ConnectionProfile> = {}, options: A3sDriverOptions = {}) {
-  const frames: Frame[] = [];
-  const { store, connectionId, ctx } = driverSetup({ name: 'test', protocol: 'a3s', url, releaseIdentity: DEFAULT_RELEASE, ...profile }, storageDir, {
-    tap: (dir, frame, http) => frames.push({ dir, frame, ...(http ? { path: http.path } : {}) }),
-    log: loudLog,
-  });
-  const driver = new A3sDriver(ctx, { ...FAST, ...options });
-  cleanups.push(() => driver.dispose());
-  return { store, driver, connectionId, frames };
-}
-
-async function connected(store: RunStore, connectionId: string): Promise<void> {
-  await until('connected', () => store.state.connections.get(connectionId)?.state.kind === 'connected');
-}
-
-function items(store: RunStore, key: string): readonly TranscriptItem[] {
-  return store.transcript(key)?.snapshot() ?? [];
-}
-
-function allText(store: RunStore, key: string): string {
-  return items(store, key)
-    .filter((i) => i.kind === 'text')
-    .map((i) => (i.kind === 'text' ? i.text : ''))
-    .join('');
-}
-
-test('a run is mapped onto the model and its verified change set is published', async () => {
-  const { harness } = await startHarness();
-  const { store, driver, connectionId, frames } = makeDriver(harness.url, mkdtempSync(join(base, 's-')));
+for (const [mode, pacing] of [['zero latency', {}], ['paced', { stepMs: 1, captureMs: 30 }]] as const) {
+test(`a run is mapped onto the model and its verified change set is published (${mode})`, async () => {
+  const { harness } = await startHarness(pacing);
+  const { store, driver, connectionId, frames } = makeDriver(harness.url);
   await driver.connect();
   await connected(store, connectionId);
   assert.deepEqual(store.state.connections.get(connectionId)?.capabilities, ['run.start', 'run.cancel', 'changeSets.remote']);
@@ -108,11 +52,12 @@ test('a run is mapped onto the model and its verified change set is published', 
   const start = frames.find((f) => f.dir === 'out' && f.path === '/v1/agent/commands')?.frame as { request: { identity: object } };
   assert.deepEqual(Object.keys(start.request.identity), ['schema', 'protocol', 'agent_release_identity', 'session_id', 'run_id']);
 });
+}
 
 test('paging follows has_more and marks a retention gap', async () => {
+  // Zero latency: all ~180 events exist before the first page, so paging must follow has_more across pages.
   const { harness } = await startHarness();
-  // Slow polling, so events pile up beyond one page between polls.
-  const { store, driver, connectionId, frames } = makeDriver(harness.url, mkdtempSync(join(base, 's-')), {}, { pollActiveMs: 1500, pollMaxMs: 1500 });
+  const { store, driver, connectionId, frames } = makeDriver(harness.url);
   await driver.connect();
   await connected(store, connectionId);
   const runId = await driver.startRun({ prompt: 'many events, mind the gap', workspaceRoots: [] });
@@ -137,26 +82,33 @@ test('paging follows has_more and marks a retention gap', async () => {
 });
 
 test('a reload resumes paging from the persisted cursor without duplicates', async () => {
-  const { harness } = await startHarness({ stepMs: 6 });
-  const storage = mkdtempSync(join(base, 's-'));
-  const first = makeDriver(harness.url, storage);
+  // The harness parks the run at 40 events: the reload happens mid-run by construction, not by timing.
+  const { harness } = await startHarness();
+  harness.holdEventsAt(40);
+  const first = makeDriver(harness.url);
+  const storage = first.storageDir;
   await first.driver.connect();
   await connected(first.store, first.connectionId);
   const runId = await first.driver.startRun({ prompt: 'many chunks', workspaceRoots: [] });
   const key = runKeyOf(first.connectionId, runId);
-  await until('some events', () => (first.store.state.runs.get(key)?.lastSequence ?? 0) > 30);
+  await until('the parked run is read', () => first.store.state.runs.get(key)?.lastSequence === 40);
   await first.driver.disconnect();
-  await new Promise((r) => setTimeout(r, 400)); // let the journal and the index settle
-  const held = first.store.state.runs.get(key)!.lastSequence;
+  // A reload restores what is on disk: wait until the journal holds every event the model holds (wire 0–39).
+  const onDisk = new A3sRunStorage(storage, first.connectionId, quietLog);
+  await untilAsync('the journal holds the 40 events', async () => {
+    const stored = (await onDisk.loadRuns()).find((r) => r.stored.runId === runId);
+    return stored?.items.filter((i) => i.kind === 'event').length === 40;
+  });
   first.driver.dispose();
-  assert.notEqual(harness.getRun(runId)!.state, 'completed', 'the reload happens mid-run');
+  assert.equal(harness.getRun(runId)!.live, true, 'the reload happens mid-run');
 
   const second = makeDriver(harness.url, storage);
   await second.driver.connect();
   const restored = second.store.state.runs.get(key);
   assert.ok(restored, 'the run is restored from storage');
-  assert.ok(restored.lastSequence >= held - 1, 'the stored transcript is folded back in');
+  assert.equal(restored.lastSequence, 40, 'the stored transcript is folded back in');
   await connected(second.store, second.connectionId);
+  harness.holdEventsAt(undefined);
   await until('completed', () => second.store.state.runs.get(key)?.state === 'completed');
   const firstPage = second.frames.find((f) => f.dir === 'out' && f.path === '/v1/agent/events:page')?.frame as { after_event_sequence: number | null };
   assert.equal(firstPage.after_event_sequence, restored.lastSequence - 1, 'paging resumes after the last held sequence');
@@ -171,7 +123,7 @@ test('a reload resumes paging from the persisted cursor without duplicates', asy
 
 test('cancel: a live run is cancelled; cancelling again says "already finished"', async () => {
   const { harness } = await startHarness();
-  const { store, driver, connectionId, frames } = makeDriver(harness.url, mkdtempSync(join(base, 's-')));
+  const { store, driver, connectionId, frames } = makeDriver(harness.url);
   await driver.connect();
   await connected(store, connectionId);
   const runId = await driver.startRun({ prompt: 'wait for me', workspaceRoots: [] });
@@ -188,7 +140,7 @@ test('cancel: a live run is cancelled; cancelling again says "already finished"'
 
 test('a change set over the limit is unavailable with the reason', async () => {
   const { harness } = await startHarness();
-  const { store, driver, connectionId } = makeDriver(harness.url, mkdtempSync(join(base, 's-')));
+  const { store, driver, connectionId } = makeDriver(harness.url);
   await driver.connect();
   await connected(store, connectionId);
   const runId = await driver.startRun({ prompt: 'edit something huge', workspaceRoots: [] });
@@ -215,7 +167,7 @@ test('a tampered change set is refused, naming the failed check', async () => {
   });
   const url = await proxy.start();
   cleanups.push(() => proxy.stop());
-  const { store, driver, connectionId } = makeDriver(url, mkdtempSync(join(base, 's-')));
+  const { store, driver, connectionId } = makeDriver(url);
   await driver.connect();
   await connected(store, connectionId);
   const runId = await driver.startRun({ prompt: 'edit', workspaceRoots: [] });
@@ -231,7 +183,7 @@ test('a tampered change set is refused, naming the failed check', async () => {
 
 test('a stranded run is offered for recovery and resumes as a new run', async () => {
   const { harness } = await startHarness();
-  const { store, driver, connectionId } = makeDriver(harness.url, mkdtempSync(join(base, 's-')));
+  const { store, driver, connectionId } = makeDriver(harness.url);
   await driver.connect();
   await connected(store, connectionId);
   const runId = await driver.startRun({ prompt: 'strand me', workspaceRoots: [] });
@@ -253,7 +205,7 @@ test('a stranded run is offered for recovery and resumes as a new run', async ()
 
 test('after a harness restart, paging a live run answers 404 session_not_found: the run is stranded', async () => {
   const { harness } = await startHarness();
-  const { store, driver, connectionId } = makeDriver(harness.url, mkdtempSync(join(base, 's-')));
+  const { store, driver, connectionId } = makeDriver(harness.url);
   await driver.connect();
   await connected(store, connectionId);
   const runId = await driver.startRun({ prompt: 'strand me again', workspaceRoots: [] });
@@ -269,14 +221,14 @@ test('after a harness restart, paging a live run answers 404 session_not_found: 
 
 test('profile problems fail with an actionable reason; a draining harness shows "draining"', async () => {
   const { harness } = await startHarness();
-  const noRelease = makeDriver(harness.url, mkdtempSync(join(base, 's-')), { releaseIdentity: undefined });
+  const noRelease = makeDriver(harness.url, undefined, { releaseIdentity: undefined });
   await noRelease.driver.connect();
   const failed = await until('failed', () => {
     const s = noRelease.store.state.connections.get(noRelease.connectionId)?.state;
     return s?.kind === 'failed' ? s : undefined;
   });
   assert.match(failed.reason, /releaseIdentity.*sha256:/);
-  const remote = makeDriver('http://192.0.2.10:8787', mkdtempSync(join(base, 's-')));
+  const remote = makeDriver('http://192.0.2.10:8787');
   await remote.driver.connect();
   const refused = await until('failed', () => {
     const s = remote.store.state.connections.get(remote.connectionId)?.state;
@@ -284,7 +236,7 @@ test('profile problems fail with an actionable reason; a draining harness shows 
   });
   assert.match(refused.reason, /"allowRemote": true/);
 
-  const { store, driver, connectionId } = makeDriver(harness.url, mkdtempSync(join(base, 's-')));
+  const { store, driver, connectionId } = makeDriver(harness.url);
   await driver.connect();
   await connected(store, connectionId);
   harness.beginDrain();
