@@ -15,6 +15,7 @@ import { redactSecrets } from './transport/traceRedaction';
 import { ApprovalCenter } from './ui/approvals/approvalCenter';
 import { ApprovalDiffs } from './ui/approvals/approvalDiffs';
 import { registerAgencyProxyCommands } from './ui/commands/agencyProxyCommands';
+import { registerAgencyProxyRunCommands } from './ui/commands/agencyProxyRunCommands';
 import { registerApprovalCommands } from './ui/commands/approvalCommands';
 import { registerA3sCommands } from './ui/commands/a3sCommands';
 import { registerChangeSetCommands } from './ui/commands/changeSetCommands';
@@ -155,6 +156,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerA3sCommands(commandContext),
     ...registerHiveCommands(commandContext),
     ...registerAgencyProxyCommands(commandContext),
+    ...registerAgencyProxyRunCommands(commandContext),
     ...registerScvCommands(commandContext),
   );
 

@@ -160,6 +160,9 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     if (state.changeSets.has(run.key)) {
       flags += '+changes';
     }
+    if (state.connections.get(run.connectionId)?.protocol === 'agency-proxy') {
+      flags += '+agencyProxy';
+    }
     if (state.connections.get(run.connectionId)?.protocol === 'scv') {
       flags += run.queuePaused ? '+scv+queuePaused' : '+scv';
     }
