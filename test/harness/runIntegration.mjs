@@ -54,7 +54,7 @@ function countResults() {
 function startReloadDaemon(dir, workspace) {
   const socket = join(dir, 'run', 'runtime.sock');
   const stateDir = join(dir, 'state');
-  const child = spawn(process.execPath, [join(root, 'out/fixtures/agencyProxy.js'), '--socket', socket, '--state-dir', stateDir, '--workspace', workspace], {
+  const child = spawn(process.execPath, [join(root, 'out/fixtures/agencyProxy.js'), '--socket', socket, '--record-dir', stateDir, '--workspace', workspace], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return { child, socket, stateDir };

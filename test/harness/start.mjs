@@ -54,7 +54,7 @@ console.log(`demo workspace: ${workspace}`);
 
 const connections = [];
 const apSocket = join(temp, 'ap', 'runtime.sock');
-if (startDaemon('agencyProxy', ['--socket', apSocket, '--state-dir', join(temp, 'ap-state'), '--workspace', workspace])) {
+if (startDaemon('agencyProxy', ['--socket', apSocket, '--workspace', workspace])) {
   connections.push({ name: 'AgencyProxy (demo)', protocol: 'agency-proxy', socketPath: apSocket });
 }
 const scvSocket = join(temp, 'scv', 'server.sock');

@@ -46,7 +46,9 @@ suite('AgencyProxy', () => {
   suiteSetup(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-ap-'));
     const socketPath = path.join(dir, 'run', 'runtime.sock');
-    daemon = startFixture('agencyProxy', ['--socket', socketPath, '--state-dir', path.join(dir, 'state'), '--workspace', workspaceDir()]);
+    // --same-write: a zero-delay daemon whose `accepted` and the rest of the run (up to `finished`) arrive in one
+    // socket write, as a real daemon's do; every decision below must still show as the user made it.
+    daemon = startFixture('agencyProxy', ['--socket', socketPath, '--record-dir', path.join(dir, 'state'), '--workspace', workspaceDir(), '--same-write']);
     await waitFor('the daemon socket', () => fs.existsSync(socketPath));
     const a = await api();
     await setConnections([{ name: 'AgencyProxy', protocol: 'agency-proxy', socketPath }]);

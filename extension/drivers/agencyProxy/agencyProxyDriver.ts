@@ -58,6 +58,13 @@ export class AgencyProxyDriver implements Driver {
   private lastWarning = '';
   /** Runs whose start_run is in flight: not yet in the daemon's list, but not lost either. */
   private readonly starting = new Set<string>();
+  /**
+   * Runs attached on the current connection: their event stream (and the final-state read after a terminal event)
+   * owns their state, so a periodic `list_runs` neither re-attaches them nor overwrites it with a snapshot that may
+   * be ahead of the events still in flight (a snapshot's `completed` arriving before `finished` would drop the
+   * closing notice). Cleared with each new connection.
+   */
+  private readonly attached = new Set<string>();
   /** AgencyProxy sends no change sets: the editor snapshots the git workspace around each run (localChangeSet.ts). */
   private readonly localChanges: LocalChangeSets;
   private readonly localRecords = new Map<string, LocalChangeSetRecord>();
@@ -316,6 +323,7 @@ export class AgencyProxyDriver implements Driver {
     this.lastWarning = warning;
     this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.connectionId, warning });
     this.client = client;
+    this.attached.clear();
     client.onWarning((w) => this.ctx.log.warn(w.message));
     client.onEvent((frame) => this.onEvent(frame));
     client.onClose((info) => {
@@ -361,9 +369,12 @@ export class AgencyProxyDriver implements Driver {
       const key = runKeyOf(this.connectionId, snapshot.runId);
       const existing = this.ctx.store.state.runs.get(key);
       const title = typeof snapshot.metadata.title === 'string' ? snapshot.metadata.title : snapshot.runId;
-      const { state, detail } = mapRunState(snapshot.state);
       this.activity.setInteractiveFromMetadata(snapshot.runId, snapshot.metadata);
       this.ownership.noteSession(snapshot.runId, snapshot.providerSessionId);
+      if (this.attached.has(snapshot.runId)) {
+        continue; // followed live on this connection
+      }
+      const { state, detail } = mapRunState(snapshot.state);
       this.applyFields(snapshot.runId, {
         ...(existing ? {} : { title }),
         provider: snapshot.provider,
@@ -391,6 +402,9 @@ export class AgencyProxyDriver implements Driver {
     } catch (error) {
       this.ctx.log.warn(`attach ${runId}: ${error instanceof Error ? error.message : String(error)}`);
       return;
+    }
+    if (this.client === client) {
+      this.attached.add(runId);
     }
     // Acked by someone else before we stored them: those events are gone (WIRE.md 1.9). Replayed events that came in
     // the snapshot's chunk were folded before this continuation, and the reducer already recorded the jump to them
