@@ -22,6 +22,11 @@ const DECISIONS: Record<ApprovalDecision, { text: string; icon: string; classNam
 };
 const KNOWN_RISKS = new Set(['low', 'medium', 'high', 'critical']);
 
+/** "Allow once" only reads right next to "Allow similar"; daemons without it (SCV) just say "Allow", as the notification does. */
+function buttonText(decision: ApprovalDecision, options: readonly ApprovalDecision[]): string {
+  return decision === 'allow_once' && !options.includes('allow_similar') ? 'Allow' : DECISIONS[decision].text;
+}
+
 /** The outcome line of a card that is no longer simply waiting, or null. */
 function outcomeOf(item: ApprovalItem): { text: string; icon: string; className: string } | null {
   const by = item.decidedBy ? ` ${DECISION_SURFACE_LABELS[item.decidedBy]}` : '';
@@ -79,8 +84,8 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
     for (const decision of item.options) {
       const spec = DECISIONS[decision];
       const el = button({
-        label: `${spec.text}: ${item.title}`,
-        text: spec.text,
+        label: `${buttonText(decision, item.options)}: ${item.title}`,
+        text: buttonText(decision, item.options),
         icon: spec.icon,
         className: `${spec.className} approval-decide`,
         onClick: () => {
