@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { AgencyProxyDriver } from '../../drivers/agencyProxy/agencyProxyDriver';
+import { DEFAULT_CONTINUE_PROMPT } from '../../drivers/agencyProxy/continueRun';
 import type { ModelState, RunInfo } from '../../model/modelTypes';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import { sanitizeNotificationText } from '../notificationText';
@@ -30,13 +31,24 @@ async function targetRun(ctx: CommandContext, target: unknown, placeHolder: stri
   return explicit ?? (await pickRun(ctx.store.state, placeHolder, (r) => isAgencyProxyRun(ctx.store.state, r) && filter(r)));
 }
 
-async function continueRun(ctx: CommandContext, run: RunInfo): Promise<string | undefined> {
+async function continueRun(ctx: CommandContext, run: RunInfo, prompt?: string): Promise<string | undefined> {
   const driver = driverOf(ctx, run);
   if (!driver) {
     return undefined;
   }
+  const message =
+    prompt ??
+    (await vscode.window.showInputBox({
+      title: `Continue "${sanitizeNotificationText(run.title, 60)}" in a new run`,
+      prompt: 'The first message of the new run, in the same provider session',
+      value: DEFAULT_CONTINUE_PROMPT,
+      ignoreFocusOut: true,
+    }));
+  if (!message?.trim()) {
+    return undefined;
+  }
   try {
-    const runId = await driver.continueInNewRun(run.runId);
+    const runId = await driver.continueInNewRun(run.runId, { prompt: message });
     const key = `${run.connectionId}::${runId}`;
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', key);
     return key;
@@ -71,9 +83,9 @@ function watchLostRuns(ctx: CommandContext): vscode.Disposable {
 export function registerAgencyProxyRunCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
     watchLostRuns(ctx),
-    vscode.commands.registerCommand('agentSwitchboard.agencyProxy.continueRun', async (target?: unknown) => {
+    vscode.commands.registerCommand('agentSwitchboard.agencyProxy.continueRun', async (target?: unknown, prompt?: unknown) => {
       const run = await targetRun(ctx, target, 'Continue which run in a new run?', (r) => isTerminalRunState(r.state));
-      return run ? continueRun(ctx, run) : undefined;
+      return run ? continueRun(ctx, run, typeof prompt === 'string' ? prompt : undefined) : undefined;
     }),
     vscode.commands.registerCommand('agentSwitchboard.agencyProxy.adoptRun', async (target?: unknown, confirmed?: unknown) => {
       const run = await targetRun(ctx, target, 'Take over which run?', () => true);

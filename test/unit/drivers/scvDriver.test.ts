@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DriverError } from '../../../extension/drivers/driver';
-import { ScvDriver } from '../../../extension/drivers/scv/scvDriver';
+import type { ScvDriver } from '../../../extension/drivers/scv/scvDriver';
 import { SESSION_DROPPED } from '../../../extension/drivers/scv/scvErrorText';
 import type { RunInfo } from '../../../extension/model/modelTypes';
 import { awaitsDecision, runKeyOf } from '../../../extension/model/modelTypes';
@@ -19,7 +19,8 @@ import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes
 import { ScvReferenceDaemon } from '../../fixtures/scv/daemon';
 import type { ScvReferenceDaemonOptions } from '../../fixtures/scv/daemon';
 import { fakeScvServer } from '../scv/fakeScvServer';
-import { driverSetup, loudLog, until } from './driverTestKit';
+import { makeDriver } from '../scv/scvDriverKit';
+import { until } from './driverTestKit';
 
 const base = mkdtempSync(join(tmpdir(), 'scvd-'));
 after(() => rmSync(base, { recursive: true, force: true }));
@@ -64,24 +65,6 @@ async function setup(daemonOptions: Partial<ScvReferenceDaemonOptions> | null = 
     },
   };
   return s;
-}
-
-function makeDriver(socketPath: string, storageDir: string, workspaceFolder: string, options: ConstructorParameters<typeof ScvDriver>[1] = {}) {
-  const frames: unknown[] = [];
-  const logs: string[] = [];
-  const { store, ctx } = driverSetup({ name: 'test', protocol: 'scv', socketPath }, storageDir, {
-    tap: (_dir, frame) => frames.push(frame),
-    log: {
-      info: (m) => logs.push(`info: ${m}`),
-      warn: (m) => logs.push(`warn: ${m}`),
-      error: (m) => {
-        logs.push(`error: ${m}`);
-        loudLog.error(m);
-      },
-    },
-    workspaceFolder,
-  });
-  return { store, frames, logs, driver: new ScvDriver(ctx, { reconnectBaseMs: 50, ...options }) };
 }
 
 function items(s: { store: RunStore }, runId: string): TranscriptItem[] {
