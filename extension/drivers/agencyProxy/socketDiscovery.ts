@@ -64,47 +64,6 @@ export function launcherSocketPath(launcherConfigDir: string, tmpdir: string): s
   return path.join(tmpdir, `azp-${fnv1a64Hex(launcherConfigDir)}`, 'runtime.sock');
 }
 
-/**
- * The socket of a launcher that used the platform config directory itself as its config directory. Real launchers
- * use a subdirectory (see `discoverSocketCandidates`); this stays for the FNV fallback arithmetic it shares.
- */
-export function conventionalSocketPath(environment: DiscoveryEnvironment = currentEnvironment()): string {
-  return launcherSocketPath(configDir(environment), environment.tmpdir);
-}
-
-/**
- * The profile's explicit path (with `~` expanded), then `conventionalSocketPath`. Deduplicated. The driver no longer
- * connects to these blindly: without a profile path it uses `findLiveSockets`.
- */
-export function candidateSocketPaths(
-  profilePath?: string,
-  environment: DiscoveryEnvironment = currentEnvironment(),
-): string[] {
-  const out: string[] = [];
-  if (profilePath !== undefined && profilePath.trim() !== '') {
-    out.push(expandHome(profilePath.trim(), environment.homedir));
-  }
-  const conventional = conventionalSocketPath(environment);
-  if (!out.includes(conventional)) {
-    out.push(conventional);
-  }
-  return out;
-}
-
-/** The first candidate that exists and is a socket, or undefined. (Whether a daemon answers is the client's job.) */
-export function findExistingSocket(candidates: readonly string[]): string | undefined {
-  for (const candidate of candidates) {
-    try {
-      if (fs.statSync(candidate).isSocket()) {
-        return candidate;
-      }
-    } catch {
-      // Missing or unreadable: try the next one.
-    }
-  }
-  return undefined;
-}
-
 export interface SocketSecurityReport {
   /** Human-readable warnings; empty when the directory looks private. */
   readonly warnings: string[];

@@ -5,12 +5,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import {
-  candidateSocketPaths,
   checkSocketSecurity,
   configDir,
-  conventionalSocketPath,
-  findExistingSocket,
   fnv1a64Hex,
+  launcherSocketPath,
 } from '../../../extension/drivers/agencyProxy/socketDiscovery';
 import type { DiscoveryEnvironment } from '../../../extension/drivers/agencyProxy/socketDiscovery';
 
@@ -32,7 +30,7 @@ describe('AgencyProxy socket discovery', () => {
     assert.equal(configDir(linux('/home/u', { XDG_CONFIG_HOME: 'relative' })), '/home/u/.config');
     assert.equal(configDir({ platform: 'darwin', env: {}, homedir: '/Users/a', tmpdir: '/tmp' }),
       '/Users/a/Library/Application Support');
-    assert.equal(conventionalSocketPath(linux('/home/u')), '/home/u/.config/agency-proxy/runtime.sock');
+    assert.equal(launcherSocketPath(configDir(linux('/home/u')), '/tmp'), '/home/u/.config/agency-proxy/runtime.sock');
   });
 
   it('falls back to <tmpdir>/azp-<hash>/runtime.sock when the conventional path is over 100 bytes', () => {
@@ -40,30 +38,20 @@ describe('AgencyProxy socket discovery', () => {
     const env = linux(dir);
     const cfg = `${dir}/.config`;
     assert.ok(Buffer.byteLength(`${cfg}/agency-proxy/runtime.sock`) > 100);
-    assert.equal(conventionalSocketPath(env), `/tmp/azp-${fnv1a64Hex(cfg)}/runtime.sock`);
+    assert.equal(launcherSocketPath(configDir(env), '/tmp'), `/tmp/azp-${fnv1a64Hex(cfg)}/runtime.sock`);
     // Exactly 100 bytes stays conventional.
     const exact = '/h/' + 'y'.repeat(100 - '/h/'.length - '/.config/agency-proxy/runtime.sock'.length);
     assert.equal(Buffer.byteLength(`${exact}/.config/agency-proxy/runtime.sock`), 100);
-    assert.equal(conventionalSocketPath(linux(exact)), `${exact}/.config/agency-proxy/runtime.sock`);
+    assert.equal(launcherSocketPath(configDir(linux(exact)), '/tmp'), `${exact}/.config/agency-proxy/runtime.sock`);
   });
 
-  it('puts the profile path first and deduplicates', () => {
-    const env = linux('/home/u');
-    assert.deepEqual(candidateSocketPaths('~/ap.sock', env), ['/home/u/ap.sock', '/home/u/.config/agency-proxy/runtime.sock']);
-    assert.deepEqual(candidateSocketPaths('/home/u/.config/agency-proxy/runtime.sock', env),
-      ['/home/u/.config/agency-proxy/runtime.sock']);
-    assert.deepEqual(candidateSocketPaths(undefined, env), ['/home/u/.config/agency-proxy/runtime.sock']);
-  });
-
-  it('finds an existing socket and warns about a group/other-writable directory', async () => {
+  it('warns about a group/other-writable socket directory', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apd-'));
     const server = net.createServer();
     const sock = path.join(dir, 's.sock');
     try {
       await new Promise<void>((resolve) => server.listen(sock, resolve));
       fs.chmodSync(sock, 0o600);
-      fs.writeFileSync(path.join(dir, 'plain'), '');
-      assert.equal(findExistingSocket([path.join(dir, 'missing'), path.join(dir, 'plain'), sock]), sock);
       fs.chmodSync(dir, 0o700);
       assert.deepEqual(checkSocketSecurity(sock).warnings, []);
       fs.chmodSync(dir, 0o777);
