@@ -143,6 +143,22 @@ suite('AgencyProxy', () => {
     await waitFor('decided', () => a.store.state.approvals.get(approval.key)?.status === 'decided');
     await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
     assert.ok(fs.existsSync(path.join(workspaceDir(), 'NOTES.md')), 'the daemon applied the allowed patch');
+    // Its notification is still in the center, with live-looking buttons. A click there now tells the truth (what
+    // was decided, and where) and sends nothing.
+    await showNotifications();
+    await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: 'Deny' });
+    await showNotifications(); // the center closes when its last notification goes
+    await ui({ action: 'waitFor', selector: '.notifications-center .notification-list-item', hasText: 'already decided: Allowed once from the diff editor. Nothing was sent.' });
+    await screenshot('agency-proxy-stale-notification.png');
+    assert.equal(a.store.state.approvals.get(approval.key)?.decision, 'allow_once', 'still the decision the user made');
+    await a.flushTrace();
+    const decisions = fs
+      .readFileSync(process.env.SWITCHBOARD_TRACE_FILE!, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { dir: string; frame: { type?: string; run_id?: string } })
+      .filter((l) => l.dir === 'out' && l.frame.type === 'decide_approval' && l.frame.run_id === runKey.split('::')[1]);
+    assert.equal(decisions.length, 1, 'one decide_approval for this request, from the diff editor');
   });
 
   test('the tree shows the runs with their states', async () => {

@@ -57,7 +57,7 @@ describe('change sets from a real git workspace', () => {
   after(async () => {
     client.dispose();
     await harness.stop();
-    rmSync(workspace, { recursive: true, force: true });
+    rmSync(workspace, { recursive: true, force: true, maxRetries: 20 });
   });
 
   it('retries 425 until captured, verifies, parses, and the patch reproduces the edits', async () => {
@@ -131,7 +131,7 @@ describe('change sets without git', () => {
     } finally {
       client.dispose();
       await harness.stop();
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 });

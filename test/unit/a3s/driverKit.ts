@@ -78,7 +78,7 @@ export function driverTestBed(prefix: string) {
 export async function removeWhenQuiet(dir: string): Promise<void> {
   for (;;) {
     try {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') {

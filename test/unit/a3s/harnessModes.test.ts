@@ -18,7 +18,7 @@ import { untilAsync } from './driverKit';
 
 const id = (runId: string) => buildRunIdentity({ agentReleaseIdentity: DEFAULT_RELEASE, sessionId: 'session-1', runId });
 const base = mkdtempSync(join(tmpdir(), 'a3sm-'));
-after(() => rmSync(base, { recursive: true, force: true }));
+after(() => rmSync(base, { recursive: true, force: true, maxRetries: 20 }));
 
 async function withHarness(harness: A3sHarness, body: (client: A3sClient) => Promise<void>): Promise<void> {
   await harness.start();

@@ -54,6 +54,6 @@ export class TempGitRepo {
   }
 
   dispose(): void {
-    rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 20 });
   }
 }

@@ -41,7 +41,7 @@ describe('AgencyProxyClient handshake and failure paths', () => {
       assert.match(error.message, /speaks 1\.x; Agent Switchboard supports 0\.x/);
     } finally {
       server.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 
@@ -54,7 +54,7 @@ describe('AgencyProxyClient handshake and failure paths', () => {
       assert.equal(error.code, 'handshake_failed');
     } finally {
       server.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 
@@ -86,7 +86,7 @@ describe('AgencyProxyClient handshake and failure paths', () => {
       client.close();
     } finally {
       server.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 
@@ -128,7 +128,7 @@ describe('AgencyProxyClient handshake and failure paths', () => {
       assert.equal((await connectError(client.listRuns())).code, 'connection_closed');
     } finally {
       server.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 
@@ -157,7 +157,7 @@ describe('AgencyProxyClient handshake and failure paths', () => {
       assert.equal(info.byClient, false);
     } finally {
       server.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 
@@ -206,7 +206,7 @@ describe('AgencyProxyClient handshake and failure paths', () => {
       client.close();
     } finally {
       server.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 });

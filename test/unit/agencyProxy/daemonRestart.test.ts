@@ -83,7 +83,7 @@ describe('reference daemon: a restart loses every run, like the real one (WIRE.m
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGKILL');
       }
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 
@@ -131,7 +131,7 @@ describe('reference daemon: a restart loses every run, like the real one (WIRE.m
       b.close();
     } finally {
       await daemon.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 });

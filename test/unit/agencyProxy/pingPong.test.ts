@@ -75,7 +75,7 @@ describe('AgencyProxyClient and daemon Ping/Pong', () => {
       assert.ok(kinds.filter((k) => k === FrameKind.text).length >= 4);
     } finally {
       server.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 });

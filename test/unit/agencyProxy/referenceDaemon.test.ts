@@ -110,7 +110,7 @@ describe('reference daemon: bind rules (WIRE.md §1.1)', () => {
       assert.equal(fs.existsSync(socketPath), false);
     } finally {
       await daemon.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 
@@ -143,7 +143,7 @@ describe('reference daemon: bind rules (WIRE.md §1.1)', () => {
       client.close();
       await fresh.stop();
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 
@@ -162,7 +162,7 @@ describe('reference daemon: bind rules (WIRE.md §1.1)', () => {
       await again.stop();
     } finally {
       await fx.cleanup();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 });

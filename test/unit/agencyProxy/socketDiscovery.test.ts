@@ -62,7 +62,7 @@ describe('AgencyProxy socket discovery', () => {
       assert.match(checkSocketSecurity(sock, 12345).warnings.join('\n'), /owned by uid/);
     } finally {
       await new Promise((resolve) => server.close(resolve));
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 });

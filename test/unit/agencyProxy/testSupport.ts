@@ -46,7 +46,7 @@ export async function startDaemon(options: Partial<ReferenceAgencyProxyOptions> 
     async cleanup() {
       clients.forEach((c) => c.close());
       await daemon.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     },
   };
 }

@@ -148,7 +148,7 @@ describe('reference daemon write timing', () => {
         assert.equal(chunk.indexOf('response:accepted#4') === 0, first, `${flag}: ${chunk.join(' ')}`);
       } finally {
         await killHard(daemon);
-        fs.rmSync(dir, { recursive: true, force: true });
+        fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
       }
     }
   });

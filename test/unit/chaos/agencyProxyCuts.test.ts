@@ -68,6 +68,6 @@ test(`connection cuts with the daemon alive (split, delay, stall, cut, ${DROPS} 
     driver.dispose();
     await proxy.goAway();
     await daemon.stop();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }
 });

@@ -109,6 +109,6 @@ test(`SIGKILL at ${KILLS} seeded points: reconnect within 2 s, the run is lost w
   } finally {
     driver.dispose();
     await killHard(daemon);
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }
 });

@@ -21,7 +21,7 @@ let bundled: Promise<string> | undefined;
 export function agencyProxyBundle(): Promise<string> {
   bundled ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ap-bundle-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true, maxRetries: 20 }));
     const outfile = join(dir, 'agencyProxy.cjs');
     await build({ entryPoints: [MAIN], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'warning' });
     return outfile;

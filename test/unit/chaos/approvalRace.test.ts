@@ -20,7 +20,7 @@ import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
 import { driverSetup, quietLog, until } from '../drivers/driverTestKit';
 
 const base = mkdtempSync(join(tmpdir(), 'apr-'));
-after(() => rmSync(base, { recursive: true, force: true }));
+after(() => rmSync(base, { recursive: true, force: true, maxRetries: 20 }));
 
 const MODES: readonly [string, Partial<ReferenceAgencyProxyOptions>][] = [
   ['default timing', { chunkDelayMs: 1 }],

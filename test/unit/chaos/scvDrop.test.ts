@@ -121,6 +121,6 @@ test(`SCV socket dropped mid-turn at ${DROPS} seeded moments: interrupted, trans
     driver.dispose();
     await proxy.goAway();
     await daemon.stop();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }
 });

@@ -12,7 +12,7 @@ import { driverSetup, loudLog, until } from './driverTestKit';
 import { journalSummary, modelSummary } from './agencyProxyTranscriptCheck';
 
 const base = mkdtempSync(join(tmpdir(), 'apd-'));
-after(() => rmSync(base, { recursive: true, force: true }));
+after(() => rmSync(base, { recursive: true, force: true, maxRetries: 20 }));
 
 function makeDriver(socketPath: string, storageDir: string, frames: unknown[] = []) {
   const { store, connectionId, ctx } = driverSetup({ name: 'test', protocol: 'agency-proxy', socketPath }, storageDir, {

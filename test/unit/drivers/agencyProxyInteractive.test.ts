@@ -22,7 +22,7 @@ const base = mkdtempSync(join(tmpdir(), 'api-'));
 const repos: TempGitRepo[] = [];
 after(() => {
   repos.forEach((r) => r.dispose());
-  rmSync(base, { recursive: true, force: true });
+  rmSync(base, { recursive: true, force: true, maxRetries: 20 });
 });
 
 async function setup(name: string) {

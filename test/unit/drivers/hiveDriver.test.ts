@@ -26,7 +26,7 @@ import { driverSetup, until } from './driverTestKit';
 
 const CONNECTION = 'hive:test';
 const base = mkdtempSync(join(tmpdir(), 'hvdrv-'));
-after(() => rmSync(base, { recursive: true, force: true }));
+after(() => rmSync(base, { recursive: true, force: true, maxRetries: 20 }));
 
 
 /** Timers the test steps by hand: `fire()` runs the armed poll and waits until the next one is armed. */

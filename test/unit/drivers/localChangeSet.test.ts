@@ -130,7 +130,7 @@ test('no change set outside git; malformed extras are ignored; oversized diffs a
     assert.equal(await changes.begin('r3', undefined), undefined);
     assert.equal(store.state.changeSets.has(key), false);
   } finally {
-    rmSync(plain, { recursive: true, force: true });
+    rmSync(plain, { recursive: true, force: true, maxRetries: 20 });
   }
   assert.equal(localChangeSetFromExtra(undefined), undefined);
   assert.equal(localChangeSetFromExtra({ localChangeSet: { repo: 1 } }), undefined);
@@ -204,6 +204,6 @@ test('AgencyProxy runs in a git workspace get a local change set, also after a r
   } finally {
     first.driver.dispose();
     await daemon.stop();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }
 });

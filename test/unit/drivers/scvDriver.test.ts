@@ -23,7 +23,7 @@ import { makeDriver } from '../scv/scvDriverKit';
 import { until } from './driverTestKit';
 
 const base = mkdtempSync(join(tmpdir(), 'scvd-'));
-after(() => rmSync(base, { recursive: true, force: true }));
+after(() => rmSync(base, { recursive: true, force: true, maxRetries: 20 }));
 const CONNECTION = 'scv:test';
 
 

@@ -17,7 +17,7 @@ const base = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-'));
 const servers: net.Server[] = [];
 after(async () => {
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  fs.rmSync(base, { recursive: true, force: true });
+  fs.rmSync(base, { recursive: true, force: true, maxRetries: 20 });
 });
 
 async function listen(socketPath: string): Promise<void> {

@@ -18,7 +18,7 @@ import { Random, forEachCase, mutateText, suiteSeed } from './fuzzKit';
 const SEED = suiteSeed(0x41e);
 const CASES = Number(process.env.FUZZ_FRAMES ?? 100_000);
 const dir = mkdtempSync(join(tmpdir(), 'fzh-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+after(() => rmSync(dir, { recursive: true, force: true, maxRetries: 20 }));
 
 const CORPUS: readonly unknown[] = [
   { kind: 'ok' },

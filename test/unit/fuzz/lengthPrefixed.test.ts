@@ -23,7 +23,7 @@ const FRAMES = Number(process.env.FUZZ_FRAMES ?? 100_000);
 const ERROR_CODES = new Set(['bad_length', 'unexpected_kind', 'invalid_utf8', 'invalid_json', 'truncated']);
 
 const dir = mkdtempSync(join(tmpdir(), 'fzlp-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+after(() => rmSync(dir, { recursive: true, force: true, maxRetries: 20 }));
 
 /** Valid frames of every server kind, the seeds the mutations start from. */
 const CORPUS: readonly Record<string, unknown>[] = [

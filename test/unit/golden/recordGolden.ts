@@ -152,7 +152,7 @@ async function main(): Promise<void> {
     try {
       await record(tmp);
     } finally {
-      rmSync(tmp, { recursive: true, force: true });
+      rmSync(tmp, { recursive: true, force: true, maxRetries: 20 });
     }
   }
 }

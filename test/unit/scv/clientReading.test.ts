@@ -26,7 +26,7 @@ describe('ScvClient reading a scripted server', () => {
     await fake?.close();
     fake = undefined;
     rec = undefined;
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   });
 
   async function run(script: string[], tail = ''): Promise<Recorded> {

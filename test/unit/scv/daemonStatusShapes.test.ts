@@ -52,7 +52,7 @@ describe('SCV daemon.status shapes', () => {
     h = undefined;
     fake = undefined;
     for (const dir of dirs.splice(0)) {
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     }
   });
 

@@ -96,7 +96,7 @@ export async function scvDriverSetup(daemonOptions: Partial<ScvReferenceDaemonOp
         d.driver.dispose();
       }
       await daemon.stop();
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     },
   };
 }

@@ -33,7 +33,7 @@ export async function startDaemon(options: Partial<ScvReferenceDaemonOptions> = 
     dir,
     cleanup: async () => {
       await daemon.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
     },
   };
 }

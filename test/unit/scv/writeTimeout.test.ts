@@ -17,7 +17,7 @@ describe('ScvClient write and reply timeouts', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scv-'));
   });
   afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   });
 
   it('reports a stalled turn.start as "outcome unknown", drops the connection and never resends', async () => {

@@ -64,6 +64,6 @@ test('an API key in environment and an authentication key in metadata never reac
     assert.match(text, /"authenticationKey":"<redacted>"/);
     assert.match(text, /"HARMLESS":"<redacted>"/, 'every environment value is redacted, not only secret-looking ones');
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }
 });

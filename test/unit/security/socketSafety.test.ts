@@ -19,7 +19,7 @@ import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
 import { driverSetup, until } from '../drivers/driverTestKit';
 
 const base = mkdtempSync(join(tmpdir(), 'sock-'));
-after(() => rmSync(base, { recursive: true, force: true }));
+after(() => rmSync(base, { recursive: true, force: true, maxRetries: 20 }));
 
 async function listen(path: string): Promise<net.Server> {
   const server = net.createServer();

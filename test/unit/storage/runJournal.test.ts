@@ -19,7 +19,7 @@ test('records survive a reopen, in order; the index keeps run metadata', async (
     await b.forgetRun('run/1');
     assert.deepEqual(await new RunJournal(dir).loadRuns(), []);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }
 });
 
@@ -33,7 +33,7 @@ test('a torn last line (crash mid-write) is ignored', async () => {
     appendFileSync(join(dir, file), '{"s":2,"e":{"ty');
     assert.deepEqual(await new RunJournal(dir).readRecords('r'), [{ s: 1 }]);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }
 });
 
@@ -44,6 +44,6 @@ test('append after close is refused, not silently dropped', async () => {
     await j.close();
     await assert.rejects(j.append('r', {}), /closed/);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }
 });

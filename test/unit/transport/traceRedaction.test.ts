@@ -39,6 +39,6 @@ test('the trace writes one JSON line per frame with the documented fields', asyn
     assert.deepEqual(lines[0], { t: 42, protocol: 'a3s', connection: 'demo', dir: 'out', frame: { schema: 'x', environment: { SECRET: REDACTED } }, http: { method: 'POST', path: '/v1/agent/commands' } });
     assert.deepEqual(lines[1]!.http, { method: 'POST', path: '/v1/agent/commands', status: 200 });
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }
 });
