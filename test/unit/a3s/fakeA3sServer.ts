@@ -67,6 +67,13 @@ export class FakeA3sServer {
             res.writeHead(r.status, { 'content-type': 'application/json' });
             res.end(payload);
           }
+        }, (error: unknown) => {
+          // A handler that forwards to a harness which is already gone (a test's teardown while the driver still
+          // polls): answer as a real proxy would, instead of leaving an unhandled rejection behind the test.
+          if (!res.headersSent && !res.destroyed) {
+            res.writeHead(502, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: { code: 'bad_gateway', message: String(error) } }));
+          }
         });
       });
     });
