@@ -46,6 +46,27 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
   },
   {
+    // The daemon-independent change-set engine: protocol schemas, Node built-ins and npm packages only. Drivers and
+    // ui import it, never the other way round. The regex looks past every leading `../`, so `../../protocol/` from
+    // a subfolder passes too (a `../sibling` import between subfolders would not: there are none).
+    files: ['extension/changeSets/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(?!\\.\\./|protocol/)',
+              message:
+                'extension/changeSets is the daemon-independent change-set engine: it may import extension/protocol, Node built-ins and packages, not drivers, model, ui or other layers (they import it).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['webview/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -4,8 +4,9 @@
  * the same text. Target: ≤ 1.5×. The first screen of the rendered diff is timed with the webview (bench/webview.ts).
  */
 import { createHash } from 'node:crypto';
-import { a3sPatchText, verifyA3sChangeSet } from '../extension/drivers/a3s/changeSet';
-import { parseGitPatch } from '../extension/drivers/a3s/patchParser';
+import { patchText } from '../extension/changeSets/changeSetVerification';
+import { verifyA3sChangeSet } from '../extension/drivers/a3s/changeSet';
+import { parseGitPatch } from '../extension/changeSets/patchParser';
 import { A3S_LIMITS, A3S_PROTOCOL, A3S_SCHEMA } from '../extension/protocol/a3s';
 import type { BenchRow } from './benchKit';
 import { prng, prose, randInt, sideBySide, timeOnce } from './benchKit';
@@ -87,7 +88,7 @@ export function benchChangeSet(): BenchRow[] {
   const { subjectMs, baselineMs } = sideBySide(
     () => {
       const verified = verifyA3sChangeSet(body, identity);
-      files = parseGitPatch(a3sPatchText(verified)).files.length;
+      files = parseGitPatch(patchText(verified)).files.length;
     },
     () => {
       parseGitPatch(text);

@@ -6,7 +6,7 @@
  * post to the frame that shows the result. Target: < 3,000 DOM elements with 100k items.
  */
 import { join } from 'node:path';
-import { parseGitPatch } from '../extension/drivers/a3s/patchParser';
+import { parseGitPatch } from '../extension/changeSets/patchParser';
 import { A3S_LIMITS } from '../extension/protocol/a3s';
 import type { RunSummary } from '../extension/protocol/webviewMessages';
 import { changeSetMessage } from '../extension/ui/changeSets/changeSetWebview';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parseGitPatch } from '../../extension/drivers/a3s/patchParser';
+import { parseGitPatch } from '../../extension/changeSets/patchParser';
 import type { ChangeSetMessage } from '../../extension/protocol/webviewMessages';
 import { changeSetMessage } from '../../extension/ui/changeSets/changeSetWebview';
 import { HOSTILE_NAME, SAMPLE_PATCH } from '../unit/changeSets/samplePatch';

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { parseGitPatch } from '../../extension/drivers/a3s/patchParser';
+import { parseGitPatch } from '../../extension/changeSets/patchParser';
 import { inboxRowEvent } from '../../extension/drivers/hive/hiveMapping';
 import { looseEndsPanel } from '../../extension/drivers/hive/hivePanels';
 import { mapScvEvent } from '../../extension/drivers/scv/scvEventMapping';

@@ -4,11 +4,12 @@
  * verification check that failed (never shown as valid) — or "retry later" for transient failures (a harness that
  * is down, draining, or still capturing after the bounded 425 retries).
  */
+import { patchText } from '../../changeSets/changeSetVerification';
 import type { A3sRunIdentity } from '../../protocol/a3s';
 import { A3S_ERROR_CODE } from '../../protocol/a3s';
 import { A3sChangeSetRejectedError, A3sHttpError, A3sNoChangeSetError } from './a3sErrors';
 import type { CachedChangeSet } from './a3sRunRecords';
-import { a3sPatchText, fetchA3sChangeSet } from './changeSet';
+import { fetchA3sChangeSet } from './changeSet';
 import type { FetchA3sChangeSetOptions } from './changeSet';
 import type { A3sClient } from './client';
 
@@ -29,7 +30,7 @@ export async function a3sChangeSetOutcome(
     const cs = await fetchA3sChangeSet(client, identity, options);
     return {
       final: true,
-      changeSet: { source: 'daemon', status: 'ready', patch: a3sPatchText(cs), baseTree: cs.baseTree, resultTree: cs.resultTree },
+      changeSet: { source: 'daemon', status: 'ready', patch: patchText(cs), baseTree: cs.baseTree, resultTree: cs.resultTree },
     };
   } catch (error) {
     if (error instanceof A3sNoChangeSetError) {

@@ -2,6 +2,7 @@
  * Typed failures of the A3S driver. Every error carries a `kind` to branch on and a human message ready for the
  * UI; HTTP errors additionally keep the status and the stable `code` (never branch on the server's message).
  */
+import type { ChangeSetCheck } from '../../changeSets/changeSetVerification';
 import { A3S_ERROR_CODE } from '../../protocol/a3s';
 
 export type A3sErrorKind =
@@ -117,17 +118,8 @@ export class A3sSequenceError extends A3sError {
   }
 }
 
-export type A3sChangeSetCheck =
-  | 'schema'
-  | 'identity'
-  | 'state'
-  | 'format'
-  | 'encoding'
-  | 'base64'
-  | 'patch_bytes'
-  | 'patch_digest'
-  | 'base_tree'
-  | 'result_tree';
+/** The A3S-only checks (wire schema, echoed identity, terminal state) and the daemon-independent ones. */
+export type A3sChangeSetCheck = 'schema' | 'identity' | 'state' | ChangeSetCheck;
 
 /** A change set failed one verification check and must not be shown or applied. */
 export class A3sChangeSetRejectedError extends A3sError {

@@ -2,8 +2,11 @@
  * A3S change sets (WIRE.md 3.8): fetch with 425 → retry (bounded backoff) and 422 → final "no change set", then
  * verify every field before anything is displayed or applied. A change set that fails a check is refused as a
  * whole, naming the check; nothing partial is ever returned.
+ *
+ * Only what is A3S's own lives here — the wire schema, the schema id, the echoed run identity, the terminal state
+ * and the fetch protocol; the daemon-independent checks (format, encoding, tree ids, length, base64, sha256) are
+ * changeSets/changeSetVerification.ts.
  */
-import { createHash } from 'node:crypto';
 import {
   A3S_CHANGE_SET_ENCODING,
   A3S_CHANGE_SET_FORMAT,
@@ -15,44 +18,21 @@ import {
   sameRunIdentity,
 } from '../../protocol/a3s';
 import type { A3sRunIdentity } from '../../protocol/a3s';
+import { ChangeSetRejectedError, verifyDeliveredChangeSet } from '../../changeSets/changeSetVerification';
+import type { VerifiedPatch } from '../../changeSets/changeSetVerification';
 import { A3sChangeSetRejectedError, A3sError, A3sHttpError, A3sNoChangeSetError } from './a3sErrors';
+import type { A3sChangeSetCheck } from './a3sErrors';
 import type { A3sClient } from './client';
 import { realA3sTimers } from './runPoller';
 import type { A3sTimers } from './runPoller';
 
-export interface A3sVerifiedChangeSet {
+export interface A3sVerifiedChangeSet extends VerifiedPatch {
   readonly identity: A3sRunIdentity;
   readonly state: string;
-  /** `git-tree:<hex>` of the workspace before the run. */
-  readonly baseTree: string;
-  readonly resultTree: string;
-  readonly patchDigest: string;
-  readonly patchBytes: number;
-  /** The decoded git unified diff (empty when nothing changed). */
-  readonly patch: Buffer;
   readonly observedAtMs: number;
 }
 
-const TREE_ID = /^git-tree:(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-const SHA256_ID = /^sha256:[0-9a-f]{64}$/;
-
-/**
- * Strict RFC 4648 standard-alphabet base64 with padding: length a multiple of 4, no whitespace or URL-safe
- * characters, and canonical (zero) trailing bits — the decode re-encodes to exactly the input. Node's own decoder
- * silently skips junk, so it cannot be trusted alone; but its encoder writes only the standard alphabet with
- * canonical padding, so "re-encodes to exactly the input" already excludes every foreign character (the alphabet
- * regex is implied, and on a 4 MiB patch it cost half the verification). Returns `undefined` when the text is not
- * such base64.
- */
-export function decodeStrictBase64(text: string): Buffer | undefined {
-  if (text.length % 4 !== 0) {
-    return undefined;
-  }
-  const bytes = Buffer.from(text, 'base64');
-  return bytes.toString('base64') === text ? bytes : undefined;
-}
-
-function reject(check: ConstructorParameters<typeof A3sChangeSetRejectedError>[0], detail: string): never {
+function reject(check: A3sChangeSetCheck, detail: string): never {
   throw new A3sChangeSetRejectedError(check, detail);
 }
 
@@ -72,57 +52,27 @@ export function verifyA3sChangeSet(body: unknown, expectedIdentity?: A3sRunIdent
   if (!isA3sTerminalState(cs.state)) {
     reject('state', `state ${JSON.stringify(cs.state)} is not terminal`);
   }
-  if (cs.format !== A3S_CHANGE_SET_FORMAT) {
-    reject('format', `format is ${JSON.stringify(cs.format)}, expected ${A3S_CHANGE_SET_FORMAT}`);
+  let verified: VerifiedPatch;
+  try {
+    verified = verifyDeliveredChangeSet(
+      {
+        format: cs.format,
+        encoding: cs.encoding,
+        baseTree: cs.base_tree,
+        resultTree: cs.result_tree,
+        patchDigest: cs.patch_digest,
+        patchBytes: cs.patch_bytes,
+        patchBase64: cs.patch_base64,
+      },
+      { format: A3S_CHANGE_SET_FORMAT, encoding: A3S_CHANGE_SET_ENCODING, maxPatchBytes: A3S_LIMITS.patchBytes },
+    );
+  } catch (error) {
+    if (error instanceof ChangeSetRejectedError) {
+      reject(error.check, error.detail);
+    }
+    throw error;
   }
-  if (cs.encoding !== A3S_CHANGE_SET_ENCODING) {
-    reject('encoding', `encoding is ${JSON.stringify(cs.encoding)}, expected base64`);
-  }
-  if (!TREE_ID.test(cs.base_tree)) {
-    reject('base_tree', `${JSON.stringify(cs.base_tree)} is not git-tree:<40 or 64 lowercase hex>`);
-  }
-  if (!TREE_ID.test(cs.result_tree)) {
-    reject('result_tree', `${JSON.stringify(cs.result_tree)} is not git-tree:<40 or 64 lowercase hex>`);
-  }
-  if (!SHA256_ID.test(cs.patch_digest)) {
-    reject('patch_digest', `${JSON.stringify(cs.patch_digest)} is not sha256:<64 lowercase hex>`);
-  }
-  if (cs.patch_bytes > A3S_LIMITS.patchBytes) {
-    reject('patch_bytes', `${cs.patch_bytes} exceeds the ${A3S_LIMITS.patchBytes}-byte limit`);
-  }
-  // Refuse oversized text before decoding anything.
-  if (cs.patch_base64.length > Math.ceil(A3S_LIMITS.patchBytes / 3) * 4) {
-    reject('patch_bytes', 'patch_base64 is longer than a 4 MiB patch can be');
-  }
-  const patch = decodeStrictBase64(cs.patch_base64);
-  if (patch === undefined) {
-    reject('base64', 'patch_base64 is not strict padded standard base64');
-  }
-  if (patch.length !== cs.patch_bytes) {
-    reject('patch_bytes', `decoded ${patch.length} bytes, patch_bytes says ${cs.patch_bytes}`);
-  }
-  const digest = `sha256:${createHash('sha256').update(patch).digest('hex')}`;
-  if (digest !== cs.patch_digest) {
-    reject('patch_digest', `decoded bytes hash to ${digest}, patch_digest says ${cs.patch_digest}`);
-  }
-  return {
-    identity: cs.identity,
-    state: cs.state,
-    baseTree: cs.base_tree,
-    resultTree: cs.result_tree,
-    patchDigest: cs.patch_digest,
-    patchBytes: cs.patch_bytes,
-    patch,
-    observedAtMs: cs.observed_at_ms,
-  };
-}
-
-/**
- * The patch as text for parsing/display (invalid UTF-8 becomes U+FFFD; git patches of binary files are ASCII).
- * Buffer's decoder replaces exactly like TextDecoder (WHATWG maximal subparts) and is several times faster.
- */
-export function a3sPatchText(changeSet: A3sVerifiedChangeSet): string {
-  return changeSet.patch.toString('utf8');
+  return { identity: cs.identity, state: cs.state, ...verified, observedAtMs: cs.observed_at_ms };
 }
 
 export interface FetchA3sChangeSetOptions {

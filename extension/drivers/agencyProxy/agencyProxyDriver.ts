@@ -18,8 +18,9 @@ import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcrip
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import { RunJournal, safeFileName } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
-import type { LocalChangeSetRecord } from '../localChangeSet';
-import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../localChangeSet';
+import type { LocalChangeSetRecord } from '../../changeSets/localChangeSet';
+import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../../changeSets/localChangeSet';
+import { storeChangeSetSink } from '../localChangeSetSink';
 import type { Driver, ProviderChoice, StartRunOptions } from '../driver';
 import { DriverError } from '../driver';
 import { CoalescedTasks } from '../coalescedTasks';
@@ -83,7 +84,7 @@ export class AgencyProxyDriver implements Driver {
       (runId, through) => (this.client?.isOpen && this.ownership.owns(runId) ? this.client.ackEvents(runId, through) : undefined),
       (message) => ctx.log.warn(message),
     );
-    this.localChanges = new LocalChangeSets(ctx.store, ctx.connectionId, ctx.log);
+    this.localChanges = new LocalChangeSets(storeChangeSetSink(ctx.store, ctx.connectionId, ctx.log));
     this.loop = new ReconnectLoop({
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),

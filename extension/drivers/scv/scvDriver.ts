@@ -22,7 +22,8 @@ import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
 import type { Driver } from '../driver';
 import { DriverError } from '../driver';
-import { LocalChangeSets } from '../localChangeSet';
+import { LocalChangeSets } from '../../changeSets/localChangeSet';
+import { storeChangeSetSink } from '../localChangeSetSink';
 import { ReconnectLoop } from '../reconnectLoop';
 import type { Event } from '../../base/emitter';
 import type { ScvClient } from './client';
@@ -86,7 +87,7 @@ export class ScvDriver implements Driver {
   ) {
     this.connectionId = ctx.connectionId;
     this.transcripts = new ScvTranscripts(ctx);
-    this.events = new ScvSessionEvents(ctx, this.transcripts, new LocalChangeSets(ctx.store, ctx.connectionId, ctx.log));
+    this.events = new ScvSessionEvents(ctx, this.transcripts, new LocalChangeSets(storeChangeSetSink(ctx.store, ctx.connectionId, ctx.log)));
     this.leftovers = new ScvLeftoverOffers(ctx, this.transcripts);
     this.onLeftoverOffer = this.leftovers.onOffer;
     this.loop = new ReconnectLoop({

@@ -6,7 +6,7 @@
  * handshake). A restarted daemon may hand out a session id it used before (its counter starts again), so the
  * daemon's id alone would merge a new session into an old run's transcript and approvals.
  */
-import type { LocalChangeSetRecord } from '../localChangeSet';
+import type { LocalChangeSetRecord } from '../../changeSets/localChangeSet';
 import type { ScvClient } from './client';
 import type { ScvJobs } from './scvBackgroundJobs';
 import type { ScvQueueState } from './scvQueue';

@@ -11,7 +11,7 @@ import { runKeyOf } from '../../model/modelTypes';
 import type { ScvServerEvent } from '../../protocol/scv';
 import type { RunState } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
-import type { LocalChangeSets } from '../localChangeSet';
+import type { LocalChangeSets } from '../../changeSets/localChangeSet';
 import { applyScvJobEvent, backgroundJobsPanel } from './scvBackgroundJobs';
 import type { ScvErrorInfo, ScvGap } from './scvClientTypes';
 import { mapScvEvent } from './scvEventMapping';

@@ -4,9 +4,9 @@
  * (binary files, conflicts, files that already exist or are missing, unsafe paths) and nothing is applied. Pure —
  * the UI reads the files, then turns the operations into one `WorkspaceEdit` (so Undo reverts it as one step).
  */
-import { applyHunks } from '../../drivers/a3s/hunkApply';
-import type { HunkConflict } from '../../drivers/a3s/hunkApply';
-import type { PatchFile } from '../../drivers/a3s/patchParser';
+import { applyHunks } from '../../changeSets/hunkApply';
+import type { HunkConflict } from '../../changeSets/hunkApply';
+import type { PatchFile } from '../../changeSets/patchTypes';
 import { modeChanged } from './changeSetFiles';
 
 export interface FileSelection {

@@ -5,8 +5,8 @@
  * files on disk match; documents with unsaved edits are left dirty (their edits are the user's to save).
  */
 import * as vscode from 'vscode';
-import { readTreeBlob } from '../../drivers/gitTrees';
-import type { PatchFile } from '../../drivers/a3s/patchParser';
+import { readTreeBlob } from '../../changeSets/gitTrees';
+import type { PatchFile } from '../../changeSets/patchTypes';
 import type { ChangeSetInfo } from '../../model/modelTypes';
 import type { ApplyOperation, ApplyProblem, FileSelection, WorkspaceFileState } from './applyPlan';
 import { pathsToRead, planChangeSetApply, unsafePathProblem } from './applyPlan';

@@ -4,7 +4,7 @@
  * the editor picks the language and labels it like the workspace file); side, file index and run are in the query.
  */
 import * as vscode from 'vscode';
-import type { PatchFile } from '../../drivers/a3s/patchParser';
+import type { PatchFile } from '../../changeSets/patchTypes';
 import type { ChangeSetInfo } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import { Disposable } from '../disposable';

@@ -2,8 +2,8 @@
  * A change set as a list of files: the parsed patch (cached per `ChangeSetInfo` object), file labels and the
  * "changeSet" side panel of the run. Pure (no `vscode`), so it is unit-tested under Node.
  */
-import { parseGitPatch } from '../../drivers/a3s/patchParser';
-import type { PatchFile } from '../../drivers/a3s/patchParser';
+import { parseGitPatch } from '../../changeSets/patchParser';
+import type { PatchFile } from '../../changeSets/patchTypes';
 import type { ChangeSetInfo, Panel } from '../../model/modelTypes';
 
 /** The id of the change-set side panel; its actions are handled by the UI (transcriptActions), not a driver. */

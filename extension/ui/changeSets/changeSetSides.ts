@@ -4,9 +4,9 @@
  * as "⋯"). Right: the file in `result_tree` when git has it, else the left side with the hunks applied, else the
  * reconstruction. Read-only git access (`cat-file`); no `vscode`.
  */
-import { applyHunks, reconstructSides } from '../../drivers/a3s/hunkApply';
-import type { PatchFile } from '../../drivers/a3s/patchParser';
-import { hasGitTree, readTreeBlob } from '../../drivers/gitTrees';
+import { applyHunks, reconstructSides } from '../../changeSets/hunkApply';
+import type { PatchFile } from '../../changeSets/patchTypes';
+import { hasGitTree, readTreeBlob } from '../../changeSets/gitTrees';
 
 export interface FileSides {
   readonly left: string;

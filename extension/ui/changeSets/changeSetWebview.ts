@@ -2,7 +2,7 @@
  * The `changeSet` message for the transcript webview: a run's parsed change-set files with their hunks encoded
  * one string per hunk (see extension/protocol/changeSetRows.ts for why). Pure (no `vscode`), unit-tested.
  */
-import type { PatchFile } from '../../drivers/a3s/patchParser';
+import type { PatchFile } from '../../changeSets/patchTypes';
 import type { ChangeSetInfo } from '../../model/modelTypes';
 import { encodeHunkLines } from '../../protocol/changeSetRows';
 import type { ChangeSetFileView, ChangeSetMessage } from '../../protocol/webviewMessages';

@@ -5,7 +5,7 @@
  * folder itself when it is not a git repository.
  */
 import * as vscode from 'vscode';
-import { gitTopLevel } from '../../drivers/gitTrees';
+import { gitTopLevel } from '../../changeSets/gitTrees';
 import type { RunStore } from '../../model/runStore';
 
 export interface ChangeSetTarget {

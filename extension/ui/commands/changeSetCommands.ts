@@ -6,7 +6,7 @@
  * actions, menus, the palette and tests share one path.
  */
 import * as vscode from 'vscode';
-import type { PatchFile } from '../../drivers/a3s/patchParser';
+import type { PatchFile } from '../../changeSets/patchTypes';
 import type { ChangeSetInfo, RunInfo } from '../../model/modelTypes';
 import type { FileSelection } from '../changeSets/applyPlan';
 import type { ApplyOutcome } from '../changeSets/changeSetApply';

@@ -4,17 +4,13 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  a3sPatchText,
-  decodeStrictBase64,
-  fetchA3sChangeSet,
-  verifyA3sChangeSet,
-} from '../../../extension/drivers/a3s/changeSet';
+import { patchText } from '../../../extension/changeSets/changeSetVerification';
+import { fetchA3sChangeSet, verifyA3sChangeSet } from '../../../extension/drivers/a3s/changeSet';
 import { A3sChangeSetRejectedError, A3sNoChangeSetError } from '../../../extension/drivers/a3s/a3sErrors';
 import type { A3sChangeSetCheck } from '../../../extension/drivers/a3s/a3sErrors';
 import { A3sClient } from '../../../extension/drivers/a3s/client';
-import { applyHunks } from '../../../extension/drivers/a3s/hunkApply';
-import { parseGitPatch } from '../../../extension/drivers/a3s/patchParser';
+import { applyHunks } from '../../../extension/changeSets/hunkApply';
+import { parseGitPatch } from '../../../extension/changeSets/patchParser';
 import { pageA3sUntilCaughtUp } from '../../../extension/drivers/a3s/runPoller';
 import { buildRunIdentity } from '../../../extension/protocol/a3s';
 import type { A3sRunIdentity } from '../../../extension/protocol/a3s';
@@ -73,7 +69,7 @@ describe('change sets from a real git workspace', () => {
     assert.equal(statuses.at(-1), 200);
     assert.match(cs.baseTree, /^git-tree:[0-9a-f]{40}$/);
     assert.notEqual(cs.baseTree, cs.resultTree);
-    const files = parseGitPatch(a3sPatchText(cs)).files;
+    const files = parseGitPatch(patchText(cs)).files;
     const summary = Object.fromEntries(files.map((f) => [f.newPath, [f.status, f.binary]]));
     assert.deepEqual(summary, {
       'README.md': ['modified', false],
@@ -163,7 +159,7 @@ describe('change-set verification', () => {
     assert.deepEqual(ok.patch, PATCH);
     const empty = verifyA3sChangeSet(body(Buffer.alloc(0)));
     assert.equal(empty.patchBytes, 0);
-    assert.deepEqual(parseGitPatch(a3sPatchText(empty)).files, []);
+    assert.deepEqual(parseGitPatch(patchText(empty)).files, []);
   });
 
   const b64 = PATCH.toString('base64');
@@ -198,13 +194,6 @@ describe('change-set verification', () => {
     });
   }
 
-  it('strict base64: canonical padding and bits only', () => {
-    assert.deepEqual(decodeStrictBase64('QQ=='), Buffer.from('A'));
-    for (const bad of ['QQ=', 'QQ', 'QR==', 'Q===', 'QQ==QQ==', ' QQ==', 'QQ-_']) {
-      assert.equal(decodeStrictBase64(bad), undefined, bad);
-    }
-  });
-
   it('decodes, verifies and parses a 4 MiB patch', () => {
     const line = `+${'z'.repeat(62)}\n`;
     const count = Math.floor((4_194_304 - 200) / line.length);
@@ -213,7 +202,7 @@ describe('change-set verification', () => {
     assert.ok(patch.length <= 4_194_304 && patch.length > 4_100_000);
     const started = Date.now();
     const cs = verifyA3sChangeSet(body(patch));
-    const files = parseGitPatch(a3sPatchText(cs)).files;
+    const files = parseGitPatch(patchText(cs)).files;
     assert.deepEqual([files.length, files[0]?.additions, files[0]?.status], [1, count, 'added']);
     assert.ok(Date.now() - started < 10_000);
     const over = Buffer.concat([patch, Buffer.alloc(4_194_305 - patch.length, 0x41)]);

@@ -1,13 +1,13 @@
 /** Apply planning (all or nothing) and the change-set panel, on real git patches. */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { parseGitPatch } from '../../../extension/drivers/a3s/patchParser';
-import type { PatchFile } from '../../../extension/drivers/a3s/patchParser';
+import { parseGitPatch } from '../../../extension/changeSets/patchParser';
+import type { PatchFile } from '../../../extension/changeSets/patchTypes';
 import type { ChangeSetInfo } from '../../../extension/model/modelTypes';
 import type { WorkspaceFileState } from '../../../extension/ui/changeSets/applyPlan';
 import { pathsToRead, planChangeSetApply, unsafePathProblem } from '../../../extension/ui/changeSets/applyPlan';
 import { buildChangeSetPanel, parseChangeSet, resolveFileRef } from '../../../extension/ui/changeSets/changeSetFiles';
-import { TempGitRepo } from '../a3s/tempGitRepo';
+import { TempGitRepo } from './tempGitRepo';
 
 const repos: TempGitRepo[] = [];
 after(() => repos.forEach((r) => r.dispose()));

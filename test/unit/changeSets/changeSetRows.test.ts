@@ -1,7 +1,7 @@
 /** The change-set diff rows: the host's `changeSet` message and the webview's row builder, end to end. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseGitPatch } from '../../../extension/drivers/a3s/patchParser';
+import { parseGitPatch } from '../../../extension/changeSets/patchParser';
 import { buildDiffRows, encodeHunkLines, fileNotes } from '../../../extension/protocol/changeSetRows';
 import type { DiffRow, DiffRows } from '../../../extension/protocol/changeSetRows';
 import type { ChangeSetFileView } from '../../../extension/protocol/webviewMessages';

@@ -1,10 +1,10 @@
 /** Diff sides of a change-set file: from git trees when the repository has them, else from the patch. */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { parseGitPatch } from '../../../extension/drivers/a3s/patchParser';
-import { diffTrees, snapshotWorkingTree } from '../../../extension/drivers/gitTrees';
+import { parseGitPatch } from '../../../extension/changeSets/patchParser';
+import { diffTrees, snapshotWorkingTree } from '../../../extension/changeSets/gitTrees';
 import { availableTrees, fileSides } from '../../../extension/ui/changeSets/changeSetSides';
-import { TempGitRepo } from '../a3s/tempGitRepo';
+import { TempGitRepo } from './tempGitRepo';
 
 const repo = new TempGitRepo();
 after(() => repo.dispose());

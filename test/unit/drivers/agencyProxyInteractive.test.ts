@@ -15,7 +15,7 @@ import { runKeyOf } from '../../../extension/model/modelTypes';
 import { runSummaryOf } from '../../../extension/model/runSummary';
 import type { RunState } from '../../../extension/protocol/transcriptTypes';
 import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
-import { TempGitRepo } from '../a3s/tempGitRepo';
+import { TempGitRepo } from '../changeSets/tempGitRepo';
 import { driverSetup, loudLog, until } from './driverTestKit';
 
 const base = mkdtempSync(join(tmpdir(), 'api-'));

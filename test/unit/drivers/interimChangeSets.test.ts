@@ -5,10 +5,11 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { CoalescedTasks } from '../../../extension/drivers/coalescedTasks';
-import { LocalChangeSets } from '../../../extension/drivers/localChangeSet';
+import { LocalChangeSets } from '../../../extension/changeSets/localChangeSet';
+import { storeChangeSetSink } from '../../../extension/drivers/localChangeSetSink';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { RunStore } from '../../../extension/model/runStore';
-import { TempGitRepo } from '../a3s/tempGitRepo';
+import { TempGitRepo } from '../changeSets/tempGitRepo';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -76,7 +77,7 @@ describe('interim local change sets', () => {
     const store = new RunStore();
     store.dispatch({ type: 'connectionAdded', connection: { id: 'c', name: 'c', protocol: 'agency-proxy' } });
     store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'r', fields: { title: 'r' } });
-    const changes = new LocalChangeSets(store, 'c', log);
+    const changes = new LocalChangeSets(storeChangeSetSink(store, 'c', log));
     const record = (await changes.begin('r', repo.dir))!;
     repo.write('a.txt', 'two\n');
     // Interim and final start together; the final one (later snapshot, `final.txt`) must be what stays.

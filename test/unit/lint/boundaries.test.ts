@@ -34,7 +34,7 @@ test('a vscode import in extension/model/ is an error', async () => {
   assert.match(errors[0]!, /Only extension\/ui/);
 });
 
-for (const layer of ['protocol', 'transport', 'drivers', 'base']) {
+for (const layer of ['protocol', 'transport', 'drivers', 'base', 'changeSets']) {
   test(`a vscode import in extension/${layer}/ is an error`, async () => {
     assert.equal((await restrictedImportErrors(`extension/${layer}/boundaryProbe.ts`, vscodeImport)).length, 1);
   });
@@ -69,4 +69,43 @@ test('the webview may not import Node built-ins or host code, only the message s
 
 test('extension/protocol may not import Node built-ins', async () => {
   assert.equal((await restrictedImportErrors('extension/protocol/boundaryProbe.ts', "import { Buffer } from 'node:buffer';\nexport const b = Buffer;\n")).length, 1);
+});
+
+test('extension/changeSets may import protocol and Node built-ins, not drivers, model, ui or other layers', async () => {
+  const probe = 'extension/changeSets/boundaryProbe.ts';
+  for (const code of [
+    "import type { DriverLog } from '../drivers/connectionManager';\nexport type L = DriverLog;\n",
+    "import { RunStore } from '../model/runStore';\nexport const s = RunStore;\n",
+    "import { ChangeSetPanels } from '../ui/changeSets/changeSetPanels';\nexport const p = ChangeSetPanels;\n",
+    "import { RunJournal } from '../storage/runJournal';\nexport const j = RunJournal;\n",
+    "import * as labels from '../../webview/changeSetLabels';\nexport const w = labels;\n",
+  ]) {
+    const errors = await restrictedImportErrors(probe, code);
+    assert.equal(errors.length, 1, code);
+    assert.match(errors[0]!, /extension\/changeSets is the daemon-independent change-set engine/);
+  }
+  assert.equal((await restrictedImportErrors('extension/changeSets/nested/boundaryProbe.ts', "import { RunStore } from '../../model/runStore';\nexport const s = RunStore;\n")).length, 1);
+  for (const code of [
+    "import { A3S_LIMITS } from '../protocol/a3s';\nexport const l = A3S_LIMITS;\n",
+    "import { createHash } from 'node:crypto';\nexport const h = createHash;\n",
+    "import { applyPatch } from 'diff';\nexport const a = applyPatch;\n",
+    "import { parseGitPatch } from './patchParser';\nexport const p = parseGitPatch;\n",
+  ]) {
+    assert.deepEqual(await restrictedImportErrors(probe, code), [], code);
+  }
+  assert.deepEqual(
+    await restrictedImportErrors('extension/changeSets/nested/boundaryProbe.ts', "import { A3S_LIMITS } from '../../protocol/a3s';\nexport const l = A3S_LIMITS;\n"),
+    [],
+  );
+});
+
+test('drivers and ui may import extension/changeSets', async () => {
+  assert.deepEqual(
+    await restrictedImportErrors('extension/drivers/boundaryProbe.ts', "import { LocalChangeSets } from '../changeSets/localChangeSet';\nexport const l = LocalChangeSets;\n"),
+    [],
+  );
+  assert.deepEqual(
+    await restrictedImportErrors('extension/ui/changeSets/boundaryProbe.ts', "import { parseGitPatch } from '../../changeSets/patchParser';\nexport const p = parseGitPatch;\n"),
+    [],
+  );
 });

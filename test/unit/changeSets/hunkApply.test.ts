@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyHunks, reconstructSides } from '../../../extension/drivers/a3s/hunkApply';
-import { parseGitPatch } from '../../../extension/drivers/a3s/patchParser';
-import type { PatchFile } from '../../../extension/drivers/a3s/patchParser';
+import { applyHunks, reconstructSides } from '../../../extension/changeSets/hunkApply';
+import { parseGitPatch } from '../../../extension/changeSets/patchParser';
+import type { PatchFile } from '../../../extension/changeSets/patchTypes';
 import { TempGitRepo } from './tempGitRepo';
 
 const lines40 = Array.from({ length: 40 }, (_, i) => `m${i}`);

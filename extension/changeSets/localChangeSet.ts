@@ -1,17 +1,33 @@
 /**
  * Change sets computed by the editor for daemons that send none (AgencyProxy now; SCV and hyperhive later): when a
  * run starts in a git workspace the working tree is snapshotted as a tree object, when it ends it is snapshotted
- * again, and the change set is `git diff --binary <base> <result>` — published to the model with source `local`.
+ * again, and the change set is `git diff --binary <base> <result>` — handed to the host's {@link LocalChangeSetSink}
+ * (a driver publishes it to the model with source `local`, see drivers/localChangeSetSink.ts).
  * The user's index and HEAD are never touched (see gitTrees.ts). Pure Node, no `vscode`.
+ *
+ * Daemon-independent: it knows runs only by id and reports through the sink, so any driver can use it without
+ * this module knowing the run model or any wire protocol.
  *
  * Caveat shown to the user: a local change set contains *everything* that changed in the working tree while the
  * run was active, including edits made by hand or by other tools meanwhile.
  */
-import type { ChangeSetInfo } from '../model/modelTypes';
-import { runKeyOf } from '../model/modelTypes';
-import type { RunStore } from '../model/runStore';
-import type { DriverLog } from './connectionManager';
 import { diffTrees, gitTopLevel, snapshotWorkingTree } from './gitTrees';
+
+/** One state of a run's local change set, as the host should show it. */
+export interface LocalChangeSetUpdate {
+  readonly status: 'capturing' | 'ready' | 'unavailable';
+  readonly reason: string;
+  /** The unified diff (present when `ready`). */
+  readonly patch?: string;
+  readonly baseTree: string;
+  readonly resultTree?: string;
+}
+
+/** Where local change sets go: the driver owning the runs publishes each update and logs the warnings. */
+export interface LocalChangeSetSink {
+  publish(runId: string, update: LocalChangeSetUpdate): void;
+  warn(message: string): void;
+}
 
 /** What a driver persists per run (in its stored `extra`) so a reload can still compute the change set. */
 export interface LocalChangeSetRecord {
@@ -47,17 +63,13 @@ const CAPTURING_NOTE = 'The change set is computed after each answer and when th
 const LOCAL_NOTE = 'Computed by the editor from the working tree before and after the run (it includes any other edits made meanwhile).';
 
 /**
- * Snapshots and diffs for one connection's runs, publishing `changeSet` actions. Each step is idempotent per run:
+ * Snapshots and diffs for one connection's runs, handing each state to the sink. Each step is idempotent per run:
  * `finish` runs once even if terminal events are seen twice (live and on reload).
  */
 export class LocalChangeSets {
   private readonly finishing = new Map<string, Promise<LocalChangeSetRecord>>();
 
-  constructor(
-    private readonly store: RunStore,
-    private readonly connectionId: string,
-    private readonly log: DriverLog,
-  ) {}
+  constructor(private readonly sink: LocalChangeSetSink) {}
 
   /**
    * Snapshot at run start when `root` is inside a git work tree; undefined otherwise (no change set for the run).
@@ -73,17 +85,17 @@ export class LocalChangeSets {
     }
     try {
       const baseTree = await snapshotWorkingTree(repo);
-      this.publish(runId, { status: 'capturing', reason: CAPTURING_NOTE, baseTree });
+      this.sink.publish(runId, { status: 'capturing', reason: CAPTURING_NOTE, baseTree });
       return { repo, baseTree };
     } catch (error) {
-      this.log.warn(`No local change set for ${runId}: ${error instanceof Error ? error.message : String(error)}`);
+      this.sink.warn(`No local change set for ${runId}: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     }
   }
 
   /** Republishes what is known after a reload, before `finish` (if needed) computes the rest. */
   restore(runId: string, record: LocalChangeSetRecord): void {
-    this.publish(runId, { status: 'capturing', reason: CAPTURING_NOTE, baseTree: record.baseTree });
+    this.sink.publish(runId, { status: 'capturing', reason: CAPTURING_NOTE, baseTree: record.baseTree });
   }
 
   /**
@@ -120,7 +132,7 @@ export class LocalChangeSets {
       if (interim && this.finishing.has(runId)) {
         return record;
       }
-      this.publish(runId, {
+      this.sink.publish(runId, {
         status: 'ready',
         reason: LOCAL_NOTE,
         patch: new TextDecoder('utf-8').decode(patch),
@@ -129,20 +141,12 @@ export class LocalChangeSets {
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.log.warn(`Local change set of ${runId}: ${message}`);
+      this.sink.warn(`Local change set of ${runId}: ${message}`);
       if (interim && this.finishing.has(runId)) {
         return record;
       }
-      this.publish(runId, { status: 'unavailable', reason: `The editor could not compute the change set: ${message}`, baseTree: record.baseTree });
+      this.sink.publish(runId, { status: 'unavailable', reason: `The editor could not compute the change set: ${message}`, baseTree: record.baseTree });
     }
     return { ...record, ...(resultTree !== undefined ? { resultTree } : {}) };
-  }
-
-  private publish(runId: string, fields: Omit<ChangeSetInfo, 'runKey' | 'source'>): void {
-    const runKey = runKeyOf(this.connectionId, runId);
-    if (!this.store.state.runs.has(runKey)) {
-      return;
-    }
-    this.store.dispatch({ type: 'changeSet', changeSet: { runKey, source: 'local', ...fields } });
   }
 }

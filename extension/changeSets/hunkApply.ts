@@ -6,10 +6,13 @@
  * Application uses jsdiff with fuzz 0 and no line-ending conversion: context and deleted lines must match
  * exactly (a CR is part of the line), though a hunk may sit at an offset, as with `git apply`. Skipping a hunk is
  * sound because hunks address old-file lines, which unselected hunks leave untouched.
+ *
+ * Daemon-independent: it works on the neutral patch model (patchTypes.ts), so an A3S change set and a locally
+ * computed one are applied and previewed the same way.
  */
 import { applyPatch } from 'diff';
 import type { StructuredPatch, StructuredPatchHunk } from 'diff';
-import type { PatchFile, PatchHunk } from './patchParser';
+import type { PatchFile, PatchHunk } from './patchTypes';
 
 export interface HunkConflict {
   /** Index into `file.hunks`. */

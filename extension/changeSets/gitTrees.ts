@@ -3,6 +3,10 @@
  * file of a tree. Nothing here touches the user's index, HEAD, refs or working tree: a snapshot is written from a
  * *copy* of the index (GIT_INDEX_FILE), so the only lasting effect is new objects in the object database — the
  * same approach the A3S harness uses for its change sets. Pure Node (child_process), no `vscode`.
+ *
+ * Daemon-independent: it takes a repository path and tree ids, nothing of any wire protocol — local change sets
+ * (localChangeSet.ts) snapshot and diff with it, and the change-set UI reads the base side of a daemon's or a
+ * local change set from it.
  */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';

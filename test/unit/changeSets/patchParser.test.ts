@@ -2,8 +2,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { PatchParseError, parseGitPatch, unquoteGitPath } from '../../../extension/drivers/a3s/patchParser';
-import type { PatchFile, ParsedPatch } from '../../../extension/drivers/a3s/patchParser';
+import { unquoteGitPath } from '../../../extension/changeSets/gitPaths';
+import { parseGitPatch } from '../../../extension/changeSets/patchParser';
+import { PatchParseError } from '../../../extension/changeSets/patchTypes';
+import type { PatchFile, ParsedPatch } from '../../../extension/changeSets/patchTypes';
 import { TempGitRepo } from './tempGitRepo';
 
 function byNewPath(patch: ParsedPatch, path: string): PatchFile {

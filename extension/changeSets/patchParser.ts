@@ -12,135 +12,16 @@
  * - nothing is cross-checked → hunk line counts are verified against the header, so a truncated or mangled
  *   patch is an error instead of a silently short file.
  * CRLF content survives: lines are split on LF only, so a CR stays part of the line text.
+ *
+ * Daemon-independent: it reads git's own `diff --binary` output, whether an A3S harness captured it or the editor
+ * diffed two local tree snapshots (localChangeSet.ts). Path tokens are decoded in gitPaths.ts; the model it
+ * returns is patchTypes.ts.
  */
 import gitDiffParser from 'gitdiff-parser';
 import type { File as GdpFile } from 'gitdiff-parser';
-
-export type PatchFileStatus = 'added' | 'deleted' | 'modified' | 'renamed' | 'copied';
-export type PatchLineKind = 'context' | 'add' | 'del' | 'noeol';
-
-export interface PatchLine {
-  readonly kind: PatchLineKind;
-  /** The line without its one-character prefix (and without the LF); for `noeol`, the marker text. */
-  readonly text: string;
-}
-
-export interface PatchHunk {
-  readonly oldStart: number;
-  readonly oldLines: number;
-  readonly newStart: number;
-  readonly newLines: number;
-  /** The whole `@@ … @@ <section>` line. */
-  readonly header: string;
-  /** A `noeol` line follows the line that has no final newline. */
-  readonly lines: readonly PatchLine[];
-}
-
-export interface PatchFile {
-  /** Path before (for `added`, equal to `newPath`), without the `a/` prefix, unquoted. */
-  readonly oldPath: string;
-  /** Path after (for `deleted`, equal to `oldPath`), without the `b/` prefix, unquoted. */
-  readonly newPath: string;
-  readonly status: PatchFileStatus;
-  readonly oldMode?: string;
-  readonly newMode?: string;
-  readonly binary: boolean;
-  /** `similarity index` of a rename/copy, in percent. */
-  readonly similarity?: number;
-  readonly hunks: readonly PatchHunk[];
-  readonly additions: number;
-  readonly deletions: number;
-}
-
-export interface ParsedPatch {
-  readonly files: readonly PatchFile[];
-}
-
-export class PatchParseError extends Error {
-  constructor(message: string) {
-    super(`cannot parse patch: ${message}`);
-    this.name = 'PatchParseError';
-  }
-}
-
-const C_ESCAPES: Readonly<Record<string, number>> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
-
-/**
- * Decodes one git C-quoted token starting at `start` (which must be `"`). Returns the value (escaped bytes decoded
- * as UTF-8) and the index after the closing quote, or undefined when malformed.
- */
-function readQuoted(s: string, start: number): { value: string; end: number } | undefined {
-  const bytes: number[] = [];
-  for (let i = start + 1; i < s.length; i++) {
-    const ch = s[i] as string;
-    if (ch === '"') {
-      return { value: Buffer.from(bytes).toString('utf8'), end: i + 1 };
-    }
-    if (ch !== '\\') {
-      bytes.push(...Buffer.from(ch, 'utf8'));
-      continue;
-    }
-    const next = s[i + 1] ?? '';
-    if (/^[0-7]{3}$/.test(s.slice(i + 1, i + 4))) {
-      bytes.push(parseInt(s.slice(i + 1, i + 4), 8));
-      i += 3;
-    } else if (next in C_ESCAPES) {
-      bytes.push(C_ESCAPES[next] as number);
-      i += 1;
-    } else {
-      return undefined;
-    }
-  }
-  return undefined;
-}
-
-/** Unquotes a git path token: `"a/\303\251.txt"` → `a/é.txt`; unquoted tokens are returned as they are. */
-export function unquoteGitPath(token: string): string {
-  if (!token.startsWith('"')) {
-    return token;
-  }
-  const q = readQuoted(token, 0);
-  if (q === undefined || q.end !== token.length) {
-    throw new PatchParseError(`malformed quoted path ${token}`);
-  }
-  return q.value;
-}
-
-function stripPrefix(path: string, prefix: 'a/' | 'b/'): string {
-  return path.startsWith(prefix) ? path.slice(2) : path;
-}
-
-/** `diff --git <a> <b>`: both tokens may be quoted; unquoted names may contain spaces (then a == b by construction). */
-function parseDiffGitPaths(rest: string): { a: string; b: string } | undefined {
-  if (rest.startsWith('"')) {
-    const first = readQuoted(rest, 0);
-    if (first === undefined || rest[first.end] !== ' ') {
-      return undefined;
-    }
-    return { a: first.value, b: unquoteGitPath(rest.slice(first.end + 1)) };
-  }
-  if (rest.endsWith('"')) {
-    for (let i = rest.indexOf(' "'); i >= 0; i = rest.indexOf(' "', i + 1)) {
-      const second = readQuoted(rest, i + 1);
-      if (second !== undefined && second.end === rest.length) {
-        return { a: rest.slice(0, i), b: second.value };
-      }
-    }
-    return undefined;
-  }
-  const n = (rest.length - 5) / 2;
-  if (Number.isInteger(n) && n > 0 && rest.startsWith('a/') && rest.slice(2 + n, 5 + n) === ' b/' && rest.slice(2, 2 + n) === rest.slice(5 + n)) {
-    return { a: rest.slice(0, 2 + n), b: rest.slice(3 + n) };
-  }
-  const split = rest.indexOf(' b/');
-  return split < 0 ? undefined : { a: rest.slice(0, split), b: rest.slice(split + 1) };
-}
-
-/** `--- a/x` / `+++ b/x`: one token, maybe quoted; git appends a TAB when the name contains a space. */
-function parseMarkerPath(value: string): string | undefined {
-  const v = value.endsWith('\t') ? value.slice(0, -1) : value;
-  return v === '/dev/null' ? undefined : unquoteGitPath(v);
-}
+import { parseDiffGitPaths, parseMarkerPath, stripPrefix, unquoteGitPath } from './gitPaths';
+import { PatchParseError } from './patchTypes';
+import type { ParsedPatch, PatchFile, PatchFileStatus, PatchHunk, PatchLine, PatchLineKind } from './patchTypes';
 
 interface Section {
   readonly start: number;

@@ -4,12 +4,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { diffTrees, gitTopLevel, hasGitTree, readTreeBlob, snapshotWorkingTree } from '../../../extension/drivers/gitTrees';
-import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../../../extension/drivers/localChangeSet';
-import { parseGitPatch } from '../../../extension/drivers/a3s/patchParser';
+import { diffTrees, gitTopLevel, hasGitTree, readTreeBlob, snapshotWorkingTree } from '../../../extension/changeSets/gitTrees';
+import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../../../extension/changeSets/localChangeSet';
+import { storeChangeSetSink } from '../../../extension/drivers/localChangeSetSink';
+import { parseGitPatch } from '../../../extension/changeSets/patchParser';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { RunStore } from '../../../extension/model/runStore';
-import { TempGitRepo } from '../a3s/tempGitRepo';
+import { TempGitRepo } from './tempGitRepo';
 
 const repos: TempGitRepo[] = [];
 after(() => repos.forEach((r) => r.dispose()));
@@ -53,7 +54,7 @@ test('begin/finish publish a local change set and leave the index and HEAD byte-
   const before = gitState(repo);
 
   const { store, key } = storeWithRun('r1');
-  const changes = new LocalChangeSets(store, 'c', log);
+  const changes = new LocalChangeSets(storeChangeSetSink(store, 'c', log));
   const record = await changes.begin('r1', join(repo.dir));
   assert.ok(record, 'a git workspace gets a baseline');
   assert.match(record.baseTree, /^git-tree:[0-9a-f]{40}$/);
@@ -114,7 +115,7 @@ test('a persisted result tree is diffed as recorded, not against the later worki
   const restored = localChangeSetFromExtra(JSON.parse(JSON.stringify(extra)) as Record<string, unknown>);
   assert.deepEqual(restored, { repo: repo.dir, baseTree: base, resultTree: result });
   const { store, key } = storeWithRun('r2');
-  await new LocalChangeSets(store, 'c', log).finish('r2', restored!);
+  await new LocalChangeSets(storeChangeSetSink(store, 'c', log)).finish('r2', restored!);
   const patch = store.state.changeSets.get(key)?.patch ?? '';
   assert.match(patch, /\+changed during the run/);
   assert.doesNotMatch(patch, /changed again/);
@@ -124,7 +125,7 @@ test('no change set outside git; malformed extras are ignored; oversized diffs a
   const plain = mkdtempSync(join(tmpdir(), 'sb-nogit-'));
   try {
     const { store, key } = storeWithRun('r3');
-    const changes = new LocalChangeSets(store, 'c', log);
+    const changes = new LocalChangeSets(storeChangeSetSink(store, 'c', log));
     assert.equal(await gitTopLevel(plain), undefined);
     assert.equal(await changes.begin('r3', plain), undefined);
     assert.equal(await changes.begin('r3', undefined), undefined);
@@ -143,7 +144,7 @@ test('no change set outside git; malformed extras are ignored; oversized diffs a
   assert.ok((await diffTrees(repo.dir, base, result)).length > 10_000);
   // A too-large diff at finish becomes `unavailable` with the reason.
   const { store, key } = storeWithRun('r4');
-  const changes = new LocalChangeSets(store, 'c', log);
+  const changes = new LocalChangeSets(storeChangeSetSink(store, 'c', log));
   await changes.finish('r4', { repo: repo.dir, baseTree: base, resultTree: `git-tree:${'f'.repeat(40)}` });
   assert.equal(store.state.changeSets.get(key)?.status, 'unavailable');
   assert.match(store.state.changeSets.get(key)?.reason ?? '', /could not compute/);
@@ -206,4 +207,26 @@ test('AgencyProxy runs in a git workspace get a local change set, also after a r
     await daemon.stop();
     rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }
+});
+
+test('local change sets know runs only by id: every state goes to the sink, and the store sink drops unknown runs', async () => {
+  const repo = newRepo();
+  const seen: [string, string][] = [];
+  const warnings: string[] = [];
+  const changes = new LocalChangeSets({ publish: (runId, update) => seen.push([runId, update.status]), warn: (m) => warnings.push(m) });
+  const record = (await changes.begin('r5', repo.dir))!;
+  repo.write('README.md', 'edited\n');
+  await changes.finish('r5', record);
+  assert.deepEqual(seen, [['r5', 'capturing'], ['r5', 'ready']]);
+  await new LocalChangeSets({ publish: (runId, update) => seen.push([runId, update.status]), warn: (m) => warnings.push(m) }).finish('r6', {
+    repo: repo.dir,
+    baseTree: record.baseTree,
+    resultTree: `git-tree:${'f'.repeat(40)}`,
+  });
+  assert.deepEqual(seen.at(-1), ['r6', 'unavailable']);
+  assert.equal(warnings.length, 1);
+
+  const { store } = storeWithRun('r7');
+  await new LocalChangeSets(storeChangeSetSink(store, 'c', log)).finish('not-in-store', record);
+  assert.equal(store.state.changeSets.size, 0, 'an update for a run the store does not know is dropped');
 });
