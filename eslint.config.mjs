@@ -57,9 +57,9 @@ export default tseslint.config(
           ],
           patterns: [
             {
-              regex: '^(\\.\\./)+extension/(?!protocol/(webviewMessages|transcriptTypes|transcriptPatch|changeSetRows)$)',
+              regex: '^(\\.\\./)+extension/(?!protocol/(webviewMessages|transcriptTypes|transcriptPatch|runStateDisplay|changeSetRows)$)',
               message:
-                'The webview may import only extension/protocol/webviewMessages, transcriptTypes, transcriptPatch and changeSetRows from the host code.',
+                'The webview may import only extension/protocol/webviewMessages, transcriptTypes, transcriptPatch, runStateDisplay and changeSetRows from the host code.',
             },
           ],
         },

@@ -64,7 +64,7 @@ test('the webview may not import Node built-ins or host code, only the message s
   assert.deepEqual(
     await restrictedImportErrors(
       'webview/boundaryProbe.ts',
-      "import { applyPatch } from '../extension/protocol/transcriptPatch';\nexport const p = applyPatch;\n",
+      "import { applyPatch } from '../extension/protocol/transcriptPatch';\nimport { runStateDisplay } from '../extension/protocol/runStateDisplay';\nexport const p = [applyPatch, runStateDisplay];\n",
     ),
     [],
   );
