@@ -1,8 +1,8 @@
 /**
  * One run's transcript: items in order plus an id index, changed only by patches. Applying a patch is O(1) (plus
  * the chunk for appends), so streaming cost does not grow with the transcript. What a patch does is defined once, in
- * extension/protocol/transcriptPatch.ts (shared with the webview's store); this class keeps the index and sequence. Every applied patch gets the next
- * sequence number, which the webview uses to detect gaps.
+ * extension/protocol/transcriptPatch.ts (shared with the webview's store); this class keeps the index and the
+ * sequence. Every applied patch gets the next sequence number, which the webview uses to detect gaps.
  */
 import { applyPatch } from '../protocol/transcriptPatch';
 import type { PatchTarget } from '../protocol/transcriptPatch';
