@@ -78,8 +78,9 @@ export default tseslint.config(
           ],
           patterns: [
             {
-              regex: '^(\\.\\./)+extension/(?!protocol/(webviewMessages|transcriptTypes|changeSetRows)$)',
-              message: 'The webview may import only extension/protocol/webviewMessages, transcriptTypes and changeSetRows from the host code.',
+              regex: '^(\\.\\./)+extension/(?!protocol/(webviewMessages|transcriptTypes|transcriptPatch|runStateDisplay|changeSetRows)$)',
+              message:
+                'The webview may import only extension/protocol/webviewMessages, transcriptTypes, transcriptPatch, runStateDisplay and changeSetRows from the host code.',
             },
           ],
         },

@@ -1,8 +1,11 @@
 /**
- * The webview's copy of one run's transcript: a snapshot, then patches applied strictly in sequence. Pure (no DOM),
+ * The webview's copy of one run's transcript: a snapshot, then patches applied strictly in sequence, with the same
+ * patch semantics as the host (extension/protocol/transcriptPatch.ts). Pure (no DOM),
  * so it is unit-tested in Node. Applying records what changed (`PendingChanges`) for the next animation frame to
  * render; it never renders itself.
  */
+import { applyPatch } from '../extension/protocol/transcriptPatch';
+import type { PatchTarget } from '../extension/protocol/transcriptPatch';
 import { transcriptItemSchema } from '../extension/protocol/transcriptTypes';
 import type { TranscriptItem, TranscriptPatch } from '../extension/protocol/transcriptTypes';
 import type { RunSummary } from '../extension/protocol/webviewMessages';
@@ -39,6 +42,7 @@ export class TranscriptStore {
   private lastSeq = 0;
   private currentRun: RunSummary | null = null;
   private changes: PendingChanges = emptyChanges();
+  private readonly target: PatchTarget = { indexOf: (id) => this.indexById.get(id), at: (i) => this.itemsList[i] };
 
   get run(): RunSummary | null {
     return this.currentRun;
@@ -81,7 +85,7 @@ export class TranscriptStore {
       if (this.indexById.has(item.id)) {
         continue;
       }
-      this.pushItem({ ...item });
+      this.pushItem(item);
     }
     this.changes = emptyChanges();
     this.changes.reset = true;
@@ -122,63 +126,36 @@ export class TranscriptStore {
     return changes;
   }
 
+  /**
+   * One patch: what it does comes from the shared applyPatch (the host's Transcript uses the same); the store adds
+   * validation of merged items, the message index and the change record.
+   */
   private applyOne(patch: TranscriptPatch): ApplyResult {
-    switch (patch.op) {
-      case 'add': {
-        if (this.indexById.has(patch.item.id)) {
-          return { ok: false, reason: `duplicate item id ${patch.item.id}` };
-        }
-        this.pushItem({ ...patch.item });
-        this.changes.added++;
-        return { ok: true };
-      }
-      case 'append': {
-        const index = this.indexById.get(patch.id);
-        const item = index === undefined ? undefined : this.itemsList[index];
-        if (index === undefined || !item) {
-          return { ok: false, reason: `append to unknown item ${patch.id}` };
-        }
-        const record = item as Record<string, unknown>;
-        const current = record[patch.field];
-        if (typeof current !== 'string') {
-          return { ok: false, reason: `item ${patch.id} has no ${patch.field} text` };
-        }
-        // String concatenation is a rope in JS engines: O(chunk), not O(length).
-        record[patch.field] = current + patch.chunk;
-        this.noteAppend(patch.id, index, patch.field, patch.chunk);
-        return { ok: true };
-      }
-      case 'update': {
-        const index = this.indexById.get(patch.id);
-        const item = index === undefined ? undefined : this.itemsList[index];
-        if (index === undefined || !item) {
-          return { ok: false, reason: `update of unknown item ${patch.id}` };
-        }
-        // The same merge as the host's Transcript: `null` removes a field (e.g. a settled approval's old reason).
-        const merged: Record<string, unknown> = { ...item };
-        for (const [k, v] of Object.entries(patch.changes)) {
-          if (v === null || v === undefined) {
-            delete merged[k];
-          } else {
-            merged[k] = v;
-          }
-        }
-        merged['id'] = item.id;
-        if (merged['kind'] !== item.kind) {
-          return { ok: false, reason: `update changes the kind of ${patch.id}` };
-        }
-        const parsed = transcriptItemSchema.safeParse(merged);
-        if (!parsed.success) {
-          return { ok: false, reason: `update of ${patch.id} is invalid: ${parsed.error.message}` };
-        }
-        this.itemsList[index] = parsed.data;
-        if (parsed.data.kind === 'message' && parsed.data.messageId) {
-          this.messageIndex.set(parsed.data.messageId, parsed.data.id);
-        }
-        this.noteFull(patch.id, index);
-        return { ok: true };
-      }
+    const step = applyPatch(this.target, patch);
+    if (!step.ok) {
+      return step;
     }
+    if (step.op === 'add') {
+      this.pushItem(step.item);
+      this.changes.added++;
+      return { ok: true };
+    }
+    if (patch.op === 'append') {
+      this.itemsList[step.index] = step.item;
+      this.noteAppend(patch.id, step.index, patch.field, patch.chunk);
+      return { ok: true };
+    }
+    // An update: the merge is the shared one, but its input crossed a process boundary, so the result is validated.
+    const parsed = transcriptItemSchema.safeParse(step.item);
+    if (!parsed.success) {
+      return { ok: false, reason: `update of ${step.item.id} is invalid: ${parsed.error.message}` };
+    }
+    this.itemsList[step.index] = parsed.data;
+    if (parsed.data.kind === 'message' && parsed.data.messageId) {
+      this.messageIndex.set(parsed.data.messageId, parsed.data.id);
+    }
+    this.noteFull(parsed.data.id, step.index);
+    return { ok: true };
   }
 
   private pushItem(item: TranscriptItem): void {

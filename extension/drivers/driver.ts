@@ -8,26 +8,8 @@ import type { Disposable } from '../base/emitter';
 import type { ApprovalDecision, DecisionSurface } from '../protocol/transcriptTypes';
 import type { ProtocolName } from '../model/modelTypes';
 
-/** A connection profile from the `agentSwitchboard.connections` setting. */
-export interface ConnectionProfile {
-  readonly name: string;
-  readonly protocol: ProtocolName;
-  /** Unix socket (AgencyProxy, SCV, a single hyperhive socket). */
-  readonly socketPath?: string;
-  /** hyperhive socket directory (default /run/hyperhive). */
-  readonly hiveDir?: string;
-  /** A3S harness base URL. */
-  readonly url?: string;
-  /** A3S: allow a non-loopback URL (explicit opt-in). */
-  readonly allowRemote?: boolean;
-  /** A3S run identity parts. */
-  readonly releaseIdentity?: string;
-  readonly sessionId?: string;
-  readonly readinessPath?: string;
-  readonly livenessPath?: string;
-  /** Connect when the extension starts (default true). */
-  readonly autoConnect?: boolean;
-}
+/** A connection profile from the `agentSwitchboard.connections` setting (its schema: extension/protocol/connectionProfile.ts). */
+export type { ConnectionProfile } from '../protocol/connectionProfile';
 
 export interface StartRunOptions {
   readonly prompt: string;

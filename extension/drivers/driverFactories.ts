@@ -1,4 +1,4 @@
-/** The driver for each protocol. */
+/** The driver for each protocol (every name in PROTOCOL_NAMES: the compiler checks none is missing). */
 import type { ProtocolName } from '../model/modelTypes';
 import { A3sDriver } from './a3s/a3sDriver';
 import { AgencyProxyDriver } from './agencyProxy/agencyProxyDriver';
@@ -6,7 +6,7 @@ import type { DriverFactory } from './connectionManager';
 import { HiveDriver } from './hive/hiveDriver';
 import { ScvDriver } from './scv/scvDriver';
 
-export const driverFactories: Partial<Record<ProtocolName, DriverFactory>> = {
+export const driverFactories: Record<ProtocolName, DriverFactory> = {
   'agency-proxy': (context) => new AgencyProxyDriver(context),
   a3s: (context) => new A3sDriver(context),
   scv: (context) => new ScvDriver(context),

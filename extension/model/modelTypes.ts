@@ -4,11 +4,12 @@
  * small and immutable (the reducer returns new objects); transcripts live in `Transcript` and change by patches.
  */
 import type { ApprovalDecision, ApprovalStatus, DecisionSurface, RunState } from '../protocol/transcriptTypes';
+import type { ProtocolName } from '../protocol/protocolNames';
 import type { Panel } from '../protocol/webviewMessages';
 
 export type { Panel };
 
-export type ProtocolName = 'agency-proxy' | 'scv' | 'a3s' | 'hive';
+export type { ProtocolName };
 
 /** Connection lifecycle, shown in the Connections tree. */
 export type ConnectionState =

@@ -1,8 +1,11 @@
 /**
  * One run's transcript: items in order plus an id index, changed only by patches. Applying a patch is O(1) (plus
- * the chunk for appends), so streaming cost does not grow with the transcript. Every applied patch gets the next
- * sequence number, which the webview uses to detect gaps.
+ * the chunk for appends), so streaming cost does not grow with the transcript. What a patch does is defined once, in
+ * extension/protocol/transcriptPatch.ts (shared with the webview's store); this class keeps the index and the
+ * sequence. Every applied patch gets the next sequence number, which the webview uses to detect gaps.
  */
+import { applyPatch } from '../protocol/transcriptPatch';
+import type { PatchTarget } from '../protocol/transcriptPatch';
 import type { TranscriptItem, TranscriptPatch } from '../protocol/transcriptTypes';
 
 export class PatchError extends Error {}
@@ -11,6 +14,7 @@ export class Transcript {
   private readonly items: TranscriptItem[] = [];
   private readonly index = new Map<string, number>();
   private patchSeq = 0;
+  private readonly target: PatchTarget = { indexOf: (id) => this.index.get(id), at: (i) => this.items[i] };
 
   get length(): number {
     return this.items.length;
@@ -35,59 +39,19 @@ export class Transcript {
     return this.items.slice();
   }
 
+  /** Applies one patch (semantics: extension/protocol/transcriptPatch.ts) and returns its sequence number. */
   apply(patch: TranscriptPatch): number {
-    switch (patch.op) {
-      case 'add': {
-        if (this.index.has(patch.item.id)) {
-          throw new PatchError(`duplicate transcript item id ${patch.item.id}`);
-        }
-        this.index.set(patch.item.id, this.items.length);
-        this.items.push(patch.item);
-        break;
-      }
-      case 'append': {
-        const i = this.requireIndex(patch.id);
-        const item = this.items[i] as Record<string, unknown>;
-        const current = item[patch.field];
-        if (typeof current !== 'string') {
-          throw new PatchError(`item ${patch.id} has no text field ${patch.field}`);
-        }
-        // Strings are immutable; V8 represents repeated concatenation as a rope, so this stays O(chunk). (A literal
-        // key per field keeps the copy on V8's fast object-clone path; a computed key does not.)
-        const grown = current + patch.chunk;
-        this.items[i] = (patch.field === 'text' ? { ...item, text: grown } : { ...item, output: grown }) as TranscriptItem;
-        break;
-      }
-      case 'update': {
-        const i = this.requireIndex(patch.id);
-        const merged: Record<string, unknown> = { ...this.items[i] };
-        for (const [k, v] of Object.entries(patch.changes)) {
-          if (k === 'id' || k === 'kind') {
-            continue;
-          }
-          if (v === undefined || v === null) {
-            delete merged[k];
-          } else {
-            merged[k] = v;
-          }
-        }
-        this.items[i] = merged as TranscriptItem;
-        break;
-      }
-      default: {
-        const _exhaustive: never = patch;
-        return _exhaustive;
-      }
+    const step = applyPatch(this.target, patch);
+    if (!step.ok) {
+      throw new PatchError(step.reason);
+    }
+    if (step.op === 'add') {
+      this.index.set(step.item.id, this.items.length);
+      this.items.push(step.item);
+    } else {
+      this.items[step.index] = step.item;
     }
     this.patchSeq += 1;
     return this.patchSeq;
-  }
-
-  private requireIndex(id: string): number {
-    const i = this.index.get(id);
-    if (i === undefined) {
-      throw new PatchError(`no transcript item ${id}`);
-    }
-    return i;
   }
 }

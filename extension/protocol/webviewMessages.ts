@@ -4,9 +4,10 @@
  */
 // zod/mini: the same schemas at a fraction of the webview bundle size (full zod adds ~115 KB there).
 import * as z from 'zod/mini';
+import { PROTOCOL_NAMES } from './protocolNames';
 import { approvalDecisionSchema, runStateSchema, transcriptItemSchema, transcriptPatchSchema } from './transcriptTypes';
 
-export const protocolNameSchema = z.enum(['agency-proxy', 'scv', 'a3s', 'hive']);
+export const protocolNameSchema = z.enum(PROTOCOL_NAMES);
 
 /** What the composer and toolbar may offer for a run; derived by the host from the daemon's capabilities. */
 export const runActionsSchema = z.object({

@@ -7,10 +7,11 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
+import type { ProtocolName } from '../protocol/protocolNames';
 import type { FrameTap } from './frameTap';
 import { redactSecrets } from './traceRedaction';
 
-export type TraceProtocol = 'agency-proxy' | 'scv' | 'a3s' | 'hive';
+export type TraceProtocol = ProtocolName;
 
 export class ProtocolTrace {
   private stream: WriteStream | undefined;

@@ -1,40 +1,22 @@
 /**
  * How runs and connections look: codicons, colours, labels. Shared by the tree, the status bar, quick picks and
- * the transcript header so every place says the same thing.
+ * the transcript header so every place says the same thing. Run states come from extension/protocol/runStateDisplay.ts,
+ * the table the webview's header uses too.
  */
 import * as vscode from 'vscode';
 import type { ConnectionInfo, RunInfo } from '../model/modelTypes';
+import { runStateDisplay } from '../protocol/runStateDisplay';
 import type { RunState } from '../protocol/transcriptTypes';
 
-const RUN_ICONS: Record<RunState, [string, string | undefined]> = {
-  starting: ['loading~spin', undefined],
-  running: ['sync~spin', 'charts.blue'],
-  waiting_approval: ['bell-dot', 'charts.yellow'],
-  finishing: ['loading~spin', undefined],
-  // Not a spinner: the run finished answering and waits for the user (an interactive run, an SCV session).
-  idle: ['comment-discussion', 'charts.green'],
-  completed: ['pass', 'testing.iconPassed'],
-  failed: ['error', 'testing.iconFailed'],
-  canceled: ['circle-slash', 'disabledForeground'],
-  interrupted: ['debug-disconnect', 'charts.orange'],
-  lost: ['question', 'charts.orange'],
-  stopped: ['debug-stop', 'disabledForeground'],
-};
-
+/** The state's label, from the table the webview header reads too. */
 export function runStateLabel(state: RunState): string {
-  switch (state) {
-    case 'waiting_approval':
-      return 'waiting for approval';
-    case 'idle':
-      return 'waiting for your message';
-    default:
-      return state;
-  }
+  return runStateDisplay(state).label;
 }
 
+/** The state's icon as a ThemeIcon (`~spin` when it turns), coloured by the table's theme colour. */
 export function runIcon(state: RunState): vscode.ThemeIcon {
-  const [id, color] = RUN_ICONS[state];
-  return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
+  const { icon, color, spin } = runStateDisplay(state);
+  return new vscode.ThemeIcon(spin ? `${icon}~spin` : icon, color ? new vscode.ThemeColor(color) : undefined);
 }
 
 export function runDescription(run: RunInfo): string {

@@ -1,24 +1,11 @@
 /**
- * Reads the extension's settings. Connection profiles are validated with zod: a malformed entry is skipped and
+ * Reads the extension's settings. Connection profiles are validated with the one profile schema
+ * (extension/protocol/connectionProfile.ts, which package.json's JSON schema is tested against): a malformed entry is skipped and
  * reported (it never stops the other profiles from loading).
  */
 import * as vscode from 'vscode';
-import * as z from 'zod';
-import type { ConnectionProfile } from '../drivers/driver';
-
-const profileSchema = z.object({
-  name: z.string().min(1),
-  protocol: z.enum(['agency-proxy', 'scv', 'a3s', 'hive']),
-  socketPath: z.string().optional(),
-  hiveDir: z.string().optional(),
-  url: z.string().optional(),
-  allowRemote: z.boolean().optional(),
-  releaseIdentity: z.string().optional(),
-  sessionId: z.string().optional(),
-  readinessPath: z.string().optional(),
-  livenessPath: z.string().optional(),
-  autoConnect: z.boolean().optional(),
-});
+import { connectionProfileSchema } from '../protocol/connectionProfile';
+import type { ConnectionProfile } from '../protocol/connectionProfile';
 
 export type ApprovalNotificationMode = 'always' | 'statusBarOnly' | 'modal';
 
@@ -36,7 +23,7 @@ export function readProfiles(): ProfileReadResult {
     return { profiles, problems: ['agentSwitchboard.connections must be an array of profiles.'] };
   }
   raw.forEach((entry, i) => {
-    const parsed = profileSchema.safeParse(entry);
+    const parsed = connectionProfileSchema.safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       problems.push(`Connection profile #${i + 1} is invalid: ${issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'bad shape'}.`);

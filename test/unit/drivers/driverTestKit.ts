@@ -4,6 +4,7 @@ import type { ConnectionProfile } from '../../../extension/drivers/driver';
 import { RunStore } from '../../../extension/model/runStore';
 import type { FrameTap } from '../../../extension/transport/frameTap';
 import { withSuiteTrace } from '../trace/suiteTrace';
+import { mirrorIntoWebview } from './webviewMirror';
 
 /** Polls `probe` every 10 ms until it returns a value (not undefined/false); fails with `what` after `ms`. */
 export async function until<T>(what: string, probe: () => T | undefined | false, ms = 15000): Promise<T> {
@@ -24,13 +25,17 @@ export const quietLog: DriverLog = { info: () => undefined, warn: () => undefine
 /** Errors are printed: a driver error in a test is worth seeing even when the assertion passes. */
 export const loudLog: DriverLog = { info: () => undefined, warn: () => undefined, error: (m) => console.error(m) };
 
-/** A store holding the profile's connection, and the context a driver for it needs. */
+/**
+ * A store holding the profile's connection, and the context a driver for it needs. Its patch stream is mirrored
+ * into the webview's TranscriptStore (webviewMirror.ts): a patch the webview refuses fails the test file.
+ */
 export function driverSetup(
   profile: ConnectionProfile,
   storageDir: string,
   options: { tap?: FrameTap; log?: DriverLog; workspaceFolder?: string } = {},
 ): { store: RunStore; connectionId: string; ctx: DriverContext } {
   const store = new RunStore();
+  mirrorIntoWebview(store);
   const connectionId = `${profile.protocol}:${profile.name}`;
   store.dispatch({ type: 'connectionAdded', connection: { id: connectionId, name: profile.name, protocol: profile.protocol } });
   const ctx: DriverContext = {

@@ -14,6 +14,7 @@ import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agency
 import { HiveClient } from '../../../extension/drivers/hive/client';
 import { ScvDriver } from '../../../extension/drivers/scv/scvDriver';
 import { runKeyOf } from '../../../extension/model/modelTypes';
+import type { ProtocolName } from '../../../extension/protocol/protocolNames';
 import type { FrameTap } from '../../../extension/transport/frameTap';
 import { A3sHarness } from '../../fixtures/a3s/harness';
 import { DEFAULT_RELEASE } from '../../fixtures/a3s/harnessWire';
@@ -139,7 +140,9 @@ async function hive(tmp: string): Promise<void> {
   save('hive', 'iris-inbox', rec, tmp);
 }
 
-const recorders: Record<string, (tmp: string) => Promise<void>> = { 'agency-proxy': agencyProxy, scv, a3s, hive };
+type Recorder = (tmp: string) => Promise<void>;
+/** One recorder per protocol (the compiler checks none is missing). */
+const recorders: Record<string, Recorder> = { 'agency-proxy': agencyProxy, scv, a3s, hive } satisfies Record<ProtocolName, Recorder>;
 
 async function main(): Promise<void> {
   const which = process.argv.slice(2);

@@ -61,6 +61,13 @@ test('the webview may not import Node built-ins or host code, only the message s
     await restrictedImportErrors('webview/boundaryProbe.ts', "import { buildDiffRows } from '../extension/protocol/changeSetRows';\nexport const b = buildDiffRows;\n"),
     [],
   );
+  assert.deepEqual(
+    await restrictedImportErrors(
+      'webview/boundaryProbe.ts',
+      "import { applyPatch } from '../extension/protocol/transcriptPatch';\nimport { runStateDisplay } from '../extension/protocol/runStateDisplay';\nexport const p = [applyPatch, runStateDisplay];\n",
+    ),
+    [],
+  );
   assert.equal(
     (await restrictedImportErrors('webview/boundaryProbe.ts', "import { a3sEventSchema } from '../extension/protocol/a3s';\nexport const a = a3sEventSchema;\n")).length,
     1,

@@ -1,0 +1,37 @@
+/**
+ * The daemons this extension speaks to and the shape of a connection profile (one entry of the setting
+ * `agentSwitchboard.connections`). The settings reader validates with `connectionProfileSchema`; the JSON schema
+ * VS Code reads lives in package.json and a unit test (test/unit/protocol/connectionProfile.test.ts) checks that it
+ * has the same properties, types, required list and protocols.
+ *
+ * Host only (full zod); the protocol list itself is in ./protocolNames.ts so the webview contract can use it too.
+ */
+import * as z from 'zod';
+import { PROTOCOL_NAMES } from './protocolNames';
+
+export { PROTOCOL_NAMES };
+export type { ProtocolName } from './protocolNames';
+
+export const connectionProfileSchema = z.object({
+  /** Shown in the Connections view; unique per protocol. */
+  name: z.string().min(1),
+  protocol: z.enum(PROTOCOL_NAMES),
+  /** Unix socket (AgencyProxy, SCV, a single hyperhive socket). */
+  socketPath: z.string().optional(),
+  /** hyperhive socket directory (default /run/hyperhive). */
+  hiveDir: z.string().optional(),
+  /** A3S harness base URL. */
+  url: z.string().optional(),
+  /** A3S: allow a non-loopback URL (explicit opt-in). */
+  allowRemote: z.boolean().optional(),
+  /** A3S run identity parts. */
+  releaseIdentity: z.string().optional(),
+  sessionId: z.string().optional(),
+  readinessPath: z.string().optional(),
+  livenessPath: z.string().optional(),
+  /** Connect when the extension starts (default: the setting agentSwitchboard.autoConnect). */
+  autoConnect: z.boolean().optional(),
+});
+
+/** One connection profile, as the drivers receive it. */
+export type ConnectionProfile = Readonly<z.infer<typeof connectionProfileSchema>>;
