@@ -4,13 +4,10 @@
  * get 503 harness_closed — reported as "draining" so the user knows the harness is going away, not broken.
  */
 import type { A3sClient } from './client';
+import { errorText } from '../kit/errors';
 
 export const A3S_DRAINING =
   'draining: the harness is shutting down (readiness false, requests answered 503 harness_closed); waiting until it is ready again';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 export class A3sReadiness {
   /** The harness was ready, or draining, at the last check: a not-ready answer now means it is draining. */
@@ -35,7 +32,7 @@ export class A3sReadiness {
       return `not ready yet: ${this.client.baseUrl.origin} readiness answered HTTP ${health.httpStatus} ${health.detail}`;
     } catch (error) {
       this.drainingLikely = false;
-      return `the harness at ${this.client.baseUrl.origin} is unreachable: ${messageOf(error)}`;
+      return `the harness at ${this.client.baseUrl.origin} is unreachable: ${errorText(error)}`;
     }
   }
 

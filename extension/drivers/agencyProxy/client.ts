@@ -277,7 +277,7 @@ export class AgencyProxyClient {
   ): Promise<ResponseOf<T>> {
     if (this.closeInfo !== undefined) {
       return Promise.reject(new AgencyProxyError('connection_closed',
-        `cannot send ${message.type}: connection closed (${this.closeInfo.reason})`, false, message.type));
+        `cannot send ${message.type}: connection closed (${this.closeInfo.reason})`, false, message.type, true));
     }
     const requestId = this.allocateId();
     let frame: ReturnType<typeof buildClientFrame>;

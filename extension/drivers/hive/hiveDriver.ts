@@ -14,7 +14,8 @@ import { DriverError } from '../driver';
 import { ReconnectLoop } from '../reconnectLoop';
 import { HiveClient } from './client';
 import type { AgentBook } from './hiveAgentBook';
-import { errorText, readAgent } from './hiveAgentBook';
+import { errorText, toDriverError } from '../kit/errors';
+import { readAgent } from './hiveAgentBook';
 import type { HiveSocketRole, HostJournalQuery, ScheduleEdit } from './hiveClientOptions';
 import { FATAL, layoutFailure, probeFailure } from './hiveConnectFailure';
 import { HiveConnectionError, HiveError } from './hiveErrors';
@@ -428,14 +429,11 @@ export class HiveDriver implements Driver {
   }
 
   private userError(error: unknown): DriverError {
-    if (error instanceof DriverError) {
-      return error;
+    // The driver re-reads the view after an unanswered request, so the note says so (the error itself cannot know).
+    if (error instanceof HiveError && error.outcomeUnknown) {
+      return new DriverError(`${errorText(error)} No reply was read, so it may or may not have happened; the view was re-read.`, error.code);
     }
-    if (error instanceof HiveError) {
-      const note = error.outcomeUnknown ? ' No reply was read, so it may or may not have happened; the view was re-read.' : '';
-      return new DriverError(`${error.message}${note}`, error.code);
-    }
-    return new DriverError(errorText(error));
+    return toDriverError(error);
   }
 
   private warnOnce(key: string, message: string): void {

@@ -22,6 +22,7 @@ import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
 import type { Driver } from '../driver';
 import { DriverError } from '../driver';
+import { errorText } from '../kit/errors';
 import { LocalChangeSets } from '../localChangeSet';
 import { ReconnectLoop } from '../reconnectLoop';
 import type { Event } from '../../base/emitter';
@@ -93,7 +94,7 @@ export class ScvDriver implements Driver {
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
       describeError: (error) => ({
-        message: error instanceof Error ? error.message : String(error),
+        message: errorText(error),
         // No negotiation in protocol 3: retrying cannot help.
         fatal: error instanceof ScvVersionMismatchError,
       }),
@@ -177,7 +178,7 @@ export class ScvDriver implements Driver {
       try {
         live = await this.openConnection();
       } catch (error) {
-        this.lost?.(error instanceof Error ? error.message : String(error));
+        this.lost?.(errorText(error));
         throw scvUserError(error);
       }
       live.established = true;
@@ -313,7 +314,7 @@ export class ScvDriver implements Driver {
       throw new Error('the connection closed while starting');
     }
     live.established = true;
-    this.daemonStatus().catch((error: unknown) => this.ctx.log.warn(`SCV daemon status: ${error instanceof Error ? error.message : String(error)}`));
+    this.daemonStatus().catch((error: unknown) => this.ctx.log.warn(`SCV daemon status: ${errorText(error)}`));
   }
 
   private async autoStartSession(live: ScvConnectionBook): Promise<void> {
@@ -331,7 +332,7 @@ export class ScvDriver implements Driver {
         return; // connectOnce fails and the loop retries, still wanting a session
       }
       this.autoSession = false;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       this.ctx.log.error(`The SCV session did not start: ${message}`);
       this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.connectionId, warning: `The SCV session did not start: ${message}` });
     }

@@ -2,8 +2,8 @@
  * The user-facing wording of SCV failures: every client error becomes a `DriverError` whose message says what
  * happened and what to do, and whether the request reached the daemon (SCV has no idempotency, WIRE.md §2.7).
  */
-import { DriverError } from '../driver';
-import { ScvNotSentError, ScvRequestError, ScvUnknownOutcomeError, ScvVersionMismatchError } from './scvErrors';
+import { DriverError, toDriverError } from '../kit/errors';
+import type { ScvUnknownOutcomeError } from './scvErrors';
 
 export const SESSION_DROPPED =
   'The connection to SCV dropped; this session has ended. Its transcript is kept. Use "Start New SCV Session Here" to continue.';
@@ -31,21 +31,7 @@ export function unknownPromptOutcome(error: ScvUnknownOutcomeError): DriverError
   );
 }
 
+/** SCV's errors carry their own wording and codes (scvErrors.ts); the kit turns them into a `DriverError`. */
 export function scvUserError(error: unknown): DriverError {
-  if (error instanceof DriverError) {
-    return error;
-  }
-  if (error instanceof ScvRequestError) {
-    return new DriverError(`SCV refused the request (${error.code}): ${error.serverMessage}`, error.code);
-  }
-  if (error instanceof ScvVersionMismatchError) {
-    return new DriverError(error.message, 'version_mismatch');
-  }
-  if (error instanceof ScvNotSentError) {
-    return new DriverError(`Not sent: ${error.message}`, 'not_sent');
-  }
-  if (error instanceof ScvUnknownOutcomeError) {
-    return new DriverError(`${error.message}. Nothing was resent.`, 'unknown_outcome');
-  }
-  return new DriverError(error instanceof Error ? error.message : String(error));
+  return toDriverError(error);
 }
