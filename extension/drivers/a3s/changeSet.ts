@@ -17,8 +17,8 @@ import {
 import type { A3sRunIdentity } from '../../protocol/a3s';
 import { A3sChangeSetRejectedError, A3sError, A3sHttpError, A3sNoChangeSetError } from './a3sErrors';
 import type { A3sClient } from './client';
-import { realA3sTimers } from './runPoller';
-import type { A3sTimers } from './runPoller';
+import { systemClock } from '../kit/clock';
+import type { Timeouts } from '../kit/clock';
 
 export interface A3sVerifiedChangeSet {
   readonly identity: A3sRunIdentity;
@@ -133,7 +133,7 @@ export interface FetchA3sChangeSetOptions {
   readonly maxAttempts?: number;
   /** The start/recover receipt said `replayed:true` — sharpens the 422 reason. */
   readonly replayed?: boolean;
-  readonly timers?: A3sTimers;
+  readonly timers?: Timeouts;
   readonly signal?: AbortSignal;
 }
 
@@ -149,7 +149,7 @@ export async function fetchA3sChangeSet(
   identity: A3sRunIdentity,
   options: FetchA3sChangeSetOptions = {},
 ): Promise<A3sVerifiedChangeSet> {
-  const timers = options.timers ?? realA3sTimers;
+  const timers = options.timers ?? systemClock;
   const maxAttempts = options.maxAttempts ?? 60;
   const maxDelay = options.maxDelayMs ?? 3_000;
   let delay = options.initialDelayMs ?? 200;

@@ -20,15 +20,15 @@ import type { HiveSocketRole, HostJournalQuery, ScheduleEdit } from './hiveClien
 import { FATAL, layoutFailure, probeFailure } from './hiveConnectFailure';
 import { HiveConnectionError, HiveError } from './hiveErrors';
 import { ACTION_CANCEL, ACTION_MARK_DONE, LOOSE_ENDS_PANEL, parseLooseEndEntryId } from './hivePanels';
-import type { HiveTimers } from './hivePoller';
-import { HivePoller, realTimers } from './hivePoller';
+import type { Timeouts } from '../kit/clock';
+import { HivePoller } from './hivePoller';
 import type { HiveAgentSummary } from './hiveRoster';
 import { HiveRoster } from './hiveRoster';
 import { HiveStoreMirror } from './hiveStoreMirror';
 import { DEFAULT_HIVE_DIR, discoverHiveSockets } from './socketLayout';
 
 export interface HiveDriverOptions {
-  readonly timers?: HiveTimers;
+  readonly timers?: Timeouts;
   readonly pollMinMs?: number;
   readonly pollMaxMs?: number;
   /** Re-read every agent at least this often even when its status did not change (default 2 min). */
@@ -70,7 +70,7 @@ export class HiveDriver implements Driver {
       (key, message) => this.warnOnce(key, message),
     );
     this.mirror = new HiveStoreMirror(ctx.store, this.connectionId, this.roster, this.target, this.baseTime);
-    this.poller = new HivePoller(() => this.poll(), options.timers ?? realTimers, options.pollMinMs, options.pollMaxMs);
+    this.poller = new HivePoller(() => this.poll(), options.timers, options.pollMinMs, options.pollMaxMs);
     this.loop = new ReconnectLoop({
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
