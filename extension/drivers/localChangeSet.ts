@@ -12,6 +12,7 @@ import { runKeyOf } from '../model/modelTypes';
 import type { RunStore } from '../model/runStore';
 import type { DriverLog } from './connectionManager';
 import { diffTrees, gitTopLevel, snapshotWorkingTree } from './gitTrees';
+import { errorText } from './kit/errors';
 
 /** What a driver persists per run (in its stored `extra`) so a reload can still compute the change set. */
 export interface LocalChangeSetRecord {
@@ -76,7 +77,7 @@ export class LocalChangeSets {
       this.publish(runId, { status: 'capturing', reason: CAPTURING_NOTE, baseTree });
       return { repo, baseTree };
     } catch (error) {
-      this.log.warn(`No local change set for ${runId}: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(`No local change set for ${runId}: ${errorText(error)}`);
       return undefined;
     }
   }
@@ -128,7 +129,7 @@ export class LocalChangeSets {
         resultTree,
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       this.log.warn(`Local change set of ${runId}: ${message}`);
       if (interim && this.finishing.has(runId)) {
         return record;

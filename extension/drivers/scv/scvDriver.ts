@@ -22,7 +22,7 @@ import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
 import type { Driver } from '../driver';
 import { DriverError } from '../driver';
-import { errorText } from '../kit/errors';
+import { errorText, toDriverError } from '../kit/errors';
 import { LocalChangeSets } from '../localChangeSet';
 import { ReconnectLoop } from '../reconnectLoop';
 import type { Event } from '../../base/emitter';
@@ -37,7 +37,6 @@ import {
   SESSION_DISCONNECTED,
   SESSION_DROPPED,
   SESSION_REPLACED,
-  scvUserError,
   unknownPromptOutcome,
 } from './scvErrorText';
 import { ScvRequestError, ScvUnknownOutcomeError, ScvVersionMismatchError } from './scvErrors';
@@ -179,7 +178,7 @@ export class ScvDriver implements Driver {
         live = await this.openConnection();
       } catch (error) {
         this.lost?.(errorText(error));
-        throw scvUserError(error);
+        throw toDriverError(error);
       }
       live.established = true;
       this.live = live;
@@ -202,7 +201,7 @@ export class ScvDriver implements Driver {
         });
         throw unknownPromptOutcome(error);
       }
-      throw scvUserError(error);
+      throw toDriverError(error);
     }
   }
 
@@ -218,7 +217,7 @@ export class ScvDriver implements Driver {
       if (error instanceof ScvRequestError && error.code === 'turn_not_found') {
         return; // it ended meanwhile
       }
-      throw scvUserError(error);
+      throw toDriverError(error);
     }
   }
 
@@ -231,7 +230,7 @@ export class ScvDriver implements Driver {
     try {
       await live.client.clearSession();
     } catch (error) {
-      throw error instanceof ScvRequestError && error.code === 'turn_active' ? new DriverError(CLEAR_NEEDS_IDLE, 'turn_active') : scvUserError(error);
+      throw error instanceof ScvRequestError && error.code === 'turn_active' ? new DriverError(CLEAR_NEEDS_IDLE, 'turn_active') : toDriverError(error);
     }
   }
 
@@ -241,7 +240,7 @@ export class ScvDriver implements Driver {
     try {
       requestId = await live.client.resolveApproval(approvalId, decision !== 'deny');
     } catch (error) {
-      throw scvUserError(error);
+      throw toDriverError(error);
     }
     live.decisions.set(requestId, approvalId);
     this.transcripts.event(session.runId, { kind: 'approvalSettled', approvalId, decision, by });
@@ -287,7 +286,7 @@ export class ScvDriver implements Driver {
         ...(this.options.replyTimeoutMs !== undefined ? { replyTimeoutMs: this.options.replyTimeoutMs } : {}),
       });
     } catch (error) {
-      const userError = scvUserError(error);
+      const userError = toDriverError(error);
       this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.connectionId, details: { statusError: userError.message } });
       throw userError;
     }
@@ -376,7 +375,7 @@ export class ScvDriver implements Driver {
       this.leftovers.sessionStarted(runId, snapshot.entries);
       return runId;
     } catch (error) {
-      throw scvUserError(error);
+      throw toDriverError(error);
     }
   }
 
@@ -408,7 +407,7 @@ export class ScvDriver implements Driver {
         this.events.publishQueue(session);
         throw new DriverError(error.code === 'queue_conflict' ? QUEUE_CONFLICT : QUEUE_NOT_FOUND, error.code);
       }
-      throw scvUserError(error);
+      throw toDriverError(error);
     }
   }
 

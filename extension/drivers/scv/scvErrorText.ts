@@ -1,8 +1,9 @@
 /**
- * The user-facing wording of SCV failures: every client error becomes a `DriverError` whose message says what
- * happened and what to do, and whether the request reached the daemon (SCV has no idempotency, WIRE.md §2.7).
+ * The user-facing wording of SCV session and queue failures. A client error's own wording lives on its class
+ * (scvErrors.ts) and reaches the user through the kit's `toDriverError`; whether the request reached the daemon
+ * matters because SCV has no idempotency (WIRE.md §2.7).
  */
-import { DriverError, toDriverError } from '../kit/errors';
+import { DriverError } from '../kit/errors';
 import type { ScvUnknownOutcomeError } from './scvErrors';
 
 export const SESSION_DROPPED =
@@ -29,9 +30,4 @@ export function unknownPromptOutcome(error: ScvUnknownOutcomeError): DriverError
     `SCV did not confirm the prompt (${why}): it may or may not have been sent. It was not resent — check the transcript before sending it again.`,
     'unknown_outcome',
   );
-}
-
-/** SCV's errors carry their own wording and codes (scvErrors.ts); the kit turns them into a `DriverError`. */
-export function scvUserError(error: unknown): DriverError {
-  return toDriverError(error);
 }
