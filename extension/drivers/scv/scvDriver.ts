@@ -93,7 +93,8 @@ export class ScvDriver implements Driver {
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
       describeError: (error) => ({
-        message: errorText(error),
+        // The connection state names the cause; the "Not sent:" wording of errorText is for a request's failure.
+        message: error instanceof Error ? error.message : String(error),
         // No negotiation in protocol 3: retrying cannot help.
         fatal: error instanceof ScvVersionMismatchError,
       }),
@@ -177,7 +178,7 @@ export class ScvDriver implements Driver {
       try {
         live = await this.openConnection();
       } catch (error) {
-        this.lost?.(errorText(error));
+        this.lost?.(error instanceof Error ? error.message : String(error)); // a connection cause, as in describeError
         throw toDriverError(error);
       }
       live.established = true;
