@@ -93,8 +93,7 @@ export class ScvDriver implements Driver {
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
       describeError: (error) => ({
-        // The connection state names the cause; the "Not sent:" wording of errorText is for a request's failure.
-        message: error instanceof Error ? error.message : String(error),
+        message: error instanceof Error ? error.message : String(error), // the cause, not errorText's request wording
         // No negotiation in protocol 3: retrying cannot help.
         fatal: error instanceof ScvVersionMismatchError,
       }),
