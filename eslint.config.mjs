@@ -67,6 +67,25 @@ export default tseslint.config(
     },
   },
   {
+    // The driver kit is what every driver builds on: it knows no run model and no UI, so a driver can use it
+    // without dragging either in, and it stays testable under plain Node.
+    files: ['extension/drivers/kit/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(model|ui)(/|$)',
+              message: 'extension/drivers/kit may not import extension/model or extension/ui: the kit is below both.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['webview/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -32,16 +32,8 @@ export interface ProviderChoice {
   readonly loginHint?: string;
 }
 
-/** An error meant for the user: `message` is complete and actionable; `code` is the daemon's code if any. */
-export class DriverError extends Error {
-  constructor(
-    message: string,
-    readonly code?: string,
-  ) {
-    super(message);
-    this.name = 'DriverError';
-  }
-}
+// The user-facing error lives in the kit with the rest of the error taxonomy; re-exported for existing importers.
+export { DriverError } from './kit/errors';
 
 export interface Driver extends Disposable {
   readonly protocol: ProtocolName;

@@ -6,6 +6,8 @@
  */
 import type { ConnectionState } from '../model/modelTypes';
 import { Backoff } from '../transport/backoff';
+import { systemClock } from './kit/clock';
+import type { Timeouts } from './kit/clock';
 
 export interface ConnectAttemptError {
   readonly message: string;
@@ -21,17 +23,21 @@ export interface ReconnectLoopOptions {
   readonly capMs?: number;
   readonly random?: () => number;
   readonly clock?: () => number;
+  /** Schedules the retries (default: the system clock), so tests can step through them. */
+  readonly timers?: Timeouts;
 }
 
 export class ReconnectLoop {
   private wanted = false;
   private running = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: unknown;
   private readonly backoff: Backoff;
+  private readonly timers: Timeouts;
   private generation = 0;
   private firstAttempt: Promise<void> | undefined;
 
   constructor(private readonly options: ReconnectLoopOptions) {
+    this.timers = options.timers ?? systemClock;
     this.backoff = new Backoff({ baseMs: options.baseMs ?? 250, capMs: options.capMs ?? 15_000, jitter: 'full', ...(options.random ? { random: options.random } : {}) });
   }
 
@@ -53,8 +59,8 @@ export class ReconnectLoop {
   stop(): void {
     this.wanted = false;
     this.generation++;
-    if (this.timer) {
-      clearTimeout(this.timer);
+    if (this.timer !== undefined) {
+      this.timers.clearTimeout(this.timer);
       this.timer = undefined;
     }
     this.options.setState({ kind: 'disconnected' });
@@ -62,8 +68,8 @@ export class ReconnectLoop {
 
   /** Retry now instead of waiting for the scheduled attempt. */
   retryNow(): void {
-    if (this.wanted && this.timer) {
-      clearTimeout(this.timer);
+    if (this.wanted && this.timer !== undefined) {
+      this.timers.clearTimeout(this.timer);
       this.timer = undefined;
       void this.attempt(this.generation);
     }
@@ -109,7 +115,7 @@ export class ReconnectLoop {
     const delay = this.backoff.next();
     const now = (this.options.clock ?? Date.now)();
     this.options.setState({ kind: 'reconnecting', attempt: this.backoff.attempt, retryAt: now + delay, reason });
-    this.timer = setTimeout(() => {
+    this.timer = this.timers.setTimeout(() => {
       this.timer = undefined;
       void this.attempt(generation);
     }, delay);

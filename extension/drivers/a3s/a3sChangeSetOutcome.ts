@@ -12,14 +12,11 @@ import type { CachedChangeSet } from './a3sRunRecords';
 import { fetchA3sChangeSet } from './changeSet';
 import type { FetchA3sChangeSetOptions } from './changeSet';
 import type { A3sClient } from './client';
+import { errorText } from '../kit/errors';
 
 export type A3sChangeSetOutcome =
   | { readonly final: true; readonly changeSet: CachedChangeSet }
   | { readonly final: false; readonly reason: string };
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 export async function a3sChangeSetOutcome(
   client: Pick<A3sClient, 'changeSetRaw'>,
@@ -49,9 +46,9 @@ export async function a3sChangeSetOutcome(
     if (error instanceof A3sHttpError && (error.code === A3S_ERROR_CODE.sessionNotFound || error.code === A3S_ERROR_CODE.runNotFound)) {
       return {
         final: true,
-        changeSet: { source: 'daemon', status: 'unavailable', reason: `No change set: the harness no longer knows this run (it probably restarted). ${messageOf(error)}` },
+        changeSet: { source: 'daemon', status: 'unavailable', reason: `No change set: the harness no longer knows this run (it probably restarted). ${errorText(error)}` },
       };
     }
-    return { final: false, reason: messageOf(error) };
+    return { final: false, reason: errorText(error) };
   }
 }

@@ -18,7 +18,7 @@ import type { Driver, StartRunOptions } from '../driver';
 import { DriverError } from '../driver';
 import { ReconnectLoop } from '../reconnectLoop';
 import type { A3sError } from './a3sErrors';
-import { A3sHttpError, A3sValidationError } from './a3sErrors';
+import { A3sHttpError } from './a3sErrors';
 import { a3sChangeSetOutcome } from './a3sChangeSetOutcome';
 import { admitA3sCommand, replayedCommandText, unverifiedReceiptText, withA3sRetry } from './a3sCommandSend';
 import type { A3sAdmission } from './a3sCommandSend';
@@ -34,6 +34,7 @@ import { A3sClient } from './client';
 import type { A3sCommandResult } from './client';
 import { A3sRunPoller } from './runPoller';
 import { promptProblem } from './validation';
+import { errorText, toDriverError } from '../kit/errors';
 
 /** Timings, overridable by tests. */
 export interface A3sDriverOptions {
@@ -50,10 +51,6 @@ export const A3S_RECOVER_PANEL = 'a3s.recover';
 const CANCEL_REASON = 'Cancelled from VS Code';
 const GAP_REASON = 'older events were dropped by the harness';
 const CAPABILITIES: readonly Capability[] = ['run.start', 'run.cancel', 'changeSets.remote'];
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 export class A3sDriver implements Driver {
   readonly protocol = 'a3s' as const;
@@ -77,7 +74,7 @@ export class A3sDriver implements Driver {
     this.loop = new ReconnectLoop({
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
-      describeError: (error) => ({ message: messageOf(error), fatal: error instanceof DriverError && error.code === 'fatal' }),
+      describeError: (error) => ({ message: errorText(error), fatal: error instanceof DriverError && error.code === 'fatal' }),
       ...(options.reconnectBaseMs !== undefined ? { baseMs: options.reconnectBaseMs } : {}),
     });
   }
@@ -129,7 +126,7 @@ export class A3sDriver implements Driver {
         await this.markStranded(book, 'the harness has no worker for it any more (it probably restarted)');
         throw new DriverError('The harness cannot cancel this run: it is not active any more (stranded after a harness restart). Use "Recover A3S Run" to resume it from its checkpoint.', error.code);
       }
-      throw this.userError(error);
+      throw toDriverError(error);
     }
     if (result.replayed) {
       await this.recordLocal(runId, { kind: 'notice', text: 'Already finished: the run had ended before the cancel arrived.', level: 'info' });
@@ -232,16 +229,6 @@ export class A3sDriver implements Driver {
     return book;
   }
 
-  private userError(error: unknown): DriverError {
-    if (error instanceof DriverError) {
-      return error;
-    }
-    if (error instanceof A3sValidationError) {
-      return new DriverError(`Nothing was sent: ${error.message}.`);
-    }
-    return new DriverError(messageOf(error), error instanceof A3sHttpError ? error.code : undefined);
-  }
-
   /**
    * A start/recover command, sent after probing for runs a harness restart stranded (the command may reopen their
    * session, after which nothing tells them from live runs: a3sStrandProbe.ts). On failure the run is marked
@@ -256,7 +243,7 @@ export class A3sDriver implements Driver {
         return send();
       });
     } catch (error) {
-      const failure = this.userError(error);
+      const failure = toDriverError(error);
       book.terminal = true;
       book.changeSet = 'done';
       this.applyFields(book.runId, { state: 'failed', stateDetail: failure.message });
@@ -432,7 +419,7 @@ export class A3sDriver implements Driver {
         (error: unknown) => {
           // After dispose the journal is closed; the cursor did not move, so a reload pages these events again.
           if (!this.disposed) {
-            this.ctx.log.error(`Could not store run ${book.runId}: ${messageOf(error)}`);
+            this.ctx.log.error(`Could not store run ${book.runId}: ${errorText(error)}`);
           }
         },
       );

@@ -4,6 +4,7 @@
  */
 import type { ChangeSetCheck } from '../../changeSets/changeSetVerification';
 import { A3S_ERROR_CODE } from '../../protocol/a3s';
+import type { ClassifiedError, FailureKind } from '../kit/errors';
 
 export type A3sErrorKind =
   | 'validation'
@@ -19,7 +20,27 @@ export type A3sErrorKind =
   | 'change_set_rejected'
   | 'change_set_pending_timeout';
 
-export class A3sError extends Error {
+/**
+ * Where each kind leaves the request. A transport failure may have happened before or after the harness read the
+ * request, and an answer that fails a check (receipt, sequence, change set, size) says nothing reliable about what
+ * the harness did, so both are "outcome unknown"; a 422 "no change set" is the harness's final answer.
+ */
+const FAILURE_OF_KIND: Readonly<Record<A3sErrorKind, FailureKind>> = {
+  validation: 'not_sent',
+  refused_url: 'not_sent',
+  transport: 'outcome_unknown',
+  timeout: 'outcome_unknown',
+  too_large: 'outcome_unknown',
+  http: 'refused',
+  protocol: 'outcome_unknown',
+  receipt_mismatch: 'outcome_unknown',
+  sequence: 'outcome_unknown',
+  no_change_set: 'refused',
+  change_set_rejected: 'outcome_unknown',
+  change_set_pending_timeout: 'outcome_unknown',
+};
+
+export class A3sError extends Error implements ClassifiedError {
   constructor(
     readonly kind: A3sErrorKind,
     message: string,
@@ -27,6 +48,10 @@ export class A3sError extends Error {
   ) {
     super(message, options);
     this.name = 'A3sError';
+  }
+
+  get failure(): FailureKind {
+    return FAILURE_OF_KIND[this.kind];
   }
 }
 
@@ -38,6 +63,10 @@ export class A3sValidationError extends A3sError {
   ) {
     super('validation', `invalid ${field}: ${problem}`);
     this.name = 'A3sValidationError';
+  }
+
+  get userText(): string {
+    return `Nothing was sent: ${this.message}.`;
   }
 }
 

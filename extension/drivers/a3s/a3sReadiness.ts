@@ -4,21 +4,23 @@
  * get 503 harness_closed — reported as "draining" so the user knows the harness is going away, not broken.
  */
 import type { A3sClient } from './client';
+import { systemClock } from '../kit/clock';
+import type { Clock } from '../kit/clock';
+import { errorText } from '../kit/errors';
 
 export const A3S_DRAINING =
   'draining: the harness is shutting down (readiness false, requests answered 503 harness_closed); waiting until it is ready again';
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export class A3sReadiness {
   /** The harness was ready, or draining, at the last check: a not-ready answer now means it is draining. */
   private drainingLikely = false;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private timer: unknown;
   private busy = false;
 
-  constructor(private readonly client: A3sClient) {}
+  constructor(
+    private readonly client: A3sClient,
+    private readonly clock: Pick<Clock, 'setInterval' | 'clearInterval'> = systemClock,
+  ) {}
 
   /** Undefined when ready; else the reason for the connection state ("draining…", "unreachable…"). */
   async problem(): Promise<string | undefined> {
@@ -35,14 +37,14 @@ export class A3sReadiness {
       return `not ready yet: ${this.client.baseUrl.origin} readiness answered HTTP ${health.httpStatus} ${health.detail}`;
     } catch (error) {
       this.drainingLikely = false;
-      return `the harness at ${this.client.baseUrl.origin} is unreachable: ${messageOf(error)}`;
+      return `the harness at ${this.client.baseUrl.origin} is unreachable: ${errorText(error)}`;
     }
   }
 
   /** Checks every `intervalMs` (and on `checkNow`); calls `onProblem` once and stops at the first problem. */
   watch(intervalMs: number, onProblem: (reason: string) => void): void {
     this.stop();
-    const timer = setInterval(() => void this.check(timer, onProblem), intervalMs);
+    const timer = this.clock.setInterval(() => void this.check(timer, onProblem), intervalMs);
     this.timer = timer;
     this.checkNow = () => this.check(timer, onProblem);
   }
@@ -51,14 +53,14 @@ export class A3sReadiness {
   checkNow: () => Promise<void> = () => Promise.resolve();
 
   stop(): void {
-    if (this.timer) {
-      clearInterval(this.timer);
+    if (this.timer !== undefined) {
+      this.clock.clearInterval(this.timer);
       this.timer = undefined;
     }
     this.checkNow = () => Promise.resolve();
   }
 
-  private async check(timer: ReturnType<typeof setInterval>, onProblem: (reason: string) => void): Promise<void> {
+  private async check(timer: unknown, onProblem: (reason: string) => void): Promise<void> {
     if (this.busy || this.timer !== timer) {
       return;
     }

@@ -14,6 +14,7 @@ import type { A3sRunBook } from './a3sRunBook';
 import { a3sRunBookExtra } from './a3sRunBook';
 import type { A3sJournalRecord, A3sRunExtra, CachedChangeSet } from './a3sRunRecords';
 import { a3sExtraOf, isEventRecord, isGapRecord, isLocalRecord, loadChangeSetCache, saveChangeSetCache } from './a3sRunRecords';
+import { errorText } from '../kit/errors';
 
 /** What a reload replays for one run, in journal order. */
 export type A3sStoredItem =
@@ -26,10 +27,6 @@ export interface A3sStoredRun {
   readonly extra: A3sRunExtra;
   readonly items: readonly A3sStoredItem[];
   readonly changeSet?: CachedChangeSet;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export class A3sRunStorage {
@@ -58,7 +55,7 @@ export class A3sRunStorage {
         ...(run.workspaceRoots ? { workspaceRoots: run.workspaceRoots } : {}),
         extra: { a3s: a3sRunBookExtra(book) },
       })
-      .catch((error: unknown) => this.log.error(`Could not store the run list: ${messageOf(error)}`));
+      .catch((error: unknown) => this.log.error(`Could not store the run list: ${errorText(error)}`));
   }
 
   /** Saves the run soon (the cursor moves with every page; one index write per 300 ms is plenty). */
@@ -85,13 +82,13 @@ export class A3sRunStorage {
   appendQuietly(runId: string, record: A3sJournalRecord): Promise<void> {
     return this.append(runId, record).catch((error: unknown) => {
       if (!this.closed) {
-        this.log.error(`Could not store run ${runId}: ${messageOf(error)}`);
+        this.log.error(`Could not store run ${runId}: ${errorText(error)}`);
       }
     });
   }
 
   saveChangeSet(runId: string, changeSet: CachedChangeSet): Promise<void> {
-    return saveChangeSetCache(this.dir, runId, changeSet).catch((error: unknown) => this.log.warn(`Could not store the change set of ${runId}: ${messageOf(error)}`));
+    return saveChangeSetCache(this.dir, runId, changeSet).catch((error: unknown) => this.log.warn(`Could not store the change set of ${runId}: ${errorText(error)}`));
   }
 
   /** Every stored A3S run with its journal items and cached change set. */

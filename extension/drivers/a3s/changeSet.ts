@@ -23,8 +23,8 @@ import type { VerifiedPatch } from '../../changeSets/changeSetVerification';
 import { A3sChangeSetRejectedError, A3sError, A3sHttpError, A3sNoChangeSetError } from './a3sErrors';
 import type { A3sChangeSetCheck } from './a3sErrors';
 import type { A3sClient } from './client';
-import { realA3sTimers } from './runPoller';
-import type { A3sTimers } from './runPoller';
+import { systemClock } from '../kit/clock';
+import type { Timeouts } from '../kit/clock';
 
 export interface A3sVerifiedChangeSet extends VerifiedPatch {
   readonly identity: A3sRunIdentity;
@@ -83,7 +83,7 @@ export interface FetchA3sChangeSetOptions {
   readonly maxAttempts?: number;
   /** The start/recover receipt said `replayed:true` — sharpens the 422 reason. */
   readonly replayed?: boolean;
-  readonly timers?: A3sTimers;
+  readonly timers?: Timeouts;
   readonly signal?: AbortSignal;
 }
 
@@ -99,7 +99,7 @@ export async function fetchA3sChangeSet(
   identity: A3sRunIdentity,
   options: FetchA3sChangeSetOptions = {},
 ): Promise<A3sVerifiedChangeSet> {
-  const timers = options.timers ?? realA3sTimers;
+  const timers = options.timers ?? systemClock;
   const maxAttempts = options.maxAttempts ?? 60;
   const maxDelay = options.maxDelayMs ?? 3_000;
   let delay = options.initialDelayMs ?? 200;

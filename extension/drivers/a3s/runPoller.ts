@@ -11,18 +11,9 @@ import type { A3sEventPage, A3sEventRecord, A3sRunIdentity } from '../../protoco
 import { A3sError, A3sHttpError } from './a3sErrors';
 import type { A3sClient } from './client';
 import type { A3sRetentionGap } from './eventPageCheck';
+import { systemClock } from '../kit/clock';
+import type { TimedTimeouts } from '../kit/clock';
 
-export interface A3sTimers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-  now(): number;
-}
-
-export const realA3sTimers: A3sTimers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-  now: () => Date.now(),
-};
 
 export interface A3sRunPollerOptions {
   readonly client: Pick<A3sClient, 'eventPage'>;
@@ -38,7 +29,7 @@ export interface A3sRunPollerOptions {
   readonly backoffFactor?: number;
   /** Consecutive retryable failures (transport, 5xx, 503 draining) tolerated before giving up. Default 30. */
   readonly maxConsecutiveErrors?: number;
-  readonly timers?: A3sTimers;
+  readonly timers?: TimedTimeouts;
 }
 
 export interface A3sPollerBatch {
@@ -81,11 +72,11 @@ export class A3sRunPoller implements Disposable {
   private sleepHandle: unknown;
   private wakeSleep: (() => void) | undefined;
   private readonly abort = new AbortController();
-  private readonly timers: A3sTimers;
+  private readonly timers: TimedTimeouts;
 
   constructor(private readonly options: A3sRunPollerOptions) {
     this.cursorValue = options.after ?? null;
-    this.timers = options.timers ?? realA3sTimers;
+    this.timers = options.timers ?? systemClock;
   }
 
   /** Persist this: it is the `after_event_sequence` to resume from. */

@@ -23,9 +23,10 @@ import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '.
 import { storeChangeSetSink } from '../localChangeSetSink';
 import type { Driver, ProviderChoice, StartRunOptions } from '../driver';
 import { DriverError } from '../driver';
+import { errorText, toDriverError } from '../kit/errors';
 import { CoalescedTasks } from '../coalescedTasks';
 import { ReconnectLoop } from '../reconnectLoop';
-import { AgencyProxyError, isAgencyProxyError } from './agencyProxyError';
+import { isAgencyProxyError } from './agencyProxyError';
 import { AgencyProxyClient } from './client';
 import { AckTracker } from './ackTracker';
 import { mapAgencyProxyEvent, mapRunState } from './eventMapping';
@@ -89,7 +90,7 @@ export class AgencyProxyDriver implements Driver {
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
       describeError: (error) => ({
-        message: error instanceof Error ? error.message : String(error),
+        message: errorText(error),
         fatal: isAgencyProxyError(error, 'incompatible_version') || (error instanceof DriverError && error.code === 'fatal'),
       }),
     });
@@ -169,9 +170,9 @@ export class AgencyProxyDriver implements Driver {
     } catch (error) {
       // A retried start that meets `conflict` for our own fresh id means the first attempt went through.
       if (!isAgencyProxyError(error, 'conflict')) {
-        this.applyFields(runId, { state: 'failed', stateDetail: error instanceof Error ? error.message : String(error) });
+        this.applyFields(runId, { state: 'failed', stateDetail: errorText(error) });
         await this.saveRun(runId);
-        throw this.userError(error);
+        throw toDriverError(error);
       }
     } finally {
       this.starting.delete(runId);
@@ -214,7 +215,7 @@ export class AgencyProxyDriver implements Driver {
       await client.injectMessage(runId, text, this.acks.nextInjection(runId));
     } catch (error) {
       // Never retried: inject_message is not deduplicated by the daemon (a retry could deliver it twice).
-      throw this.userError(error);
+      throw toDriverError(error);
     }
     await this.recordLocal(runId, { kind: 'userPrompt', text, note: 'sent while running' });
   }
@@ -226,7 +227,7 @@ export class AgencyProxyDriver implements Driver {
       if (isAgencyProxyError(error, 'conflict')) {
         return; // already cancelling
       }
-      throw this.userError(error);
+      throw toDriverError(error);
     }
   }
 
@@ -234,7 +235,7 @@ export class AgencyProxyDriver implements Driver {
     try {
       await this.requireClient().decideApproval(runId, approvalId, decision);
     } catch (error) {
-      throw this.userError(error);
+      throw toDriverError(error);
     }
     this.acks.approvalAnswered(runId, approvalId);
     // Journaled after the run's own events that arrived meanwhile (even its end): a replay still ends decided,
@@ -271,7 +272,7 @@ export class AgencyProxyDriver implements Driver {
     try {
       return await this.requireClient().readAccountUsage();
     } catch (error) {
-      throw this.userError(error);
+      throw toDriverError(error);
     }
   }
 
@@ -280,7 +281,7 @@ export class AgencyProxyDriver implements Driver {
     try {
       await this.requireClient().shutdownIfIdle();
     } catch (error) {
-      throw this.userError(error);
+      throw toDriverError(error);
     }
   }
 
@@ -289,7 +290,7 @@ export class AgencyProxyDriver implements Driver {
     try {
       await this.requireClient().shutdown(mode);
     } catch (error) {
-      throw this.userError(error);
+      throw toDriverError(error);
     }
   }
 
@@ -300,13 +301,6 @@ export class AgencyProxyDriver implements Driver {
       throw new DriverError('AgencyProxy is not connected.');
     }
     return this.client;
-  }
-
-  private userError(error: unknown): DriverError {
-    if (error instanceof AgencyProxyError) {
-      return new DriverError(error.message, error.code);
-    }
-    return error instanceof DriverError ? error : new DriverError(error instanceof Error ? error.message : String(error));
   }
 
   private async connectOnce(onLost: (reason: string) => void): Promise<void> {
@@ -401,7 +395,7 @@ export class AgencyProxyDriver implements Driver {
     try {
       snapshot = await client.attachRun(runId, held);
     } catch (error) {
-      this.ctx.log.warn(`attach ${runId}: ${error instanceof Error ? error.message : String(error)}`);
+      this.ctx.log.warn(`attach ${runId}: ${errorText(error)}`);
       return;
     }
     if (this.client === client) {

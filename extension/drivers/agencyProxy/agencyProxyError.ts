@@ -4,6 +4,8 @@
  * `not_implemented`, or an unknown string kept as is) or one of the client-side codes below. Branch on `code`,
  * never on `message` (human text).
  */
+import type { ClassifiedError, FailureKind } from '../kit/errors';
+
 export type AgencyProxyClientErrorCode =
   /** No response within the request timeout; a late response is dropped. */
   | 'timeout'
@@ -18,7 +20,10 @@ export type AgencyProxyClientErrorCode =
   /** The frame could not be built (bad integer, missing field): a caller bug, nothing was sent. */
   | 'invalid_request';
 
-export class AgencyProxyError extends Error {
+/** Client-side codes whose request never reached the socket; every other client-side failure came after sending. */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set(['frame_too_large', 'invalid_request', 'handshake_failed']);
+
+export class AgencyProxyError extends Error implements ClassifiedError {
   constructor(
     readonly code: string,
     message: string,
@@ -26,9 +31,19 @@ export class AgencyProxyError extends Error {
     readonly fromDaemon: boolean,
     /** The client frame type that failed, e.g. `start_run`. */
     readonly requestType?: string,
+    /** Set where a client-side code cannot tell on its own that nothing was sent (a request on a closed connection). */
+    private readonly neverSent = false,
   ) {
     super(message);
     this.name = 'AgencyProxyError';
+  }
+
+  /** A timeout, a close after sending or an unreadable answer leaves the outcome unknown (WIRE.md §6.1 step 6). */
+  get failure(): FailureKind {
+    if (this.fromDaemon) {
+      return 'refused';
+    }
+    return this.neverSent || NOT_SENT_CODES.has(this.code) ? 'not_sent' : 'outcome_unknown';
   }
 }
 

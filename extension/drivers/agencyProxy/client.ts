@@ -35,6 +35,7 @@ import { LengthPrefixedDecoder, encodeCloseFrame, encodeJsonFrame } from '../../
 import type { DecodeResult } from '../../transport/lengthPrefixed';
 import { SocketConnection } from '../../transport/socketConnection';
 import { AgencyProxyError, isAgencyProxyError } from './agencyProxyError';
+import { PendingRequests } from '../kit/pendingRequests';
 
 export const CLIENT_NAME = 'agent-switchboard';
 
@@ -78,8 +79,7 @@ export interface ShutdownResult {
 interface Pending {
   readonly type: string;
   readonly resolve: (frame: ResponseFrame) => void;
-  readonly reject: (error: AgencyProxyError) => void;
-  readonly timer: ReturnType<typeof setTimeout>;
+  readonly reject: (error: Error) => void;
 }
 
 type ResponseOf<T extends ResponseFrame['type']> = Extract<ResponseFrame, { type: T }>;
@@ -90,7 +90,7 @@ export class AgencyProxyClient {
   private readonly warningEmitter = new Emitter<AgencyProxyWarning>();
   /** The daemon may send Ping/Pong; they carry nothing for us and must never be answered (WIRE.md §1.2). */
   private readonly decoder = new LengthPrefixedDecoder({ ignorePingPong: true });
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new PendingRequests<number, Pending>();
   private readonly tap: FrameTap;
   private nextId: number;
   private closeInfo: AgencyProxyCloseInfo | undefined;
@@ -277,7 +277,7 @@ export class AgencyProxyClient {
   ): Promise<ResponseOf<T>> {
     if (this.closeInfo !== undefined) {
       return Promise.reject(new AgencyProxyError('connection_closed',
-        `cannot send ${message.type}: connection closed (${this.closeInfo.reason})`, false, message.type));
+        `cannot send ${message.type}: connection closed (${this.closeInfo.reason})`, false, message.type, true));
     }
     const requestId = this.allocateId();
     let frame: ReturnType<typeof buildClientFrame>;
@@ -291,15 +291,11 @@ export class AgencyProxyClient {
       return Promise.reject(new AgencyProxyError(code, `cannot send ${message.type}: ${detail}`, false, message.type));
     }
     return new Promise<ResponseOf<T>>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(requestId);
-        reject(new AgencyProxyError('timeout',
-          `AgencyProxy did not answer ${message.type} (request ${requestId}) within ${timeoutMs} ms`, false, message.type));
-      }, timeoutMs);
-      this.pending.set(requestId, {
+      const onTimeout = (): void => reject(new AgencyProxyError('timeout',
+        `AgencyProxy did not answer ${message.type} (request ${requestId}) within ${timeoutMs} ms`, false, message.type));
+      this.pending.add(requestId, {
         type: message.type,
         reject,
-        timer,
         resolve: (response) => {
           if (response.type === expect) {
             resolve(response as ResponseOf<T>);
@@ -311,7 +307,7 @@ export class AgencyProxyClient {
               `AgencyProxy answered ${message.type} with "${got}" instead of "${expect}"`, false, message.type));
           }
         },
-      });
+      }, timeoutMs, onTimeout);
       this.tap('out', frame);
       this.connection.write(bytes);
     });
@@ -357,13 +353,11 @@ export class AgencyProxyClient {
       this.eventEmitter.fire(frame);
       return;
     }
-    const pending = this.pending.get(frame.request_id);
+    const pending = this.pending.take(frame.request_id);
     if (pending === undefined) {
       this.warningEmitter.fire({ message: `dropped a response to unknown or timed-out request ${frame.request_id}`, frame: value });
       return;
     }
-    clearTimeout(pending.timer);
-    this.pending.delete(frame.request_id);
     pending.resolve(frame);
   }
 
@@ -372,12 +366,8 @@ export class AgencyProxyClient {
       return;
     }
     this.closeInfo = info;
-    for (const [id, pending] of this.pending) {
-      clearTimeout(pending.timer);
-      pending.reject(new AgencyProxyError('connection_closed',
-        `connection closed before AgencyProxy answered ${pending.type} (request ${id}): ${info.reason}`, false, pending.type));
-    }
-    this.pending.clear();
+    this.pending.rejectAll((pending, id) => new AgencyProxyError('connection_closed',
+      `connection closed before AgencyProxy answered ${pending.type} (request ${id}): ${info.reason}`, false, pending.type));
     this.closeEmitter.fire(info);
     this.eventEmitter.dispose();
     this.closeEmitter.dispose();

@@ -6,6 +6,7 @@
 import type { RunEvent } from '../../model/modelActions';
 import type { Panel } from '../../model/modelTypes';
 import type { AgentMeta } from '../../protocol/hive';
+import { errorText } from '../kit/errors';
 import type { HiveClient } from './client';
 import { INBOX_PAGE_FIRST, INBOX_PAGE_MAX, INBOX_PAGE_POLL, InboxTracker } from './hiveMapping';
 import { agentPanel, looseEndsPanel, remindersPanel } from './hivePanels';
@@ -57,10 +58,6 @@ export function newAgentBook(name: string, order: number): AgentBook {
     lastFields: '',
     lastPanels: '',
   };
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export function settle<T>(promise: Promise<T>): Promise<Read<T>> {

@@ -14,20 +14,21 @@ import { DriverError } from '../driver';
 import { ReconnectLoop } from '../reconnectLoop';
 import { HiveClient } from './client';
 import type { AgentBook } from './hiveAgentBook';
-import { errorText, readAgent } from './hiveAgentBook';
+import { errorText, toDriverError } from '../kit/errors';
+import { readAgent } from './hiveAgentBook';
 import type { HiveSocketRole, HostJournalQuery, ScheduleEdit } from './hiveClientOptions';
 import { FATAL, layoutFailure, probeFailure } from './hiveConnectFailure';
 import { HiveConnectionError, HiveError } from './hiveErrors';
 import { ACTION_CANCEL, ACTION_MARK_DONE, LOOSE_ENDS_PANEL, parseLooseEndEntryId } from './hivePanels';
-import type { HiveTimers } from './hivePoller';
-import { HivePoller, realTimers } from './hivePoller';
+import type { Timeouts } from '../kit/clock';
+import { HivePoller } from './hivePoller';
 import type { HiveAgentSummary } from './hiveRoster';
 import { HiveRoster } from './hiveRoster';
 import { HiveStoreMirror } from './hiveStoreMirror';
 import { DEFAULT_HIVE_DIR, discoverHiveSockets } from './socketLayout';
 
 export interface HiveDriverOptions {
-  readonly timers?: HiveTimers;
+  readonly timers?: Timeouts;
   readonly pollMinMs?: number;
   readonly pollMaxMs?: number;
   /** Re-read every agent at least this often even when its status did not change (default 2 min). */
@@ -69,7 +70,7 @@ export class HiveDriver implements Driver {
       (key, message) => this.warnOnce(key, message),
     );
     this.mirror = new HiveStoreMirror(ctx.store, this.connectionId, this.roster, this.target, this.baseTime);
-    this.poller = new HivePoller(() => this.poll(), options.timers ?? realTimers, options.pollMinMs, options.pollMaxMs);
+    this.poller = new HivePoller(() => this.poll(), options.timers, options.pollMinMs, options.pollMaxMs);
     this.loop = new ReconnectLoop({
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
@@ -428,14 +429,11 @@ export class HiveDriver implements Driver {
   }
 
   private userError(error: unknown): DriverError {
-    if (error instanceof DriverError) {
-      return error;
+    // The driver re-reads the view after an unanswered request, so the note says so (the error itself cannot know).
+    if (error instanceof HiveError && error.outcomeUnknown) {
+      return new DriverError(`${errorText(error)} No reply was read, so it may or may not have happened; the view was re-read.`, error.code);
     }
-    if (error instanceof HiveError) {
-      const note = error.outcomeUnknown ? ' No reply was read, so it may or may not have happened; the view was re-read.' : '';
-      return new DriverError(`${error.message}${note}`, error.code);
-    }
-    return new DriverError(errorText(error));
+    return toDriverError(error);
   }
 
   private warnOnce(key: string, message: string): void {

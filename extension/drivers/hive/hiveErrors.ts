@@ -13,7 +13,9 @@ export type HiveErrorCode =
   | 'unexpected'
   | 'invalid_request';
 
-export abstract class HiveError extends Error {
+import type { ClassifiedError, FailureKind } from '../kit/errors';
+
+export abstract class HiveError extends Error implements ClassifiedError {
   abstract readonly code: HiveErrorCode;
   /** True when the request may have been executed although no reply was read. */
   readonly outcomeUnknown: boolean = false;
@@ -25,6 +27,28 @@ export abstract class HiveError extends Error {
   ) {
     super(message);
     this.name = new.target.name;
+  }
+
+  /**
+   * The daemon's `err` answers are refusals; refusals this client makes itself (forbidden, privileged on an agent
+   * socket, invalid) never send; a transport failure is unknown once the request was written.
+   */
+  get failure(): FailureKind {
+    switch (this.code) {
+      case 'daemon':
+        return 'refused';
+      case 'privileged':
+        return this instanceof HivePrivilegedError && this.clientSide ? 'not_sent' : 'refused';
+      case 'forbidden':
+      case 'invalid_request':
+        return 'not_sent';
+      case 'protocol':
+      case 'unexpected':
+        // The daemon read the request and answered with something this client cannot use.
+        return 'outcome_unknown';
+      default:
+        return this.outcomeUnknown ? 'outcome_unknown' : 'not_sent';
+    }
   }
 }
 

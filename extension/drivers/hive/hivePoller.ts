@@ -5,17 +5,8 @@
  * the next one is armed only after the previous finished. Timers are injectable so tests can step through polls.
  */
 import { exponentialCeiling } from '../../transport/backoff';
-
-/** The two timer functions the poller uses (defaults: the global ones). */
-export interface HiveTimers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realTimers: HiveTimers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+import { systemClock } from '../kit/clock';
+import type { Timeouts } from '../kit/clock';
 
 export const HIVE_POLL_MIN_MS = 2_000;
 export const HIVE_POLL_MAX_MS = 30_000;
@@ -34,7 +25,7 @@ export class HivePoller {
    */
   constructor(
     private readonly poll: () => Promise<boolean>,
-    private readonly timers: HiveTimers = realTimers,
+    private readonly timers: Timeouts = systemClock,
     private readonly minMs = HIVE_POLL_MIN_MS,
     private readonly maxMs = HIVE_POLL_MAX_MS,
   ) {}

@@ -5,7 +5,8 @@
  */
 import type { HiveClient } from './client';
 import type { AgentBook } from './hiveAgentBook';
-import { errorText, newAgentBook } from './hiveAgentBook';
+import { errorText } from '../kit/errors';
+import { newAgentBook } from './hiveAgentBook';
 import type { HiveSocketRole } from './hiveClientOptions';
 import type { HiveSocketLayout } from './socketLayout';
 

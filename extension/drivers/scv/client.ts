@@ -22,8 +22,8 @@ import type { Attachment, PeerInfo } from '../../protocol/scvTypes';
 import { noFrameTap } from '../../transport/frameTap';
 import type { FrameTap } from '../../transport/frameTap';
 import { ScvEventReader } from './eventReader';
-import { PendingRequests } from './pendingRequests';
-import type { PendingRequest } from './pendingRequests';
+import { newScvPendingRequests, offerEvent, rejectUnreadable } from './scvWaiters';
+import type { ScvWaiter } from './scvWaiters';
 import { ScvNotSentError, ScvRequestError, ScvUnknownOutcomeError, ScvVersionMismatchError } from './scvErrors';
 import { timedWrite } from './timedWrite';
 import { defaultScvSocketPath } from './socketPath';
@@ -55,7 +55,7 @@ export class ScvClient {
   private readonly writeTimeoutMs: number;
   private readonly replyTimeoutMs: number;
   private readonly reader: ScvEventReader;
-  private readonly pending = new PendingRequests();
+  private readonly pending = newScvPendingRequests();
   private socket: net.Socket | undefined;
   private nextId = 1;
   private stateValue: ScvClientState = 'new';
@@ -74,14 +74,14 @@ export class ScvClient {
         }
         this.emitEvent.fire(event);
         if (event.type !== 'unknown') {
-          this.pending.offer(event);
+          offerEvent(this.pending, event);
         }
       },
       serverError: (event) => this.onServerError(event),
       gap: (gap) => this.emitGap.fire(gap),
       clientError: (code, message, raw) => {
         if (code === 'malformed_event') {
-          this.pending.rejectUnreadable(raw, (req) =>
+          rejectUnreadable(this.pending, raw, (req) =>
             new ScvUnknownOutcomeError(req.type, req.requestId, 'malformed_reply', `its answer could not be read (${message})`),
           );
         }
@@ -307,14 +307,14 @@ export class ScvClient {
 
   private request<T>(message: ScvClientMessage, accept: (ev: ScvKnownEvent) => { value: T } | undefined): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const req: PendingRequest = {
+      const req: ScvWaiter = {
         requestId: message.request_id,
         type: message.type,
         accept,
         resolve: (value) => resolve(value as T),
         reject,
       };
-      this.pending.add(req, this.replyTimeoutMs, (timedOut) =>
+      this.pending.add(req.requestId, req, this.replyTimeoutMs, (timedOut) =>
         timedOut.reject(
           new ScvUnknownOutcomeError(timedOut.type, timedOut.requestId, 'reply_timeout', `no answer within ${this.replyTimeoutMs} ms`),
         ),

@@ -24,6 +24,7 @@ import type { Driver } from '../driver';
 import { DriverError } from '../driver';
 import { LocalChangeSets } from '../../changeSets/localChangeSet';
 import { storeChangeSetSink } from '../localChangeSetSink';
+import { errorText, toDriverError } from '../kit/errors';
 import { ReconnectLoop } from '../reconnectLoop';
 import type { Event } from '../../base/emitter';
 import type { ScvClient } from './client';
@@ -37,7 +38,6 @@ import {
   SESSION_DISCONNECTED,
   SESSION_DROPPED,
   SESSION_REPLACED,
-  scvUserError,
   unknownPromptOutcome,
 } from './scvErrorText';
 import { ScvRequestError, ScvUnknownOutcomeError, ScvVersionMismatchError } from './scvErrors';
@@ -94,7 +94,7 @@ export class ScvDriver implements Driver {
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
       describeError: (error) => ({
-        message: error instanceof Error ? error.message : String(error),
+        message: error instanceof Error ? error.message : String(error), // the cause, not errorText's request wording
         // No negotiation in protocol 3: retrying cannot help.
         fatal: error instanceof ScvVersionMismatchError,
       }),
@@ -178,8 +178,8 @@ export class ScvDriver implements Driver {
       try {
         live = await this.openConnection();
       } catch (error) {
-        this.lost?.(error instanceof Error ? error.message : String(error));
-        throw scvUserError(error);
+        this.lost?.(error instanceof Error ? error.message : String(error)); // a connection cause, as in describeError
+        throw toDriverError(error);
       }
       live.established = true;
       this.live = live;
@@ -202,7 +202,7 @@ export class ScvDriver implements Driver {
         });
         throw unknownPromptOutcome(error);
       }
-      throw scvUserError(error);
+      throw toDriverError(error);
     }
   }
 
@@ -218,7 +218,7 @@ export class ScvDriver implements Driver {
       if (error instanceof ScvRequestError && error.code === 'turn_not_found') {
         return; // it ended meanwhile
       }
-      throw scvUserError(error);
+      throw toDriverError(error);
     }
   }
 
@@ -231,7 +231,7 @@ export class ScvDriver implements Driver {
     try {
       await live.client.clearSession();
     } catch (error) {
-      throw error instanceof ScvRequestError && error.code === 'turn_active' ? new DriverError(CLEAR_NEEDS_IDLE, 'turn_active') : scvUserError(error);
+      throw error instanceof ScvRequestError && error.code === 'turn_active' ? new DriverError(CLEAR_NEEDS_IDLE, 'turn_active') : toDriverError(error);
     }
   }
 
@@ -241,7 +241,7 @@ export class ScvDriver implements Driver {
     try {
       requestId = await live.client.resolveApproval(approvalId, decision !== 'deny');
     } catch (error) {
-      throw scvUserError(error);
+      throw toDriverError(error);
     }
     live.decisions.set(requestId, approvalId);
     this.transcripts.event(session.runId, { kind: 'approvalSettled', approvalId, decision, by });
@@ -287,7 +287,7 @@ export class ScvDriver implements Driver {
         ...(this.options.replyTimeoutMs !== undefined ? { replyTimeoutMs: this.options.replyTimeoutMs } : {}),
       });
     } catch (error) {
-      const userError = scvUserError(error);
+      const userError = toDriverError(error);
       this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.connectionId, details: { statusError: userError.message } });
       throw userError;
     }
@@ -314,7 +314,7 @@ export class ScvDriver implements Driver {
       throw new Error('the connection closed while starting');
     }
     live.established = true;
-    this.daemonStatus().catch((error: unknown) => this.ctx.log.warn(`SCV daemon status: ${error instanceof Error ? error.message : String(error)}`));
+    this.daemonStatus().catch((error: unknown) => this.ctx.log.warn(`SCV daemon status: ${errorText(error)}`));
   }
 
   private async autoStartSession(live: ScvConnectionBook): Promise<void> {
@@ -332,7 +332,7 @@ export class ScvDriver implements Driver {
         return; // connectOnce fails and the loop retries, still wanting a session
       }
       this.autoSession = false;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       this.ctx.log.error(`The SCV session did not start: ${message}`);
       this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.connectionId, warning: `The SCV session did not start: ${message}` });
     }
@@ -376,7 +376,7 @@ export class ScvDriver implements Driver {
       this.leftovers.sessionStarted(runId, snapshot.entries);
       return runId;
     } catch (error) {
-      throw scvUserError(error);
+      throw toDriverError(error);
     }
   }
 
@@ -408,7 +408,7 @@ export class ScvDriver implements Driver {
         this.events.publishQueue(session);
         throw new DriverError(error.code === 'queue_conflict' ? QUEUE_CONFLICT : QUEUE_NOT_FOUND, error.code);
       }
-      throw scvUserError(error);
+      throw toDriverError(error);
     }
   }
 

@@ -1,9 +1,10 @@
 /**
- * The user-facing wording of SCV failures: every client error becomes a `DriverError` whose message says what
- * happened and what to do, and whether the request reached the daemon (SCV has no idempotency, WIRE.md §2.7).
+ * The user-facing wording of SCV session and queue failures. A client error's own wording lives on its class
+ * (scvErrors.ts) and reaches the user through the kit's `toDriverError`; whether the request reached the daemon
+ * matters because SCV has no idempotency (WIRE.md §2.7).
  */
-import { DriverError } from '../driver';
-import { ScvNotSentError, ScvRequestError, ScvUnknownOutcomeError, ScvVersionMismatchError } from './scvErrors';
+import { DriverError } from '../kit/errors';
+import type { ScvUnknownOutcomeError } from './scvErrors';
 
 export const SESSION_DROPPED =
   'The connection to SCV dropped; this session has ended. Its transcript is kept. Use "Start New SCV Session Here" to continue.';
@@ -29,23 +30,4 @@ export function unknownPromptOutcome(error: ScvUnknownOutcomeError): DriverError
     `SCV did not confirm the prompt (${why}): it may or may not have been sent. It was not resent — check the transcript before sending it again.`,
     'unknown_outcome',
   );
-}
-
-export function scvUserError(error: unknown): DriverError {
-  if (error instanceof DriverError) {
-    return error;
-  }
-  if (error instanceof ScvRequestError) {
-    return new DriverError(`SCV refused the request (${error.code}): ${error.serverMessage}`, error.code);
-  }
-  if (error instanceof ScvVersionMismatchError) {
-    return new DriverError(error.message, 'version_mismatch');
-  }
-  if (error instanceof ScvNotSentError) {
-    return new DriverError(`Not sent: ${error.message}`, 'not_sent');
-  }
-  if (error instanceof ScvUnknownOutcomeError) {
-    return new DriverError(`${error.message}. Nothing was resent.`, 'unknown_outcome');
-  }
-  return new DriverError(error instanceof Error ? error.message : String(error));
 }

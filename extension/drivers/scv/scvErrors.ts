@@ -3,10 +3,12 @@
  * because `turn.start` must never be retried blindly (WIRE.md §2.7: no idempotency).
  */
 import type { ErrorCode } from '../../protocol/scvTypes';
+import type { ClassifiedError, FailureKind } from '../kit/errors';
 
 /** The daemon refused a request with `error{code, message}`. The request was received and not carried out. */
-export class ScvRequestError extends Error {
+export class ScvRequestError extends Error implements ClassifiedError {
   override readonly name = 'ScvRequestError';
+  readonly failure: FailureKind = 'refused';
   constructor(
     readonly code: ErrorCode,
     readonly serverMessage: string,
@@ -15,11 +17,18 @@ export class ScvRequestError extends Error {
   ) {
     super(`SCV daemon refused the request (${code}): ${serverMessage}`);
   }
+
+  get userText(): string {
+    return `SCV refused the request (${this.code}): ${this.serverMessage}`;
+  }
 }
 
 /** Protocol versions differ; there is no negotiation (fatal, the connection is closed). */
-export class ScvVersionMismatchError extends Error {
+export class ScvVersionMismatchError extends Error implements ClassifiedError {
   override readonly name = 'ScvVersionMismatchError';
+  /** The daemon answered `error{version_mismatch}` (or spoke a version this client cannot). */
+  readonly failure: FailureKind = 'refused';
+  readonly code = 'version_mismatch';
   constructor(
     readonly clientVersion: number,
     /** The daemon's protocol version when it could be told, else `undefined`. */
@@ -55,10 +64,16 @@ export class ScvVersionMismatchError extends Error {
  * The message was never sent (nothing reached the socket): too large, invalid, or the connection was not open.
  * Safe to fix and send again.
  */
-export class ScvNotSentError extends Error {
+export class ScvNotSentError extends Error implements ClassifiedError {
   override readonly name = 'ScvNotSentError';
+  readonly failure: FailureKind = 'not_sent';
+  readonly code = 'not_sent';
   constructor(message: string) {
     super(message);
+  }
+
+  get userText(): string {
+    return `Not sent: ${this.message}`;
   }
 }
 
@@ -66,8 +81,10 @@ export class ScvNotSentError extends Error {
  * Whether the daemon got the message is unknown: the write did not complete in time (or failed part-way), or the
  * connection closed before the answer. The client never retries; for `turn.start` the prompt may or may not run.
  */
-export class ScvUnknownOutcomeError extends Error {
+export class ScvUnknownOutcomeError extends Error implements ClassifiedError {
   override readonly name = 'ScvUnknownOutcomeError';
+  readonly failure: FailureKind = 'outcome_unknown';
+  readonly code = 'unknown_outcome';
   constructor(
     readonly requestType: string,
     readonly requestId: string,
@@ -76,5 +93,9 @@ export class ScvUnknownOutcomeError extends Error {
     detail: string,
   ) {
     super(`${requestType} (request ${requestId}) not confirmed — outcome unknown, not retried: ${detail}`);
+  }
+
+  get userText(): string {
+    return `${this.message}. Nothing was resent.`;
   }
 }

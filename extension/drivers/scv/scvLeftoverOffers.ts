@@ -11,7 +11,8 @@ import type { QueueEntry } from '../../protocol/scvTypes';
 import type { DriverContext } from '../connectionManager';
 import { DriverError } from '../driver';
 import type { ScvClient } from './client';
-import { scvUserError, unknownPromptOutcome } from './scvErrorText';
+import { toDriverError } from '../kit/errors';
+import { unknownPromptOutcome } from './scvErrorText';
 import { ScvUnknownOutcomeError } from './scvErrors';
 import { leftoverOfferFor, quotePrompts } from './scvLeftovers';
 import type { ScvLeftoverOffer } from './scvLeftovers';
@@ -78,7 +79,7 @@ export class ScvLeftoverOffers {
           });
           throw unknownPromptOutcome(error);
         }
-        throw scvUserError(error);
+        throw toDriverError(error);
       }
     }
     this.transcripts.setQueued(offer.fromRunId, []);

@@ -44,6 +44,5 @@ export function connectionIdOfTarget(target: unknown): string | undefined {
   return undefined;
 }
 
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+// The commands show driver errors with the kit's one error-to-text function.
+export { errorText } from '../../drivers/kit/errors';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { checkA3sEventPage } from '../../../extension/drivers/a3s/eventPageCheck';
 import type { A3sCheckedPage } from '../../../extension/drivers/a3s/eventPageCheck';
-import type { A3sTimers } from '../../../extension/drivers/a3s/runPoller';
+import type { TimedTimeouts } from '../../../extension/drivers/kit/clock';
 import type { A3sRunIdentity } from '../../../extension/protocol/a3s';
 
 export interface PageBody {
@@ -27,7 +27,7 @@ export function pageBody(identity: A3sRunIdentity, p: PageBody): unknown {
   };
 }
 
-export class FakeTimers implements A3sTimers {
+export class FakeTimers implements TimedTimeouts {
   time = 0;
   readonly delays: number[] = [];
   private pending: { at: number; cb: () => void; handle: number }[] = [];

@@ -14,7 +14,7 @@ import { HiveDriver } from '../../../extension/drivers/hive/hiveDriver';
 import type { HiveDriverOptions } from '../../../extension/drivers/hive/hiveDriver';
 import { InboxTracker, inboxRowEvent } from '../../../extension/drivers/hive/hiveMapping';
 import { ACTION_CANCEL, ACTION_MARK_DONE, AGENT_PANEL, LOOSE_ENDS_PANEL, REMINDERS_PANEL } from '../../../extension/drivers/hive/hivePanels';
-import type { HiveTimers } from '../../../extension/drivers/hive/hivePoller';
+import type { Timeouts } from '../../../extension/drivers/kit/clock';
 import { HIVE_HARNESS_ONLY_CMDS } from '../../../extension/drivers/hive/hiveRequestPolicy';
 import type { ConnectionProfile } from '../../../extension/drivers/driver';
 import type { Panel } from '../../../extension/model/modelTypes';
@@ -30,7 +30,7 @@ after(() => rmSync(base, { recursive: true, force: true, maxRetries: 20 }));
 
 
 /** Timers the test steps by hand: `fire()` runs the armed poll and waits until the next one is armed. */
-class SteppedTimers implements HiveTimers {
+class SteppedTimers implements Timeouts {
   readonly delays: number[] = [];
   private armed: { fn: () => void; ms: number; id: number } | undefined;
   private nextId = 1;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConnectionState } from '../../../extension/model/modelTypes';
+import { ManualClock } from '../../../extension/drivers/kit/manualClock';
 import { ReconnectLoop } from '../../../extension/drivers/reconnectLoop';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -76,4 +77,36 @@ test('stop cancels a scheduled retry', async () => {
   loop.stop();
   await tick(80);
   assert.equal(attempts, 1);
+});
+
+test('retries are scheduled on the injected kit clock: no retry until the test moves time', async () => {
+  const clock = new ManualClock(1_000);
+  const states: ConnectionState[] = [];
+  let attempts = 0;
+  const loop = new ReconnectLoop({
+    connectOnce: async () => {
+      attempts++;
+      if (attempts < 2) {
+        throw new Error('refused');
+      }
+    },
+    setState: (s) => states.push(s),
+    describeError: (e) => ({ message: (e as Error).message }),
+    baseMs: 100,
+    capMs: 1_000,
+    random: () => 0.5,
+    clock: () => clock.now(),
+    timers: clock,
+  });
+  await loop.start();
+  assert.deepEqual(states.at(-1), { kind: 'reconnecting', attempt: 1, retryAt: 1_050, reason: 'refused' });
+  assert.equal(clock.nextDelay, 50);
+  clock.advance(49);
+  assert.equal(attempts, 1, 'nothing before the backoff delay');
+  clock.advance(1);
+  await tick(0);
+  assert.equal(attempts, 2);
+  assert.deepEqual(states.at(-1), { kind: 'connected', since: 1_050 });
+  loop.stop();
+  assert.equal(clock.pendingCount, 0);
 });

@@ -40,6 +40,37 @@ for (const layer of ['protocol', 'transport', 'drivers', 'base', 'changeSets']) 
   });
 }
 
+test('extension/drivers/kit imports no vscode, no model and no ui, but may use base and transport', async () => {
+  assert.equal((await restrictedImportErrors('extension/drivers/kit/boundaryProbe.ts', vscodeImport)).length, 1);
+  const model = await restrictedImportErrors(
+    'extension/drivers/kit/boundaryProbe.ts',
+    "import { RunStore } from '../../model/runStore';\nexport const s = RunStore;\n",
+  );
+  assert.equal(model.length, 1);
+  assert.match(model[0]!, /drivers\/kit/);
+  assert.equal(
+    (await restrictedImportErrors('extension/drivers/kit/boundaryProbe.ts', "import type { ProtocolName } from '../../model/modelTypes';\nexport type P = ProtocolName;\n"))
+      .length,
+    1,
+  );
+  assert.equal(
+    (await restrictedImportErrors('extension/drivers/kit/boundaryProbe.ts', "import { errorText } from '../../ui/commands/commandContext';\nexport const e = errorText;\n")).length,
+    1,
+  );
+  assert.deepEqual(
+    await restrictedImportErrors(
+      'extension/drivers/kit/boundaryProbe.ts',
+      "import { Emitter } from '../../base/emitter';\nimport { Backoff } from '../../transport/backoff';\nexport const x = [Emitter, Backoff];\n",
+    ),
+    [],
+  );
+  // Outside the kit, drivers keep importing the model.
+  assert.deepEqual(
+    await restrictedImportErrors('extension/drivers/boundaryProbe.ts', "import { RunStore } from '../model/runStore';\nexport const s = RunStore;\n"),
+    [],
+  );
+});
+
 test('extension/ui may import vscode', async () => {
   assert.deepEqual(await restrictedImportErrors('extension/ui/boundaryProbe.ts', vscodeImport), []);
 });
