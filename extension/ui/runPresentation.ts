@@ -19,8 +19,10 @@ export function runIcon(state: RunState): vscode.ThemeIcon {
   return new vscode.ThemeIcon(spin ? `${icon}~spin` : icon, color ? new vscode.ThemeColor(color) : undefined);
 }
 
+/** The tree row's description: lower case, like the connection rows' ("connected · …"); the header keeps the label. */
 export function runDescription(run: RunInfo): string {
-  const parts = [runStateLabel(run.state)];
+  const label = runStateLabel(run.state);
+  const parts = [label.charAt(0).toLowerCase() + label.slice(1)];
   const who = [run.provider, run.model].filter((p) => p !== undefined && p !== '').join(' · ');
   if (who) {
     parts.push(who);

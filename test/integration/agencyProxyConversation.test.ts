@@ -72,8 +72,8 @@ suite('AgencyProxy conversations', () => {
     await waitFor('the change set after the answer', () => a.store.state.changeSets.get(runKey)?.status === 'ready');
 
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
-    const row = await treeRow(title, 'Waiting for your message');
-    assert.ok(!row.includes('Running'), row);
+    const row = await treeRow(title, 'waiting for your message');
+    assert.ok(!row.includes('running'), row);
     const iconClasses = await ui<(string | null)[]>({ action: 'attribute', selector: `.pane-body .monaco-list-row:has-text("${title}") .custom-view-tree-node-item-icon`, value: 'class' });
     assert.match(iconClasses[0] ?? '', /codicon-comment-discussion/);
     assert.doesNotMatch(iconClasses[0] ?? '', /spin/, 'a run waiting for you does not spin');
@@ -87,7 +87,7 @@ suite('AgencyProxy conversations', () => {
     await screenshot('agency-proxy-waiting-for-message.png');
     await ui({ action: 'click', selector: '#composer-end', webview: true });
     await waitFor('canceled', () => a.store.state.runs.get(runKey)?.state === 'canceled', 30000);
-    await treeRow(title, 'Canceled');
+    await treeRow(title, 'canceled');
   });
 
   test('the tree offers End Run on a waiting conversation, and the command ends it', async () => {
@@ -96,7 +96,7 @@ suite('AgencyProxy conversations', () => {
     const runKey = await newConversation(title);
     await waitFor('waiting for your message', () => a.store.state.runs.get(runKey)?.state === 'idle', 30000);
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
-    await treeRow(title, 'Waiting for your message');
+    await treeRow(title, 'waiting for your message');
     const inline = await waitFor('the inline End Run action', async () => {
       const n = await ui<number>({ action: 'count', selector: `.pane-body .monaco-list-row:has-text("${title}") .action-label[aria-label="End Run"]` }).catch(() => 0);
       return n > 0 && n;
