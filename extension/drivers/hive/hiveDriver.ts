@@ -21,7 +21,8 @@ import { FATAL, layoutFailure, probeFailure } from './hiveConnectFailure';
 import { HiveConnectionError, HiveError } from './hiveErrors';
 import { ACTION_CANCEL, ACTION_MARK_DONE, LOOSE_ENDS_PANEL, parseLooseEndEntryId } from './hivePanels';
 import type { Timeouts } from '../kit/clock';
-import { HivePoller } from './hivePoller';
+import { createHivePoller } from './hivePoller';
+import type { Poller } from '../kit/poller';
 import type { HiveAgentSummary } from './hiveRoster';
 import { HiveRoster } from './hiveRoster';
 import { HiveStoreMirror } from './hiveStoreMirror';
@@ -47,7 +48,7 @@ export class HiveDriver implements Driver {
   readonly protocol = 'hive' as const;
   readonly connectionId: string;
   private readonly loop: ReconnectLoop;
-  private readonly poller: HivePoller;
+  private readonly poller: Poller;
   private readonly roster: HiveRoster;
   private readonly clock: () => number;
   private readonly sweepMs: number;
@@ -70,7 +71,7 @@ export class HiveDriver implements Driver {
       (key, message) => this.warnOnce(key, message),
     );
     this.mirror = new HiveStoreMirror(ctx.store, this.connectionId, this.roster, this.target, this.baseTime);
-    this.poller = new HivePoller(() => this.poll(), options.timers, options.pollMinMs, options.pollMaxMs);
+    this.poller = createHivePoller(() => this.poll(), options.timers, options.pollMinMs, options.pollMaxMs);
     this.loop = new ReconnectLoop({
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
