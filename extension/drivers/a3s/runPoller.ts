@@ -2,7 +2,7 @@
  * Follows one A3S run's event store: pages until caught up (`has_more` false), then polls with backoff while the
  * run is active — resetting to the active interval whenever events arrive or the harness answers again after
  * failures — and stops once the run is terminal and caught up, confirmed by one more poll (WIRE.md 3.6 advice).
- * Timers and clock are injectable for tests.
+ * The schedule is the kit's `Poller` (one page per tick); this class keeps the cursor, the page checks and the end.
  */
 import { Emitter } from '../../base/emitter';
 import type { Disposable, Event } from '../../base/emitter';
@@ -13,7 +13,8 @@ import type { A3sClient } from './client';
 import type { A3sRetentionGap } from './eventPageCheck';
 import { systemClock } from '../kit/clock';
 import type { TimedTimeouts } from '../kit/clock';
-
+import { Poller } from '../kit/poller';
+import type { TickVerdict } from '../kit/poller';
 
 export interface A3sRunPollerOptions {
   readonly client: Pick<A3sClient, 'eventPage'>;
@@ -67,16 +68,28 @@ export class A3sRunPoller implements Disposable {
   private cursorValue: number | null;
   private stateValue: string | undefined;
   private lastGapFrom: number | undefined;
+  private terminalSeen = false;
   private running: Promise<A3sPollerEnd> | undefined;
+  private resolveEnd: ((end: A3sPollerEnd) => void) | undefined;
   private stopped = false;
-  private sleepHandle: unknown;
-  private wakeSleep: (() => void) | undefined;
   private readonly abort = new AbortController();
-  private readonly timers: TimedTimeouts;
+  private readonly poller: Poller;
+  private readonly maxErrors: number;
+  private readonly limit: number;
 
   constructor(private readonly options: A3sRunPollerOptions) {
     this.cursorValue = options.after ?? null;
-    this.timers = options.timers ?? systemClock;
+    this.maxErrors = options.maxConsecutiveErrors ?? 30;
+    this.limit = options.limit ?? A3S_LIMITS.maxEventsPerPage;
+    // The cadence counts from each page request's start, so a slow harness is still read every `active` ms.
+    this.poller = new Poller({
+      tick: () => this.tick(),
+      baseMs: options.activeIntervalMs ?? 250,
+      maxMs: options.maxIntervalMs ?? 5_000,
+      factor: options.backoffFactor ?? 2,
+      cadenceFrom: 'tickStart',
+      timers: options.timers ?? systemClock,
+    });
   }
 
   /** Persist this: it is the `after_event_sequence` to resume from. */
@@ -90,16 +103,23 @@ export class A3sRunPoller implements Disposable {
 
   /** Starts polling (idempotent); resolves when polling ends. */
   start(): Promise<A3sPollerEnd> {
-    this.running ??= this.loop().then((end) => {
+    this.running ??= new Promise<A3sPollerEnd>((resolve) => {
+      this.resolveEnd = resolve;
+      if (this.stopped) {
+        this.end({ reason: 'stopped' });
+      } else {
+        this.poller.start({ tickNow: true });
+      }
+    }).then((end) => {
       this.endEmitter.fire(end);
       return end;
     });
     return this.running;
   }
 
-  /** Skips the current wait, e.g. right after sending cancel. */
+  /** Skips the current wait, e.g. right after sending cancel (a user action: the cadence restarts too). */
   wake(): void {
-    this.wakeSleep?.();
+    this.poller.poke();
   }
 
   stop(): void {
@@ -108,7 +128,9 @@ export class A3sRunPoller implements Disposable {
     }
     this.stopped = true;
     this.abort.abort();
-    this.wakeSleep?.();
+    this.poller.stop();
+    // Reported once the page in flight (aborted above) has settled, as the loop did before the kit's poller.
+    void this.poller.settled.then(() => this.end({ reason: 'stopped' }));
   }
 
   dispose(): void {
@@ -124,86 +146,58 @@ export class A3sRunPoller implements Disposable {
     }
   }
 
-  private async loop(): Promise<A3sPollerEnd> {
-    const active = this.options.activeIntervalMs ?? 250;
-    const max = Math.max(active, this.options.maxIntervalMs ?? 5_000);
-    const factor = this.options.backoffFactor ?? 2;
-    const maxErrors = this.options.maxConsecutiveErrors ?? 30;
-    const limit = this.options.limit ?? A3S_LIMITS.maxEventsPerPage;
-    let interval = active;
-    let errors = 0;
-    let terminalSeen = false;
-    while (!this.stopped) {
-      const startedAt = this.timers.now();
-      let checked;
-      try {
-        checked = await this.options.client.eventPage(this.options.identity, this.cursorValue, limit, this.abort.signal);
-        if (errors > 0) {
-          // The harness answers again: the error backoff is over, idle backoff starts afresh from the active cadence.
-          interval = active;
-          errors = 0;
-        }
-      } catch (caught) {
-        if (this.stopped) {
-          break;
-        }
-        const error = caught instanceof A3sError ? caught : new A3sError('protocol', String(caught), { cause: caught });
-        errors += 1;
-        const willRetry = isRetryable(error) && errors <= maxErrors;
-        this.errorEmitter.fire({ error, willRetry });
-        if (!willRetry) {
-          return { reason: 'error', error };
-        }
-        interval = Math.min(max, interval * factor);
-        await this.sleep(interval);
-        continue;
-      }
-      this.cursorValue = checked.next;
-      if (checked.gap && checked.gap.fromSequence !== this.lastGapFrom) {
-        this.lastGapFrom = checked.gap.fromSequence;
-        this.gapEmitter.fire(checked.gap);
-      }
-      if (checked.page.state !== this.stateValue) {
-        this.stateValue = checked.page.state;
-        this.stateEmitter.fire(checked.page.state);
-      }
-      if (checked.events.length > 0) {
-        this.eventsEmitter.fire({ events: checked.events, page: checked.page });
-        interval = active;
-      }
-      if (!checked.caughtUp) {
-        continue;
-      }
-      if (checked.terminal) {
-        // Caught up on a terminal run: one confirming poll that brings nothing new ends it.
-        if (terminalSeen && checked.events.length === 0) {
-          return { reason: 'terminal', state: checked.page.state, cursor: this.cursorValue };
-        }
-        terminalSeen = true;
-        continue;
-      }
-      terminalSeen = false;
-      if (checked.events.length === 0) {
-        interval = Math.min(max, interval * factor);
-      }
-      await this.sleep(Math.max(0, interval - (this.timers.now() - startedAt)));
-    }
-    return { reason: 'stopped' };
+  /** The first end wins (a terminal page and a stop racing each other). */
+  private end(end: A3sPollerEnd): void {
+    const resolve = this.resolveEnd;
+    this.resolveEnd = undefined;
+    resolve?.(end);
   }
 
-  private sleep(ms: number): Promise<void> {
-    if (this.stopped) {
-      return Promise.resolve();
+  /** One page: `again` while has_more or until a terminal run is confirmed, `stop` at the end. */
+  private async tick(): Promise<TickVerdict> {
+    let checked;
+    try {
+      checked = await this.options.client.eventPage(this.options.identity, this.cursorValue, this.limit, this.abort.signal);
+    } catch (caught) {
+      if (this.stopped) {
+        return 'stop';
+      }
+      const error = caught instanceof A3sError ? caught : new A3sError('protocol', String(caught), { cause: caught });
+      const willRetry = isRetryable(error) && this.poller.consecutiveFailures + 1 <= this.maxErrors;
+      this.errorEmitter.fire({ error, willRetry });
+      if (!willRetry) {
+        this.end({ reason: 'error', error });
+        return 'stop';
+      }
+      return 'failed';
     }
-    return new Promise<void>((resolve) => {
-      const done = (): void => {
-        this.timers.clearTimeout(this.sleepHandle);
-        this.wakeSleep = undefined;
-        resolve();
-      };
-      this.wakeSleep = done;
-      this.sleepHandle = this.timers.setTimeout(done, ms);
-    });
+    this.cursorValue = checked.next;
+    if (checked.gap && checked.gap.fromSequence !== this.lastGapFrom) {
+      this.lastGapFrom = checked.gap.fromSequence;
+      this.gapEmitter.fire(checked.gap);
+    }
+    if (checked.page.state !== this.stateValue) {
+      this.stateValue = checked.page.state;
+      this.stateEmitter.fire(checked.page.state);
+    }
+    const outcome = checked.events.length > 0 ? 'changed' : 'unchanged';
+    if (outcome === 'changed') {
+      this.eventsEmitter.fire({ events: checked.events, page: checked.page });
+    }
+    if (!checked.caughtUp) {
+      return { outcome, again: true };
+    }
+    if (checked.terminal) {
+      // Caught up on a terminal run: one confirming poll that brings nothing new ends it.
+      if (this.terminalSeen && outcome === 'unchanged') {
+        this.end({ reason: 'terminal', state: checked.page.state, cursor: this.cursorValue });
+        return 'stop';
+      }
+      this.terminalSeen = true;
+      return { outcome, again: true };
+    }
+    this.terminalSeen = false;
+    return outcome;
   }
 }
 
