@@ -5,7 +5,7 @@
  */
 import type { ApprovalDecision, ApprovalStatus, DecisionSurface, RunState } from '../protocol/transcriptTypes';
 import type { ProtocolName } from '../protocol/protocolNames';
-import type { Panel } from '../protocol/webviewMessages';
+import type { Panel } from '../protocol/panels';
 
 export type { Panel };
 

@@ -71,6 +71,29 @@ test('extension/drivers/kit imports no vscode, no model and no ui, but may use b
   );
 });
 
+test('extension/model may not import the webview contract, but may import the protocol modules it shares', async () => {
+  const probe = 'extension/model/boundaryProbe.ts';
+  for (const code of [
+    "import type { Panel } from '../protocol/webviewMessages';\nexport type P = Panel;\n",
+    "import { runSummarySchema } from '../protocol/webviewMessages';\nexport const s = runSummarySchema;\n",
+  ]) {
+    const errors = await restrictedImportErrors(probe, code);
+    assert.equal(errors.length, 1, code);
+    assert.match(errors[0]!, /extension\/model may not import protocol\/webviewMessages/);
+  }
+  assert.equal((await restrictedImportErrors('extension/model/nested/boundaryProbe.ts', "import type { Panel } from '../../protocol/webviewMessages';\nexport type P = Panel;\n")).length, 1);
+  // The model keeps the vscode ban of its layer alongside the new pattern.
+  assert.equal((await restrictedImportErrors(probe, vscodeImport)).length, 1);
+  for (const code of [
+    "import type { Panel } from '../protocol/panels';\nexport type P = Panel;\n",
+    "import type { RunState } from '../protocol/transcriptTypes';\nexport type S = RunState;\n",
+  ]) {
+    assert.deepEqual(await restrictedImportErrors(probe, code), [], code);
+  }
+  // Only the model is barred: the ui still speaks the contract.
+  assert.deepEqual(await restrictedImportErrors('extension/ui/boundaryProbe.ts', "import type { Panel } from '../protocol/webviewMessages';\nexport type P = Panel;\n"), []);
+});
+
 test('extension/ui may import vscode', async () => {
   assert.deepEqual(await restrictedImportErrors('extension/ui/boundaryProbe.ts', vscodeImport), []);
 });

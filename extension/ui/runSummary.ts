@@ -1,7 +1,10 @@
-/** Builds the transcript header (`RunSummary`) for a run from the model: state, queue and the allowed actions. */
-import type { RunSummary } from '../protocol/webviewMessages';
+/**
+ * Builds the transcript header (`RunSummary`) for a run from the model: state, queue, side panels and the allowed
+ * actions. It speaks the webview contract, so it lives beside the view rather than in the model. Pure (no `vscode`).
+ */
+import type { ModelState } from '../model/modelTypes';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
-import type { ModelState } from './modelTypes';
+import type { RunSummary } from '../protocol/webviewMessages';
 
 export function runSummaryOf(state: ModelState, runKey: string): RunSummary | null {
   const run = state.runs.get(runKey);
