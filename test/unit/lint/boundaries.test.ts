@@ -137,7 +137,7 @@ test('extension/changeSets may import protocol and Node built-ins, not drivers, 
   for (const code of [
     "import type { DriverLog } from '../drivers/connectionManager';\nexport type L = DriverLog;\n",
     "import { RunStore } from '../model/runStore';\nexport const s = RunStore;\n",
-    "import { ChangeSetPanels } from '../ui/changeSets/changeSetPanels';\nexport const p = ChangeSetPanels;\n",
+    "import { runChangeSetPanelAction } from '../ui/changeSets/changeSetPanels';\nexport const p = runChangeSetPanelAction;\n",
     "import { RunJournal } from '../storage/runJournal';\nexport const j = RunJournal;\n",
     "import * as labels from '../../webview/changeSetLabels';\nexport const w = labels;\n",
   ]) {
