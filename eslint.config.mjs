@@ -65,6 +65,20 @@ export default tseslint.config(
     },
   },
   {
+    // The run's streaming bookkeeping is the reducer's; outside the model, model/runQueries.ts answers for it.
+    files: ['extension/**/*.ts'],
+    ignores: ['extension/model/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['openTools', 'openTextId', 'openReasoningId', 'openAnonymousToolId', 'itemCount'].map((property) => ({
+          property,
+          message: "RunInfo's streaming bookkeeping belongs to the reducer: ask extension/model/runQueries.ts instead.",
+        })),
+      ],
+    },
+  },
+  {
     // The daemon-independent change-set engine: protocol schemas, Node built-ins and npm packages only. Drivers and
     // ui import it, never the other way round. The regex looks past every leading `../`, so `../../protocol/` from
     // a subfolder passes too (a `../sibling` import between subfolders would not: there are none).

@@ -94,6 +94,19 @@ test('extension/model may not import the webview contract, but may import the pr
   assert.deepEqual(await restrictedImportErrors('extension/ui/boundaryProbe.ts', "import type { Panel } from '../protocol/webviewMessages';\nexport type P = Panel;\n"), []);
 });
 
+test("outside extension/model, RunInfo's streaming bookkeeping is read through runQueries, not directly", async () => {
+  const code = 'declare const run: { openTools: Map<string, string>; itemCount: number };\nexport const n = [run.openTools.size, run.itemCount];\n';
+  const propertyErrors = async (file: string) => {
+    const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-properties').map((m) => m.message);
+  };
+  const errors = await propertyErrors('extension/drivers/scv/boundaryProbe.ts');
+  assert.equal(errors.length, 2);
+  assert.match(errors[0]!, /runQueries/);
+  assert.equal((await propertyErrors('extension/ui/boundaryProbe.ts')).length, 2);
+  assert.deepEqual(await propertyErrors('extension/model/boundaryProbe.ts'), []);
+});
+
 test('extension/ui may import vscode', async () => {
   assert.deepEqual(await restrictedImportErrors('extension/ui/boundaryProbe.ts', vscodeImport), []);
 });
