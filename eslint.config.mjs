@@ -46,6 +46,39 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
   },
   {
+    // The model is what the view is projected from (ui/runSummary.ts), not a client of the host <-> webview
+    // contract: types it shares with the view (panels, transcript items) live in their own protocol modules.
+    files: ['extension/model/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [
+            {
+              regex: '^(\\.\\./)+protocol/webviewMessages$',
+              message: 'extension/model may not import protocol/webviewMessages (the webview contract); use the protocol module the type lives in (e.g. protocol/panels).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The run's streaming bookkeeping is the reducer's; outside the model, model/runQueries.ts answers for it.
+    files: ['extension/**/*.ts'],
+    ignores: ['extension/model/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['openTools', 'openTextId', 'openReasoningId', 'openAnonymousToolId', 'itemCount'].map((property) => ({
+          property,
+          message: "RunInfo's streaming bookkeeping belongs to the reducer: ask extension/model/runQueries.ts instead.",
+        })),
+      ],
+    },
+  },
+  {
     // The daemon-independent change-set engine: protocol schemas, Node built-ins and npm packages only. Drivers and
     // ui import it, never the other way round. The regex looks past every leading `../`, so `../../protocol/` from
     // a subfolder passes too (a `../sibling` import between subfolders would not: there are none).

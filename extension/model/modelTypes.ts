@@ -5,7 +5,7 @@
  */
 import type { ApprovalDecision, ApprovalStatus, DecisionSurface, RunState } from '../protocol/transcriptTypes';
 import type { ProtocolName } from '../protocol/protocolNames';
-import type { Panel } from '../protocol/webviewMessages';
+import type { Panel } from '../protocol/panels';
 
 export type { Panel };
 
@@ -83,6 +83,7 @@ export interface RunInfo {
   readonly queuePaused?: boolean;
   /** Daemon-owned side panels shown beside the transcript (loose ends, jobs…), replaced whole. */
   readonly panels?: readonly Panel[];
+  // The reducer's own bookkeeping, from here to `itemCount`: outside extension/model, ask runQueries.ts instead.
   /** Open streaming items: ids of the text / reasoning item chunks are appended to, if any. */
   readonly openTextId?: string;
   readonly openReasoningId?: string;

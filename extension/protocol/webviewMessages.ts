@@ -4,8 +4,13 @@
  */
 // zod/mini: the same schemas at a fraction of the webview bundle size (full zod adds ~115 KB there).
 import * as z from 'zod/mini';
+import { panelSchema } from './panels';
 import { PROTOCOL_NAMES } from './protocolNames';
 import { approvalDecisionSchema, runStateSchema, transcriptItemSchema, transcriptPatchSchema } from './transcriptTypes';
+
+// Re-exported so the webview keeps one import for its whole contract (it may not import ./panels directly).
+export { panelActionSchema, panelSchema } from './panels';
+export type { Panel } from './panels';
 
 export const protocolNameSchema = z.enum(PROTOCOL_NAMES);
 
@@ -29,32 +34,6 @@ export const queueEntryViewSchema = z.object({
   prompt: z.string(),
   submitter: z.optional(z.string()),
 });
-
-/** An action on a panel entry (e.g. "Mark done" on a todo); `confirm` asks the user first. */
-export const panelActionSchema = z.object({ id: z.string(), label: z.string(), confirm: z.optional(z.boolean()) });
-
-/**
- * A side panel of the transcript view: a titled list of entries that the daemon, not the transcript, owns (hyperhive
- * loose ends and reminders, SCV background jobs, a change set's files…). Replaced whole when it changes.
- */
-export const panelSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  emptyText: z.optional(z.string()),
-  entries: z.array(
-    z.object({
-      id: z.string(),
-      /** Codicon name, e.g. `question`, `checklist`. */
-      icon: z.optional(z.string()),
-      label: z.string(),
-      description: z.optional(z.string()),
-      /** Shown collapsed as readable JSON (for shapes the extension does not know). */
-      raw: z.optional(z.unknown()),
-      actions: z.array(panelActionSchema),
-    }),
-  ),
-});
-export type Panel = z.infer<typeof panelSchema>;
 
 /** The header of the transcript view: the run's identity, state and what can be done with it. */
 export const runSummarySchema = z.object({

@@ -6,6 +6,7 @@ import type { WebviewToHost } from '../protocol/webviewMessages';
 import { CHANGE_SET_PANEL_ID } from './changeSets/changeSetFiles';
 import { runChangeSetPanelAction } from './changeSets/changeSetPanels';
 import type { CommandContext } from './commands/commandContext';
+import { runPanelsOf } from './runPanels';
 import type { TranscriptActions } from './transcriptViewProvider';
 
 export class TranscriptActionHandler implements TranscriptActions {
@@ -79,13 +80,13 @@ export class TranscriptActionHandler implements TranscriptActions {
       }
       case 'panelAction': {
         const { run, driver } = runOf(message.runKey);
-        // The "changeSet" panel is published by the UI for every daemon (ui/changeSets/changeSetPanels.ts), not by
-        // a driver: its actions run the change-set commands here, whether or not the daemon is connected.
+        // The "changeSet" panel is derived by the UI for every daemon (runPanels.ts), not published by a driver: its
+        // actions run the change-set commands here, whether or not the daemon is connected.
         const uiPanel = message.panelId === CHANGE_SET_PANEL_ID;
         if (!uiPanel && !driver?.panelAction) {
           throw new Error('This daemon is not connected.');
         }
-        const entry = run.panels?.find((p) => p.id === message.panelId)?.entries.find((e) => e.id === message.entryId);
+        const entry = runPanelsOf(ctx.store.state, run.key).find((p) => p.id === message.panelId)?.entries.find((e) => e.id === message.entryId);
         const action = entry?.actions.find((a) => a.id === message.actionId);
         if (!entry || !action) {
           throw new Error('That item changed meanwhile; try again.');

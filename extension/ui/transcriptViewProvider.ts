@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { PatchEvent, RunStore } from '../model/runStore';
-import { runSummaryOf } from '../model/runSummary';
+import { runSummaryOf } from './runSummary';
 import type { TranscriptPatch } from '../protocol/transcriptTypes';
 import type { ChangeSetMessage, HostToWebview, RunSummary, WebviewToHost } from '../protocol/webviewMessages';
 import { hostToWebviewSchema, webviewToHostSchema } from '../protocol/webviewMessages';

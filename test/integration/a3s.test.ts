@@ -14,6 +14,7 @@ import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../extension/ui/changeSets/changeSetApply';
 import { parseChangeSet } from '../../extension/ui/changeSets/changeSetFiles';
+import { runPanelsOf } from '../../extension/ui/runPanels';
 import { api, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
 
 const CONNECTION = 'a3s:A3S';
@@ -84,7 +85,8 @@ suite('A3S', () => {
     });
     assert.equal(cs.source, 'daemon');
     assert.match(cs.patch ?? '', /diff --git a\/README\.md b\/README\.md/);
-    const panel = await waitFor('the change-set panel', () => a.store.state.runs.get(runKey)?.panels?.find((p) => p.id === 'changeSet'));
+    // Derived from the change set when the view reads the run's panels; never stored in the run.
+    const panel = await waitFor('the change-set panel', () => runPanelsOf(a.store.state, runKey).find((p) => p.id === 'changeSet'));
     assert.ok(panel.entries.some((e) => e.label === 'a3s-rename-me.txt → a3s-renamed.txt'), panel.entries.map((e) => e.label).join(' | '));
 
     // The harness edited this very workspace: applying again is refused as a whole, naming every file.
@@ -134,7 +136,7 @@ suite('A3S', () => {
     await vscode.commands.executeCommand('undo');
     await waitFor('undo restores the file', () => doc.getText() === base);
 
-    const file = a.store.state.runs.get(runKey)?.panels?.find((p) => p.id === 'changeSet')?.entries.find((e) => e.label === 'README.md');
+    const file = runPanelsOf(a.store.state, runKey).find((p) => p.id === 'changeSet')?.entries.find((e) => e.label === 'README.md');
     assert.deepEqual(file?.actions.map((x) => x.id), ['openDiff', 'applyFile', 'applyHunks']);
     const hunks = (await vscode.commands.executeCommand('agentSwitchboard.applyChangeSetHunks', runKey, file!.id, [0])) as ApplyOutcome;
     assert.deepEqual(hunks.applied, ['README.md']);

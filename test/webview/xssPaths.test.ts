@@ -13,7 +13,7 @@ import { looseEndsPanel } from '../../extension/drivers/hive/hivePanels';
 import { mapScvEvent } from '../../extension/drivers/scv/scvEventMapping';
 import { runKeyOf } from '../../extension/model/modelTypes';
 import { RunStore } from '../../extension/model/runStore';
-import { runSummaryOf } from '../../extension/model/runSummary';
+import { runSummaryOf } from '../../extension/ui/runSummary';
 import { parseLooseEnd } from '../../extension/protocol/hive';
 import { parseScvServerEvent } from '../../extension/protocol/scv';
 import { changeSetMessage } from '../../extension/ui/changeSets/changeSetWebview';

@@ -8,6 +8,7 @@
 import { basename } from 'node:path';
 import type { RunEvent } from '../../model/modelActions';
 import { runKeyOf } from '../../model/modelTypes';
+import { openToolCallIds } from '../../model/runQueries';
 import type { ScvServerEvent } from '../../protocol/scv';
 import type { RunState } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
@@ -221,8 +222,7 @@ export class ScvSessionEvents {
   }
 
   private closeOpenTools(session: ScvSessionBook): void {
-    const run = this.ctx.store.state.runs.get(session.runKey);
-    for (const callId of run?.openTools.keys() ?? []) {
+    for (const callId of openToolCallIds(this.ctx.store.state.runs.get(session.runKey))) {
       this.transcripts.event(session.runId, { kind: 'toolResult', callId, ok: null, output: '' });
     }
   }

@@ -100,8 +100,22 @@ export function hunksSelectable(file: PatchFile): boolean {
   return !file.binary && file.status === 'modified' && file.hunks.length > 0;
 }
 
-/** The run's "changeSet" side panel for any status of the change set. */
+const panelCache = new WeakMap<ChangeSetInfo, Panel>();
+
+/**
+ * The run's "changeSet" side panel for any status of the change set. Derived on every summary the view builds
+ * (runPanels.ts), hence built once per change-set object: a patch of thousands of files is not re-listed per event.
+ */
 export function buildChangeSetPanel(info: ChangeSetInfo): Panel {
+  let panel = panelCache.get(info);
+  if (!panel) {
+    panel = changeSetPanelOf(info);
+    panelCache.set(info, panel);
+  }
+  return panel;
+}
+
+function changeSetPanelOf(info: ChangeSetInfo): Panel {
   const title = info.source === 'local' ? 'Change set (computed locally)' : 'Change set';
   switch (info.status) {
     case 'capturing':

@@ -13,7 +13,6 @@ import type { ApplyOutcome } from '../changeSets/changeSetApply';
 import { applyChangeSetSelection } from '../changeSets/changeSetApply';
 import { ChangeSetDocuments } from '../changeSets/changeSetDocuments';
 import { fileLabel, fileStatusText, hunksSelectable, parseChangeSet, resolveFileRef } from '../changeSets/changeSetFiles';
-import { ChangeSetPanels } from '../changeSets/changeSetPanels';
 import { changeSetMessage } from '../changeSets/changeSetWebview';
 import { changeSetTarget, workspaceUri } from '../changeSets/changeSetWorkspace';
 import type { CommandContext } from './commandContext';
@@ -132,7 +131,6 @@ async function apply(ctx: CommandContext, cs: ReadyChangeSet, selection: readonl
 
 export function registerChangeSetCommands(ctx: CommandContext): vscode.Disposable[] {
   const documents = new ChangeSetDocuments(ctx.store);
-  const panels = new ChangeSetPanels(ctx.store);
 
   const openAll = async (target?: unknown): Promise<number | undefined> => {
     const cs = await readyChangeSet(ctx, target);
@@ -155,7 +153,6 @@ export function registerChangeSetCommands(ctx: CommandContext): vscode.Disposabl
 
   return [
     documents,
-    panels,
     vscode.commands.registerCommand('agentSwitchboard.showChangeSet', async (target?: unknown) => {
       const run = await runOf(ctx, target);
       if (!run) {
@@ -166,7 +163,6 @@ export function registerChangeSetCommands(ctx: CommandContext): vscode.Disposabl
       if (isActiveRun(run)) {
         await ctx.connections.driver(run.connectionId)?.refreshChangeSet?.(run.runId);
       }
-      panels.publish(run.key);
       ctx.selection.select(run.key);
       await ctx.transcript.reveal();
       const info = ctx.store.state.changeSets.get(run.key);

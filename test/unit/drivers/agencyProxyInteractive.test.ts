@@ -12,7 +12,7 @@ import { after, test } from 'node:test';
 import { AgencyProxyClient } from '../../../extension/drivers/agencyProxy/client';
 import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agencyProxyDriver';
 import { runKeyOf } from '../../../extension/model/modelTypes';
-import { runSummaryOf } from '../../../extension/model/runSummary';
+import { runSummaryOf } from '../../../extension/ui/runSummary';
 import type { RunState } from '../../../extension/protocol/transcriptTypes';
 import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
 import { TempGitRepo } from '../changeSets/tempGitRepo';

@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { PatchEvent } from '../../../extension/model/runStore';
-import { runSummaryOf } from '../../../extension/model/runSummary';
+import { runSummaryOf } from '../../../extension/ui/runSummary';
 import type { TranscriptItem, TranscriptPatch } from '../../../extension/protocol/transcriptTypes';
 import { hostToWebviewSchema } from '../../../extension/protocol/webviewMessages';
 import type { HostToWebview } from '../../../extension/protocol/webviewMessages';

@@ -71,6 +71,42 @@ test('extension/drivers/kit imports no vscode, no model and no ui, but may use b
   );
 });
 
+test('extension/model may not import the webview contract, but may import the protocol modules it shares', async () => {
+  const probe = 'extension/model/boundaryProbe.ts';
+  for (const code of [
+    "import type { Panel } from '../protocol/webviewMessages';\nexport type P = Panel;\n",
+    "import { runSummarySchema } from '../protocol/webviewMessages';\nexport const s = runSummarySchema;\n",
+  ]) {
+    const errors = await restrictedImportErrors(probe, code);
+    assert.equal(errors.length, 1, code);
+    assert.match(errors[0]!, /extension\/model may not import protocol\/webviewMessages/);
+  }
+  assert.equal((await restrictedImportErrors('extension/model/nested/boundaryProbe.ts', "import type { Panel } from '../../protocol/webviewMessages';\nexport type P = Panel;\n")).length, 1);
+  // The model keeps the vscode ban of its layer alongside the new pattern.
+  assert.equal((await restrictedImportErrors(probe, vscodeImport)).length, 1);
+  for (const code of [
+    "import type { Panel } from '../protocol/panels';\nexport type P = Panel;\n",
+    "import type { RunState } from '../protocol/transcriptTypes';\nexport type S = RunState;\n",
+  ]) {
+    assert.deepEqual(await restrictedImportErrors(probe, code), [], code);
+  }
+  // Only the model is barred: the ui still speaks the contract.
+  assert.deepEqual(await restrictedImportErrors('extension/ui/boundaryProbe.ts', "import type { Panel } from '../protocol/webviewMessages';\nexport type P = Panel;\n"), []);
+});
+
+test("outside extension/model, RunInfo's streaming bookkeeping is read through runQueries, not directly", async () => {
+  const code = 'declare const run: { openTools: Map<string, string>; itemCount: number };\nexport const n = [run.openTools.size, run.itemCount];\n';
+  const propertyErrors = async (file: string) => {
+    const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-properties').map((m) => m.message);
+  };
+  const errors = await propertyErrors('extension/drivers/scv/boundaryProbe.ts');
+  assert.equal(errors.length, 2);
+  assert.match(errors[0]!, /runQueries/);
+  assert.equal((await propertyErrors('extension/ui/boundaryProbe.ts')).length, 2);
+  assert.deepEqual(await propertyErrors('extension/model/boundaryProbe.ts'), []);
+});
+
 test('extension/ui may import vscode', async () => {
   assert.deepEqual(await restrictedImportErrors('extension/ui/boundaryProbe.ts', vscodeImport), []);
 });
@@ -114,7 +150,7 @@ test('extension/changeSets may import protocol and Node built-ins, not drivers, 
   for (const code of [
     "import type { DriverLog } from '../drivers/connectionManager';\nexport type L = DriverLog;\n",
     "import { RunStore } from '../model/runStore';\nexport const s = RunStore;\n",
-    "import { ChangeSetPanels } from '../ui/changeSets/changeSetPanels';\nexport const p = ChangeSetPanels;\n",
+    "import { runChangeSetPanelAction } from '../ui/changeSets/changeSetPanels';\nexport const p = runChangeSetPanelAction;\n",
     "import { RunJournal } from '../storage/runJournal';\nexport const j = RunJournal;\n",
     "import * as labels from '../../webview/changeSetLabels';\nexport const w = labels;\n",
   ]) {

@@ -1,7 +1,12 @@
-/** Builds the transcript header (`RunSummary`) for a run from the model: state, queue and the allowed actions. */
-import type { RunSummary } from '../protocol/webviewMessages';
+/**
+ * Builds the transcript header (`RunSummary`) for a run from the model: state, queue, side panels (stored and
+ * derived, see runPanels.ts) and the allowed actions. It speaks the webview contract, so it lives beside the view
+ * rather than in the model. Pure (no `vscode`).
+ */
+import type { ModelState } from '../model/modelTypes';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
-import type { ModelState } from './modelTypes';
+import type { RunSummary } from '../protocol/webviewMessages';
+import { runPanelsOf } from './runPanels';
 
 export function runSummaryOf(state: ModelState, runKey: string): RunSummary | null {
   const run = state.runs.get(runKey);
@@ -9,6 +14,7 @@ export function runSummaryOf(state: ModelState, runKey: string): RunSummary | nu
     return null;
   }
   const connection = state.connections.get(run.connectionId);
+  const panels = runPanelsOf(state, runKey);
   const capabilities = connection?.capabilities ?? [];
   const connected = connection?.state.kind === 'connected';
   const active = !isTerminalRunState(run.state) && run.state !== 'stopped';
@@ -38,6 +44,6 @@ export function runSummaryOf(state: ModelState, runKey: string): RunSummary | nu
     // A finished session's queue is gone with it; showing its controls would only lead to errors.
     ...(run.queue && active ? { queue: run.queue.map((q) => ({ ...q })) } : {}),
     ...(run.queuePaused !== undefined && active ? { queuePaused: run.queuePaused } : {}),
-    ...(run.panels && run.panels.length > 0 ? { panels: run.panels.map((p) => ({ ...p, entries: [...p.entries] })) } : {}),
+    ...(panels.length > 0 ? { panels: panels.map((p) => ({ ...p, entries: [...p.entries] })) } : {}),
   };
 }

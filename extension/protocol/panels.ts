@@ -1,0 +1,33 @@
+/**
+ * Side panels: the model stores the daemon-owned ones (RunInfo.panels) and the host sends them, with the derived
+ * ones, to the webview. A module of its own so the model can use the type without depending on the host <-> webview
+ * contract (webviewMessages re-exports it for the webview).
+ */
+// zod/mini, like webviewMessages: these schemas end up in the webview bundle.
+import * as z from 'zod/mini';
+
+/** An action on a panel entry (e.g. "Mark done" on a todo); `confirm` asks the user first. */
+export const panelActionSchema = z.object({ id: z.string(), label: z.string(), confirm: z.optional(z.boolean()) });
+
+/**
+ * A side panel of the transcript view: a titled list of entries that the daemon, not the transcript, owns (hyperhive
+ * loose ends and reminders, SCV background jobs, a change set's files…). Replaced whole when it changes.
+ */
+export const panelSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  emptyText: z.optional(z.string()),
+  entries: z.array(
+    z.object({
+      id: z.string(),
+      /** Codicon name, e.g. `question`, `checklist`. */
+      icon: z.optional(z.string()),
+      label: z.string(),
+      description: z.optional(z.string()),
+      /** Shown collapsed as readable JSON (for shapes the extension does not know). */
+      raw: z.optional(z.unknown()),
+      actions: z.array(panelActionSchema),
+    }),
+  ),
+});
+export type Panel = z.infer<typeof panelSchema>;
