@@ -50,6 +50,14 @@ export const DECISION_SURFACE_LABELS: Record<DecisionSurface, string> = {
   palette: 'from the command palette',
   daemon: 'by the daemon',
 };
+const DECISION_BUTTONS: Record<ApprovalDecision, string> = { allow_once: 'Allow once', allow_similar: 'Allow similar', deny: 'Deny' };
+/**
+ * A decision's button text on every surface (card, notification, palette). "Allow once" only reads right next to
+ * "Allow similar"; daemons without it (SCV) just say "Allow".
+ */
+export function decisionLabel(decision: ApprovalDecision, options: readonly ApprovalDecision[]): string {
+  return decision === 'allow_once' && !options.includes('allow_similar') ? 'Allow' : DECISION_BUTTONS[decision];
+}
 export const DECISION_OUTCOMES: Record<ApprovalDecision, string> = {
   allow_once: 'Allowed once',
   allow_similar: 'Allowed (and similar requests)',

@@ -6,7 +6,7 @@
  * host records the choice before it sends it and patches the card (a second click meanwhile is refused there).
  */
 import type { ApprovalDecision, TranscriptItem } from '../../extension/protocol/transcriptTypes';
-import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS } from '../../extension/protocol/transcriptTypes';
+import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS, decisionLabel } from '../../extension/protocol/transcriptTypes';
 import { button, codicon, h } from '../dom';
 import { countNewlines, prettyJson } from '../jsonText';
 import { itemShell } from './itemShell';
@@ -15,17 +15,12 @@ import type { ItemView, RenderContext } from './renderContext';
 
 type ApprovalItem = Extract<TranscriptItem, { kind: 'approval' }>;
 
-const DECISIONS: Record<ApprovalDecision, { text: string; icon: string; className: string }> = {
-  allow_once: { text: 'Allow once', icon: 'check', className: 'primary' },
-  allow_similar: { text: 'Allow similar', icon: 'check-all', className: 'secondary' },
-  deny: { text: 'Deny', icon: 'close', className: 'secondary danger' },
+const DECISIONS: Record<ApprovalDecision, { icon: string; className: string }> = {
+  allow_once: { icon: 'check', className: 'primary' },
+  allow_similar: { icon: 'check-all', className: 'secondary' },
+  deny: { icon: 'close', className: 'secondary danger' },
 };
 const KNOWN_RISKS = new Set(['low', 'medium', 'high', 'critical']);
-
-/** "Allow once" only reads right next to "Allow similar"; daemons without it (SCV) just say "Allow", as the notification does. */
-function buttonText(decision: ApprovalDecision, options: readonly ApprovalDecision[]): string {
-  return decision === 'allow_once' && !options.includes('allow_similar') ? 'Allow' : DECISIONS[decision].text;
-}
 
 /** The outcome line of a card that is no longer simply waiting, or null. */
 function outcomeOf(item: ApprovalItem): { text: string; icon: string; className: string } | null {
@@ -84,8 +79,8 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
     for (const decision of item.options) {
       const spec = DECISIONS[decision];
       const el = button({
-        label: `${buttonText(decision, item.options)}: ${item.title}`,
-        text: buttonText(decision, item.options),
+        label: `${decisionLabel(decision, item.options)}: ${item.title}`,
+        text: decisionLabel(decision, item.options),
         icon: spec.icon,
         className: `${spec.className} approval-decide`,
         onClick: () => {

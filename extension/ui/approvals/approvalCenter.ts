@@ -14,21 +14,11 @@ import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
 import { awaitsDecision } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
+import { decisionLabel } from '../../protocol/transcriptTypes';
 import { Disposable } from '../disposable';
 import { sanitizeNotificationText } from '../notificationText';
 import { approvalNotificationMode } from '../settings';
 import type { ApprovalDiffs } from './approvalDiffs';
-
-const DECISION_LABELS: Record<ApprovalDecision, string> = {
-  allow_once: 'Allow once',
-  allow_similar: 'Allow similar',
-  deny: 'Deny',
-};
-
-/** "Allow once" only reads right next to "Allow similar"; daemons without it (SCV) just say "Allow". */
-export function decisionLabel(decision: ApprovalDecision, options: readonly ApprovalDecision[]): string {
-  return decision === 'allow_once' && !options.includes('allow_similar') ? 'Allow' : DECISION_LABELS[decision];
-}
 
 export class ApprovalCenter extends Disposable {
   private readonly announced = new Set<string>();

@@ -2,10 +2,11 @@
 import * as vscode from 'vscode';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
+import { decisionLabel } from '../../protocol/transcriptTypes';
 import { sanitizeNotificationText } from '../notificationText';
 import type { CommandContext } from './commandContext';
 
-const LABELS: Record<ApprovalDecision, string> = { allow_once: '$(check) Allow once', allow_similar: '$(check-all) Allow similar', deny: '$(close) Deny' };
+const ICONS: Record<ApprovalDecision, string> = { allow_once: '$(check)', allow_similar: '$(check-all)', deny: '$(close)' };
 
 export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable[] {
   const pickApproval = async (): Promise<ApprovalInfo | undefined> => {
@@ -44,7 +45,7 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
       if (typeof decision === 'string' && (decision === 'allow_once' || decision === 'allow_similar' || decision === 'deny')) {
         return ctx.approvals.decide(approval.key, decision, 'palette');
       }
-      const items: { label: string; decision?: ApprovalDecision; diff?: boolean }[] = approval.options.map((o) => ({ label: LABELS[o], decision: o }));
+      const items: { label: string; decision?: ApprovalDecision; diff?: boolean }[] = approval.options.map((o) => ({ label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`, decision: o }));
       if (ctx.diffs.canShow(approval)) {
         items.push({ label: '$(diff) Show diff', diff: true });
       }
