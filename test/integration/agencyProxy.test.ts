@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { PROPOSAL_SCHEME } from '../../extension/ui/approvals/proposalContentProvider';
-import { api, computedStyle, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
+import { api, computedStyle, screenshot, sentFrames, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
 
 const CONNECTION = 'agency-proxy:AgencyProxy';
 /**
@@ -151,13 +151,7 @@ suite('AgencyProxy', () => {
     await ui({ action: 'waitFor', selector: '.notifications-center .notification-list-item', hasText: 'already decided: Allowed once from the diff editor. Nothing was sent.' });
     await screenshot('agency-proxy-stale-notification.png');
     assert.equal(a.store.state.approvals.get(approval.key)?.decision, 'allow_once', 'still the decision the user made');
-    await a.flushTrace();
-    const decisions = fs
-      .readFileSync(process.env.SWITCHBOARD_TRACE_FILE!, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { dir: string; frame: { type?: string; run_id?: string } })
-      .filter((l) => l.dir === 'out' && l.frame.type === 'decide_approval' && l.frame.run_id === runKey.split('::')[1]);
+    const decisions = (await sentFrames('AgencyProxy')).filter((f) => f.type === 'decide_approval' && f.run_id === runKey.split('::')[1]);
     assert.equal(decisions.length, 1, 'one decide_approval for this request, from the diff editor');
   });
 

@@ -12,22 +12,11 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { AgencyProxyClient } from '../../extension/drivers/agencyProxy/client';
-import { api, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
+import { api, screenshot, sentFrames, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
 
-const CONNECTION = 'agency-proxy:AgencyProxy Restart';
+const NAME = 'AgencyProxy Restart';
+const CONNECTION = `agency-proxy:${NAME}`;
 const NOTIFICATION_BUTTON = '.notification-toast .monaco-button, .notifications-center .monaco-button';
-
-/** Every frame this window sent to the restart daemon, from the protocol trace. */
-async function sentFrames(a: Awaited<ReturnType<typeof api>>): Promise<Record<string, unknown>[]> {
-  await a.flushTrace();
-  return fs
-    .readFileSync(process.env.SWITCHBOARD_TRACE_FILE!, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { connection: string; dir: string; frame: Record<string, unknown> })
-    .filter((l) => l.connection === 'AgencyProxy Restart' && l.dir === 'out')
-    .map((l) => l.frame);
-}
 
 suite('AgencyProxy restart', () => {
   let daemon: ChildProcess | undefined;
@@ -83,7 +72,7 @@ suite('AgencyProxy restart', () => {
     const next = await waitFor('the continuation', () => [...a.store.state.runs.values()].find((r) => !runsBefore.has(r.key) && r.connectionId === CONNECTION), 30000);
     assert.match(next.title, /^Continued: /);
     await waitFor('the continuation answered', () => a.store.state.runs.get(next.key)?.state === 'idle', 30000);
-    const starts = (await sentFrames(a)).filter((f) => f.type === 'start_run');
+    const starts = (await sentFrames(NAME)).filter((f) => f.type === 'start_run');
     const resumed = starts.find((f) => f.run_id === next.runId)?.request as { resumeSessionId?: string } | undefined;
     const original = starts.find((f) => f.run_id === runKey.split('::')[1]);
     assert.ok(original, 'the original start_run is in the trace');
@@ -113,7 +102,7 @@ suite('AgencyProxy restart', () => {
       const runKey = `${CONNECTION}::${runId}`;
       await vscode.commands.executeCommand('agentSwitchboard.refresh');
       await waitFor('the observed run, completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
-      const acksOf = async () => (await sentFrames(a)).filter((f) => f.type === 'ack_events' && f.run_id === runId);
+      const acksOf = async () => (await sentFrames(NAME)).filter((f) => f.type === 'ack_events' && f.run_id === runId);
       assert.equal((await acksOf()).length, 0, 'an observed run is never acknowledged (that would delete its history for the other client)');
       assert.equal(await vscode.commands.executeCommand('agentSwitchboard.agencyProxy.adoptRun', runKey, true), true);
       await waitFor('acknowledged after the take-over', async () => (await acksOf()).length > 0, 20000);

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
-import { api, screenshot, setConnections, waitFor } from './support';
+import { api, screenshot, sentFrames, setConnections, waitFor } from './support';
 
 const CONNECTION = 'agency-proxy:Reload daemon';
 const TITLES = ['reload run 1', 'reload run 2', 'reload run 3'];
@@ -102,15 +102,9 @@ suite('Reload phase 2', () => {
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runs[0]!.key);
     await screenshot('reload-phase2.png');
     // Each run was re-attached after what this window restored from storage (not replayed from the start).
-    await a.flushTrace();
-    const attaches = fs
-      .readFileSync(env('SWITCHBOARD_TRACE_FILE'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { connection: string; dir: string; frame: { type?: string; run_id?: string; after_sequence?: number } })
-      .filter((l) => l.connection === 'Reload daemon' && l.dir === 'out' && l.frame.type === 'attach_run');
+    const attaches = (await sentFrames('Reload daemon')).filter((f) => f.type === 'attach_run');
     for (const run of runs) {
-      const after = Math.max(...attaches.filter((l) => l.frame.run_id === run.runId).map((l) => l.frame.after_sequence ?? 0));
+      const after = Math.max(...attaches.filter((f) => f.run_id === run.runId).map((f) => (typeof f.after_sequence === 'number' ? f.after_sequence : 0)));
       assert.ok(after > 40, `${run.title} was re-attached after its stored sequence (after_sequence ${after})`);
     }
     for (const run of runs) {

@@ -109,3 +109,19 @@ export async function ui<T = unknown>(action: UiAction): Promise<T> {
   }
   return result.value as T;
 }
+
+/** The frames this window sent to the connection named `connection`, read back from the protocol trace. */
+export async function sentFrames(connection: string): Promise<Record<string, unknown>[]> {
+  const file = process.env.SWITCHBOARD_TRACE_FILE;
+  if (!file) {
+    throw new Error('the integration runner sets SWITCHBOARD_TRACE_FILE');
+  }
+  await (await api()).flushTrace();
+  return fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { connection: string; dir: string; frame: Record<string, unknown> })
+    .filter((l) => l.connection === connection && l.dir === 'out')
+    .map((l) => l.frame);
+}
