@@ -6,9 +6,10 @@
  * `session.attach` is deliberately absent: servers do not support it.
  */
 import * as z from 'zod';
-import { SCV_MAX_TURN_ATTACHMENTS, summarizeIssues } from './scv';
 import { DaemonCommandSchema } from './scvDaemonControl';
 import type { DaemonCommand } from './scvDaemonControl';
+import { SCV_MAX_TURN_ATTACHMENTS } from './scvLimits';
+import { summarizeIssues } from './scvServerEventParser';
 import { AttachmentSchema, PeerInfoSchema, uint } from './scvTypes';
 import type { Attachment, PeerInfo } from './scvTypes';
 
