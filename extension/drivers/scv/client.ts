@@ -38,6 +38,7 @@ export class ScvClient {
 
   readonly socketPath: string;
   private readonly channel: ScvChannel;
+  private serverValue: PeerInfo | undefined;
 
   constructor(private readonly options: ScvClientOptions) {
     this.socketPath = options.socketPath ?? defaultScvSocketPath();
@@ -60,7 +61,7 @@ export class ScvClient {
     return this.channel.sessionId;
   }
   get server(): PeerInfo | undefined {
-    return this.channel.server;
+    return this.serverValue;
   }
   /** The server line limit in force (reader size). */
   get maxServerLineBytes(): number {
@@ -92,7 +93,7 @@ export class ScvClient {
         channel.closeWith({ kind: 'fatal', reason: error.message });
         throw error;
       }
-      channel.server = initialized.server;
+      this.serverValue = initialized.server;
       return initialized;
     } finally {
       clearTimeout(deadline);

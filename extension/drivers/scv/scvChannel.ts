@@ -14,7 +14,6 @@ import { SCV_MAX_CLIENT_LINE_BYTES, SCV_PROTOCOL_VERSION } from '../../protocol/
 import type { ScvEventOf, ScvKnownEvent, ScvServerEvent } from '../../protocol/scv';
 import { validateScvClientMessage } from '../../protocol/scvClientMessages';
 import type { ScvClientMessage } from '../../protocol/scvClientMessages';
-import type { PeerInfo } from '../../protocol/scvTypes';
 import { noFrameTap } from '../../transport/frameTap';
 import type { FrameTap } from '../../transport/frameTap';
 import { FrameEncodeError } from '../../transport/framing';
@@ -53,8 +52,6 @@ export class ScvChannel {
   private nextId = 1;
   private stateValue: ScvClientState = 'new';
   private sessionIdValue: string | undefined;
-  /** Set by the client after `initialized`. */
-  server: PeerInfo | undefined;
 
   constructor(private readonly options: ScvChannelOptions) {
     this.reader = new ScvEventReader({
