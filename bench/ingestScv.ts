@@ -1,8 +1,8 @@
 /**
  * Ingest, SCV: 200k recorded NDJSON events in 64 KiB reads through the client's read path — the NDJSON framing
- * (decoder, JSON.parse) and `ScvEventReader` (zod `parseScvServerEvent`, per-session seq tracking) → `mapScvEvent` (the driver's
- * pure mapping) → RunStore dispatch — against bare `JSON.parse` of the same lines. Target: at least half of
- * JSON.parse's throughput.
+ * (decoder, JSON.parse) and `ScvEventReader` (zod `parseScvServerEvent`, per-session seq tracking) →
+ * `mapScvEvent` (the driver's pure mapping) → RunStore dispatch — against bare `JSON.parse` of the same lines.
+ * Target: at least half of JSON.parse's throughput.
  */
 import { mapScvEvent } from '../extension/drivers/scv/scvEventMapping';
 import type { ScvMappingLookup } from '../extension/drivers/scv/scvEventMapping';

@@ -33,8 +33,8 @@ import {
   HiveUnexpectedResponseError,
 } from './hiveErrors';
 import { HIVE_SLOW_CMD_TIMEOUTS_MS, isHarnessOnlyCmd } from './hiveRequestPolicy';
-import { hiveRoundTrip } from './hiveRoundTrip';
 import type { OperatorHiveRequest } from './hiveRequestPolicy';
+import { hiveRoundTrip } from './hiveRoundTrip';
 
 export const HIVE_DEFAULT_TIMEOUT_MS = 10_000;
 export const HIVE_DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
