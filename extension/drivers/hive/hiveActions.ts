@@ -30,6 +30,21 @@ function lifecycle(verb: string, title: string, progress: string, when: DaemonAc
   };
 }
 
+/** A hive-wide action through the manager socket (schedules and the requests the host admin decides). */
+function managerAction(verb: string, title: string, icon: string, order: number, failure: string, inputs?: readonly ActionInput[]): DaemonAction {
+  return {
+    command: `${H}.${verb}`,
+    title,
+    icon,
+    scope: 'connection',
+    when: { capabilities: manager },
+    menus: [{ item: 'connection', group: `3_hive@${order}` }],
+    pickTarget: 'Which hive (with its manager socket)?',
+    ...(inputs ? { inputs } : {}),
+    failure,
+  };
+}
+
 export const HIVE_ACTIONS: readonly DaemonAction[] = [
   lifecycle('start', 'Start Hive Agent…', 'Starting', { capabilities: manager, facts: [HIVE_FACT_AGENT], notFacts: [HIVE_FACT_RUNNING] }, [
     { item: 'run', group: 'inline@3' },
@@ -69,58 +84,20 @@ export const HIVE_ACTIONS: readonly DaemonAction[] = [
     pickTarget: 'Show the host journal of which hive?',
     failure: 'The host journal is not available (it needs the manager socket or the capability read_host_journal)',
   },
-  {
-    command: `${H}.schedules`,
-    title: 'Hive Schedules…',
-    icon: 'calendar',
-    scope: 'connection',
-    when: { capabilities: manager },
-    menus: [{ item: 'connection', group: '3_hive@1' }],
-    pickTarget: 'Which hive (with its manager socket)?',
-    failure: 'Hive schedules failed',
-  },
-  {
-    command: `${H}.requestSchedulePrompt`,
-    title: 'Request Hive Scheduled Prompt…',
-    icon: 'add',
-    scope: 'connection',
-    when: { capabilities: manager },
-    menus: [{ item: 'connection', group: '3_hive@2' }],
-    pickTarget: 'Which hive (with its manager socket)?',
-    failure: 'Requesting a scheduled prompt failed',
-  },
-  {
-    command: `${H}.requestInitConfig`,
-    title: 'Request New Hive Agent…',
-    icon: 'person-add',
-    scope: 'connection',
-    when: { capabilities: manager },
-    menus: [{ item: 'connection', group: '3_hive@3' }],
-    pickTarget: 'Which hive (with its manager socket)?',
-    inputs: [
-      {
-        kind: 'text',
-        name: 'name',
-        title: 'Request a new hive agent (1/2)',
-        prompt: 'Name of the new agent',
-        validate: { pattern: '[a-z][a-z0-9-]*', message: 'Lower-case letters, digits and dashes, starting with a letter' },
-      },
-      { kind: 'text', name: 'description', title: 'Request a new hive agent (2/2)', prompt: 'What is it for? (optional)', optional: true },
-    ],
-    failure: 'Requesting a new agent config failed',
-  },
-  {
-    command: `${H}.requestUpdateMetaInputs`,
-    title: 'Request Hive Flake Input Update…',
-    icon: 'sync',
-    scope: 'connection',
-    when: { capabilities: manager },
-    menus: [{ item: 'connection', group: '3_hive@4' }],
-    pickTarget: 'Which hive (with its manager socket)?',
-    inputs: [
-      { kind: 'text', name: 'inputs', title: 'Request a flake input update (1/2)', prompt: 'Inputs to update, separated by spaces or commas (empty = all)', optional: true },
-      { kind: 'text', name: 'description', title: 'Request a flake input update (2/2)', prompt: 'Why? (optional)', optional: true },
-    ],
-    failure: 'Requesting a flake input update failed',
-  },
+  managerAction('schedules', 'Hive Schedules…', 'calendar', 1, 'Hive schedules failed'),
+  managerAction('requestSchedulePrompt', 'Request Hive Scheduled Prompt…', 'add', 2, 'Requesting a scheduled prompt failed'),
+  managerAction('requestInitConfig', 'Request New Hive Agent…', 'person-add', 3, 'Requesting a new agent config failed', [
+    {
+      kind: 'text',
+      name: 'name',
+      title: 'Request a new hive agent (1/2)',
+      prompt: 'Name of the new agent',
+      validate: { pattern: '[a-z][a-z0-9-]*', message: 'Lower-case letters, digits and dashes, starting with a letter' },
+    },
+    { kind: 'text', name: 'description', title: 'Request a new hive agent (2/2)', prompt: 'What is it for? (optional)', optional: true },
+  ]),
+  managerAction('requestUpdateMetaInputs', 'Request Hive Flake Input Update…', 'sync', 4, 'Requesting a flake input update failed', [
+    { kind: 'text', name: 'inputs', title: 'Request a flake input update (1/2)', prompt: 'Inputs to update, separated by spaces or commas (empty = all)', optional: true },
+    { kind: 'text', name: 'description', title: 'Request a flake input update (2/2)', prompt: 'Why? (optional)', optional: true },
+  ]),
 ];

@@ -77,7 +77,7 @@ const connection = (over: Partial<ConnectionInfo> = {}): ConnectionInfo => ({
   id: 'scv:one',
   name: 'one',
   protocol: 'scv',
-  state: { kind: 'connected' },
+  state: { kind: 'connected', since: 0 },
   capabilities: ['run.queue'],
   ...over,
 });
