@@ -100,8 +100,8 @@ export default tseslint.config(
     },
   },
   {
-    // The driver kit is what every driver builds on: it knows no run model and no UI, so a driver can use it
-    // without dragging either in, and it stays testable under plain Node.
+    // The driver kit is what every driver builds on: it speaks the run model but knows no UI, so it stays testable
+    // under plain Node.
     files: ['extension/drivers/kit/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -110,8 +110,37 @@ export default tseslint.config(
           paths: [noVscode],
           patterns: [
             {
-              regex: '^(\\.\\./)+(model|ui)(/|$)',
-              message: 'extension/drivers/kit may not import extension/model or extension/ui: the kit is below both.',
+              regex: '^(\\.\\./)+(ui)(/|$)',
+              message: 'extension/drivers/kit may not import extension/ui: the kit sits between the model and the drivers.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The UI reaches daemon features through their declarations (drivers/kit/daemonActions.ts and the daemon
+    // registry), so a new daemon needs no UI change: no concrete driver classes, no branching on protocol names.
+    files: ['extension/ui/**/*.ts', 'extension/extension.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "BinaryExpression[operator='instanceof'][right.name=/Driver$/]",
+          message: 'extension/ui may not test for a concrete driver class: declare the feature as a daemon action (drivers/kit/daemonActions.ts) or a capability.',
+        },
+        {
+          selector: "BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(agency-proxy|scv|a3s|hive|acp)$/]",
+          message: 'extension/ui may not branch on a protocol name: declare the feature as a daemon action or a capability.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+drivers/[^/]+/[^/]*Driver$',
+              message: 'extension/ui may not import a concrete driver: use the Driver interface and the daemon registry.',
             },
           ],
         },

@@ -13,6 +13,8 @@ import { runKeyOf } from '../../model/modelTypes';
 import { A3S_ERROR_CODE, A3S_PROTOCOL, buildRunIdentity, decodeA3sEvent } from '../../protocol/a3s';
 import type { A3sEventRecord, A3sRunIdentity } from '../../protocol/a3s';
 import { isTerminalRunState, runStateSchema } from '../../protocol/transcriptTypes';
+import type { ActionResult, ActionTarget } from '../kit/daemonActions';
+import { a3sFacts, performA3sAction } from './a3sActions';
 import type { DriverContext } from '../connectionManager';
 import type { Driver, StartRunOptions } from '../driver';
 import { DriverError } from '../driver';
@@ -186,6 +188,20 @@ export class A3sDriver implements Driver {
   /** Whether the run can be recovered (stranded after a harness restart). */
   isStranded(runId: string): boolean {
     return this.books.get(runId)?.stranded ?? false;
+  }
+
+  /** Whether `recoverRun` would take the run: stranded, or still open and not recovered yet (the checks it makes). */
+  isRecoverable(runId: string): boolean {
+    const book = this.books.get(runId);
+    return book !== undefined && book.recoveredAs === undefined && (book.stranded || !book.terminal);
+  }
+
+  performAction(command: string, target: ActionTarget): Promise<ActionResult> {
+    return performA3sAction(this, command, target);
+  }
+
+  actionFacts(runId?: string): readonly string[] {
+    return a3sFacts(this, runId);
   }
 
   // ------------------------------------------------------------------------------------------------------------

@@ -21,6 +21,8 @@ import type { DriverContext } from '../connectionManager';
 import type { LocalChangeSetRecord } from '../../changeSets/localChangeSet';
 import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../../changeSets/localChangeSet';
 import { storeChangeSetSink } from '../localChangeSetSink';
+import type { ActionAnswers, ActionResult, ActionTarget } from '../kit/daemonActions';
+import { agencyProxyFacts, performAgencyProxyAction } from './agencyProxyActions';
 import type { Driver, ProviderChoice, StartRunOptions } from '../driver';
 import { DriverError } from '../driver';
 import { errorText, toDriverError } from '../kit/errors';
@@ -199,6 +201,14 @@ export class AgencyProxyDriver implements Driver {
     return this.ownership.owns(runId);
   }
 
+  performAction(command: string, target: ActionTarget, answers: ActionAnswers): Promise<ActionResult> {
+    return performAgencyProxyAction(this, command, target, answers);
+  }
+
+  actionFacts(runId?: string): readonly string[] {
+    return agencyProxyFacts(this, runId);
+  }
+
   /**
    * Starts a new run that resumes the provider session of a lost (or ended) run, e.g. after a daemon restart, which
    * loses every run but not the provider's session (WIRE.md 1.9). Resolves with the new run's id.
@@ -330,7 +340,8 @@ export class AgencyProxyDriver implements Driver {
         onLost(info.reason);
       }
     });
-    const capabilities = new Set<Capability>(['run.start', 'changeSets.local']);
+    // `run.interactive`: a run may stay open for follow-ups (New Run asks); `runs.refresh`: the run list is only read.
+    const capabilities = new Set<Capability>(['run.start', 'run.interactive', 'runs.refresh', 'changeSets.local']);
     for (const c of client.capabilities) {
       for (const mapped of CAPABILITY_MAP[c] ?? []) {
         capabilities.add(mapped);

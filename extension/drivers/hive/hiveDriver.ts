@@ -8,6 +8,8 @@
  */
 import { runKeyOf } from '../../model/modelTypes';
 import type { Lenient, SchedulePromptPayload, WireSchedule } from '../../protocol/hive';
+import type { ActionAnswers, ActionInput, ActionResult, ActionTarget } from '../kit/daemonActions';
+import { hiveFacts, nextHiveActionInput, performHiveAction } from './hiveActionFlows';
 import type { DriverContext } from '../connectionManager';
 import type { Driver } from '../driver';
 import { DriverError } from '../driver';
@@ -113,6 +115,18 @@ export class HiveDriver implements Driver {
   /** The agents (manager first), for pickers. */
   agents(): HiveAgentSummary[] {
     return this.roster.summaries();
+  }
+
+  performAction(command: string, target: ActionTarget, answers: ActionAnswers): Promise<ActionResult> {
+    return performHiveAction(this, command, target, answers);
+  }
+
+  nextActionInput(command: string, _target: ActionTarget, answers: ActionAnswers): Promise<ActionInput | undefined> {
+    return nextHiveActionInput(this, command, answers);
+  }
+
+  actionFacts(runId?: string): readonly string[] {
+    return hiveFacts(this, runId);
   }
 
   isManagerRun(runId: string): boolean {

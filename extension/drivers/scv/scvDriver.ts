@@ -19,6 +19,8 @@ import { runKeyOf } from '../../model/modelTypes';
 import type { DaemonStatus } from '../../protocol/scvDaemonControl';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
+import type { ActionAnswers, ActionOffer, ActionResult, ActionTarget } from '../kit/daemonActions';
+import { leftoverActionOffer, performScvAction } from './scvActions';
 import type { DriverContext } from '../connectionManager';
 import type { Driver } from '../driver';
 import { DriverError } from '../driver';
@@ -125,6 +127,18 @@ export class ScvDriver implements Driver {
   /** Forgets the offered leftover prompts. */
   discardLeftoverPrompts(): void {
     this.leftovers.discard(this.liveSessionRunId);
+  }
+
+  /** Leftover offers, as the notification the UI shows (scvActions.ts). */
+  readonly onOffer: Event<ActionOffer> = (listener) => this.onLeftoverOffer((offer) => listener(leftoverActionOffer(this.connectionId, offer)));
+
+  openOffers(): readonly ActionOffer[] {
+    const offer = this.leftoverOffer;
+    return offer ? [leftoverActionOffer(this.connectionId, offer)] : [];
+  }
+
+  performAction(command: string, target: ActionTarget, answers: ActionAnswers): Promise<ActionResult> {
+    return performScvAction(this, command, target, answers);
   }
 
   async connect(): Promise<void> {

@@ -40,33 +40,44 @@ for (const layer of ['protocol', 'transport', 'drivers', 'base', 'changeSets']) 
   });
 }
 
-test('extension/drivers/kit imports no vscode, no model and no ui, but may use base and transport', async () => {
+test('extension/drivers/kit imports no vscode and no ui, but may use the model, base and transport', async () => {
   assert.equal((await restrictedImportErrors('extension/drivers/kit/boundaryProbe.ts', vscodeImport)).length, 1);
-  const model = await restrictedImportErrors(
-    'extension/drivers/kit/boundaryProbe.ts',
-    "import { RunStore } from '../../model/runStore';\nexport const s = RunStore;\n",
-  );
-  assert.equal(model.length, 1);
-  assert.match(model[0]!, /drivers\/kit/);
-  assert.equal(
-    (await restrictedImportErrors('extension/drivers/kit/boundaryProbe.ts', "import type { ProtocolName } from '../../model/modelTypes';\nexport type P = ProtocolName;\n"))
-      .length,
-    1,
-  );
-  assert.equal(
-    (await restrictedImportErrors('extension/drivers/kit/boundaryProbe.ts', "import { errorText } from '../../ui/commands/commandContext';\nexport const e = errorText;\n")).length,
-    1,
-  );
+  const ui = await restrictedImportErrors('extension/drivers/kit/boundaryProbe.ts', "import { errorText } from '../../ui/commands/commandContext';\nexport const e = errorText;\n");
+  assert.equal(ui.length, 1);
+  assert.match(ui[0]!, /drivers\/kit/);
   assert.deepEqual(
     await restrictedImportErrors(
       'extension/drivers/kit/boundaryProbe.ts',
-      "import { Emitter } from '../../base/emitter';\nimport { Backoff } from '../../transport/backoff';\nexport const x = [Emitter, Backoff];\n",
+      "import { Emitter } from '../../base/emitter';\nimport { Backoff } from '../../transport/backoff';\nimport type { ProtocolName } from '../../model/modelTypes';\nexport const x = [Emitter, Backoff];\nexport type P = ProtocolName;\n",
     ),
     [],
   );
-  // Outside the kit, drivers keep importing the model.
+});
+
+async function syntaxErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax' || m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+test('extension/ui reaches daemon features through declarations: no driver classes, no protocol-name branches', async () => {
+  const probe = 'extension/ui/boundaryProbe.ts';
+  const driverImport = await syntaxErrors(probe, "import { ScvDriver } from '../drivers/scv/scvDriver';\nexport const d = ScvDriver;\n");
+  assert.equal(driverImport.length, 1);
+  assert.match(driverImport[0]!, /concrete driver/);
+  const instance = await syntaxErrors(probe, 'declare const ScvDriver: new () => object;\nexport const f = (d: unknown): boolean => d instanceof ScvDriver;\n');
+  assert.equal(instance.length, 1);
+  assert.match(instance[0]!, /daemon action/);
+  for (const code of ["export const f = (p: string): boolean => p === 'agency-proxy';\n", "export const f = (c: { protocol: string }): boolean => 'hive' !== c.protocol;\n"]) {
+    const branch = await syntaxErrors(probe, code);
+    assert.equal(branch.length, 1, code);
+    assert.match(branch[0]!, /protocol name/);
+  }
+  // What the UI does use stays quiet: the Driver interface, the registry, vscode instanceof checks.
   assert.deepEqual(
-    await restrictedImportErrors('extension/drivers/boundaryProbe.ts', "import { RunStore } from '../model/runStore';\nexport const s = RunStore;\n"),
+    await syntaxErrors(
+      probe,
+      "import * as vscode from 'vscode';\nimport type { Driver } from '../drivers/driver';\nimport { registeredActions } from '../drivers/daemonRegistry';\nexport const f = (u: unknown, d?: Driver): boolean => u instanceof vscode.Uri && registeredActions().length > 0 && d !== undefined;\n",
+    ),
     [],
   );
 });
