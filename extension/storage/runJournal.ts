@@ -3,12 +3,15 @@
  * metadata. Drivers append what they fold into the model *before* acknowledging it to a daemon (AgencyProxy's ack
  * deletes the daemon's journal), and replay the records after a window reload. Writes are queued per run and
  * batched; `append` resolves once the record is on disk (fdatasync), which is what makes acking safe.
- * A torn last line (crash mid-write) is skipped on read; nothing else is ever rewritten.
+ * Reading streams a run's file line by line (a replay never holds a whole journal in memory); a torn last line
+ * (crash mid-write) is reported as such. Nothing is ever rewritten. What a record means is the driver kit's
+ * (drivers/kit/journalRecords.ts): this file knows lines of JSON, not their shape.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 export interface StoredRun {
   readonly runId: string;
@@ -22,12 +25,16 @@ export interface StoredRun {
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
+/** One line of a run's file: its JSON value, or a line that is not JSON (`torn`: the last line, cut by a crash). */
+export type JournalLine = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly torn: boolean };
+
 interface PendingWrite {
   readonly line: string;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
 
+/** A file name for any id: readable where it can be, unique by a hash of the whole id. */
 export function safeFileName(name: string): string {
   const readable = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
   return `${readable}-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
@@ -89,27 +96,45 @@ export class RunJournal {
     return this.indexWrite;
   }
 
-  /** All records of a run, in append order; a torn final line is ignored. */
-  async readRecords(runId: string): Promise<unknown[]> {
-    let text: string;
+  /**
+   * A run's lines in append order, parsed: a line that is not JSON is reported (`torn` when it is the last one, what
+   * a crash mid-append leaves), never thrown. A run without a file has no lines.
+   */
+  async *readLines(runId: string): AsyncGenerator<JournalLine> {
+    let handle: FileHandle;
     try {
-      text = await readFile(this.fileOf(runId), 'utf8');
+      handle = await open(this.fileOf(runId), 'r');
     } catch {
-      return [];
+      return; // no file yet (or unreadable, as in 0.1.0): the run has no records
     }
-    const records: unknown[] = [];
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') {
-        continue;
+    const lines = createInterface({ input: handle.createReadStream({ encoding: 'utf8' }), crlfDelay: Infinity });
+    // A line that does not parse is held until the next one arrives: only then is it known not to be the last.
+    let unparsed = false;
+    try {
+      for await (const line of lines) {
+        if (line.trim() === '') {
+          continue;
+        }
+        if (unparsed) {
+          yield { ok: false, torn: false };
+          unparsed = false;
+        }
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch {
+          unparsed = true;
+          continue;
+        }
+        yield { ok: true, value };
       }
-      try {
-        records.push(JSON.parse(line));
-      } catch {
-        // Only the last line can be torn by a crash; stop there.
-        break;
-      }
+    } finally {
+      lines.close();
+      await handle.close().catch(() => undefined);
     }
-    return records;
+    if (unparsed) {
+      yield { ok: false, torn: true };
+    }
   }
 
   /** Appends one record; resolves when it is durably on disk. */

@@ -10,9 +10,9 @@
 import type { RunEvent, RunFields } from '../../model/modelActions';
 import type { Capability, RunInfo } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/modelTypes';
-import { A3S_ERROR_CODE, A3S_PROTOCOL, buildRunIdentity, decodeA3sEvent } from '../../protocol/a3s';
+import { A3S_ERROR_CODE, A3S_PROTOCOL, buildRunIdentity } from '../../protocol/a3s';
 import type { A3sEventRecord, A3sRunIdentity } from '../../protocol/a3s';
-import { isTerminalRunState, runStateSchema } from '../../protocol/transcriptTypes';
+import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { ActionResult, ActionTarget } from '../kit/daemonActions';
 import { a3sFacts, performA3sAction } from './a3sActions';
 import type { DriverContext } from '../connectionManager';
@@ -24,7 +24,7 @@ import { A3sHttpError } from './a3sErrors';
 import { a3sChangeSetOutcome } from './a3sChangeSetOutcome';
 import { admitA3sCommand, replayedCommandText, unverifiedReceiptText, withA3sRetry } from './a3sCommandSend';
 import type { A3sAdmission } from './a3sCommandSend';
-import { mapA3sEvent, mapA3sRunState } from './a3sEventMapping';
+import { mapA3sRunState } from './a3sEventMapping';
 import { a3sProfileProblem, a3sSessionId } from './a3sProfile';
 import { A3sReadiness } from './a3sReadiness';
 import type { A3sRunBook as RunBook } from './a3sRunBook';
@@ -51,7 +51,6 @@ export interface A3sDriverOptions {
 
 export const A3S_RECOVER_PANEL = 'a3s.recover';
 const CANCEL_REASON = 'Cancelled from VS Code';
-const GAP_REASON = 'older events were dropped by the harness';
 const CAPABILITIES: readonly Capability[] = ['run.start', 'run.cancel', 'changeSets.remote'];
 
 export class A3sDriver implements Driver {
@@ -72,7 +71,7 @@ export class A3sDriver implements Driver {
     private readonly options: A3sDriverOptions = {},
   ) {
     this.connectionId = ctx.connectionId;
-    this.storage = new A3sRunStorage(ctx.storageDir, ctx.connectionId, ctx.log);
+    this.storage = new A3sRunStorage(ctx);
     this.loop = new ReconnectLoop({
       connectOnce: (onLost) => this.connectOnce(onLost),
       setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
@@ -306,8 +305,7 @@ export class A3sDriver implements Driver {
   }
 
   private async recordLocal(runId: string, event: RunEvent): Promise<void> {
-    this.ctx.store.dispatch({ type: 'runEvent', runKey: this.key(runId), event });
-    await this.storage.appendQuietly(runId, { l: event });
+    await this.storage.local(runId, event);
   }
 
   // --- connection ---------------------------------------------------------------------------------------------
@@ -411,23 +409,21 @@ export class A3sDriver implements Driver {
     void poller.start();
   }
 
-  private onGap(book: RunBook, from: number, toExclusive: number, record = true): void {
+  private onGap(book: RunBook, from: number, toExclusive: number): void {
     // Wire sequences [from, to) are lost = model sequences (from, to] (the model is the wire + 1).
     if (toExclusive <= (this.run(book.runId)?.lastSequence ?? 0)) {
       return;
     }
-    this.ctx.store.dispatch({ type: 'runGap', runKey: this.key(book.runId), from, to: toExclusive, reason: GAP_REASON });
-    if (record) {
-      void this.storage.appendQuietly(book.runId, { g: [from, toExclusive] });
-    }
+    void this.storage.gap(book.runId, from, toExclusive);
   }
 
   private onEvents(book: RunBook, records: readonly A3sEventRecord[]): void {
     for (const record of records) {
-      if (!this.fold(book, record)) {
-        continue;
+      const stored = this.storage.fold(book, record);
+      if (!stored) {
+        continue; // already held
       }
-      this.storage.append(book.runId, { s: record.sequence, at: record.occurred_at_ms, e: record.event }).then(
+      stored.then(
         () => {
           book.cursor = Math.max(book.cursor ?? -1, record.sequence);
           this.storage.scheduleSave(book.runId, () => void this.saveRun(book));
@@ -440,18 +436,6 @@ export class A3sDriver implements Driver {
         },
       );
     }
-  }
-
-  /** Folds one record (live or from the journal); false when it was already held. */
-  private fold(book: RunBook, record: A3sEventRecord): boolean {
-    const sequence = record.sequence + 1;
-    if (sequence <= (this.run(book.runId)?.lastSequence ?? 0)) {
-      return false;
-    }
-    const mapped = mapA3sEvent(decodeA3sEvent(record), book.mapping);
-    const events: readonly RunEvent[] = mapped.events.length > 0 ? mapped.events : [{ kind: 'messageBoundary' }];
-    events.forEach((event, i) => this.ctx.store.dispatch({ type: 'runEvent', runKey: this.key(book.runId), ...(i === 0 ? { sequence } : {}), event }));
-    return true;
   }
 
   private async finish(book: RunBook, a3sState: string): Promise<void> {
@@ -535,47 +519,20 @@ export class A3sDriver implements Driver {
 
   /** Rebuilds stored runs and transcripts once (after a window reload), before the first connect. */
   private loadJournal(): Promise<void> {
-    this.loaded ??= (async () => {
-      for (const { stored, extra, items, changeSet } of await this.storage.loadRuns()) {
-        if (this.books.has(stored.runId)) {
-          continue;
-        }
-        const parsed = runStateSchema.safeParse(stored.state);
-        const state = parsed.success ? parsed.data : 'lost';
-        this.applyFields(stored.runId, {
-          title: stored.title,
-          state,
-          createdAt: stored.createdAt,
-          ...(stored.workspaceRoots ? { workspaceRoots: stored.workspaceRoots } : {}),
-        });
-        const book = this.newBook(stored.runId, extra.sessionId, extra);
-        let held: number | null = null;
-        for (const item of items) {
-          if (item.kind === 'event') {
-            this.fold(book, { sequence: item.sequence, occurred_at_ms: item.occurredAtMs, event: item.event });
-            held = Math.max(held ?? -1, item.sequence);
-          } else if (item.kind === 'gap') {
-            this.onGap(book, item.from, item.toExclusive, false);
-          } else {
-            this.ctx.store.dispatch({ type: 'runEvent', runKey: this.key(stored.runId), event: item.event });
-          }
-        }
-        // The journal is the truth for what is held; the index's cursor only helps when it has no records.
-        book.cursor = held ?? extra.cursor;
-        // Replayed events must not move the state: the stored one is the last we knew.
-        this.applyFields(stored.runId, { state });
-        book.terminal = isTerminalRunState(state) && !book.stranded;
+    this.loaded ??= this.storage.replay({
+      open: (stored, extra) => (this.books.has(stored.runId) ? undefined : this.newBook(stored.runId, extra.sessionId, extra)),
+      restored: (book, state, changeSet) => {
         if (book.stranded) {
-          this.publishRecoverPanel(stored.runId);
+          this.publishRecoverPanel(book.runId);
         }
         if (changeSet) {
           book.changeSet = 'done';
-          this.publishChangeSet(stored.runId, changeSet);
+          this.publishChangeSet(book.runId, changeSet);
         } else if (state === 'failed' && book.cursor === null) {
           book.changeSet = 'done'; // the command itself failed: the run never existed on the harness
         }
-      }
-    })();
+      },
+    });
     return this.loaded;
   }
 }

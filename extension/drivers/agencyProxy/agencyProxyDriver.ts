@@ -8,15 +8,13 @@
  * kept and marked lost; `continueInNewRun` resumes its provider session in a new run.
  */
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { RunEvent as ModelRunEvent, RunFields } from '../../model/modelActions';
 import type { Capability } from '../../model/modelTypes';
 import { approvalKeyOf, runKeyOf } from '../../model/modelTypes';
 import type { EventFrame, RunEvent as WireRunEvent, RunSnapshot } from '../../protocol/agencyProxy';
-import { isTerminalRunState as isWireTerminal, serializeRunEvent } from '../../protocol/agencyProxy';
+import { isTerminalRunState as isWireTerminal } from '../../protocol/agencyProxy';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
-import { RunJournal, safeFileName } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
 import type { LocalChangeSetRecord } from '../../changeSets/localChangeSet';
 import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../../changeSets/localChangeSet';
@@ -31,15 +29,15 @@ import { ReconnectLoop } from '../reconnectLoop';
 import { isAgencyProxyError } from './agencyProxyError';
 import { AgencyProxyClient } from './client';
 import { AckTracker } from './ackTracker';
-import { mapAgencyProxyEvent, mapRunState } from './eventMapping';
-import type { ActivityChange } from './runActivityBook';
+import { mapRunState } from './eventMapping';
 import { INTERACTIVE_METADATA_KEY, RunActivityBook } from './runActivityBook';
 import { RunOwnership } from './runOwnership';
 import type { Continuation, ContinueRunOptions } from './continueRun';
 import { planContinuation } from './continueRun';
 import { checkSocketSecurity, resolveSocketPath } from './socketDiscovery';
-import type { JournalRecord } from './storedRuns';
-import { replayJournal, runFieldsOf, storedRunOf } from './storedRuns';
+import type { AgencyProxyRecorder } from './agencyProxyJournal';
+import { agencyProxyFold, agencyProxyRecorder, agencyProxyReplay } from './agencyProxyJournal';
+import { storedRunOf } from './storedRuns';
 
 const CAPABILITY_MAP: Record<string, Capability[]> = {
   live_injection: ['run.inject'],
@@ -55,7 +53,7 @@ export class AgencyProxyDriver implements Driver {
   readonly connectionId: string;
   private client: AgencyProxyClient | undefined;
   private readonly loop: ReconnectLoop;
-  private readonly journal: RunJournal;
+  private readonly journal: AgencyProxyRecorder;
   private readonly acks: AckTracker;
   private loaded: Promise<void> | undefined;
   private disposed = false;
@@ -81,7 +79,7 @@ export class AgencyProxyDriver implements Driver {
 
   constructor(private readonly ctx: DriverContext) {
     this.connectionId = ctx.connectionId;
-    this.journal = new RunJournal(join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId)));
+    this.journal = agencyProxyRecorder(ctx);
     this.acks = new AckTracker(
       // Observed runs are never acked: an ack deletes the journal another client may still need (WIRE.md 1.9).
       (runId, through) => (this.client?.isOpen && this.ownership.owns(runId) ? this.client.ackEvents(runId, through) : undefined),
@@ -453,11 +451,12 @@ export class AgencyProxyDriver implements Driver {
     if (frame.sequence <= run.lastSequence) {
       return; // replay overlap (WIRE.md 1.9): already folded in and journaled
     }
-    if (this.fold(frame.run_id, frame.sequence, frame.event).becameIdle) {
+    const folded = this.fold(frame.run_id, frame.sequence, frame.event);
+    if (folded.becameIdle) {
       // An answer ended (live, or replayed after an attach): show what it changed without waiting for the end.
       void this.refreshChangeSet(frame.run_id);
     }
-    this.journal.append(frame.run_id, { s: frame.sequence, e: serializeRunEvent(frame.event) } satisfies JournalRecord).then(
+    folded.stored.then(
       () => {
         this.acks.stored(frame.run_id, frame.sequence);
         this.acks.schedule(frame.run_id);
@@ -466,31 +465,22 @@ export class AgencyProxyDriver implements Driver {
     );
   }
 
-  /** Folds one daemon event into the model (live or replayed from the journal). */
-  private fold(runId: string, sequence: number, event: WireRunEvent, restored = false): ActivityChange {
-    const key = runKeyOf(this.connectionId, runId);
-    const mapped = mapAgencyProxyEvent(event);
-    const events = mapped.events.length > 0 ? mapped.events : [{ kind: 'messageBoundary' } as const];
-    events.forEach((e, i) => this.ctx.store.dispatch({ type: 'runEvent', runKey: key, ...(i === 0 ? { sequence } : {}), event: e, ...(restored ? { restored } : {}) }));
+  /** Folds one daemon event into the model and the journal; `stored` resolves once it is on disk. */
+  private fold(runId: string, sequence: number, event: WireRunEvent): { becameIdle: boolean; stored: Promise<void> } {
+    const folded = agencyProxyFold({ activity: this.activity, ownership: this.ownership }, runId, sequence, event);
+    const stored = this.journal.record(runId, folded.records);
     if (event.type === 'approval_requested') {
       this.acks.approvalRequested(runId, event.payload.approval_id, sequence);
     }
-    if (event.type === 'session_opened' && this.ownership.noteSession(runId, event.payload.provider_session_id) && !restored) {
+    if (folded.sessionChanged) {
       void this.saveRun(runId); // the session a lost run is continued from (continueInNewRun)
     }
-    if (mapped.fields) {
-      this.applyFields(runId, mapped.fields);
-    }
-    const activity = this.activity.observe(runId, event);
-    if (activity.state) {
-      this.applyFields(runId, { state: activity.state });
-    }
-    if (mapped.terminal && !restored) {
+    if (folded.terminal) {
       this.expireApprovals(runId, 'The run ended before a decision was made.');
       void this.finishLocalChangeSet(runId);
       void this.refreshFinalState(runId);
     }
-    return activity;
+    return { becameIdle: folded.becameIdle, stored };
   }
 
   /** After a terminal event, the snapshot has the exact final state (completed / failed / canceled). */
@@ -527,8 +517,7 @@ export class AgencyProxyDriver implements Driver {
   }
 
   private async recordLocal(runId: string, event: ModelRunEvent): Promise<void> {
-    this.ctx.store.dispatch({ type: 'runEvent', runKey: runKeyOf(this.connectionId, runId), event });
-    await this.journal.append(runId, { l: event } satisfies JournalRecord).catch((error: unknown) => this.ctx.log.error(`Could not store run ${runId}: ${String(error)}`));
+    await this.journal.event(runId, event).catch((error: unknown) => this.ctx.log.error(`Could not store run ${runId}: ${String(error)}`));
   }
 
   /** Diffs the run's working-tree snapshots once it ended; the result tree is stored so a reload diffs the same. */
@@ -556,40 +545,24 @@ export class AgencyProxyDriver implements Driver {
 
   /** Rebuilds stored transcripts once (after a window reload), before the first connect. */
   private loadJournal(): Promise<void> {
-    this.loaded ??= replayJournal(this.journal, {
-      run: (stored) => {
-        this.applyFields(stored.runId, runFieldsOf(stored));
-        this.ownership.restore(stored.runId, stored.extra);
-        const local = localChangeSetFromExtra(stored.extra);
-        if (local) {
-          this.localRecords.set(stored.runId, local);
-          this.localChanges.restore(stored.runId, local);
-        }
-      },
-      event: (runId, sequence, event) => {
-        this.fold(runId, sequence, event, true);
-        this.acks.stored(runId, sequence);
-      },
-      local: (runId, event) => {
-        if (event.kind === 'userPrompt' && event.note) {
-          this.acks.nextInjection(runId);
-        }
-        if (event.kind === 'approvalSettled') {
-          this.acks.approvalAnswered(runId, event.approvalId);
-        }
-        this.ctx.store.dispatch({ type: 'runEvent', runKey: runKeyOf(this.connectionId, runId), event, restored: true });
-      },
-      runDone: (stored) => {
-        // Replaying terminal events must not touch the daemon; the stored state is the last one we knew.
-        const { state } = runFieldsOf(stored);
-        this.applyFields(stored.runId, { state });
-        if (state && isTerminalRunState(state)) {
-          // Only now, after the run's own journaled decisions were replayed: what is still unsettled expired.
-          this.expireApprovals(stored.runId, 'The run had ended before a decision was made.');
-          void this.finishLocalChangeSet(stored.runId);
-        }
-      },
-    });
+    const books = { acks: this.acks, activity: this.activity, ownership: this.ownership };
+    this.loaded ??= this.journal
+      .replay(
+        agencyProxyReplay(this.ctx.store, this.connectionId, books, {
+          restore: (stored) => {
+            const local = localChangeSetFromExtra(stored.extra);
+            if (local) {
+              this.localRecords.set(stored.runId, local);
+              this.localChanges.restore(stored.runId, local);
+            }
+          },
+          ended: (runId) => {
+            this.expireApprovals(runId, 'The run had ended before a decision was made.');
+            void this.finishLocalChangeSet(runId);
+          },
+        }),
+      )
+      .then(() => undefined);
     return this.loaded;
   }
 }

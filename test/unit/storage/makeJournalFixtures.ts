@@ -75,7 +75,7 @@ async function scv(work: string, storage: string, keep: () => string): Promise<v
   const key = (runId: string) => runKeyOf(ctx.connectionId, runId);
   const turnsDone = (runId: string) => (ctx.store.transcript(key(runId))?.snapshot() ?? []).filter((i) => i.kind === 'turn' && i.phase === 'completed').length;
   let first: string | undefined;
-  let kept = '';
+  let kept: string | undefined;
   try {
     await driver.connect();
     first = await until('a session', () => driver.liveSessionRunId);
@@ -103,7 +103,7 @@ async function scv(work: string, storage: string, keep: () => string): Promise<v
   }
   // SCV has no replay: a gap is recorded when its seq jumps. The reference daemon never skips one, so the code
   // that records it (ScvTranscripts.gap) writes one into the first session's journal here.
-  const writer = new ScvTranscripts(fixtureContext(SCV_PROFILE, kept));
+  const writer = new ScvTranscripts(fixtureContext(SCV_PROFILE, kept!));
   writer.gap(first!, 7, 9, 'SCV does not replay events; these never arrived');
   await writer.close();
 }
