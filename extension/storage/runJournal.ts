@@ -3,7 +3,7 @@
  * metadata. Drivers append what they fold into the model *before* acknowledging it to a daemon (AgencyProxy's ack
  * deletes the daemon's journal), and replay the records after a window reload. Writes are queued per run and
  * batched; `append` resolves once the record is on disk (fdatasync), which is what makes acking safe.
- * Reading streams a run's file line by line (a replay never holds a whole journal in memory); a torn last line
+ * Reading goes through a run's file chunk by chunk (a replay never holds a whole journal in memory); a torn last line
  * (crash mid-write) is reported as such. Nothing is ever rewritten. What a record means is the driver kit's
  * (drivers/kit/journalRecords.ts): this file knows lines of JSON, not their shape.
  */
@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 
 export interface StoredRun {
   readonly runId: string;
@@ -27,6 +27,9 @@ export interface StoredRun {
 
 /** One line of a run's file: its JSON value, or a line that is not JSON (`torn`: the last line, cut by a crash). */
 export type JournalLine = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly torn: boolean };
+
+/** How much of a journal file is read at a time on replay. */
+const READ_CHUNK_BYTES = 64 * 1024;
 
 interface PendingWrite {
   readonly line: string;
@@ -97,43 +100,55 @@ export class RunJournal {
   }
 
   /**
-   * A run's lines in append order, parsed: a line that is not JSON is reported (`torn` when it is the last one, what
-   * a crash mid-append leaves), never thrown. A run without a file has no lines.
+   * Hands a run's lines to `visit` in append order, parsed, reading the file in chunks (a journal is never held in
+   * memory whole). A line that is not JSON is reported (`torn` when it is the last one, what a crash mid-append
+   * leaves), never thrown. A run without a file has no lines.
    */
-  async *readLines(runId: string): AsyncGenerator<JournalLine> {
+  async readLines(runId: string, visit: (line: JournalLine) => void): Promise<void> {
     let handle: FileHandle;
     try {
       handle = await open(this.fileOf(runId), 'r');
     } catch {
       return; // no file yet (or unreadable, as in 0.1.0): the run has no records
     }
-    const lines = createInterface({ input: handle.createReadStream({ encoding: 'utf8' }), crlfDelay: Infinity });
     // A line that does not parse is held until the next one arrives: only then is it known not to be the last.
     let unparsed = false;
-    try {
-      for await (const line of lines) {
-        if (line.trim() === '') {
-          continue;
-        }
-        if (unparsed) {
-          yield { ok: false, torn: false };
-          unparsed = false;
-        }
-        let value: unknown;
-        try {
-          value = JSON.parse(line);
-        } catch {
-          unparsed = true;
-          continue;
-        }
-        yield { ok: true, value };
+    const take = (line: string): void => {
+      if (line.trim() === '') {
+        return;
       }
+      if (unparsed) {
+        visit({ ok: false, torn: false });
+        unparsed = false;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        unparsed = true;
+        return;
+      }
+      visit({ ok: true, value });
+    };
+    const decoder = new StringDecoder('utf8');
+    const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let rest = '';
+    try {
+      for (;;) {
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+        if (bytesRead === 0) {
+          break;
+        }
+        const lines = (rest + decoder.write(chunk.subarray(0, bytesRead))).split('\n');
+        rest = lines.pop() ?? '';
+        lines.forEach(take);
+      }
+      take(rest + decoder.end());
     } finally {
-      lines.close();
       await handle.close().catch(() => undefined);
     }
     if (unparsed) {
-      yield { ok: false, torn: true };
+      visit({ ok: false, torn: true });
     }
   }
 

@@ -73,9 +73,12 @@ export interface AgencyProxyFold {
 
 const BOUNDARY: ModelRunEvent = { kind: 'messageBoundary' };
 
+function sameIds(x: readonly string[], y: readonly string[]): boolean {
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
 function sameActivity(a: RunActivity, b: RunActivity): boolean {
-  const same = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((v, i) => v === y[i]);
-  return a.phase === b.phase && a.openAnonymousTools === b.openAnonymousTools && same(a.openToolIds, b.openToolIds) && same(a.openApprovals, b.openApprovals);
+  return a.phase === b.phase && a.openAnonymousTools === b.openAnonymousTools && sameIds(a.openToolIds, b.openToolIds) && sameIds(a.openApprovals, b.openApprovals);
 }
 
 /** Maps one daemon event onto the records that fold it into the model (live, and for 0.1.0 journals at load). */
@@ -83,11 +86,12 @@ export function agencyProxyFold(books: AgencyProxyFoldBooks, runId: string, sequ
   const mapped = mapAgencyProxyEvent(event);
   // Every daemon event moves the run's sequence, so one that maps to nothing still folds in as a boundary.
   const records: ApRecord[] = (mapped.events.length > 0 ? mapped.events : [BOUNDARY]).map((e, i) => journalRecord.event(e, i === 0 ? sequence : undefined));
-  const cursor: { activity?: RunActivity; session?: string } = {};
+  // Written only when something changed (most events are text chunks: nothing to keep beside them).
+  let cursor: { activity?: RunActivity; session?: string } | undefined;
   const session = event.type === 'session_opened' ? event.payload.provider_session_id : undefined;
   const sessionChanged = books.ownership.noteSession(runId, session);
   if (sessionChanged && session) {
-    cursor.session = session;
+    cursor = { session };
   }
   if (mapped.fields) {
     records.push(journalRecord.fields(mapped.fields));
@@ -99,9 +103,9 @@ export function agencyProxyFold(books: AgencyProxyFoldBooks, runId: string, sequ
   }
   const after = books.activity.activityOf(runId);
   if (after && (!before || !sameActivity(before, after))) {
-    cursor.activity = after;
+    cursor = { ...cursor, activity: after };
   }
-  if (cursor.activity || cursor.session) {
+  if (cursor) {
     records.push(journalRecord.cursor(cursor));
   }
   return { records, terminal: mapped.terminal === true, sessionChanged, becameIdle: change.becameIdle };

@@ -135,7 +135,7 @@ export function isCurrentRecord(value: unknown): boolean {
 
 /** Builders, so call sites say what they journal rather than spelling the keys. */
 export const journalRecord = {
-  event: (e: RunEvent, q?: number): JournalRecord<never> => ({ v: 2, ...(q !== undefined ? { q } : {}), e }),
+  event: (e: RunEvent, q?: number): JournalRecord<never> => (q !== undefined ? { v: 2, q, e } : { v: 2, e }),
   fields: (f: RunFields): JournalRecord<never> => ({ v: 2, f }),
   gap: (g: JournalGap): JournalRecord<never> => ({ v: 2, g }),
   panels: (p: readonly Panel[]): JournalRecord<never> => ({ v: 2, p }),

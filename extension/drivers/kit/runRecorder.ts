@@ -70,12 +70,17 @@ export class RunRecorder<C = never> {
 
   /** Dispatches the records to the store and journals them; resolves once all are on disk. */
   record(runId: string, records: readonly JournalRecord<C>[]): Promise<void> {
+    if (records.length === 1) {
+      // The common case (one event, e.g. a text chunk): no combining.
+      this.dispatch(runId, records[0]!);
+      return this.journal.append(runId, records[0]!);
+    }
     const writes = records.map((record) => {
       this.dispatch(runId, record);
       return this.journal.append(runId, record);
     });
-    // The common case (one event) needs no combining; several resolve together, or reject if one failed.
-    return writes.length === 1 ? writes[0]! : Promise.all(writes).then(() => undefined);
+    // Several resolve together, or reject if one failed.
+    return Promise.all(writes).then(() => undefined);
   }
 
   /** One run event (`sequence`: the daemon's, when it opens a daemon event). */
@@ -135,16 +140,16 @@ export class RunRecorder<C = never> {
       this.options.store.dispatch({ type: 'runUpserted', connectionId: this.options.connectionId, runId: stored.runId, fields });
       const legacy = handlers.legacy?.(stored);
       let invalid = 0;
-      for await (const line of this.journal.readLines(stored.runId)) {
+      await this.journal.readLines(stored.runId, (line) => {
         if (!line.ok) {
           stats.torn += line.torn ? 1 : 0;
           invalid += line.torn ? 0 : 1;
-          continue;
+          return;
         }
         const candidates = isCurrentRecord(line.value) ? [line.value] : legacy?.(line.value);
-        if (candidates === undefined || candidates.length === 0) {
-          invalid += candidates === undefined ? 1 : 0;
-          continue;
+        if (candidates === undefined) {
+          invalid += 1;
+          return;
         }
         for (const candidate of candidates) {
           const parsed = this.schema.safeParse(candidate);
@@ -156,7 +161,7 @@ export class RunRecorder<C = never> {
           this.dispatch(stored.runId, parsed.data, true);
           handlers.record?.(stored.runId, parsed.data);
         }
-      }
+      });
       if (invalid > 0) {
         stats.invalid += invalid;
         this.options.warn?.(`Skipped ${invalid} unreadable journal line${invalid === 1 ? '' : 's'} of run ${stored.runId}.`);
@@ -169,12 +174,12 @@ export class RunRecorder<C = never> {
   /** The daemon sequences a run's journal holds, in order (for tests and tools: replay never collects). */
   async sequencesOf(runId: string): Promise<number[]> {
     const out: number[] = [];
-    for await (const line of this.journal.readLines(runId)) {
+    await this.journal.readLines(runId, (line) => {
       const parsed = line.ok ? this.schema.safeParse(line.value) : undefined;
       if (parsed?.success && 'e' in parsed.data && parsed.data.q !== undefined) {
         out.push(parsed.data.q);
       }
-    }
+    });
     return out;
   }
 
@@ -188,7 +193,15 @@ export class RunRecorder<C = never> {
   private actionOf(runId: string, record: JournalRecord<C>, restored: boolean): ModelAction | undefined {
     const runKey = runKeyOf(this.options.connectionId, runId);
     if ('e' in record) {
-      return { type: 'runEvent', runKey, event: record.e, ...(record.q !== undefined ? { sequence: record.q } : {}), ...(restored ? { restored } : {}) };
+      // Spelled out, not spread: this runs for every streamed chunk.
+      const action: { type: 'runEvent'; runKey: string; event: RunEvent; sequence?: number; restored?: boolean } = { type: 'runEvent', runKey, event: record.e };
+      if (record.q !== undefined) {
+        action.sequence = record.q;
+      }
+      if (restored) {
+        action.restored = true;
+      }
+      return action;
     }
     if ('f' in record) {
       return { type: 'runUpserted', connectionId: this.options.connectionId, runId, fields: record.f };

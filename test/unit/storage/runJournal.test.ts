@@ -8,9 +8,7 @@ import { RunJournal } from '../../../extension/storage/runJournal';
 
 async function linesOf(journal: RunJournal, runId: string): Promise<JournalLine[]> {
   const lines: JournalLine[] = [];
-  for await (const line of journal.readLines(runId)) {
-    lines.push(line);
-  }
+  await journal.readLines(runId, (line) => lines.push(line));
   return lines;
 }
 
@@ -67,6 +65,20 @@ test('a line that is not JSON before the last is reported as unreadable, not tor
     appendFileSync(join(dir, file), 'not json\n\n{"s":3}\n');
     assert.deepEqual(await linesOf(new RunJournal(dir), 'r'), [{ ok: true, value: { s: 1 } }, { ok: false, torn: false }, { ok: true, value: { s: 3 } }]);
     assert.deepEqual(await linesOf(new RunJournal(dir), 'never-written'), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
+  }
+});
+
+test('a journal larger than one read chunk comes back whole, multi-byte characters split across chunks included', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+  try {
+    const j = new RunJournal(dir);
+    const records = Array.from({ length: 3000 }, (_, i) => ({ i, text: `été ✓ 🎉 ${'x'.repeat(i % 97)}` }));
+    await Promise.all(records.map((r) => j.append('big', r)));
+    await j.close();
+    const lines = await linesOf(new RunJournal(dir), 'big');
+    assert.deepEqual(lines, records.map((value) => ({ ok: true, value })));
   } finally {
     rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }
