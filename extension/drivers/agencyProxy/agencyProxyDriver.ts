@@ -35,8 +35,8 @@ import { RunOwnership } from './runOwnership';
 import type { Continuation, ContinueRunOptions } from './continueRun';
 import { planContinuation } from './continueRun';
 import { checkSocketSecurity, resolveSocketPath } from './socketDiscovery';
-import type { AgencyProxyRecorder } from './agencyProxyJournal';
-import { agencyProxyFold, agencyProxyRecorder, agencyProxyReplay } from './agencyProxyJournal';
+import type { AgencyProxyRecorder } from './agencyProxyRecords';
+import { agencyProxyFold, agencyProxyRecorder, agencyProxyReplay } from './agencyProxyRecords';
 import { storedRunOf } from './storedRuns';
 
 const CAPABILITY_MAP: Record<string, Capability[]> = {

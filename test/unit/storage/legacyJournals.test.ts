@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { legacyA3sDecoder } from '../../../extension/drivers/a3s/a3sJournal';
-import { legacyAgencyProxyDecoder } from '../../../extension/drivers/agencyProxy/agencyProxyJournal';
+import { legacyAgencyProxyDecoder } from '../../../extension/drivers/agencyProxy/agencyProxyRecords';
 import { isCurrentRecord } from '../../../extension/drivers/kit/journalRecords';
 import { legacyScvDecoder } from '../../../extension/drivers/scv/scvTranscripts';
 import { safeFileName } from '../../../extension/storage/runJournal';
