@@ -29,7 +29,8 @@ export function isTerminalRunState(state: RunState): boolean {
   return TERMINAL_RUN_STATES.includes(state);
 }
 
-export const approvalDecisionSchema = z.enum(['allow_once', 'allow_similar', 'deny']);
+/** `deny_always`: reject this and what is like it (ACP's `reject_always`); the other daemons have no such choice. */
+export const approvalDecisionSchema = z.enum(['allow_once', 'allow_similar', 'deny', 'deny_always']);
 export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 
 /**
@@ -50,7 +51,7 @@ export const DECISION_SURFACE_LABELS: Record<DecisionSurface, string> = {
   palette: 'from the command palette',
   daemon: 'by the daemon',
 };
-const DECISION_BUTTONS: Record<ApprovalDecision, string> = { allow_once: 'Allow once', allow_similar: 'Allow similar', deny: 'Deny' };
+const DECISION_BUTTONS: Record<ApprovalDecision, string> = { allow_once: 'Allow once', allow_similar: 'Allow similar', deny: 'Deny', deny_always: 'Deny similar' };
 /**
  * A decision's button text on every surface (card, notification, palette). "Allow once" only reads right next to
  * "Allow similar"; daemons without it (SCV) just say "Allow".
@@ -62,7 +63,13 @@ export const DECISION_OUTCOMES: Record<ApprovalDecision, string> = {
   allow_once: 'Allowed once',
   allow_similar: 'Allowed (and similar requests)',
   deny: 'Denied',
+  deny_always: 'Denied (and similar requests)',
 };
+
+/** Whether a decision lets the request go ahead. */
+export function isAllowing(decision: ApprovalDecision): boolean {
+  return decision === 'allow_once' || decision === 'allow_similar';
+}
 
 const base = { id: z.string() };
 

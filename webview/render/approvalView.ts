@@ -6,7 +6,7 @@
  * host records the choice before it sends it and patches the card (a second click meanwhile is refused there).
  */
 import type { ApprovalDecision, TranscriptItem } from '../../extension/protocol/transcriptTypes';
-import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS, decisionLabel } from '../../extension/protocol/transcriptTypes';
+import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS, decisionLabel, isAllowing } from '../../extension/protocol/transcriptTypes';
 import { button, codicon, h } from '../dom';
 import { countNewlines, prettyJson } from '../jsonText';
 import { itemShell } from './itemShell';
@@ -19,6 +19,7 @@ const DECISIONS: Record<ApprovalDecision, { icon: string; className: string }> =
   allow_once: { icon: 'check', className: 'primary' },
   allow_similar: { icon: 'check-all', className: 'secondary' },
   deny: { icon: 'close', className: 'secondary danger' },
+  deny_always: { icon: 'circle-slash', className: 'secondary danger' },
 };
 const KNOWN_RISKS = new Set(['low', 'medium', 'high', 'critical']);
 
@@ -28,7 +29,7 @@ function outcomeOf(item: ApprovalItem): { text: string; icon: string; className:
   const chosen = item.decision ? DECISION_OUTCOMES[item.decision] : 'Decided';
   switch (item.status) {
     case 'decided':
-      return { text: `${chosen}${by}`, icon: item.decision === 'deny' ? 'circle-slash' : 'pass', className: item.decision === 'deny' ? ' denied' : '' };
+      return { text: `${chosen}${by}`, icon: isAllowing(item.decision ?? 'allow_once') ? 'pass' : 'circle-slash', className: isAllowing(item.decision ?? 'allow_once') ? '' : ' denied' };
     case 'deciding':
       return { text: `Sending: ${chosen}${by}…`, icon: 'loading', className: ' sending' };
     case 'expired':

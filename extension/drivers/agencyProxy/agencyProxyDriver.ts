@@ -240,6 +240,9 @@ export class AgencyProxyDriver implements Driver {
   }
 
   async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface = 'palette'): Promise<void> {
+    if (decision === 'deny_always') {
+      throw new DriverError('AgencyProxy has no "deny similar": deny this request instead.');
+    }
     try {
       await this.requireClient().decideApproval(runId, approvalId, decision);
     } catch (error) {

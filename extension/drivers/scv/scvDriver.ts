@@ -18,7 +18,7 @@ import type { Capability } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/modelTypes';
 import type { DaemonStatus } from '../../protocol/scvDaemonControl';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
-import { isTerminalRunState } from '../../protocol/transcriptTypes';
+import { isAllowing, isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { ActionAnswers, ActionOffer, ActionResult, ActionTarget } from '../kit/daemonActions';
 import { leftoverActionOffer, performScvAction } from './scvActions';
 import type { DriverContext } from '../connectionManager';
@@ -253,7 +253,7 @@ export class ScvDriver implements Driver {
     const { live, session } = this.requireSession(runId);
     let requestId: string;
     try {
-      requestId = await live.client.resolveApproval(approvalId, decision !== 'deny');
+      requestId = await live.client.resolveApproval(approvalId, isAllowing(decision));
     } catch (error) {
       throw toDriverError(error);
     }

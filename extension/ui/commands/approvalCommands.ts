@@ -2,11 +2,11 @@
 import * as vscode from 'vscode';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
-import { decisionLabel } from '../../protocol/transcriptTypes';
+import { approvalDecisionSchema, decisionLabel, isAllowing } from '../../protocol/transcriptTypes';
 import { sanitizeNotificationText } from '../notificationText';
 import type { CommandContext } from './commandContext';
 
-const ICONS: Record<ApprovalDecision, string> = { allow_once: '$(check)', allow_similar: '$(check-all)', deny: '$(close)' };
+const ICONS: Record<ApprovalDecision, string> = { allow_once: '$(check)', allow_similar: '$(check-all)', deny: '$(close)', deny_always: '$(circle-slash)' };
 
 export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable[] {
   const pickApproval = async (): Promise<ApprovalInfo | undefined> => {
@@ -32,7 +32,7 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
     }
     const approval = ctx.approvals.find(key);
     // "Allow" in the editor title means allow once; daemons without options fall back to what they offer.
-    const chosen = decision === 'allow_once' && approval && !approval.options.includes('allow_once') ? approval.options.find((o) => o !== 'deny') : decision;
+    const chosen = decision === 'allow_once' && approval && !approval.options.includes('allow_once') ? approval.options.find((o) => isAllowing(o)) : decision;
     return chosen ? ctx.approvals.decide(key, chosen, 'editor') : false;
   };
 
@@ -42,8 +42,8 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
       if (!approval) {
         return false;
       }
-      if (typeof decision === 'string' && (decision === 'allow_once' || decision === 'allow_similar' || decision === 'deny')) {
-        return ctx.approvals.decide(approval.key, decision, 'palette');
+      if (approvalDecisionSchema.safeParse(decision).success) {
+        return ctx.approvals.decide(approval.key, decision as ApprovalDecision, 'palette');
       }
       const items: { label: string; decision?: ApprovalDecision; diff?: boolean }[] = approval.options.map((o) => ({ label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`, decision: o }));
       if (ctx.diffs.canShow(approval)) {
