@@ -5,6 +5,8 @@
  */
 import type { ProtocolName } from '../model/modelTypes';
 import { A3S_ACTIONS } from './a3s/a3sActions';
+import { ACP_ACTIONS } from './acp/acpActions';
+import { AcpDriver } from './acp/acpDriver';
 import { A3sDriver } from './a3s/a3sDriver';
 import { AGENCY_PROXY_ACTIONS } from './agencyProxy/agencyProxyActions';
 import { AgencyProxyDriver } from './agencyProxy/agencyProxyDriver';
@@ -26,6 +28,7 @@ export const daemonRegistry: Readonly<Record<ProtocolName, DaemonEntry>> = {
   scv: { create: (context) => new ScvDriver(context), actions: SCV_ACTIONS },
   a3s: { create: (context) => new A3sDriver(context), actions: A3S_ACTIONS },
   hive: { create: (context) => new HiveDriver(context), actions: HIVE_ACTIONS },
+  acp: { create: (context) => new AcpDriver(context), actions: ACP_ACTIONS },
 };
 
 /** The factories the ConnectionManager creates drivers with. */

@@ -29,6 +29,14 @@ export const connectionProfileSchema = z.object({
   sessionId: z.string().optional(),
   readinessPath: z.string().optional(),
   livenessPath: z.string().optional(),
+  /** ACP: the agent's executable (found on PATH, or an absolute path), e.g. `claude-agent-acp`, `npx`, `gemini`. */
+  command: z.string().optional(),
+  /** ACP: its arguments, e.g. `["--acp"]` for Gemini CLI. */
+  args: z.array(z.string()).optional(),
+  /** ACP: extra environment variables (never secrets: API keys are asked for and kept in the secret store). */
+  env: z.record(z.string(), z.string()).optional(),
+  /** ACP: the directory sessions start in (default: the window's first workspace folder). */
+  cwd: z.string().optional(),
   /** Connect when the extension starts (default: the setting agentSwitchboard.autoConnect). */
   autoConnect: z.boolean().optional(),
 });

@@ -3,5 +3,5 @@
  * webview contract, the model and the protocol trace derive from (package.json's enum is checked against it).
  * No imports: shared with the webview bundle.
  */
-export const PROTOCOL_NAMES = ['agency-proxy', 'scv', 'a3s', 'hive'] as const;
+export const PROTOCOL_NAMES = ['agency-proxy', 'scv', 'a3s', 'hive', 'acp'] as const;
 export type ProtocolName = (typeof PROTOCOL_NAMES)[number];

@@ -60,6 +60,8 @@ export type ActionInput =
       readonly value?: string;
       /** An empty answer is allowed (otherwise it cancels the action). */
       readonly optional?: boolean;
+      /** A secret (an API key): typed hidden, never shown back or logged. */
+      readonly secret?: boolean;
       /** `positiveInt`: a whole number ≥ 1 (or empty when optional); a pattern: the whole answer matches it. */
       readonly validate?: 'positiveInt' | { readonly pattern: string; readonly message: string };
     }

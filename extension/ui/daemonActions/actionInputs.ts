@@ -74,6 +74,7 @@ export async function askInput(input: ActionInput, values: TemplateValues, answe
         prompt: fill(input.prompt),
         value: input.value !== undefined ? fill(input.value) : '',
         ignoreFocusOut: true,
+        ...(input.secret ? { password: true } : {}),
         ...(validateInput ? { validateInput } : {}),
       });
       return value === undefined || (!input.optional && value.trim() === '') ? undefined : value;

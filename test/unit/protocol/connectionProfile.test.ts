@@ -59,7 +59,9 @@ test('the protocol list is the one list: settings enum, profile schema and webvi
 
 test('the settings validation accepts a minimal profile and refuses an unknown protocol or an empty name', () => {
   assert.equal(connectionProfileSchema.safeParse({ name: 'local', protocol: 'scv' }).success, true);
-  assert.equal(connectionProfileSchema.safeParse({ name: 'local', protocol: 'acp' }).success, false);
+  assert.equal(connectionProfileSchema.safeParse({ name: 'local', protocol: 'acp', command: 'claude-agent-acp', args: ['--x'], env: { A: 'b' } }).success, true);
+  assert.equal(connectionProfileSchema.safeParse({ name: 'local', protocol: 'gopher' }).success, false);
+  assert.equal(connectionProfileSchema.safeParse({ name: 'local', protocol: 'acp', env: { A: 1 } }).success, false);
   assert.equal(connectionProfileSchema.safeParse({ name: '', protocol: 'hive' }).success, false);
   assert.equal(connectionProfileSchema.safeParse({ name: 'x', protocol: 'a3s', allowRemote: 'yes' }).success, false);
 });

@@ -1,0 +1,143 @@
+/**
+ * ACP's own actions, as data (kit/daemonActions.ts): restart the agent (after a crash), sign in with one of the
+ * agent's auth methods (an `env_var` method asks for its variables, kept in the secret store), switch a session's
+ * mode (`session/set_mode`) and change one of its settings, e.g. the model (`session/set_config_option`). The
+ * choices come from the agent (`nextAcpActionInput`).
+ */
+import type { ActionAnswers, ActionInput, ActionOffer, ActionResult, ActionTarget, DaemonAction } from '../kit/daemonActions';
+import { DriverError } from '../kit/errors';
+import type { AcpDriver } from './acpDriver';
+
+const A = 'agentSwitchboard.acp';
+
+export const ACP_ACTIONS: readonly DaemonAction[] = [
+  {
+    command: `${A}.restart`,
+    title: 'Restart ACP Agent',
+    icon: 'debug-restart',
+    scope: 'connection',
+    when: { connected: false },
+    menus: [{ item: 'connection', group: '3_daemon@1' }],
+    pickTarget: 'Restart which agent?',
+    progress: 'Starting {connection}…',
+    failure: 'The agent did not start',
+  },
+  {
+    command: `${A}.signIn`,
+    title: 'Sign In to ACP Agent…',
+    icon: 'key',
+    scope: 'connection',
+    when: { facts: ['signIn'] },
+    menus: [{ item: 'connection', group: '3_daemon@2' }],
+    pickTarget: 'Sign in to which agent?',
+    failure: 'Sign-in failed',
+  },
+  {
+    command: `${A}.setMode`,
+    title: 'Change Session Mode…',
+    icon: 'settings',
+    scope: 'run',
+    when: { facts: ['modes'] },
+    menus: [{ item: 'run', group: '2_acp@1' }],
+    pickTarget: 'Change the mode of which session?',
+    failure: 'The mode was not changed',
+    headerButton: true,
+  },
+  {
+    command: `${A}.configure`,
+    title: 'Change Session Setting (Model…)',
+    icon: 'symbol-property',
+    scope: 'run',
+    when: { facts: ['settings'] },
+    menus: [{ item: 'run', group: '2_acp@2' }],
+    pickTarget: 'Change a setting of which session?',
+    failure: 'The setting was not changed',
+    headerButton: true,
+  },
+];
+
+/** Connection facts: `signIn` (the agent lists auth methods); run facts: `modes`, `settings` (it offers them). */
+export function acpFacts(driver: AcpDriver, runId?: string): readonly string[] {
+  if (runId === undefined) {
+    return driver.authMethods.length > 0 ? ['signIn'] : [];
+  }
+  const session = driver.session(runId);
+  return [
+    ...((session?.modes?.availableModes.length ?? 0) > 1 ? ['modes'] : []),
+    ...(session?.configOptions?.some((o) => o.type === 'select') ? ['settings'] : []),
+  ];
+}
+
+const str = (answers: ActionAnswers, name: string): string | undefined => (typeof answers[name] === 'string' ? (answers[name] as string) : undefined);
+
+export function nextAcpActionInput(driver: AcpDriver, command: string, target: ActionTarget, answers: ActionAnswers): ActionInput | undefined {
+  const session = target.runId !== undefined ? driver.session(target.runId) : undefined;
+  switch (command) {
+    case `${A}.signIn`: {
+      const methods = driver.authMethods;
+      if (answers.method === undefined) {
+        return { kind: 'pick', name: 'method', placeHolder: 'Sign in how?', choices: methods.map((m) => ({ value: m.id, label: m.name, ...(m.description ? { detail: m.description } : {}) })) };
+      }
+      const method = methods.find((m) => m.id === answers.method);
+      const missing = method?.vars.find((v) => answers[v.name] === undefined);
+      return missing ? { kind: 'text', name: missing.name, title: method!.name, prompt: `${missing.label} (${missing.name}); kept in VS Code's secret storage`, secret: missing.secret } : undefined;
+    }
+    case `${A}.setMode`:
+      return answers.mode === undefined && session?.modes
+        ? { kind: 'pick', name: 'mode', placeHolder: 'Mode of this session', choices: session.modes.availableModes.map((m) => ({ value: m.id, label: m.name, ...(m.description ? { detail: m.description } : {}), ...(m.id === session.modes?.currentModeId ? { description: 'current' } : {}) })) }
+        : undefined;
+    case `${A}.configure`: {
+      const selects = (session?.configOptions ?? []).filter((o) => o.type === 'select');
+      if (answers.option === undefined) {
+        return { kind: 'pick', name: 'option', placeHolder: 'Which setting?', choices: selects.map((o) => ({ value: o.id, label: o.name, description: String(o.type === 'select' ? o.currentValue : '') })) };
+      }
+      const option = selects.find((o) => o.id === answers.option);
+      if (answers.value === undefined && option && option.type === 'select') {
+        const flat = option.options.flatMap((entry) => ('options' in entry ? entry.options : [entry]));
+        return { kind: 'pick', name: 'value', placeHolder: option.name, choices: flat.map((v) => ({ value: v.value, label: v.name, ...(v.description ? { detail: v.description } : {}) })) };
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+export async function performAcpAction(driver: AcpDriver, command: string, target: ActionTarget, answers: ActionAnswers): Promise<ActionResult> {
+  const runId = target.runId ?? '';
+  switch (command) {
+    case `${A}.restart`:
+      await driver.restart();
+      return { kind: 'done', status: 'The agent is running again.' };
+    case `${A}.signIn`: {
+      const method = driver.authMethods.find((m) => m.id === answers.method);
+      if (!method) {
+        throw new DriverError('The agent does not offer that sign-in any more.');
+      }
+      if (method.kind === 'terminal') {
+        return { kind: 'declined', message: `Sign in with "${method.name}" in a terminal${method.command ? `: ${method.command}` : ''}, then restart the agent.` };
+      }
+      const values = Object.fromEntries(method.vars.map((v) => [v.name, str(answers, v.name) ?? '']));
+      await driver.signIn(method, values);
+      return { kind: 'done', message: `Signed in to ${target.connectionId.replace(/^acp:/, '')} with ${method.name}.` };
+    }
+    case `${A}.setMode`:
+      await driver.setMode(runId, str(answers, 'mode') ?? '');
+      return { kind: 'done' };
+    case `${A}.configure`:
+      await driver.setConfigOption(runId, str(answers, 'option') ?? '', str(answers, 'value') ?? '');
+      return { kind: 'done' };
+    default:
+      throw new DriverError(`ACP has no action "${command}".`);
+  }
+}
+
+/** The notification a crashed agent raises: its reason (the stderr tail's first line) and *Restart*. */
+export function restartOffer(connectionId: string, name: string, reason: string): ActionOffer {
+  return {
+    id: `crash-${connectionId}-${Date.now()}`,
+    level: 'warning',
+    message: `${name} stopped: ${reason.split('\n', 1)[0]}`,
+    choices: [{ label: 'Restart', command: `${A}.restart`, target: { connectionId } }],
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * One ACP agent process and its JSON-RPC connection, through the official SDK's client side (`client()` app: SDK 2.x
+ * has no ClientSideConnection class; its schemas validate every message in both directions). The agent's stdio is
+ * the transport (`transport/stdioProcess.ts`, which taps every line for the protocol trace). What the agent asks of
+ * the client — session updates, permission requests, file reads and writes — goes to the driver's handlers; what
+ * the driver asks of the agent are the typed methods below. Errors come back classified (kit/errors.ts): a JSON-RPC
+ * error is `refused` with its code, a dead agent `outcome_unknown`.
+ */
+import type {
+  AuthenticateResponse,
+  ClientConnection,
+  ContentBlock,
+  InitializeResponse,
+  LoadSessionResponse,
+  NewSessionResponse,
+  PromptResponse,
+  ReadTextFileRequest,
+  ReadTextFileResponse,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionNotification,
+  WriteTextFileRequest,
+  WriteTextFileResponse,
+} from '@agentclientprotocol/sdk';
+import { client, methods, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
+import type { FrameTap } from '../../transport/frameTap';
+import { StdioProcess } from '../../transport/stdioProcess';
+import type { ProcessExit } from '../../transport/stdioProcess';
+import { OutcomeUnknownError, RefusedError } from '../kit/errors';
+
+/** What the agent may ask of the editor. */
+export interface AcpClientHandlers {
+  sessionUpdate(notification: SessionNotification): void;
+  requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
+  readTextFile(request: ReadTextFileRequest): Promise<ReadTextFileResponse>;
+  writeTextFile(request: WriteTextFileRequest): Promise<WriteTextFileResponse>;
+}
+
+export interface AcpLaunch {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly tap: FrameTap;
+}
+
+/** What the client implements (advertised in `initialize`): files through the editor; no terminals. */
+export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: false } as const;
+
+export class AcpConnection {
+  readonly process: StdioProcess;
+  private readonly connection: ClientConnection;
+
+  constructor(launch: AcpLaunch, handlers: AcpClientHandlers) {
+    this.process = new StdioProcess(launch);
+    const app = client({ name: 'Agent Switchboard' })
+      .onNotification(methods.client.session.update, ({ params }) => handlers.sessionUpdate(params))
+      .onRequest(methods.client.session.requestPermission, ({ params }) => handlers.requestPermission(params))
+      .onRequest(methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params).catch(asRequestError))
+      .onRequest(methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params).catch(asRequestError));
+    this.connection = app.connect(ndJsonStream(this.process.writable, this.process.readable));
+  }
+
+  /** Resolves when the agent process has exited (crashed, or stopped by `close`). */
+  get exited(): Promise<ProcessExit> {
+    return this.process.exited;
+  }
+
+  initialize(version: string): Promise<InitializeResponse> {
+    return this.call(() =>
+      this.connection.agent.request(methods.agent.initialize, {
+        protocolVersion: 1,
+        clientCapabilities: CLIENT_CAPABILITIES,
+        clientInfo: { name: 'agent-switchboard', title: 'Agent Switchboard', version },
+      }),
+    );
+  }
+
+  authenticate(methodId: string): Promise<AuthenticateResponse> {
+    return this.call(() => this.connection.agent.request(methods.agent.authenticate, { methodId }));
+  }
+
+  newSession(cwd: string): Promise<NewSessionResponse> {
+    return this.call(() => this.connection.agent.request(methods.agent.session.new, { cwd, mcpServers: [] }));
+  }
+
+  loadSession(sessionId: string, cwd: string): Promise<LoadSessionResponse> {
+    return this.call(() => this.connection.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] }));
+  }
+
+  prompt(sessionId: string, prompt: readonly ContentBlock[]): Promise<PromptResponse> {
+    return this.call(() => this.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [...prompt] }));
+  }
+
+  cancel(sessionId: string): Promise<void> {
+    return this.call(() => this.connection.agent.notify(methods.agent.session.cancel, { sessionId }));
+  }
+
+  setMode(sessionId: string, modeId: string): Promise<unknown> {
+    return this.call(() => this.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId }));
+  }
+
+  setConfigOption(sessionId: string, configId: string, value: string): Promise<unknown> {
+    return this.call(() => this.connection.agent.request(methods.agent.session.setConfigOption, { sessionId, configId, value }));
+  }
+
+  /** Closes the connection and stops the agent's process group. */
+  async close(): Promise<void> {
+    try {
+      this.connection.close();
+    } catch {
+      // already closed
+    }
+    await this.process.stop();
+  }
+
+  private async call<T>(send: () => Promise<T>): Promise<T> {
+    if (!this.process.isRunning) {
+      throw new OutcomeUnknownError('The agent is not running.', 'agent_exited');
+    }
+    try {
+      return await send();
+    } catch (error) {
+      if (error instanceof RequestError) {
+        throw new RefusedError(`${error.message}${dataText(error.data)}`, String(error.code));
+      }
+      throw new OutcomeUnknownError(`The agent did not answer: ${error instanceof Error ? error.message : String(error)}`, 'agent_exited', { cause: error });
+    }
+  }
+}
+
+function dataText(data: unknown): string {
+  if (data === undefined || data === null) {
+    return '';
+  }
+  const text = typeof data === 'string' ? data : JSON.stringify(data);
+  return text.length > 0 && text !== '{}' ? ` (${text.slice(0, 300)})` : '';
+}
+
+/** A handler's failure as a JSON-RPC error the agent understands (the SDK would send "Internal error" otherwise). */
+function asRequestError(error: unknown): never {
+  if (error instanceof RequestError) {
+    throw error;
+  }
+  throw RequestError.invalidParams(undefined, error instanceof Error ? error.message : String(error));
+}

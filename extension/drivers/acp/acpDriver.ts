@@ -1,0 +1,300 @@
+/**
+ * The ACP driver: an Agent Client Protocol agent (Claude Code, Codex, Gemini CLI, …) as a child process of the
+ * extension host. Unlike a daemon it dies with the window, so "connect" spawns it and `initialize`s it; a run is one
+ * of its sessions (run id = session id), created with `session/new` in the workspace folder. Everything folded into a
+ * run is journaled (kit/runRecorder.ts); after a reload the transcripts come back from the journal, and a session
+ * continues through `session/load` — while the agent replays it, its updates are dropped, since the journal already
+ * has them — when the agent can load sessions. A crash is not retried by itself: the connection fails with the tail
+ * of the agent's stderr and offers *Restart*. Files the agent reads and writes go through the editor
+ * (WorkspaceAccess): it sees unsaved edits, and its writes are undoable.
+ */
+import type { AgentCapabilities, InitializeResponse } from '@agentclientprotocol/sdk';
+import { join } from 'node:path';
+import { z } from 'zod/mini';
+import type { Capability } from '../../model/modelTypes';
+import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
+import { safeFileName } from '../../storage/runJournal';
+import type { DriverContext } from '../connectionManager';
+import type { Driver, StartRunOptions } from '../driver';
+import { BaseDriver } from '../kit/baseDriver';
+import type { ConnectionScope } from '../kit/connectionScope';
+import type { ActionAnswers, ActionInput, ActionOffer, ActionResult, ActionTarget } from '../kit/daemonActions';
+import { DriverError } from '../kit/errors';
+import { RunRecorder } from '../kit/runRecorder';
+import { Emitter } from '../../base/emitter';
+import { acpFacts, nextAcpActionInput, performAcpAction, restartOffer } from './acpActions';
+import { AcpConnection } from './acpConnection';
+import { memorySecrets, readThroughEditor, writeThroughEditor } from './acpEditorAccess';
+import type { AcpSideEffects } from './acpEventMapping';
+import { authChoices, launchSpecOf, storeAuthChoice } from './acpLaunch';
+import type { DriverSecrets } from '../kit/workspaceAccess';
+import type { AuthChoice } from './acpLaunch';
+import { AcpSessionStore } from './acpSessionStore';
+import type { AcpSession } from './acpSessions';
+import { AcpSessions } from './acpSessions';
+import { AcpTurns } from './acpTurns';
+
+const EXTENSION_VERSION = '0.2.0';
+/** Messages sent during a turn wait in an editable queue (`run.queue`); runs end only when the user stops them. */
+const ACP_CAPABILITIES: readonly Capability[] = ['run.start', 'run.queue', 'run.cancel', 'approvals', 'approvals.allowSimilar', 'changeSets.local'];
+/** JSON-RPC error code agents use for "authentication required". */
+const AUTH_REQUIRED = '-32000';
+
+export class AcpDriver extends BaseDriver implements Driver {
+  readonly protocol = 'acp' as const;
+  private agent: AcpConnection | undefined;
+  private init: InitializeResponse | undefined;
+  private readonly recorder: RunRecorder<never>;
+  private readonly sessions = new AcpSessions();
+  private readonly turns: AcpTurns;
+  private readonly storage: AcpSessionStore;
+  private readonly offers = this.driverScope.add(new Emitter<ActionOffer>());
+  readonly onOffer = this.offers.event;
+  private crashOffer: ActionOffer | undefined;
+  /** Where sign-ins are kept: the editor's secret store, or (without one, in tests) this driver's memory. */
+  private readonly secrets: DriverSecrets;
+
+  constructor(ctx: DriverContext) {
+    super(ctx);
+    this.secrets = ctx.secrets ?? memorySecrets();
+    this.recorder = new RunRecorder({
+      store: ctx.store,
+      connectionId: ctx.connectionId,
+      dir: join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId)),
+      cursor: z.never(),
+      warn: (m) => ctx.log.warn(m),
+    });
+    this.storage = new AcpSessionStore(ctx, this.recorder, this.sessions, this.runs, this.secrets);
+    this.turns = new AcpTurns({
+      recorder: this.recorder,
+      runs: this.runs,
+      sessions: this.sessions,
+      log: ctx.log,
+      connection: () => this.agent,
+      turnEnded: (session) => void this.storage.refreshChangeSet(session),
+      publishQueue: (runId, queue) => ctx.store.dispatch({ type: 'runQueue', runKey: this.runs.key(runId), queue }),
+      sideEffects: (session, effects) => this.applySideEffects(session, effects),
+    });
+  }
+
+  /** The agent's own description (name, version) and capabilities once it is initialized. */
+  get agentCapabilities(): AgentCapabilities | undefined {
+    return this.init?.agentCapabilities;
+  }
+
+  get authMethods(): readonly AuthChoice[] {
+    return authChoices(this.init?.authMethods);
+  }
+
+  protected override async loadStorage(): Promise<void> {
+    await this.storage.restore();
+  }
+
+  protected override async connectOnce(connection: ConnectionScope): Promise<void> {
+    this.crashOffer = undefined;
+    const spec = await launchSpecOf(this.ctx.profile, this.ctx.workspaceFolder, this.secrets);
+    const agent = new AcpConnection({ ...spec, tap: this.ctx.tap }, {
+      sessionUpdate: (n) => this.turns.onUpdate(n),
+      requestPermission: (r) => this.turns.onPermission(r),
+      readTextFile: (r) => readThroughEditor(this.ctx.workspace, r),
+      writeTextFile: (r) => writeThroughEditor(this.ctx.workspace, r),
+    });
+    let closing = false;
+    connection.add({ dispose: () => {
+      closing = true;
+      this.agent = undefined;
+      void agent.close();
+    } });
+    void agent.exited.then((exit) => {
+      if (closing) {
+        return;
+      }
+      const why = exit.spawnError
+        ? `${spec.command} could not be started (${exit.spawnError}${exit.spawnError === 'ENOENT' ? ': it is not installed or not on PATH' : ''})`
+        : `the agent exited (${exit.signal ?? `code ${exit.code}`})`;
+      const tail = agent.process.stderrTail();
+      void this.agentCrashed(`${why}${tail ? `:\n${tail}` : '.'}`);
+    });
+    const init = await agent.initialize(EXTENSION_VERSION).catch(async (error: unknown) => {
+      const exit = await Promise.race([agent.exited, new Promise<undefined>((r) => setTimeout(r, 200))]);
+      throw new DriverError(exit?.spawnError ? `${spec.command} could not be started (${exit.spawnError}).` : `The agent did not initialize: ${String(error instanceof Error ? error.message : error)}`, 'fatal');
+    });
+    this.init = init;
+    this.agent = agent;
+    await this.storage.authenticateIfChosen(agent, this.authMethods);
+    this.ctx.store.dispatch({
+      type: 'connectionInfo',
+      connectionId: this.connectionId,
+      capabilities: ACP_CAPABILITIES,
+      serverDescription: [init.agentInfo?.title ?? init.agentInfo?.name, init.agentInfo?.version].filter(Boolean).join(' ') || 'ACP agent',
+    });
+    this.storage.markRestorable(init.agentCapabilities?.loadSession === true);
+  }
+
+  protected override isFatal(error: unknown): boolean {
+    // A profile mistake or an agent that cannot start does not heal by retrying.
+    return error instanceof DriverError && error.code === 'fatal';
+  }
+
+  protected override async afterDisconnect(): Promise<void> {
+    await this.turns.agentGone('The agent was stopped.');
+  }
+
+  override flushStorage(): Promise<void> {
+    return this.recorder.flush();
+  }
+
+  protected override closeStorage(): Promise<void> {
+    return this.recorder.close();
+  }
+
+  async startRun(options: StartRunOptions): Promise<string> {
+    const agent = this.requireAgent();
+    const cwd = options.workspaceRoots[0] ?? this.ctx.profile.cwd ?? this.ctx.workspaceFolder;
+    if (!cwd) {
+      throw new DriverError('Open a folder first: an ACP session starts in a workspace folder.');
+    }
+    const created = await agent.newSession(cwd).catch((error: unknown) => {
+      throw this.explainAuth(error);
+    });
+    const session = this.sessions.add(created.sessionId, cwd, true);
+    this.applyModes(session, created.modes ?? undefined, created.configOptions ?? undefined);
+    const title = options.prompt.trim().split(/\r?\n/, 1)[0]!.slice(0, 80) || 'New session';
+    await this.storage.created(session, title, this.init?.agentInfo?.title ?? this.init?.agentInfo?.name ?? this.ctx.profile.name);
+    void this.turns.prompt(session, options.prompt).catch((error: unknown) => this.ctx.log.error(`Session ${session.sessionId}: ${String(error)}`));
+    return created.sessionId;
+  }
+
+  async sendMessage(runId: string, text: string): Promise<void> {
+    const session = await this.liveSession(runId);
+    await this.turns.send(session, text);
+  }
+
+  async cancelRun(runId: string): Promise<void> {
+    await this.turns.cancel(this.sessions.require(runId));
+  }
+
+  async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface = 'palette'): Promise<void> {
+    await this.turns.decide(runId, approvalId, decision, by);
+  }
+
+  editQueueEntry(runId: string, queueId: string, revision: number, prompt: string): Promise<void> {
+    return this.queueOp(runId, (s) => this.sessions.edit(s, queueId, revision, prompt));
+  }
+
+  moveQueueEntry(runId: string, queueId: string, revision: number, beforeQueueId: string | null): Promise<void> {
+    return this.queueOp(runId, (s) => this.sessions.move(s, queueId, revision, beforeQueueId));
+  }
+
+  removeQueueEntry(runId: string, queueId: string, revision: number): Promise<void> {
+    return this.queueOp(runId, (s) => this.sessions.remove(s, queueId, revision));
+  }
+
+  refreshChangeSet(runId: string): Promise<void> {
+    return this.storage.refreshChangeSet(this.sessions.require(runId));
+  }
+
+  performAction(command: string, target: ActionTarget, answers: ActionAnswers): Promise<ActionResult> {
+    return performAcpAction(this, command, target, answers);
+  }
+
+  nextActionInput(command: string, target: ActionTarget, answers: ActionAnswers): Promise<ActionInput | undefined> {
+    return Promise.resolve(nextAcpActionInput(this, command, target, answers));
+  }
+
+  actionFacts(runId?: string): readonly string[] {
+    return acpFacts(this, runId);
+  }
+
+  openOffers(): readonly ActionOffer[] {
+    return this.crashOffer ? [this.crashOffer] : [];
+  }
+
+  /** The session of a run, for actions (modes, config options). */
+  session(runId: string): AcpSession | undefined {
+    return this.sessions.get(runId);
+  }
+
+  async setMode(runId: string, modeId: string): Promise<void> {
+    const session = await this.liveSession(runId);
+    await this.requireAgent().setMode(session.sessionId, modeId);
+    this.applySideEffects(session, { modeId });
+  }
+
+  async setConfigOption(runId: string, configId: string, value: string): Promise<void> {
+    const session = await this.liveSession(runId);
+    const response = (await this.requireAgent().setConfigOption(session.sessionId, configId, value)) as { configOptions?: AcpSession['configOptions'] };
+    this.applySideEffects(session, { configOptions: response.configOptions ?? session.configOptions ?? [] });
+  }
+
+  /** Keeps the sign-in (method and variables) in the secret store and restarts the agent with it. */
+  async signIn(method: AuthChoice, values: Readonly<Record<string, string>>): Promise<void> {
+    await storeAuthChoice(this.secrets, method, values);
+    await this.restart();
+    if (this.ctx.store.state.connections.get(this.connectionId)?.state.kind !== 'connected') {
+      throw new DriverError('The agent did not start again after the sign-in.');
+    }
+  }
+
+  /** Restarts the agent process (after a crash, or a new sign-in). */
+  async restart(): Promise<void> {
+    await this.disconnect();
+    await this.connect();
+  }
+
+  private async agentCrashed(reason: string): Promise<void> {
+    this.ctx.log.error(`ACP agent: ${reason}`);
+    await this.turns.agentGone('The agent stopped.');
+    // Not retried by itself: an agent that crashes at start would crash again; the user restarts it.
+    await this.disconnect();
+    this.ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state: { kind: 'failed', reason } });
+    this.crashOffer = restartOffer(this.connectionId, this.ctx.profile.name, reason);
+    this.offers.fire(this.crashOffer);
+  }
+
+  private async liveSession(runId: string): Promise<AcpSession> {
+    const session = this.sessions.require(runId);
+    if (!session.live) {
+      await this.storage.load(this.requireAgent(), session, this.init?.agentCapabilities?.loadSession === true);
+    }
+    return session;
+  }
+
+  private async queueOp(runId: string, op: (session: AcpSession) => void): Promise<void> {
+    const session = this.sessions.require(runId);
+    op(session);
+    this.turns.publishQueue(session);
+  }
+
+  private applyModes(session: AcpSession, modes: AcpSession['modes'], configOptions: AcpSession['configOptions']): void {
+    session.modes = modes;
+    session.configOptions = configOptions;
+    this.applySideEffects(session, {});
+  }
+
+  private applySideEffects(session: AcpSession, effects: AcpSideEffects): void {
+    if (effects.modeId !== undefined && session.modes) {
+      session.modes = { ...session.modes, currentModeId: effects.modeId };
+    }
+    if (effects.configOptions) {
+      session.configOptions = effects.configOptions;
+    }
+    this.storage.publishSessionState(session, effects);
+  }
+
+  private requireAgent(): AcpConnection {
+    if (!this.agent) {
+      throw new DriverError(`${this.ctx.profile.name} is not running. Connect it first.`);
+    }
+    return this.agent;
+  }
+
+  private explainAuth(error: unknown): unknown {
+    const code = (error as { code?: unknown }).code;
+    if (code === AUTH_REQUIRED && this.authMethods.length > 0) {
+      return new DriverError(`${this.ctx.profile.name} needs you to sign in first: run "Agent Switchboard: Sign In to ACP Agent…".`, 'auth_required');
+    }
+    return error;
+  }
+}
+

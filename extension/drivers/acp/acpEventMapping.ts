@@ -1,0 +1,180 @@
+/**
+ * ACP `session/update` notifications → the run model's events (model/modelActions.ts `RunEvent`) plus the session
+ * state the driver keeps beside the transcript (plan, slash commands, mode, config options, title). Pure; one
+ * `AcpMappingState` per session. Updates the SDK does not know never reach this (its schemas drop them; the line
+ * tap still traces them); a known kind with content this version does not render becomes a `raw` item, never an
+ * error.
+ */
+import type { ContentBlock, PlanEntry, SessionConfigOption, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
+import type { RunEvent } from '../../model/modelActions';
+
+export interface AcpMappingState {
+  /** The `messageId` of the last chunk: a new one starts a new message. */
+  lastMessageId?: string;
+  /** The kind of the last chunk (a switch between answer and thinking closes the open one). */
+  lastChunk?: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk';
+  /** Tool calls seen and not finished, with what they showed so far. */
+  readonly tools: Map<string, { readonly title: string; output: string }>;
+}
+
+export function newAcpMappingState(): AcpMappingState {
+  return { tools: new Map() };
+}
+
+/** What an update means besides transcript events. */
+export interface AcpSideEffects {
+  readonly plan?: readonly PlanEntry[];
+  readonly commands?: readonly { readonly name: string; readonly description: string; readonly hint?: string }[];
+  readonly modeId?: string;
+  readonly configOptions?: readonly SessionConfigOption[];
+  readonly title?: string;
+}
+
+export interface AcpMapped {
+  readonly events: readonly RunEvent[];
+  readonly effects: AcpSideEffects;
+}
+
+/** The text of a content block as markdown (links for resources; other media named, not shown). */
+export function blockText(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'resource_link':
+      return `[${block.title ?? block.name}](${block.uri})`;
+    case 'resource':
+      return 'text' in block.resource ? block.resource.text : `[${block.resource.uri}]`;
+    case 'image':
+      return '[image]';
+    case 'audio':
+      return '[audio]';
+    default:
+      return '';
+  }
+}
+
+/** A tool call's content as plain output text (diffs summarised: the change set shows them). */
+export function toolContentText(content: readonly ToolCallContent[] | null | undefined): string {
+  return (content ?? [])
+    .map((c) => (c.type === 'content' ? blockText(c.content) : c.type === 'diff' ? `Edit ${c.path}` : `Terminal ${c.terminalId}`))
+    .filter((t) => t !== '')
+    .join('\n');
+}
+
+function chunk(state: AcpMappingState, kind: NonNullable<AcpMappingState['lastChunk']>, messageId: string | null | undefined, text: string): RunEvent[] {
+  const events: RunEvent[] = [];
+  const newMessage = (messageId ?? undefined) !== undefined && messageId !== state.lastMessageId && state.lastMessageId !== undefined;
+  if (newMessage || (state.lastChunk !== undefined && state.lastChunk !== kind)) {
+    events.push({ kind: 'messageBoundary' });
+  }
+  state.lastChunk = kind;
+  state.lastMessageId = messageId ?? state.lastMessageId;
+  if (text === '') {
+    return events; // agents start blocks with an empty chunk
+  }
+  if (kind === 'agent_message_chunk') {
+    events.push({ kind: 'textDelta', text });
+  } else if (kind === 'agent_thought_chunk') {
+    events.push({ kind: 'reasoningDelta', text });
+  } else {
+    events.push({ kind: 'userPrompt', text });
+  }
+  return events;
+}
+
+function toolFinished(state: AcpMappingState, callId: string, ok: boolean, output: string): RunEvent {
+  const tool = state.tools.get(callId);
+  state.tools.delete(callId);
+  return { kind: 'toolResult', callId, ok, output: output || tool?.output || '', ...(tool ? { name: tool.title } : {}) };
+}
+
+const NOTHING: AcpSideEffects = {};
+
+export function mapAcpUpdate(state: AcpMappingState, update: SessionUpdate): AcpMapped {
+  switch (update.sessionUpdate) {
+    case 'agent_message_chunk':
+    case 'agent_thought_chunk':
+    case 'user_message_chunk':
+      return { events: chunk(state, update.sessionUpdate, update.messageId, blockText(update.content)), effects: NOTHING };
+    case 'tool_call': {
+      state.lastChunk = undefined;
+      const output = toolContentText(update.content);
+      state.tools.set(update.toolCallId, { title: update.title, output });
+      const input = update.rawInput ?? { kind: update.kind, locations: update.locations ?? [] };
+      const events: RunEvent[] = [
+        { kind: 'messageBoundary' },
+        { kind: 'toolCall', callId: update.toolCallId, name: update.title, input, status: update.status === 'pending' ? 'proposed' : 'running' },
+      ];
+      if (update.status === 'completed' || update.status === 'failed') {
+        events.push(toolFinished(state, update.toolCallId, update.status === 'completed', output));
+      }
+      return { events, effects: NOTHING };
+    }
+    case 'tool_call_update': {
+      const tool = state.tools.get(update.toolCallId);
+      const output = update.content !== undefined && update.content !== null ? toolContentText(update.content) : (tool?.output ?? '');
+      if (tool) {
+        tool.output = output;
+      }
+      if (update.status === 'completed' || update.status === 'failed') {
+        return { events: [toolFinished(state, update.toolCallId, update.status === 'completed', output)], effects: NOTHING };
+      }
+      if (update.status === 'in_progress') {
+        return { events: [{ kind: 'toolStarted', callId: update.toolCallId, ...(update.title ? { name: update.title } : {}) }], effects: NOTHING };
+      }
+      return { events: [], effects: NOTHING };
+    }
+    case 'plan':
+      return { events: [], effects: { plan: update.entries } };
+    case 'available_commands_update':
+      return {
+        events: [],
+        effects: {
+          commands: update.availableCommands.map((c) => ({
+            name: c.name,
+            description: c.description,
+            ...(c.input && 'hint' in c.input && typeof c.input.hint === 'string' ? { hint: c.input.hint } : {}),
+          })),
+        },
+      };
+    case 'current_mode_update':
+      return { events: [], effects: { modeId: update.currentModeId } };
+    case 'config_option_update':
+      return { events: [], effects: { configOptions: update.configOptions } };
+    case 'session_info_update':
+      return { events: [], effects: update.title ? { title: update.title } : NOTHING };
+    case 'usage_update': {
+      const cost = update.cost ? ` · ${update.cost.amount.toFixed(2)} ${update.cost.currency}` : '';
+      const summary = `Context ${compact(update.used)} of ${compact(update.size)} tokens${cost}`;
+      return { events: [{ kind: 'data', dataKind: 'usage', data: { used: update.used, size: update.size, cost: update.cost ?? null }, summary }], effects: NOTHING };
+    }
+    default:
+      // Newer kinds the SDK knows (notices, compaction): shown as data, never fatal.
+      return { events: [{ kind: 'raw', label: String((update as { sessionUpdate: string }).sessionUpdate), data: update }], effects: NOTHING };
+  }
+}
+
+function compact(n: number | null | undefined): string {
+  if (typeof n !== 'number') {
+    return '?';
+  }
+  return n >= 1000 ? `${Math.round(n / 100) / 10}k` : String(n);
+}
+
+/** The stop reason of a finished turn, as the line that ends it in the transcript. */
+export function stopReasonText(reason: string): string {
+  switch (reason) {
+    case 'end_turn':
+      return 'Turn ended';
+    case 'max_tokens':
+      return 'Turn stopped: the model reached its token limit';
+    case 'max_turn_requests':
+      return 'Turn stopped: too many model requests in one turn';
+    case 'refusal':
+      return 'Turn stopped: the agent refused to go on';
+    case 'cancelled':
+      return 'Turn cancelled';
+    default:
+      return `Turn ended (${reason})`;
+  }
+}

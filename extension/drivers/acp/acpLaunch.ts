@@ -1,0 +1,94 @@
+/**
+ * How an ACP profile becomes a running agent: the command line and environment (the profile's `env` plus the API
+ * keys the user gave for the agent's `env_var` auth method, from the secret store — never from settings), and the
+ * auth methods an agent lists, read leniently (the `env_var` kind is newer than the SDK's stable types).
+ */
+import { homedir } from 'node:os';
+import type { AuthMethod } from '@agentclientprotocol/sdk';
+import type { ConnectionProfile } from '../../protocol/connectionProfile';
+import { DriverError } from '../kit/errors';
+import type { DriverSecrets } from '../kit/workspaceAccess';
+
+/** Secret-store keys: the chosen auth method, and one per environment variable it needs. */
+export const AUTH_METHOD_KEY = 'authMethod';
+export const envSecretKey = (name: string): string => `env:${name}`;
+
+export interface AuthChoice {
+  readonly id: string;
+  readonly name: string;
+  readonly description?: string;
+  /** `env_var`: the variables to ask for (the agent reads them from its environment); `agent`: none. */
+  readonly kind: 'env_var' | 'agent' | 'terminal';
+  readonly vars: readonly { readonly name: string; readonly label: string; readonly secret: boolean }[];
+  /** `terminal`: what the user runs to sign in. */
+  readonly command?: string;
+}
+
+/** The auth methods as the UI offers them. */
+export function authChoices(methods: readonly AuthMethod[] | undefined): AuthChoice[] {
+  return (methods ?? []).map((m) => {
+    const raw = m as unknown as Record<string, unknown>;
+    const type = raw.type === 'env_var' ? 'env_var' : raw.type === 'terminal' ? 'terminal' : 'agent';
+    const listed = Array.isArray(raw.vars) ? (raw.vars as unknown[]) : typeof raw.varName === 'string' ? [{ name: raw.varName }] : [];
+    const vars = listed.flatMap((v) => {
+      const r = v as Record<string, unknown>;
+      return typeof r.name === 'string' ? [{ name: r.name, label: typeof r.label === 'string' ? r.label : r.name, secret: r.secret !== false }] : [];
+    });
+    const args = Array.isArray(raw.args) ? (raw.args as unknown[]).filter((a): a is string => typeof a === 'string') : [];
+    return {
+      id: m.id,
+      name: m.name,
+      ...(typeof m.description === 'string' ? { description: m.description } : {}),
+      kind: type,
+      vars,
+      ...(type === 'terminal' ? { command: args.join(' ') } : {}),
+    };
+  });
+}
+
+export interface AgentLaunchSpec {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** What the profile says to run; a profile without a command is a setup mistake worth saying plainly. */
+export async function launchSpecOf(
+  profile: ConnectionProfile,
+  workspaceFolder: string | undefined,
+  secrets: DriverSecrets | undefined,
+  baseEnv: NodeJS.ProcessEnv = process.env,
+): Promise<AgentLaunchSpec> {
+  if (!profile.command) {
+    throw new DriverError(`The ACP profile "${profile.name}" has no "command": add the agent's executable (e.g. claude-agent-acp) in agentSwitchboard.connections.`, 'fatal');
+  }
+  const env: Record<string, string | undefined> = { ...baseEnv, ...profile.env };
+  const method = await secrets?.get(AUTH_METHOD_KEY);
+  if (method !== undefined && secrets) {
+    for (const name of (await secrets.get(`vars:${method}`))?.split(',').filter(Boolean) ?? []) {
+      const value = await secrets.get(envSecretKey(name));
+      if (value !== undefined) {
+        env[name] = value;
+      }
+    }
+  }
+  return { command: profile.command, args: profile.args ?? [], cwd: profile.cwd ?? workspaceFolder ?? homedir(), env };
+}
+
+/** Keeps the user's sign-in for the next start of the agent: the method and the values of its variables. */
+export async function storeAuthChoice(secrets: DriverSecrets, choice: AuthChoice, values: Readonly<Record<string, string>>): Promise<void> {
+  for (const v of choice.vars) {
+    const value = values[v.name];
+    if (value !== undefined) {
+      await secrets.store(envSecretKey(v.name), value);
+    }
+  }
+  await secrets.store(`vars:${choice.id}`, choice.vars.map((v) => v.name).join(','));
+  await secrets.store(AUTH_METHOD_KEY, choice.id);
+}
+
+/** Forgets the sign-in (the agent refused it). */
+export async function forgetAuthChoice(secrets: DriverSecrets): Promise<void> {
+  await secrets.delete(AUTH_METHOD_KEY);
+}

@@ -1,0 +1,160 @@
+/**
+ * What outlives the agent process for ACP sessions: the run index and journal (kit/runRecorder.ts), each session's
+ * working directory and local change set (git tree snapshots, as for SCV: ACP agents deliver no change sets), the
+ * sign-in the user chose, and how a restored session continues — `session/load` with its updates dropped while the
+ * agent replays them (the journal has them), or, for an agent that cannot load sessions, an honest end.
+ */
+import type { RunFields } from '../../model/modelActions';
+import type { StoredRun } from '../../storage/runJournal';
+import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../../changeSets/localChangeSet';
+import type { DriverContext } from '../connectionManager';
+import type { DriverRuns } from '../kit/driverRuns';
+import type { DriverSecrets } from '../kit/workspaceAccess';
+import { errorText } from '../kit/errors';
+import { storeChangeSetSink } from '../kit/localChangeSetSink';
+import type { RunRecorder } from '../kit/runRecorder';
+import type { AcpConnection } from './acpConnection';
+import type { AcpSideEffects } from './acpEventMapping';
+import type { AuthChoice } from './acpLaunch';
+import { AUTH_METHOD_KEY, forgetAuthChoice } from './acpLaunch';
+import type { AcpSession, AcpSessions } from './acpSessions';
+
+const RESTORED_DETAIL = 'Restored: it continues when you send a message';
+const NOT_LOADABLE = 'This agent cannot continue a session after a reload; start a new one';
+
+export class AcpSessionStore {
+  private readonly localChanges: LocalChangeSets;
+
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly recorder: RunRecorder<never>,
+    private readonly sessions: AcpSessions,
+    private readonly runs: DriverRuns,
+    private readonly secrets: DriverSecrets,
+  ) {
+    this.localChanges = new LocalChangeSets(storeChangeSetSink(ctx.store, ctx.connectionId, ctx.log));
+  }
+
+  /** Replays the journal: every stored session comes back with its transcript, not live until it is loaded. */
+  async restore(): Promise<void> {
+    await this.recorder.replay({
+      open: (stored) => {
+        const cwd = typeof stored.extra?.cwd === 'string' ? stored.extra.cwd : this.ctx.workspaceFolder ?? '';
+        const session = this.sessions.add(stored.runId, cwd, false);
+        const record = localChangeSetFromExtra(stored.extra);
+        if (record) {
+          session.localChanges = record;
+          this.localChanges.restore(stored.runId, record);
+        }
+        return { title: stored.title, ...(stored.provider ? { provider: stored.provider } : {}), ...(stored.model ? { model: stored.model } : {}), createdAt: stored.createdAt, ...(stored.workspaceRoots ? { workspaceRoots: stored.workspaceRoots } : {}) };
+      },
+      close: async (stored) => {
+        // Whatever it was doing when the window went away ended with the agent process.
+        const state = this.runs.get(stored.runId)?.state;
+        await this.recorder.fields(stored.runId, state === 'running' ? { state: 'interrupted', stateDetail: 'The window was reloaded during a turn' } : { state: 'idle', stateDetail: RESTORED_DETAIL });
+      },
+    });
+  }
+
+  /** After `initialize`: restored sessions say whether they can go on. */
+  markRestorable(canLoad: boolean): void {
+    if (canLoad) {
+      return;
+    }
+    for (const session of this.sessions.all()) {
+      if (!session.live && this.runs.get(session.sessionId)?.state === 'idle') {
+        void this.recorder.fields(session.sessionId, { state: 'completed', stateDetail: NOT_LOADABLE });
+      }
+    }
+  }
+
+  /** A session this window created: indexed, and its working tree snapshotted for the change set. */
+  async created(session: AcpSession, title: string, provider: string): Promise<void> {
+    const fields: RunFields = { title, provider, state: 'starting', createdAt: Date.now(), workspaceRoots: [session.cwd] };
+    await this.recorder.fields(session.sessionId, fields);
+    await this.save(session);
+    const record = await this.localChanges.begin(session.sessionId, session.cwd).catch(() => undefined);
+    if (record) {
+      session.localChanges = record;
+      await this.save(session);
+    }
+  }
+
+  /** `session/load` of a restored session; its replayed updates are dropped (the journal holds them). */
+  async load(agent: AcpConnection, session: AcpSession, canLoad: boolean): Promise<void> {
+    if (!canLoad) {
+      throw new Error(NOT_LOADABLE);
+    }
+    session.loading = true;
+    try {
+      const loaded = await agent.loadSession(session.sessionId, session.cwd);
+      session.modes = loaded.modes ?? undefined;
+      session.configOptions = loaded.configOptions ?? undefined;
+      session.live = true;
+    } finally {
+      session.loading = false;
+    }
+    await this.recorder.fields(session.sessionId, { state: 'idle', stateDetail: 'Waiting for your message' });
+  }
+
+  /** After each turn: the change set from the session's start to the working tree now. */
+  async refreshChangeSet(session: AcpSession): Promise<void> {
+    if (session.localChanges) {
+      session.localChanges = await this.localChanges.refresh(session.sessionId, session.localChanges).catch((error: unknown) => {
+        this.ctx.log.warn(`Change set of ${session.sessionId}: ${errorText(error)}`);
+        return session.localChanges!;
+      });
+      await this.save(session);
+    }
+  }
+
+  /** Mode and model shown with the run (the model's `model` field reads "<model> · <mode>"). */
+  publishSessionState(session: AcpSession, effects: AcpSideEffects): void {
+    const fields: { -readonly [K in keyof RunFields]: RunFields[K] } = {};
+    if (effects.title) {
+      fields.title = effects.title;
+    }
+    const model = session.configOptions?.find((o) => o.category === 'model' || o.id === 'model');
+    const modelName = model && model.type === 'select' ? String(model.currentValue) : undefined;
+    const mode = session.modes?.availableModes.find((m) => m.id === session.modes?.currentModeId)?.name;
+    const shown = [modelName, mode].filter(Boolean).join(' · ');
+    if (shown !== '') {
+      fields.model = shown;
+    }
+    if (Object.keys(fields).length > 0) {
+      void this.recorder.fields(session.sessionId, fields);
+    }
+  }
+
+  /** Signs in with the method the user chose before (kept in the secret store), if the agent still offers it. */
+  async authenticateIfChosen(agent: AcpConnection, methods: readonly AuthChoice[]): Promise<void> {
+    const chosen = await this.secrets.get(AUTH_METHOD_KEY);
+    if (chosen === undefined || !methods.some((m) => m.id === chosen)) {
+      return;
+    }
+    try {
+      await agent.authenticate(chosen);
+    } catch (error) {
+      this.ctx.log.warn(`Sign-in with ${chosen} was refused: ${errorText(error)}`);
+      await forgetAuthChoice(this.secrets);
+    }
+  }
+
+  private save(session: AcpSession): Promise<void> {
+    const run = this.runs.get(session.sessionId);
+    if (!run) {
+      return Promise.resolve();
+    }
+    const stored: StoredRun = {
+      runId: run.runId,
+      title: run.title,
+      ...(run.provider !== undefined ? { provider: run.provider } : {}),
+      ...(run.model !== undefined ? { model: run.model } : {}),
+      state: run.state,
+      createdAt: run.createdAt,
+      workspaceRoots: [session.cwd],
+      extra: { cwd: session.cwd, ...(session.localChanges ? localChangeSetExtra(session.localChanges) : {}) },
+    };
+    return this.recorder.saveRun(stored).catch((error: unknown) => this.ctx.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Prompt turns of ACP sessions, and what the agent sends during them. A turn is one `session/prompt`; its updates
+ * are mapped (acpEventMapping.ts) and folded into the run through the recorder, so they are journaled as they come;
+ * the response's stop reason ends the turn visibly. A message sent while a turn runs waits in the session's
+ * queue (editable) and goes out when the turn ends — the agent takes one prompt at a time. Stop is `session/cancel`,
+ * and every permission request of the session still waiting is answered `cancelled`, as the spec requires.
+ */
+import type { ContentBlock, PlanEntry, RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from '@agentclientprotocol/sdk';
+import type { RunEvent } from '../../model/modelActions';
+import type { Panel, QueueEntry } from '../../model/modelTypes';
+import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
+import type { DriverLog } from '../connectionManager';
+import type { DriverRuns } from '../kit/driverRuns';
+import { errorText } from '../kit/errors';
+import type { RunRecorder } from '../kit/runRecorder';
+import type { AcpConnection } from './acpConnection';
+import { mapAcpUpdate, stopReasonText } from './acpEventMapping';
+import type { AcpSideEffects } from './acpEventMapping';
+import { AcpPermissions } from './acpPermissions';
+import type { AcpSession, AcpSessions } from './acpSessions';
+
+export const ACP_PLAN_PANEL = 'plan';
+
+const PLAN_ICONS: Readonly<Record<string, string>> = { pending: 'circle-large-outline', in_progress: 'loading~spin', completed: 'pass-filled' };
+
+export function planPanel(entries: readonly PlanEntry[]): Panel {
+  return {
+    id: ACP_PLAN_PANEL,
+    title: 'Plan',
+    emptyText: 'The agent has no plan.',
+    entries: entries.map((e, i) => ({ id: `plan-${i}`, icon: PLAN_ICONS[e.status] ?? 'circle-large-outline', label: e.content, description: `${e.status.replace('_', ' ')} · ${e.priority}`, actions: [] })),
+  };
+}
+
+export interface AcpTurnDeps {
+  readonly recorder: RunRecorder<never>;
+  readonly runs: DriverRuns;
+  readonly sessions: AcpSessions;
+  readonly log: DriverLog;
+  /** The live agent connection, if the agent runs. */
+  connection(): AcpConnection | undefined;
+  /** After a turn ended: recompute the session's local change set. */
+  turnEnded(session: AcpSession): void;
+  /** The session's queue, for the model (not journaled: a queue does not outlive the agent process). */
+  publishQueue(runId: string, queue: readonly QueueEntry[]): void;
+  /** Session state the driver shows outside the transcript (commands, mode, title). */
+  sideEffects(session: AcpSession, effects: AcpSideEffects): void;
+}
+
+export class AcpTurns {
+  readonly permissions = new AcpPermissions();
+  private turnCount = 0;
+
+  constructor(private readonly deps: AcpTurnDeps) {}
+
+  /** A `session/update`: mapped and folded (dropped while `session/load` replays what the journal has). */
+  onUpdate(notification: SessionNotification): void {
+    const session = this.deps.sessions.get(notification.sessionId);
+    if (!session || session.loading) {
+      return;
+    }
+    const { events, effects } = mapAcpUpdate(session.mapping, notification.update);
+    for (const event of events) {
+      void this.record(session, event);
+    }
+    if (effects.plan) {
+      void this.deps.recorder.panels(session.sessionId, [planPanel(effects.plan)]);
+    }
+    this.deps.sideEffects(session, effects);
+  }
+
+  /** A permission request becomes an approval; the agent's call waits until it is decided or cancelled. */
+  onPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+    const session = this.deps.sessions.get(request.sessionId);
+    if (!session) {
+      return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    }
+    const opened = this.permissions.open(request);
+    void this.record(session, opened.event);
+    return opened.response;
+  }
+
+  decide(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface): Promise<void> {
+    this.permissions.decide(approvalId, decision);
+    return this.deps.recorder.event(runId, { kind: 'approvalSettled', approvalId, decision, by });
+  }
+
+  /** Sends `text` now, or queues it behind the running turn. */
+  async send(session: AcpSession, text: string): Promise<void> {
+    if (session.turn) {
+      this.deps.sessions.enqueue(session, text);
+      this.publishQueue(session);
+      return;
+    }
+    await this.prompt(session, text);
+  }
+
+  /** One turn: the prompt is folded first (it is the user's), then sent; resolves when the turn has ended. */
+  async prompt(session: AcpSession, text: string): Promise<void> {
+    const connection = this.deps.connection();
+    if (!connection) {
+      throw new Error('The agent is not running. Connect it first.');
+    }
+    const turnId = `turn-${++this.turnCount}`;
+    session.turn = true;
+    await this.record(session, { kind: 'userPrompt', text });
+    await this.record(session, { kind: 'turn', turnId, phase: 'started' });
+    await this.deps.recorder.fields(session.sessionId, { state: 'running' });
+    const blocks: ContentBlock[] = [{ type: 'text', text }];
+    let ended: RunEvent;
+    try {
+      const response = await connection.prompt(session.sessionId, blocks);
+      const reason = response.stopReason;
+      ended = { kind: 'turn', turnId, phase: reason === 'cancelled' ? 'cancelled' : 'completed', code: reason, summary: stopReasonText(reason) };
+    } catch (error) {
+      ended = { kind: 'turn', turnId, phase: 'failed', message: errorText(error), summary: 'Turn failed' };
+    }
+    session.turn = false;
+    await this.record(session, { kind: 'messageBoundary' });
+    for (const approvalId of this.permissions.cancelSession(session.sessionId)) {
+      await this.record(session, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The turn ended first.' });
+    }
+    await this.record(session, ended);
+    // An ACP session waits for the next message after every turn; it never ends by itself.
+    await this.deps.recorder.fields(session.sessionId, { state: 'idle', stateDetail: 'Waiting for your message' });
+    this.deps.turnEnded(session);
+    await this.next(session);
+  }
+
+  /** `session/cancel`; the queued prompts stay (the user may still want them). */
+  async cancel(session: AcpSession): Promise<void> {
+    const connection = this.deps.connection();
+    for (const approvalId of this.permissions.cancelSession(session.sessionId)) {
+      await this.record(session, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The turn was cancelled.' });
+    }
+    await connection?.cancel(session.sessionId);
+  }
+
+  /** The agent went away: its waiting requests are answered and expire, its turns end as interrupted. */
+  async agentGone(reason: string): Promise<void> {
+    const waiting = new Set(this.permissions.cancelAll());
+    for (const session of this.deps.sessions.all()) {
+      const run = this.deps.runs.get(session.sessionId);
+      for (const approvalId of run?.pendingApprovals ?? []) {
+        if (waiting.has(approvalId)) {
+          await this.record(session, { kind: 'approvalSettled', approvalId, expired: true, reason });
+        }
+      }
+      if (session.turn) {
+        await this.record(session, { kind: 'notice', text: `The turn was interrupted: ${reason}`, level: 'error' });
+        await this.deps.recorder.fields(session.sessionId, { state: 'interrupted', stateDetail: reason });
+      }
+    }
+    this.deps.sessions.agentGone();
+  }
+
+  publishQueue(session: AcpSession): void {
+    this.deps.publishQueue(session.sessionId, session.queue);
+  }
+
+  private async next(session: AcpSession): Promise<void> {
+    const entry = this.deps.sessions.dequeue(session);
+    this.publishQueue(session);
+    if (entry) {
+      await this.prompt(session, entry.prompt);
+    }
+  }
+
+  private record(session: AcpSession, event: RunEvent): Promise<void> {
+    return this.deps.recorder.event(session.sessionId, event).catch((error: unknown) => this.deps.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
+  }
+}
