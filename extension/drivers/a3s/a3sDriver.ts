@@ -16,7 +16,7 @@ import { isTerminalRunState, runStateSchema } from '../../protocol/transcriptTyp
 import type { DriverContext } from '../connectionManager';
 import type { Driver, StartRunOptions } from '../driver';
 import { DriverError } from '../driver';
-import { ReconnectLoop } from '../reconnectLoop';
+import { ReconnectLoop } from '../kit/reconnectLoop';
 import type { A3sError } from './a3sErrors';
 import { A3sHttpError } from './a3sErrors';
 import { a3sChangeSetOutcome } from './a3sChangeSetOutcome';

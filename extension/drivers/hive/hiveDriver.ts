@@ -11,7 +11,7 @@ import type { Lenient, SchedulePromptPayload, WireSchedule } from '../../protoco
 import type { DriverContext } from '../connectionManager';
 import type { Driver } from '../driver';
 import { DriverError } from '../driver';
-import { ReconnectLoop } from '../reconnectLoop';
+import { ReconnectLoop } from '../kit/reconnectLoop';
 import { HiveClient } from './client';
 import type { AgentBook } from './hiveAgentBook';
 import { errorText, toDriverError } from '../kit/errors';

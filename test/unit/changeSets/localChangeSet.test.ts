@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { diffTrees, gitTopLevel, hasGitTree, readTreeBlob, snapshotWorkingTree } from '../../../extension/changeSets/gitTrees';
 import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../../../extension/changeSets/localChangeSet';
-import { storeChangeSetSink } from '../../../extension/drivers/localChangeSetSink';
+import { storeChangeSetSink } from '../../../extension/drivers/kit/localChangeSetSink';
 import { parseGitPatch } from '../../../extension/changeSets/patchParser';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { RunStore } from '../../../extension/model/runStore';
