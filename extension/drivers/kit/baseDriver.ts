@@ -94,6 +94,11 @@ export abstract class BaseDriver {
     return this.disposing !== undefined;
   }
 
+  /** Whether `connect` was called and not undone by `disconnect` (or a fatal failure). */
+  protected get wantsConnection(): boolean {
+    return this.loop.isWanted;
+  }
+
   /** The open connection's scope, if a connection is open (or being opened). */
   protected get connection(): ConnectionScope | undefined {
     return this.current;
