@@ -29,8 +29,6 @@ import type { ConnectionScope } from '../kit/connectionScope';
 import { storeChangeSetSink } from '../kit/localChangeSetSink';
 import { toDriverError } from '../kit/errors';
 import type { ScvClient } from './client';
-import { daemonStatus } from './daemonStatus';
-import { summarizeDaemonStatus } from './scvDaemonSummary';
 import { CLEAR_NEEDS_IDLE, QUEUE_CONFLICT, QUEUE_NOT_FOUND, unknownPromptOutcome } from './scvErrorText';
 import { ScvRequestError, ScvUnknownOutcomeError, ScvVersionMismatchError } from './scvErrors';
 import type { ScvConnectionOptions } from './scvConnection';
@@ -65,7 +63,7 @@ export class ScvDriver extends BaseDriver implements Driver {
 
   constructor(
     ctx: DriverContext,
-    private readonly options: ScvDriverOptions = {},
+    options: ScvDriverOptions = {},
   ) {
     super(ctx, {
       // A session ends with its connection (§6.2), and what it waited for with it.
@@ -81,7 +79,7 @@ export class ScvDriver extends BaseDriver implements Driver {
     );
     this.leftovers = this.driverScope.add(new ScvLeftoverOffers(ctx, this.transcripts));
     this.onLeftoverOffer = this.leftovers.onOffer;
-    this.connections = new ScvLiveConnection(ctx, () => this.socketPath, options, this.events, this.leftovers, () => this.daemonStatus());
+    this.connections = new ScvLiveConnection(ctx, () => this.socketPath, options, this.events, this.leftovers);
   }
 
   get socketPath(): string {
@@ -227,24 +225,8 @@ export class ScvDriver extends BaseDriver implements Driver {
   }
 
   /** `daemon.control status` on a separate connection; also updates the Connections tree. */
-  async daemonStatus(): Promise<DaemonStatus> {
-    let status: DaemonStatus;
-    try {
-      status = await daemonStatus({
-        socketPath: this.socketPath,
-        clientVersion: this.options.clientVersion ?? '0.1.0',
-        frameTap: this.ctx.tap,
-        ...(this.options.connectTimeoutMs !== undefined ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
-        ...(this.options.replyTimeoutMs !== undefined ? { replyTimeoutMs: this.options.replyTimeoutMs } : {}),
-      });
-    } catch (error) {
-      const userError = toDriverError(error);
-      this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.connectionId, details: { statusError: userError.message } });
-      throw userError;
-    }
-    const summary = summarizeDaemonStatus(this.connections.live?.client.server, status, Date.now());
-    this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.connectionId, ...summary });
-    return status;
+  daemonStatus(): Promise<DaemonStatus> {
+    return this.connections.readDaemonStatus();
   }
 
   // ---- connection (scvLiveConnection.ts; the base driver reconnects) --------------------------------------------

@@ -8,14 +8,17 @@
 import { toDisposable } from '../../base/emitter';
 import type { Capability } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/modelTypes';
+import type { DaemonStatus } from '../../protocol/scvDaemonControl';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
 import { DriverError } from '../driver';
 import type { ConnectionScope } from '../kit/connectionScope';
 import { errorText, toDriverError } from '../kit/errors';
+import { daemonStatus } from './daemonStatus';
 import type { ScvCloseInfo } from './scvClientTypes';
 import { nextConnectionEpoch, openScvConnection } from './scvConnection';
 import type { ScvConnectionOptions } from './scvConnection';
+import { summarizeDaemonStatus } from './scvDaemonSummary';
 import { SESSION_DISCONNECTED, SESSION_DROPPED, SESSION_REPLACED } from './scvErrorText';
 import type { ScvLeftoverOffers } from './scvLeftoverOffers';
 import type { ScvConnectionBook, ScvSessionBook } from './scvSessionBook';
@@ -36,8 +39,6 @@ export class ScvLiveConnection {
     private readonly options: ScvConnectionOptions,
     private readonly events: ScvSessionEvents,
     private readonly leftovers: ScvLeftoverOffers,
-    /** Reads the daemon status once a connection is up (it also updates the Connections tree). */
-    private readonly readStatus: () => Promise<unknown>,
   ) {}
 
   get live(): ScvConnectionBook | undefined {
@@ -62,7 +63,7 @@ export class ScvLiveConnection {
       throw new Error('the connection closed while starting');
     }
     live.established = true;
-    this.readStatus().catch((error: unknown) => this.ctx.log.warn(`SCV daemon status: ${errorText(error)}`));
+    this.readDaemonStatus().catch((error: unknown) => this.ctx.log.warn(`SCV daemon status: ${errorText(error)}`));
   }
 
   /**
@@ -81,6 +82,27 @@ export class ScvLiveConnection {
       next.lost(error instanceof Error ? error.message : String(error)); // a connection cause, as in the connection state
       throw toDriverError(error);
     }
+  }
+
+  /** `daemon.control status` on a separate connection; also updates the Connections tree. */
+  async readDaemonStatus(): Promise<DaemonStatus> {
+    let status: DaemonStatus;
+    try {
+      status = await daemonStatus({
+        socketPath: this.socketPath(),
+        clientVersion: this.options.clientVersion ?? '0.1.0',
+        frameTap: this.ctx.tap,
+        ...(this.options.connectTimeoutMs !== undefined ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
+        ...(this.options.replyTimeoutMs !== undefined ? { replyTimeoutMs: this.options.replyTimeoutMs } : {}),
+      });
+    } catch (error) {
+      const userError = toDriverError(error);
+      this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.ctx.connectionId, details: { statusError: userError.message } });
+      throw userError;
+    }
+    const summary = summarizeDaemonStatus(this.current?.client.server, status, Date.now());
+    this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.ctx.connectionId, ...summary });
+    return status;
   }
 
   /** Starts a session on `live`; resolves with its run id. */
