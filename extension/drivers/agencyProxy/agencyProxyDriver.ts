@@ -7,7 +7,7 @@
  * after the last stored sequence: nothing lost, nothing doubled. A run the daemon no longer knows (it restarted) is
  * kept and marked lost; `continueInNewRun` resumes its provider session in a new run.
  *
- * The class wires its parts: `agencyProxyConnection.ts` (opening a client), `agencyProxyAttachments.ts`
+ * The class wires its parts: `agencyProxyConnectionInfo.ts` (opening a client), `agencyProxyAttachments.ts`
  * (reconcile and attach), `agencyProxyEventFolder.ts` (events into the model), `agencyProxyRunStart.ts`,
  * `agencyProxyLocalChanges.ts` and `agencyProxyJournal.ts`. Reconnecting and cleanup are the base driver's.
  */
@@ -22,7 +22,7 @@ import type { ConnectionScope } from '../kit/connectionScope';
 import { toDriverError } from '../kit/errors';
 import { isAgencyProxyError } from './agencyProxyError';
 import { AgencyProxyAttachments } from './agencyProxyAttachments';
-import { openAgencyProxyClient, publishAgencyProxyConnection } from './agencyProxyConnection';
+import { openAgencyProxyClient, publishAgencyProxyConnection } from './agencyProxyConnectionInfo';
 import { AgencyProxyEventFolder } from './agencyProxyEventFolder';
 import { AgencyProxyJournal } from './agencyProxyJournal';
 import { AgencyProxyLocalChanges } from './agencyProxyLocalChanges';
