@@ -1,10 +1,10 @@
 /**
- * The runs of one connection in the store, as a driver reads and writes them: the run key, the run, and the two
- * writes every driver makes (fields of a run, an event into its transcript). Helpers a driver composes take this
- * instead of the whole store so they cannot reach other connections' runs by accident.
+ * The runs of one connection in the store, as a driver reads and writes them: the run key, the run, and the writes
+ * drivers make (fields of a run, an event or a gap in its transcript, its side panels, its change set). Helpers a
+ * driver composes take this instead of the whole store so they cannot reach other connections' runs by accident.
  */
 import type { RunEvent, RunFields } from '../../model/modelActions';
-import type { RunInfo } from '../../model/modelTypes';
+import type { ChangeSetInfo, Panel, RunInfo } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 
@@ -41,5 +41,20 @@ export class DriverRuns {
       event,
       ...(options.restored ? { restored: true } : {}),
     });
+  }
+
+  /** Events in (from, to] are known to be lost. */
+  gap(runId: string, from: number, to: number, reason: string): void {
+    this.store.dispatch({ type: 'runGap', runKey: this.key(runId), from, to, reason });
+  }
+
+  /** The run's side panels; `merge` replaces only the panels with the same ids. */
+  panels(runId: string, panels: readonly Panel[], merge = false): void {
+    this.store.dispatch({ type: 'runPanels', runKey: this.key(runId), panels, ...(merge ? { merge: true } : {}) });
+  }
+
+  /** The run's change set (what the daemon delivered or the editor computed). */
+  changeSet(runId: string, changeSet: Omit<ChangeSetInfo, 'runKey'>): void {
+    this.store.dispatch({ type: 'changeSet', changeSet: { runKey: this.key(runId), ...changeSet } });
   }
 }
