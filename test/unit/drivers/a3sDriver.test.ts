@@ -99,7 +99,7 @@ test('a reload resumes paging from the persisted cursor without duplicates', asy
     const stored = (await onDisk.loadRuns()).find((r) => r.stored.runId === runId);
     return stored?.items.filter((i) => i.kind === 'event').length === 40;
   });
-  first.driver.dispose();
+  await first.driver.dispose();
   assert.equal(harness.getRun(runId)!.live, true, 'the reload happens mid-run');
 
   const second = makeDriver(harness.url, storage);
