@@ -116,8 +116,37 @@ export default tseslint.config(
           paths: [noVscode],
           patterns: [
             {
-              regex: `^(\\.\\./)+(ui(/|$)|drivers/|driverFactories$|(${driverFolders.join('|')})(/|$))`,
-              message: 'extension/drivers/kit may not import extension/ui or a concrete driver (nor driverFactories, which imports them all): the kit is below both.',
+              regex: `^(\\.\\./)+(ui(/|$)|drivers/|daemonRegistry$|(${driverFolders.join('|')})(/|$))`,
+              message: 'extension/drivers/kit may not import extension/ui or a concrete driver (nor the daemon registry, which imports them all): the kit is below both.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The UI reaches daemon features through their declarations (drivers/kit/daemonActions.ts and the daemon
+    // registry), so a new daemon needs no UI change: no concrete driver classes, no branching on protocol names.
+    files: ['extension/ui/**/*.ts', 'extension/extension.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "BinaryExpression[operator='instanceof'][right.name=/Driver$/]",
+          message: 'extension/ui may not test for a concrete driver class: declare the feature as a daemon action (drivers/kit/daemonActions.ts) or a capability.',
+        },
+        {
+          selector: "BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(agency-proxy|scv|a3s|hive|acp)$/]",
+          message: 'extension/ui may not branch on a protocol name: declare the feature as a daemon action or a capability.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+drivers/[^/]+/[^/]*Driver$',
+              message: 'extension/ui may not import a concrete driver: use the Driver interface and the daemon registry.',
             },
           ],
         },

@@ -1,15 +1,14 @@
 /**
- * Ingest, SCV: 200k recorded NDJSON events in 64 KiB reads through the client's read path — `ScvEventReader`
- * (NDJSON decoder, JSON.parse, zod `parseScvServerEvent`, per-session seq tracking) → `mapScvEvent` (the driver's
- * pure mapping) → RunStore dispatch — against bare `JSON.parse` of the same lines. Target: at least half of
- * JSON.parse's throughput.
+ * Ingest, SCV: 200k recorded NDJSON events in 64 KiB reads through the client's read path — the NDJSON framing
+ * (decoder, JSON.parse) and `ScvEventReader` (zod `parseScvServerEvent`, per-session seq tracking) →
+ * `mapScvEvent` (the driver's pure mapping) → RunStore dispatch — against bare `JSON.parse` of the same lines.
+ * Target: at least half of JSON.parse's throughput.
  */
-import { ScvEventReader } from '../extension/drivers/scv/eventReader';
 import { mapScvEvent } from '../extension/drivers/scv/scvEventMapping';
 import type { ScvMappingLookup } from '../extension/drivers/scv/scvEventMapping';
 import { runKeyOf } from '../extension/model/modelTypes';
 import { RunStore } from '../extension/model/runStore';
-import { noFrameTap } from '../extension/transport/frameTap';
+import { scvReadPath } from '../test/unit/scv/scvReadPath';
 import type { BenchRow } from './benchKit';
 import { sideBySide } from './benchKit';
 import { BENCH_SESSION_ID, ndjsonReads, scvEvents } from './scvStream';
@@ -24,7 +23,7 @@ export function ingestScv(reads: readonly Buffer[]): RunStore {
   const toolArguments = new Map<string, unknown>();
   const lookup: ScvMappingLookup = { turnPrompt: () => undefined, toolArguments: (callId) => toolArguments.get(callId) };
   let problems = 0;
-  const reader = new ScvEventReader(noFrameTap, {
+  const reader = scvReadPath({
     event: (event) => {
       if (event.type === 'tool.proposed') {
         toolArguments.set(event.call_id, event.arguments);

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { ConnectionManager } from './drivers/connectionManager';
 import type { ConnectionProfile } from './drivers/driver';
-import { driverFactories } from './drivers/driverFactories';
+import { driverFactories } from './drivers/daemonRegistry';
 import type { RunStore as RunStoreType } from './model/runStore';
 import { RunStore } from './model/runStore';
 import type { FrameTap } from './transport/frameTap';
@@ -14,18 +14,16 @@ import { combineTaps, ProtocolTrace } from './transport/protocolTrace';
 import { redactSecrets } from './transport/traceRedaction';
 import { ApprovalCenter } from './ui/approvals/approvalCenter';
 import { ApprovalDiffs } from './ui/approvals/approvalDiffs';
-import { registerAgencyProxyCommands } from './ui/commands/agencyProxyCommands';
-import { registerAgencyProxyRunCommands } from './ui/commands/agencyProxyRunCommands';
 import { registerApprovalCommands } from './ui/commands/approvalCommands';
-import { registerA3sCommands } from './ui/commands/a3sCommands';
 import { registerChangeSetCommands } from './ui/commands/changeSetCommands';
 import type { CommandContext } from './ui/commands/commandContext';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
-import { registerHiveCommands } from './ui/commands/hiveCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
-import { registerScvCommands } from './ui/commands/scvCommands';
 import type { TreeNode } from './ui/connectionsTreeProvider';
 import { ConnectionsTreeProvider } from './ui/connectionsTreeProvider';
+import { registerDaemonActionCommands } from './ui/daemonActions/actionCommands';
+import { rowActions } from './ui/daemonActions/actionTargets';
+import { watchActionOffers, watchRunStateOffers } from './ui/daemonActions/actionOffers';
 import { RunListAutoRefresh } from './ui/runListAutoRefresh';
 import { RunSelection } from './ui/runSelection';
 import { autoConnectEnabled, readProfiles, traceFile } from './ui/settings';
@@ -102,7 +100,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
 
   const selection = new RunSelection();
   context.subscriptions.push(selection);
-  const tree = new ConnectionsTreeProvider(store);
+  const tree = new ConnectionsTreeProvider(store, (state, connectionId, run) => rowActions(state, connections, connectionId, run));
   context.subscriptions.push(tree);
   const treeView: vscode.TreeView<TreeNode> = vscode.window.createTreeView('agentSwitchboard.connections', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
@@ -114,12 +112,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     context.extensionUri,
     store,
     selection,
-    new TranscriptActionHandler(() => {
-      if (!commandContextRef.current) {
-        throw new Error('Agent Switchboard is still starting.');
-      }
-      return commandContextRef.current;
-    }),
+    new TranscriptActionHandler(() => commandContextRef.current),
     log,
   );
   context.subscriptions.push(transcript);
@@ -153,11 +146,9 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerRunCommands(commandContext),
     ...registerApprovalCommands(commandContext),
     ...registerChangeSetCommands(commandContext),
-    ...registerA3sCommands(commandContext),
-    ...registerHiveCommands(commandContext),
-    ...registerAgencyProxyCommands(commandContext),
-    ...registerAgencyProxyRunCommands(commandContext),
-    ...registerScvCommands(commandContext),
+    ...registerDaemonActionCommands(commandContext),
+    watchActionOffers(commandContext),
+    watchRunStateOffers(commandContext),
   );
 
   const reloadProfiles = async (): Promise<void> => {

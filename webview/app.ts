@@ -49,6 +49,7 @@ export class App {
   ) {
     this.header = new Header({
       showChangeSet: (runKey) => this.post({ type: 'showChangeSet', runKey }),
+      daemonAction: (runKey, command) => this.post({ type: 'daemonAction', runKey, command }),
       revealPendingApproval: () => this.revealPendingApproval(),
     });
     this.transcript = new TranscriptView({ store: this.store, uiState, post, requestFrame: () => this.frames.schedule() });

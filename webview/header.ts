@@ -5,6 +5,8 @@ import { stateDisplay } from './runStateDisplay';
 
 export interface HeaderActions {
   readonly showChangeSet: (runKey: string) => void;
+  /** A daemon's own action (Continue in a New Run, Recover, …), by command id. */
+  readonly daemonAction: (runKey: string, command: string) => void;
   /** Scroll to the first pending approval. */
   readonly revealPendingApproval: () => void;
 }
@@ -46,6 +48,9 @@ export class Header {
     if (changeSet) {
       changeSet.id = 'run-change-set';
     }
+    const daemonButtons = (run.daemonActions ?? []).map((a) =>
+      button({ label: a.title, icon: a.icon ?? 'play', className: 'header-action daemon-action', onClick: () => this.actions.daemonAction(run.key, a.command) }),
+    );
 
     replaceChildren(
       this.element,
@@ -55,6 +60,7 @@ export class Header {
         stateIcon,
         h('h1', { id: 'run-title', class: 'run-title', title: run.title }, run.title || run.runId),
         approvals,
+        ...daemonButtons,
         changeSet,
       ),
       h(

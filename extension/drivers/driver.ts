@@ -4,7 +4,8 @@
  * daemon does not support are absent or reject with a `DriverError`; the UI offers actions by the connection's
  * capabilities (see `Capability`), not by trying.
  */
-import type { Disposable } from '../base/emitter';
+import type { Disposable, Event } from '../base/emitter';
+import type { ActionAnswers, ActionInput, ActionOffer, ActionResult, ActionTarget } from './kit/daemonActions';
 import type { ApprovalDecision, DecisionSurface } from '../protocol/transcriptTypes';
 import type { ProtocolName } from '../model/modelTypes';
 
@@ -62,4 +63,17 @@ export interface Driver extends Disposable {
   refresh?(): Promise<void>;
   /** Recomputes an editor-computed change set of a run that is still open, so Show Change Set is current. */
   refreshChangeSet?(runId: string): Promise<void>;
+  /**
+   * Carries out one of the daemon's declared actions (`kit/daemonActions.ts`; the declarations are in the daemon
+   * registry) once the UI has the target and the answers.
+   */
+  performAction?(command: string, target: ActionTarget, answers: ActionAnswers): Promise<ActionResult>;
+  /** What only the driver knows about a run (or, without `runId`, the connection), for actions' `when.facts`. */
+  actionFacts?(runId?: string): readonly string[];
+  /** A question an action needs beyond its declared inputs, given the answers so far; undefined when none is left. */
+  nextActionInput?(command: string, target: ActionTarget, answers: ActionAnswers): Promise<ActionInput | undefined>;
+  /** Offers the driver makes by itself; the UI shows each once. */
+  readonly onOffer?: Event<ActionOffer>;
+  /** The offers still open (made before the UI watched the driver, e.g. right after it connected). */
+  openOffers?(): readonly ActionOffer[];
 }

@@ -31,6 +31,10 @@ export type Capability =
   | 'run.cancel'
   /** End a run that waits for the user's next message (an interactive AgencyProxy run): it never ends by itself. */
   | 'run.end'
+  /** A new run can be a conversation that waits for follow-ups, or one-shot (New Run asks which). */
+  | 'run.interactive'
+  /** The daemon pushes no run list changes: the editor re-reads it while the view is visible. */
+  | 'runs.refresh'
   | 'run.clear'
   | 'approvals'
   | 'approvals.allowSimilar'

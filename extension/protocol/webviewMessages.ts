@@ -27,6 +27,16 @@ export const runActionsSchema = z.object({
   changeSet: z.boolean(),
 });
 
+/** A daemon's own action that applies to the run now (declared in the driver kit), shown as a header button. */
+export const daemonActionButtonSchema = z.object({
+  /** The command id; what `daemonAction` sends back (the host checks it still applies). */
+  command: z.string(),
+  title: z.string(),
+  /** A codicon id. */
+  icon: z.optional(z.string()),
+});
+export type DaemonActionButton = z.infer<typeof daemonActionButtonSchema>;
+
 /** One entry of a server-side prompt queue (SCV). */
 export const queueEntryViewSchema = z.object({
   queueId: z.string(),
@@ -48,6 +58,7 @@ export const runSummarySchema = z.object({
   stateDetail: z.optional(z.string()),
   pendingApprovals: z.int(),
   actions: runActionsSchema,
+  daemonActions: z.optional(z.array(daemonActionButtonSchema)),
   queue: z.optional(z.array(queueEntryViewSchema)),
   queuePaused: z.optional(z.boolean()),
   panels: z.optional(z.array(panelSchema)),
@@ -150,6 +161,7 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('showDiff'), runKey: z.string(), approvalId: z.string() }),
   z.object({ type: z.literal('showChangeSet'), runKey: z.string() }),
+  z.object({ type: z.literal('daemonAction'), runKey: z.string(), command: z.string() }),
   /** "Open in diff editor" on a file of the shown change set: the native before/after diff of that file. */
   z.object({ type: z.literal('openChangeSetFile'), runKey: z.string(), fileIndex: z.int() }),
   /** "Open all changes" in the shown change set: the native multi-file diff editor. */

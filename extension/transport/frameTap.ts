@@ -14,3 +14,12 @@ export interface HttpTraceInfo {
 export type FrameTap = (dir: FrameDirection, frame: unknown, http?: HttpTraceInfo) => void;
 
 export const noFrameTap: FrameTap = () => undefined;
+
+/** Calls `tap`, ignoring anything it throws: tracing must never change what a connection or request does. */
+export function tapSafely(tap: FrameTap, dir: FrameDirection, frame: unknown, http?: HttpTraceInfo): void {
+  try {
+    tap(dir, frame, http);
+  } catch {
+    // ignored on purpose
+  }
+}

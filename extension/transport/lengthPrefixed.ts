@@ -70,6 +70,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export interface LengthPrefixedDecoderOptions {
   /** Skip Ping and Pong frames instead of failing the stream (the client side of WIRE.md §1.2). */
   readonly ignorePingPong?: boolean;
+  /** Longest frame accepted (kind byte + payload); default and maximum `MAX_FRAME_LENGTH`. */
+  readonly maxFrameLength?: number;
 }
 
 export class LengthPrefixedDecoder {
@@ -81,8 +83,21 @@ export class LengthPrefixedDecoder {
   private buffered = 0;
   private finished = false;
   private skipped = 0;
+  private maxLength: number;
 
-  constructor(private readonly options: LengthPrefixedDecoderOptions = {}) {}
+  constructor(private readonly options: LengthPrefixedDecoderOptions = {}) {
+    this.maxLength = Math.min(options.maxFrameLength ?? MAX_FRAME_LENGTH, MAX_FRAME_LENGTH);
+  }
+
+  /** Longest frame accepted now (kind byte + payload). */
+  get maxFrameLength(): number {
+    return this.maxLength;
+  }
+
+  /** Lowers (or restores) the limit; it never exceeds the protocol's `MAX_FRAME_LENGTH`. */
+  setMaxFrameLength(length: number): void {
+    this.maxLength = Math.min(length, MAX_FRAME_LENGTH);
+  }
 
   /** Ping/Pong frames skipped so far (with `ignorePingPong`). */
   get skippedControlFrames(): number {
@@ -108,10 +123,10 @@ export class LengthPrefixedDecoder {
     this.buffered += chunk.length;
     while (!this.finished && this.buffered >= 4) {
       const length = this.peekLength();
-      if (length < 1 || length > MAX_FRAME_LENGTH) {
+      if (length < 1 || length > this.maxLength) {
         out.push(this.fail('bad_length', length < 1
           ? `frame length ${length} is invalid (a frame holds at least the kind byte)`
-          : `frame length ${length} exceeds the ${MAX_FRAME_LENGTH}-byte limit`));
+          : `frame length ${length} exceeds the ${this.maxLength}-byte limit`));
         break;
       }
       if (this.buffered < 4 + length) {

@@ -24,8 +24,10 @@ export class SocketConnectError extends Error {
     /** Node error code (`ENOENT`, `ECONNREFUSED`, `EACCES`, …) or `ETIMEDOUT` for our timeout. */
     readonly code: string,
     message: string,
+    /** Node's own error, when there was one (its message is what clients used to show). */
+    options?: { readonly cause?: Error },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'SocketConnectError';
   }
 }
@@ -68,7 +70,7 @@ export class SocketConnection {
         clearTimeout(timer);
         socket.destroy();
         const code = error.code ?? 'EUNKNOWN';
-        reject(new SocketConnectError(path, code, `cannot connect to ${path}: ${describeConnectError(code, error)}`));
+        reject(new SocketConnectError(path, code, `cannot connect to ${path}: ${describeConnectError(code, error)}`, { cause: error }));
       };
       socket.once('error', onError);
       socket.once('connect', () => {
@@ -83,12 +85,15 @@ export class SocketConnection {
     return !this.closed && !this.socket.destroyed;
   }
 
-  /** Queues bytes; returns false when the socket is closed (the bytes are dropped). */
-  write(data: Uint8Array): boolean {
+  /**
+   * Queues bytes; returns false when the socket is closed (the bytes are dropped and `onWritten` is not called).
+   * `onWritten` runs once the bytes reached the kernel, or with the error that stopped them.
+   */
+  write(data: Uint8Array, onWritten?: (error?: Error | null) => void): boolean {
     if (!this.isOpen) {
       return false;
     }
-    this.socket.write(data);
+    this.socket.write(data, onWritten);
     return true;
   }
 
@@ -100,6 +105,19 @@ export class SocketConnection {
       } else {
         this.socket.end();
       }
+    }
+  }
+
+  /**
+   * Graceful close that does not wait for the peer: queues `data`, flushes, sends FIN, then releases the socket.
+   * On a Unix socket the peer still reads everything written before it sees EOF.
+   */
+  destroySoon(data?: Uint8Array): void {
+    if (this.isOpen) {
+      if (data !== undefined) {
+        this.socket.write(data);
+      }
+      this.socket.destroySoon();
     }
   }
 

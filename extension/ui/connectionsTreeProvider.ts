@@ -4,7 +4,8 @@
  * state and the actions the daemon allows, so menus show only what works.
  */
 import * as vscode from 'vscode';
-import { HIVE_MANAGER_RUN_ID } from '../drivers/hive/hiveRoster';
+import type { DaemonAction } from '../drivers/kit/daemonActions';
+import { actionContextFlag } from '../drivers/kit/daemonActions';
 import type { ConnectionInfo, ModelState, RunInfo } from '../model/modelTypes';
 import type { RunStore } from '../model/runStore';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
@@ -12,6 +13,9 @@ import { Disposable } from './disposable';
 import { connectionIcon, connectionStateText, runDescription, runIcon, runStateLabel } from './runPresentation';
 
 export type TreeNode = { readonly type: 'connection'; readonly id: string } | { readonly type: 'run'; readonly key: string };
+
+/** The daemon actions that apply to a connection (no run) or one of its runs now (ui/daemonActions/actionTargets.ts). */
+export type ActionsFor = (state: ModelState, connectionId: string, run?: RunInfo) => readonly DaemonAction[];
 
 export const RUN_URI_SCHEME = 'agent-switchboard-run';
 
@@ -28,7 +32,10 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   private readonly runNodes = new Map<string, TreeNode>();
   private countdown: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly store: RunStore) {
+  constructor(
+    private readonly store: RunStore,
+    private readonly actionsFor: ActionsFor,
+  ) {
     super();
     const subscription = store.onDidChange((state) => this.refresh(state));
     this._register({ dispose: () => subscription.dispose() });
@@ -120,15 +127,8 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     }
     item.tooltip = tooltip;
     let flags = connection.capabilities.includes('run.start') ? '+start' : '';
-    if (connection.protocol === 'agency-proxy') {
-      flags += '+agencyProxy';
-    }
-    if (connection.protocol === 'scv') {
-      flags += '+scv';
-    }
-    if (connection.protocol === 'hive') {
-      flags += connection.capabilities.includes('hive.manager') ? '+hive+hiveManager' : '+hive';
-    }
+    // The daemon's declared actions that apply now: package.json's menus match these flags.
+    flags += this.actionsFor(this.store.state, connection.id).map(actionContextFlag).join('');
     item.contextValue = `connection.${connection.state.kind}${flags}`;
     return item;
   }
@@ -160,17 +160,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     if (state.changeSets.has(run.key)) {
       flags += '+changes';
     }
-    if (state.connections.get(run.connectionId)?.protocol === 'agency-proxy') {
-      flags += '+agencyProxy';
-    }
-    if (state.connections.get(run.connectionId)?.protocol === 'scv') {
-      flags += run.queuePaused ? '+scv+queuePaused' : '+scv';
-    }
-    if (state.connections.get(run.connectionId)?.protocol === 'hive') {
-      // `+hiveAgent`: a sub-agent the manager can act on (not the manager itself); `+hiveManager`: its socket is there.
-      flags += run.runId === HIVE_MANAGER_RUN_ID ? '+hive' : '+hive+hiveAgent';
-      flags += capabilities.includes('hive.manager') ? '+hiveManager' : '';
-    }
+    flags += this.actionsFor(state, run.connectionId, run).map(actionContextFlag).join('');
     item.contextValue = `run.${run.state}${flags}`;
     return item;
   }

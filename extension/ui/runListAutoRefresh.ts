@@ -35,7 +35,7 @@ export class RunListAutoRefresh extends Disposable {
 
   private async refreshRunLists(): Promise<void> {
     const refreshes = [...this.store.state.connections.values()]
-      .filter((c) => c.protocol === 'agency-proxy' && c.state.kind === 'connected')
+      .filter((c) => c.capabilities.includes('runs.refresh') && c.state.kind === 'connected')
       .map(async (c) => {
         try {
           await this.connections.driver(c.id)?.refresh?.();

@@ -5,18 +5,20 @@
  */
 import type { ModelState } from '../model/modelTypes';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
-import type { RunSummary } from '../protocol/webviewMessages';
+import type { DaemonActionButton, RunSummary } from '../protocol/webviewMessages';
 import { runPanelsOf } from './runPanels';
 
-export function runSummaryOf(state: ModelState, runKey: string): RunSummary | null {
+/** `daemonActions`: the header buttons of the daemon actions that apply to the run now (actionTargets.ts). */
+export function runSummaryOf(state: ModelState, runKey: string, daemonActions: readonly DaemonActionButton[] = []): RunSummary | null {
   const run = state.runs.get(runKey);
-  if (!run) {
+  const connection = run ? state.connections.get(run.connectionId) : undefined;
+  // A run lives only as long as its connection's profile (the reducer drops both together).
+  if (!run || !connection) {
     return null;
   }
-  const connection = state.connections.get(run.connectionId);
   const panels = runPanelsOf(state, runKey);
-  const capabilities = connection?.capabilities ?? [];
-  const connected = connection?.state.kind === 'connected';
+  const capabilities = connection.capabilities;
+  const connected = connection.state.kind === 'connected';
   const active = !isTerminalRunState(run.state) && run.state !== 'stopped';
   const queues = capabilities.includes('run.queue');
   const canSend =
@@ -25,8 +27,8 @@ export function runSummaryOf(state: ModelState, runKey: string): RunSummary | nu
     (capabilities.includes('run.inject') || queues || capabilities.includes('hive.operatorMessage'));
   return {
     key: run.key,
-    protocol: connection?.protocol ?? 'agency-proxy',
-    connectionName: connection?.name ?? run.connectionId,
+    protocol: connection.protocol,
+    connectionName: connection.name,
     runId: run.runId,
     title: run.title,
     ...(run.provider ? { provider: run.provider } : {}),
@@ -41,6 +43,7 @@ export function runSummaryOf(state: ModelState, runKey: string): RunSummary | nu
       end: connected && run.state === 'idle' && capabilities.includes('run.end'),
       changeSet: state.changeSets.has(run.key),
     },
+    ...(daemonActions.length > 0 ? { daemonActions: daemonActions.map((a) => ({ ...a })) } : {}),
     // A finished session's queue is gone with it; showing its controls would only lead to errors.
     ...(run.queue && active ? { queue: run.queue.map((q) => ({ ...q })) } : {}),
     ...(run.queuePaused !== undefined && active ? { queuePaused: run.queuePaused } : {}),

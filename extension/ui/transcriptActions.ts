@@ -2,18 +2,33 @@
 import * as vscode from 'vscode';
 import { linkOpenDecision } from '../base/linkPolicy';
 import { approvalKeyOf } from '../model/modelTypes';
-import type { WebviewToHost } from '../protocol/webviewMessages';
+import type { DaemonActionButton, WebviewToHost } from '../protocol/webviewMessages';
 import { CHANGE_SET_PANEL_ID } from './changeSets/changeSetFiles';
 import { runChangeSetPanelAction } from './changeSets/changeSetPanels';
 import type { CommandContext } from './commands/commandContext';
+import { applicableActions } from './daemonActions/actionTargets';
 import { runPanelsOf } from './runPanels';
 import type { TranscriptActions } from './transcriptViewProvider';
 
 export class TranscriptActionHandler implements TranscriptActions {
-  constructor(private readonly ctx: () => CommandContext) {}
+  constructor(private readonly ctx: () => CommandContext | undefined) {}
+
+  headerButtons(runKey: string): readonly DaemonActionButton[] {
+    const ctx = this.ctx();
+    const run = ctx?.store.state.runs.get(runKey);
+    if (!ctx || !run) {
+      return [];
+    }
+    return applicableActions(ctx.store.state, ctx.connections, run.connectionId, run)
+      .filter((a) => a.headerButton === true)
+      .map((a) => ({ command: a.command, title: a.title, ...(a.icon ? { icon: a.icon } : {}) }));
+  }
 
   async handle(message: Exclude<WebviewToHost, { type: 'ready' | 'resync' }>): Promise<void> {
     const ctx = this.ctx();
+    if (!ctx) {
+      throw new Error('Agent Switchboard is still starting.');
+    }
     const runOf = (runKey: string) => {
       const run = ctx.store.state.runs.get(runKey);
       if (!run) {
@@ -44,6 +59,13 @@ export class TranscriptActionHandler implements TranscriptActions {
       }
       case 'showChangeSet':
         await vscode.commands.executeCommand('agentSwitchboard.showChangeSet', message.runKey);
+        return;
+      case 'daemonAction':
+        // Only a button the header was given: the webview is not trusted to name arbitrary commands.
+        if (!this.headerButtons(message.runKey).some((b) => b.command === message.command)) {
+          throw new Error('That action does not apply to this run any more.');
+        }
+        await vscode.commands.executeCommand(message.command, message.runKey);
         return;
       case 'openChangeSetFile':
         await vscode.commands.executeCommand('agentSwitchboard.openChangeSetFileDiff', message.runKey, message.fileIndex);

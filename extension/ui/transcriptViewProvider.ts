@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { PatchEvent, RunStore } from '../model/runStore';
 import { runSummaryOf } from './runSummary';
 import type { TranscriptPatch } from '../protocol/transcriptTypes';
-import type { ChangeSetMessage, HostToWebview, RunSummary, WebviewToHost } from '../protocol/webviewMessages';
+import type { ChangeSetMessage, DaemonActionButton, HostToWebview, RunSummary, WebviewToHost } from '../protocol/webviewMessages';
 import { hostToWebviewSchema, webviewToHostSchema } from '../protocol/webviewMessages';
 import { Disposable } from './disposable';
 import type { RunSelection } from './runSelection';
@@ -17,6 +17,8 @@ import { renderWebviewHtml } from './webviewHtml';
 /** What the webview can ask the host to do; implemented by the command layer. */
 export interface TranscriptActions {
   handle(message: Exclude<WebviewToHost, { type: 'ready' | 'resync' }>): Promise<void>;
+  /** The header buttons of the daemon's own actions that apply to the run now. */
+  headerButtons(runKey: string): readonly DaemonActionButton[];
 }
 
 export class TranscriptViewProvider extends Disposable implements vscode.WebviewViewProvider {
@@ -139,7 +141,7 @@ export class TranscriptViewProvider extends Disposable implements vscode.Webview
     this.cancelFlush();
     const runKey = this.selection.runKey;
     const transcript = runKey ? this.store.transcript(runKey) : undefined;
-    const run = runKey ? runSummaryOf(this.store.state, runKey) : null;
+    const run = runKey ? runSummaryOf(this.store.state, runKey, this.actions.headerButtons(runKey)) : null;
     this.lastSummaryJson = JSON.stringify(run);
     this.postValidated({ type: 'snapshot', run, items: transcript?.snapshot() ?? [], seq: transcript?.seq ?? 0 });
   }
@@ -184,7 +186,7 @@ export class TranscriptViewProvider extends Disposable implements vscode.Webview
     if (!runKey || !this.ready) {
       return;
     }
-    const run: RunSummary | null = runSummaryOf(this.store.state, runKey);
+    const run: RunSummary | null = runSummaryOf(this.store.state, runKey, this.actions.headerButtons(runKey));
     const json = JSON.stringify(run);
     if (run && json !== this.lastSummaryJson) {
       this.lastSummaryJson = json;

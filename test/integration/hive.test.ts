@@ -118,11 +118,11 @@ suite('hyperhive', () => {
     assert.equal(await vscode.commands.executeCommand('agentSwitchboard.hive.showLogs', runKey('iris'), { lines: 20 }), true);
     const editor = await waitFor('the log editor', () => {
       const e = vscode.window.activeTextEditor;
-      return e?.document.uri.scheme === 'agent-switchboard-hive' && e;
+      return e?.document.uri.scheme === 'agent-switchboard-doc' && e;
     });
     assert.match(editor.document.getText(), /h-iris hive-agent/);
     assert.equal(editor.document.getText().trim().split('\n').length, 20);
-    assert.equal(await vscode.commands.executeCommand('agentSwitchboard.hive.refreshDocument'), true);
+    assert.equal(await vscode.commands.executeCommand('agentSwitchboard.refreshDocument'), true);
     const journal = await vscode.commands.executeCommand('agentSwitchboard.hive.showHostJournal', CONNECTION, { lines: 10 });
     assert.equal(journal, true);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

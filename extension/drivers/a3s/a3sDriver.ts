@@ -17,6 +17,8 @@ import type { Capability } from '../../model/modelTypes';
 import { A3S_PROTOCOL, buildRunIdentity } from '../../protocol/a3s';
 import type { A3sEventRecord } from '../../protocol/a3s';
 import { isTerminalRunState, runStateSchema } from '../../protocol/transcriptTypes';
+import type { ActionResult, ActionTarget } from '../kit/daemonActions';
+import { a3sFacts, performA3sAction } from './a3sActions';
 import type { DriverContext } from '../connectionManager';
 import type { Driver, StartRunOptions } from '../driver';
 import { DriverError } from '../driver';
@@ -110,6 +112,20 @@ export class A3sDriver extends BaseDriver implements Driver {
   /** Whether the run can be recovered (stranded after a harness restart). */
   isStranded(runId: string): boolean {
     return this.books.get(runId)?.stranded ?? false;
+  }
+
+  /** Whether `recoverRun` would take the run: stranded, or still open and not recovered yet (the checks it makes). */
+  isRecoverable(runId: string): boolean {
+    const book = this.books.get(runId);
+    return book !== undefined && book.recoveredAs === undefined && (book.stranded || !book.terminal);
+  }
+
+  performAction(command: string, target: ActionTarget): Promise<ActionResult> {
+    return performA3sAction(this, command, target);
+  }
+
+  actionFacts(runId?: string): readonly string[] {
+    return a3sFacts(this, runId);
   }
 
   // ------------------------------------------------------------------------------------------------------------

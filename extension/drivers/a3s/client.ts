@@ -19,9 +19,9 @@ import {
 import type { A3sCommand, A3sReceipt, A3sRunIdentity } from '../../protocol/a3s';
 import { noFrameTap } from '../../transport/frameTap';
 import type { FrameTap } from '../../transport/frameTap';
-import { A3sError, A3sHttpError, A3sValidationError } from './a3sErrors';
-import { a3sHttpExchange } from './a3sHttp';
-import type { A3sHttpExchange, A3sHttpResponse } from './a3sHttp';
+import { HttpExchangeError, httpJsonExchange } from '../../transport/httpExchange';
+import type { HttpExchangeRequest, HttpJsonResponse } from '../../transport/httpExchange';
+import { A3sError, A3sHttpError, A3sTooLargeError, A3sValidationError } from './a3sErrors';
 import { a3sCommandDigest } from './commandDigest';
 import { checkA3sEventPage } from './eventPageCheck';
 import type { A3sCheckedPage } from './eventPageCheck';
@@ -73,10 +73,12 @@ export class A3sClient {
   private readonly livenessPath: string;
   private readonly tap: FrameTap;
   private readonly timeoutMs: number;
+  private readonly allowNonLoopback: boolean;
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
   constructor(options: A3sClientOptions) {
-    this.baseUrl = parseA3sBaseUrl(options.baseUrl, options.allowNonLoopback ?? false);
+    this.allowNonLoopback = options.allowNonLoopback ?? false;
+    this.baseUrl = parseA3sBaseUrl(options.baseUrl, this.allowNonLoopback);
     this.readinessPath = options.readinessPath ?? '/health/ready';
     this.livenessPath = options.livenessPath ?? '/health/live';
     this.tap = options.frameTap ?? noFrameTap;
@@ -180,7 +182,7 @@ export class A3sClient {
     return { state: 'unexpected', httpStatus: response.status, detail: response.parseError ?? 'unrecognised body' };
   }
 
-  private post(path: string, value: unknown, maxResponseBytes: number, signal?: AbortSignal): Promise<A3sHttpResponse> {
+  private post(path: string, value: unknown, maxResponseBytes: number, signal?: AbortSignal): Promise<HttpJsonResponse> {
     const text = JSON.stringify(value);
     const problem = requestBodyProblem(text);
     if (problem !== undefined) {
@@ -189,12 +191,37 @@ export class A3sClient {
     return this.exchange({ method: 'POST', path, body: { value, text }, maxResponseBytes }, signal);
   }
 
-  private exchange(exchange: A3sHttpExchange, signal?: AbortSignal): Promise<A3sHttpResponse> {
-    return a3sHttpExchange(this.baseUrl, exchange, { tap: this.tap, timeoutMs: this.timeoutMs, agent: this.agent }, signal);
+  private async exchange(request: HttpExchangeRequest, signal?: AbortSignal): Promise<HttpJsonResponse> {
+    const options = { tap: this.tap, timeoutMs: this.timeoutMs, agent: this.agent, allowNonLoopback: this.allowNonLoopback };
+    try {
+      return await httpJsonExchange(this.baseUrl, request, signal !== undefined ? { ...options, signal } : options);
+    } catch (error) {
+      throw error instanceof HttpExchangeError ? this.a3sErrorOf(request, error) : error;
+    }
+  }
+
+  /** The transport's failure in the A3S error taxonomy, worded for the user. */
+  private a3sErrorOf(request: HttpExchangeRequest, error: HttpExchangeError): A3sError {
+    const what = `A3S request ${request.method} ${request.path}`;
+    const cause = error.cause instanceof Error ? error.cause : error;
+    switch (error.failure) {
+      case 'too_large':
+        return new A3sTooLargeError(request.path, request.maxResponseBytes);
+      case 'timeout':
+        return new A3sError('timeout', `${what} timed out after ${this.timeoutMs} ms`);
+      case 'aborted':
+        return new A3sError('transport', `${what} aborted`);
+      case 'refused_host':
+        return new A3sError('refused_url', error.message);
+      case 'unreachable':
+        return new A3sError('transport', `A3S harness unreachable at ${this.baseUrl.host}: ${cause.message}`, { cause });
+      case 'response_failed':
+        return new A3sError('transport', `A3S response error: ${cause.message}`, { cause });
+    }
   }
 
   /** The body of a 200, or the mapped {@link A3sHttpError} for anything else. */
-  private okBody(method: string, path: string, response: A3sHttpResponse): unknown {
+  private okBody(method: string, path: string, response: HttpJsonResponse): unknown {
     if (response.status !== 200) {
       throw a3sHttpErrorFrom(method, path, response);
     }
@@ -206,7 +233,7 @@ export class A3sClient {
 }
 
 /** Maps a non-200 status plus `{schema, error{code, message}}` to a typed error. */
-export function a3sHttpErrorFrom(method: string, path: string, response: A3sHttpResponse): A3sHttpError {
+export function a3sHttpErrorFrom(method: string, path: string, response: HttpJsonResponse): A3sHttpError {
   const parsed = A3sErrorBodySchema.safeParse(response.json);
   if (parsed.success) {
     return new A3sHttpError(method, path, response.status, parsed.data.error.code, parsed.data.error.message, response.json);

@@ -2,23 +2,10 @@
  * The A3S harness speaks plain HTTP with no authentication, so by default the client talks only to this machine:
  * 127.0.0.0/8, ::1 (and its IPv4-mapped loopback form) or `localhost`. Anything else needs an explicit opt-in.
  */
-import { isIPv4 } from 'node:net';
+import { isLoopbackHost } from '../../transport/loopback';
 import { A3sError } from './a3sErrors';
 
-const MAPPED_LOOPBACK = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/;
-
-/** True for the loopback host names/addresses above. `hostname` as WHATWG URL normalises it. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost') {
-    return true;
-  }
-  if (isIPv4(host)) {
-    return host.startsWith('127.');
-  }
-  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  return bare === '::1' || MAPPED_LOOPBACK.test(bare);
-}
+export { isLoopbackHost };
 
 /**
  * Parses the harness base URL and enforces the loopback rule. Throws an {@link A3sError} of kind `refused_url`

@@ -34,7 +34,8 @@ export function publishAgencyProxyConnection(ctx: DriverContext, client: AgencyP
     ctx.log.warn(warning);
   }
   ctx.store.dispatch({ type: 'connectionInfo', connectionId: ctx.connectionId, warning });
-  const capabilities = new Set<Capability>(['run.start', 'changeSets.local']);
+  // `run.interactive`: a run may stay open for follow-ups (New Run asks); `runs.refresh`: the run list is only read.
+  const capabilities = new Set<Capability>(['run.start', 'run.interactive', 'runs.refresh', 'changeSets.local']);
   for (const c of client.capabilities) {
     for (const mapped of CAPABILITY_MAP[c] ?? []) {
       capabilities.add(mapped);

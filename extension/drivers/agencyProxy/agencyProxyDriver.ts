@@ -15,6 +15,8 @@ import { toDisposable } from '../../base/emitter';
 import type { EventFrame } from '../../protocol/agencyProxy';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
+import type { ActionAnswers, ActionResult, ActionTarget } from '../kit/daemonActions';
+import { agencyProxyFacts, performAgencyProxyAction } from './agencyProxyActions';
 import type { Driver, ProviderChoice, StartRunOptions } from '../driver';
 import { DriverError } from '../driver';
 import { BaseDriver } from '../kit/baseDriver';
@@ -111,6 +113,14 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
   /** True for runs this editor started or adopted (acknowledged); false for runs it only observes. */
   ownsRun(runId: string): boolean {
     return this.parts.ownership.owns(runId);
+  }
+
+  performAction(command: string, target: ActionTarget, answers: ActionAnswers): Promise<ActionResult> {
+    return performAgencyProxyAction(this, command, target, answers);
+  }
+
+  actionFacts(runId?: string): readonly string[] {
+    return agencyProxyFacts(this, runId);
   }
 
   /**

@@ -1,21 +1,18 @@
 /**
  * AgencyProxyClient: one connection to an AgencyProxy 0.3 daemon (WIRE.md §1). `connect()` opens the socket and
- * completes `hello` before resolving, so every typed method runs on a negotiated connection.
+ * completes `hello` before resolving, so every typed method runs on a negotiated connection. The socket, framing,
+ * frame tap and request matching are `AgencyProxyConnection`'s; this class is the typed protocol on top of it.
  *
- * Requests are matched to responses by `request_id` with a per-request timeout; a late response is dropped. Event
- * frames go to `onEvent` in wire order (an `attachRun` snapshot resolves after the replayed events that arrived
- * in the same chunk were fired — subscribe to `onEvent` before attaching). Bad frames, Close and EOF end the
- * connection with a reason on `onClose`; pending requests then reject with `connection_closed`.
+ * Event frames go to `onEvent` in wire order (an `attachRun` snapshot resolves after the replayed events that
+ * arrived in the same chunk were fired — subscribe to `onEvent` before attaching). Bad frames, Close and EOF end
+ * the connection with a reason on `onClose`; pending requests then reject with `connection_closed`.
  */
-import { Emitter } from '../../base/emitter';
 import type { Event } from '../../base/emitter';
 import {
   PROTOCOL_VERSION,
   SHUTDOWN_MIN_MINOR,
-  buildClientFrame,
   idempotencyKeys,
   isTerminalRunState,
-  parseServerFrame,
 } from '../../protocol/agencyProxy';
 import type {
   ApprovalDecision,
@@ -29,102 +26,44 @@ import type {
   RunSnapshot,
   ShutdownMode,
 } from '../../protocol/agencyProxy';
-import type { FrameTap } from '../../transport/frameTap';
-import { noFrameTap } from '../../transport/frameTap';
-import { LengthPrefixedDecoder, encodeCloseFrame, encodeJsonFrame } from '../../transport/lengthPrefixed';
-import type { DecodeResult } from '../../transport/lengthPrefixed';
-import { SocketConnection } from '../../transport/socketConnection';
+import { AgencyProxyConnection } from './agencyProxyConnection';
+import type { ResponseOf } from './agencyProxyConnection';
+import type {
+  AgencyProxyClientOptions,
+  AgencyProxyCloseInfo,
+  AgencyProxyWarning,
+  ShutdownResult,
+} from './agencyProxyClientTypes';
 import { AgencyProxyError, isAgencyProxyError } from './agencyProxyError';
-import { PendingRequests } from '../kit/pendingRequests';
+
+export type { AgencyProxyClientOptions, AgencyProxyCloseInfo, AgencyProxyWarning, ShutdownResult } from './agencyProxyClientTypes';
 
 export const CLIENT_NAME = 'agent-switchboard';
 
-export interface AgencyProxyClientOptions {
-  readonly socketPath: string;
-  readonly clientName?: string;
-  /** Socket connect timeout (default 2000 ms). */
-  readonly connectTimeoutMs?: number;
-  /** Hello reply timeout (default 5000 ms). */
-  readonly helloTimeoutMs?: number;
-  /** Default per-request timeout (default 15000 ms). */
-  readonly requestTimeoutMs?: number;
-  /** Receives every JSON frame sent ('out') and received ('in'). */
-  readonly frameTap?: FrameTap;
-  /** shutdown() emulation against minor < 3: poll interval (default 100 ms) and overall bound (default 10000 ms). */
-  readonly shutdownPollMs?: number;
-  readonly shutdownEmulationTimeoutMs?: number;
-  /** First request id (default 1); tests use it to exercise the wrap. */
-  readonly firstRequestId?: number;
-}
-
-export interface AgencyProxyCloseInfo {
-  /** Human-readable cause, e.g. "the daemon closed the connection". */
-  readonly reason: string;
-  /** True when this client called close(). */
-  readonly byClient: boolean;
-  /** Set for protocol-level failures (bad frame, truncated stream). */
-  readonly error?: AgencyProxyError;
-}
-
-export interface AgencyProxyWarning {
-  readonly message: string;
-  readonly frame: unknown;
-}
-
-export interface ShutdownResult {
-  /** True when the daemon is older than 0.3 and shutdown was emulated (cancel + shutdown_if_idle polling). */
-  readonly emulated: boolean;
-}
-
-interface Pending {
-  readonly type: string;
-  readonly resolve: (frame: ResponseFrame) => void;
-  readonly reject: (error: Error) => void;
-}
-
-type ResponseOf<T extends ResponseFrame['type']> = Extract<ResponseFrame, { type: T }>;
-
 export class AgencyProxyClient {
-  private readonly eventEmitter = new Emitter<EventFrame>();
-  private readonly closeEmitter = new Emitter<AgencyProxyCloseInfo>();
-  private readonly warningEmitter = new Emitter<AgencyProxyWarning>();
-  /** The daemon may send Ping/Pong; they carry nothing for us and must never be answered (WIRE.md §1.2). */
-  private readonly decoder = new LengthPrefixedDecoder({ ignorePingPong: true });
-  private readonly pending = new PendingRequests<number, Pending>();
-  private readonly tap: FrameTap;
-  private nextId: number;
-  private closeInfo: AgencyProxyCloseInfo | undefined;
   private negotiated: ProtocolVersion | undefined;
   private serverCapabilities: readonly string[] = [];
   private server = '';
 
   /** Event frames of attached runs, in wire order. Dedupe by `sequence` (WIRE.md §1.9). */
-  readonly onEvent: Event<EventFrame> = this.eventEmitter.event;
+  readonly onEvent: Event<EventFrame>;
   /** Fires once when the connection ends. */
-  readonly onClose: Event<AgencyProxyCloseInfo> = this.closeEmitter.event;
+  readonly onClose: Event<AgencyProxyCloseInfo>;
   /** Frames that were ignored (unparseable server frames, late responses). The connection stays open. */
-  readonly onWarning: Event<AgencyProxyWarning> = this.warningEmitter.event;
+  readonly onWarning: Event<AgencyProxyWarning>;
 
   private constructor(
-    private readonly connection: SocketConnection,
+    private readonly connection: AgencyProxyConnection,
     private readonly options: AgencyProxyClientOptions,
   ) {
-    this.tap = options.frameTap ?? noFrameTap;
-    this.nextId = options.firstRequestId ?? 1;
-    connection.onData((chunk) => this.handleResults(this.decoder.push(chunk)));
-    connection.onClose((info) => {
-      this.handleResults(this.decoder.end());
-      this.finish({
-        reason: info.error !== undefined ? `connection error: ${info.error.message}` : 'the daemon closed the connection',
-        byClient: false,
-      });
-    });
+    this.onEvent = connection.onEvent;
+    this.onClose = connection.onClose;
+    this.onWarning = connection.onWarning;
   }
 
   /** Connects to `socketPath` and performs hello. Rejects with AgencyProxyError (or SocketConnectError). */
   static async connect(options: AgencyProxyClientOptions): Promise<AgencyProxyClient> {
-    const connection = await SocketConnection.connect(options.socketPath, { timeoutMs: options.connectTimeoutMs });
-    const client = new AgencyProxyClient(connection, options);
+    const client = new AgencyProxyClient(await AgencyProxyConnection.open(options), options);
     try {
       await client.handshake();
     } catch (error) {
@@ -145,7 +84,7 @@ export class AgencyProxyClient {
     return this.server;
   }
   get isOpen(): boolean {
-    return this.closeInfo === undefined;
+    return this.connection.isOpen;
   }
 
   listRuns(): Promise<RunSnapshot[]> {
@@ -235,10 +174,7 @@ export class AgencyProxyClient {
 
   /** Sends a Close frame and ends the connection; pending requests reject with `connection_closed`. */
   close(): void {
-    if (this.closeInfo === undefined) {
-      this.connection.end(encodeCloseFrame());
-      this.finish({ reason: 'closed by the client', byClient: true });
-    }
+    this.connection.close();
   }
 
   private async handshake(): Promise<void> {
@@ -270,107 +206,7 @@ export class AgencyProxyClient {
     this.server = reply.server_name;
   }
 
-  private request<T extends ResponseFrame['type']>(
-    message: ClientMessage,
-    expect: T,
-    timeoutMs = this.options.requestTimeoutMs ?? 15_000,
-  ): Promise<ResponseOf<T>> {
-    if (this.closeInfo !== undefined) {
-      return Promise.reject(new AgencyProxyError('connection_closed',
-        `cannot send ${message.type}: connection closed (${this.closeInfo.reason})`, false, message.type, true));
-    }
-    const requestId = this.allocateId();
-    let frame: ReturnType<typeof buildClientFrame>;
-    let bytes: Buffer;
-    try {
-      frame = buildClientFrame(requestId, message);
-      bytes = encodeJsonFrame(frame);
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      const code = error instanceof RangeError && detail.includes('exceeds') ? 'frame_too_large' : 'invalid_request';
-      return Promise.reject(new AgencyProxyError(code, `cannot send ${message.type}: ${detail}`, false, message.type));
-    }
-    return new Promise<ResponseOf<T>>((resolve, reject) => {
-      const onTimeout = (): void => reject(new AgencyProxyError('timeout',
-        `AgencyProxy did not answer ${message.type} (request ${requestId}) within ${timeoutMs} ms`, false, message.type));
-      this.pending.add(requestId, {
-        type: message.type,
-        reject,
-        resolve: (response) => {
-          if (response.type === expect) {
-            resolve(response as ResponseOf<T>);
-          } else if (response.type === 'error') {
-            reject(new AgencyProxyError(response.code, response.message, true, message.type));
-          } else {
-            const got = response.type === 'unknown' ? `${response.rawType}${response.issue ? ` (${response.issue})` : ''}` : response.type;
-            reject(new AgencyProxyError('unexpected_response',
-              `AgencyProxy answered ${message.type} with "${got}" instead of "${expect}"`, false, message.type));
-          }
-        },
-      }, timeoutMs, onTimeout);
-      this.tap('out', frame);
-      this.connection.write(bytes);
-    });
-  }
-
-  private allocateId(): number {
-    let id = this.nextId;
-    if (id <= 0 || id > Number.MAX_SAFE_INTEGER) {
-      id = 1; // never 0, never above 2^53 − 1
-    }
-    this.nextId = id >= Number.MAX_SAFE_INTEGER ? 1 : id + 1;
-    return id;
-  }
-
-  private handleResults(results: readonly DecodeResult[]): void {
-    for (const result of results) {
-      if (this.closeInfo !== undefined) {
-        return;
-      }
-      if (result.type === 'message') {
-        this.tap('in', result.value);
-        this.dispatch(result.value);
-      } else if (result.type === 'close') {
-        const detail = result.code !== undefined ? ` (code ${result.code}${result.reason ? `: ${result.reason}` : ''})` : '';
-        this.connection.end();
-        this.finish({ reason: `the daemon sent Close${detail}`, byClient: false });
-      } else {
-        const error = new AgencyProxyError(result.code, `AgencyProxy sent a bad frame: ${result.message}`, false);
-        this.connection.destroy();
-        this.finish({ reason: `${error.message}; connection closed`, byClient: false, error });
-      }
-    }
-  }
-
-  private dispatch(value: unknown): void {
-    const parsed = parseServerFrame(value);
-    if (!parsed.ok) {
-      this.warningEmitter.fire({ message: `ignored a server frame: ${parsed.error}`, frame: value });
-      return;
-    }
-    const frame = parsed.frame;
-    if (frame.kind === 'event') {
-      this.eventEmitter.fire(frame);
-      return;
-    }
-    const pending = this.pending.take(frame.request_id);
-    if (pending === undefined) {
-      this.warningEmitter.fire({ message: `dropped a response to unknown or timed-out request ${frame.request_id}`, frame: value });
-      return;
-    }
-    pending.resolve(frame);
-  }
-
-  private finish(info: AgencyProxyCloseInfo): void {
-    if (this.closeInfo !== undefined) {
-      return;
-    }
-    this.closeInfo = info;
-    this.pending.rejectAll((pending, id) => new AgencyProxyError('connection_closed',
-      `connection closed before AgencyProxy answered ${pending.type} (request ${id}): ${info.reason}`, false, pending.type));
-    this.closeEmitter.fire(info);
-    this.eventEmitter.dispose();
-    this.closeEmitter.dispose();
-    this.warningEmitter.dispose();
+  private request<T extends ResponseFrame['type']>(message: ClientMessage, expect: T, timeoutMs?: number): Promise<ResponseOf<T>> {
+    return this.connection.request(message, expect, timeoutMs);
   }
 }

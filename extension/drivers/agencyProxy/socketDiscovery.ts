@@ -12,10 +12,10 @@
  * Functions of an injectable environment so tests can fake platform, home and tmpdir.
  */
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DriverError } from '../driver';
+import { SocketConnection } from '../../transport/socketConnection';
 
 /** Longest conventional socket path (bytes) before the tmpdir fallback is used. */
 export const MAX_CONVENTIONAL_SOCKET_BYTES = 100;
@@ -156,17 +156,13 @@ export function discoverSocketCandidates(environment: DiscoveryEnvironment = cur
 
 /** Whether something accepts a connection on `socketPath` within `timeoutMs` (the connection is closed at once). */
 export function acceptsConnections(socketPath: string, timeoutMs = 1000): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(socketPath);
-    const done = (live: boolean): void => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(live);
-    };
-    const timer = setTimeout(() => done(false), timeoutMs);
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
+  return SocketConnection.connect(socketPath, { timeoutMs }).then(
+    (connection) => {
+      connection.destroy();
+      return true;
+    },
+    () => false,
+  );
 }
 
 /**

@@ -4,15 +4,10 @@
  * Guards, in order, all before connecting: the agent harness's inbox-consuming verbs are always refused
  * (`HiveForbiddenRequestError`); privileged verbs are refused on a socket known to be an agent's
  * (`HivePrivilegedError{clientSide:true}`); the request must pass the wire schema (`HiveInvalidRequestError`).
- * A daemon `err` becomes `HiveDaemonError`, or `HivePrivilegedError{clientSide:false}` for "privileged variant...".
- * Only idempotent reads are retried, and only after a transport failure; sends never are (WIRE.md 6.4).
+ * Putting a checked request on the wire and reading its reply is `hiveRoundTrip`'s: a daemon `err` becomes
+ * `HiveDaemonError` (or `HivePrivilegedError{clientSide:false}`); only idempotent reads are retried (WIRE.md 6.4).
  */
-import {
-  HIVE_PRIVILEGED_CMDS,
-  HiveRequest,
-  PRIVILEGED_ERR_PREFIX,
-  parseHiveResponse,
-} from '../../protocol/hive';
+import { HIVE_PRIVILEGED_CMDS, HiveRequest } from '../../protocol/hive';
 import type {
   AgentMeta,
   CancelLooseEndKind,
@@ -32,20 +27,14 @@ import { noFrameTap } from '../../transport/frameTap';
 import type { FrameTap } from '../../transport/frameTap';
 import type { AskOptions, HiveClientOptions, HiveSocketRole, HostJournalQuery, ScheduleEdit } from './hiveClientOptions';
 import {
-  HiveConnectionError,
-  HiveDaemonError,
   HiveForbiddenRequestError,
   HiveInvalidRequestError,
   HivePrivilegedError,
   HiveUnexpectedResponseError,
 } from './hiveErrors';
-import { hiveExchange } from './hiveExchange';
-import {
-  HIVE_IDEMPOTENT_READ_CMDS,
-  HIVE_SLOW_CMD_TIMEOUTS_MS,
-  isHarnessOnlyCmd,
-} from './hiveRequestPolicy';
+import { HIVE_SLOW_CMD_TIMEOUTS_MS, isHarnessOnlyCmd } from './hiveRequestPolicy';
 import type { OperatorHiveRequest } from './hiveRequestPolicy';
+import { hiveRoundTrip } from './hiveRoundTrip';
 
 export const HIVE_DEFAULT_TIMEOUT_MS = 10_000;
 export const HIVE_DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -248,35 +237,13 @@ export class HiveClient {
       throw new HiveInvalidRequestError(this.socketPath, cmd, parsed.error.issues.map((i) => `${i.path.join('.') || cmd}: ${i.message}`).join('; '));
     }
     const timeoutMs = options.timeoutMs ?? this.timeouts[request.cmd] ?? HIVE_SLOW_CMD_TIMEOUTS_MS[request.cmd] ?? this.timeoutMs;
-    const value = await this.roundTrip(parsed.data, timeoutMs);
-    const reply = parseHiveResponse(value);
-    if (!reply.ok && reply.kind === 'err') {
-      // A malformed `err` is still a failure, never an "inferred ok".
-      throw new HiveDaemonError(this.socketPath, cmd, `malformed err reply: ${JSON.stringify(reply.raw)}`);
-    }
-    if (reply.ok && reply.response.kind === 'err') {
-      const message = reply.response.message;
-      if (message.startsWith(PRIVILEGED_ERR_PREFIX)) {
-        throw new HivePrivilegedError(this.socketPath, cmd, false, message);
-      }
-      throw new HiveDaemonError(this.socketPath, cmd, message);
-    }
-    return reply;
-  }
-
-  private async roundTrip(request: HiveRequest, timeoutMs: number): Promise<unknown> {
-    const retries = HIVE_IDEMPOTENT_READ_CMDS.has(request.cmd) ? this.readRetries : 0;
-    const options = { timeoutMs, maxLineBytes: this.maxLineBytes, frameTap: this.frameTap };
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await hiveExchange(this.socketPath, request, options);
-      } catch (error) {
-        if (attempt >= retries || !(error instanceof HiveConnectionError)) {
-          throw error;
-        }
-        await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs));
-      }
-    }
+    return hiveRoundTrip(this.socketPath, parsed.data, {
+      timeoutMs,
+      maxLineBytes: this.maxLineBytes,
+      frameTap: this.frameTap,
+      readRetries: this.readRetries,
+      retryDelayMs: this.retryDelayMs,
+    });
   }
 
   /** A request whose reply is "ok (inferred)": any non-`err` reply counts as done and is returned for display. */

@@ -8,6 +8,8 @@
  * Reconnecting and cleanup are the base driver's.
  */
 import type { Lenient, SchedulePromptPayload, WireSchedule } from '../../protocol/hive';
+import type { ActionAnswers, ActionInput, ActionResult, ActionTarget } from '../kit/daemonActions';
+import { hiveFacts, nextHiveActionInput, performHiveAction } from './hiveActionFlows';
 import type { DriverContext } from '../connectionManager';
 import type { Driver } from '../driver';
 import { DriverError } from '../driver';
@@ -66,13 +68,7 @@ export class HiveDriver extends BaseDriver implements Driver {
       this.mirror,
       (socketPath, role) => this.newClient(socketPath, role),
       (key, message) => this.warnOnce(key, message),
-      {
-        ...(options.timers !== undefined ? { timers: options.timers } : {}),
-        ...(options.pollMinMs !== undefined ? { pollMinMs: options.pollMinMs } : {}),
-        ...(options.pollMaxMs !== undefined ? { pollMaxMs: options.pollMaxMs } : {}),
-        sweepMs: options.sweepMs ?? 120_000,
-        clock,
-      },
+      { ...options, sweepMs: options.sweepMs ?? 120_000, clock },
     );
   }
 
@@ -93,6 +89,18 @@ export class HiveDriver extends BaseDriver implements Driver {
   /** The agents (manager first), for pickers. */
   agents(): HiveAgentSummary[] {
     return this.roster.summaries();
+  }
+
+  performAction(command: string, target: ActionTarget, answers: ActionAnswers): Promise<ActionResult> {
+    return performHiveAction(this, command, target, answers);
+  }
+
+  nextActionInput(command: string, _target: ActionTarget, answers: ActionAnswers): Promise<ActionInput | undefined> {
+    return nextHiveActionInput(this, command, answers);
+  }
+
+  actionFacts(runId?: string): readonly string[] {
+    return hiveFacts(this, runId);
   }
 
   isManagerRun(runId: string): boolean {

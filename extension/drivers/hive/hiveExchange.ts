@@ -1,12 +1,15 @@
 /**
  * One mcp.sock exchange (WIRE.md 4.2): connect, write one NDJSON request line, read one response line, close.
- * Several requests on one connection are unverified, so every request gets its own connection; that also keeps a
- * slow request (logs) from blocking the next one.
+ * Several requests on one connection are unverified, so every request gets its own `StreamConnection`; that also
+ * keeps a slow request (logs) from blocking the next one. The connection taps both frames.
  */
-import * as net from 'node:net';
 import type { FrameTap } from '../../transport/frameTap';
-import { NdjsonDecoder } from '../../transport/ndjsonDecoder';
-import { HiveConnectionError, HiveProtocolError, HiveTimeoutError } from './hiveErrors';
+import { ndjsonFraming } from '../../transport/ndjsonFraming';
+import { SocketConnectError } from '../../transport/socketConnection';
+import { StreamConnection } from '../../transport/streamConnection';
+import type { EncodedFrame, StreamCloseInfo } from '../../transport/streamConnection';
+import { errorText } from '../kit/errors';
+import { HiveConnectionError, HiveInvalidRequestError, HiveProtocolError, HiveTimeoutError } from './hiveErrors';
 
 export interface HiveExchangeOptions {
   /** Covers connect + write + the whole response line. */
@@ -15,87 +18,66 @@ export interface HiveExchangeOptions {
   readonly frameTap: FrameTap;
 }
 
-const MAX_RAW_IN_ERROR = 2048;
+const NOT_ANSWERED = 'connection closed before a response line';
 
 /** Sends `request` (already validated and free of `undefined`) and resolves with the decoded response JSON. */
-export function hiveExchange(socketPath: string, request: { readonly cmd: string }, options: HiveExchangeOptions): Promise<unknown> {
+export async function hiveExchange(socketPath: string, request: { readonly cmd: string }, options: HiveExchangeOptions): Promise<unknown> {
   const cmd = request.cmd;
-  const line = `${JSON.stringify(request)}\n`;
+  // The daemon owes exactly one line: an oversized one fails at once, blank keep-alive lines are skipped, and a
+  // daemon that closes right after an unterminated last line still gave a complete answer.
+  const framing = ndjsonFraming({ maxFrameBytes: options.maxLineBytes, oversized: 'fail', skipBlankLines: true, unterminatedLastLine: 'frame' });
+  let frame: EncodedFrame;
+  try {
+    frame = { value: request, bytes: framing.encode(request) };
+  } catch (error) {
+    throw new HiveInvalidRequestError(socketPath, cmd, errorText(error));
+  }
+  const started = Date.now();
+  let connection: StreamConnection;
+  try {
+    connection = await StreamConnection.connect(socketPath, { framing, tap: options.frameTap, connectTimeoutMs: options.timeoutMs });
+  } catch (error) {
+    if (error instanceof SocketConnectError && error.code === 'ETIMEDOUT') {
+      throw new HiveTimeoutError(socketPath, cmd, options.timeoutMs, false);
+    }
+    const cause = error instanceof SocketConnectError && error.cause instanceof Error ? error.cause : error;
+    throw new HiveConnectionError(socketPath, cmd, `cannot connect: ${errorText(cause)}`, false, error instanceof SocketConnectError ? error.code : undefined);
+  }
   return new Promise<unknown>((resolve, reject) => {
-    const decoder = new NdjsonDecoder(options.maxLineBytes);
-    let written = false;
     let settled = false;
-    const socket = net.createConnection({ path: socketPath });
-
     const finish = (error: Error | undefined, value?: unknown): void => {
       if (settled) {
         return;
       }
       settled = true;
       clearTimeout(timer);
-      socket.destroy();
+      connection.destroy();
       if (error) {
         reject(error);
       } else {
         resolve(value);
       }
     };
-
-    const timer = setTimeout(() => finish(new HiveTimeoutError(socketPath, cmd, options.timeoutMs, written)), options.timeoutMs);
-
-    const handleChunk = (chunk: Buffer): void => {
-      for (const result of decoder.push(chunk)) {
-        if (settled) {
-          return;
-        }
-        if (result.kind === 'oversized') {
-          finish(new HiveProtocolError(socketPath, cmd, `response line of ${result.bytes} bytes exceeds the ${options.maxLineBytes}-byte limit`));
-          return;
-        }
-        if (result.text.trim() === '') {
-          continue; // tolerate blank keep-alive lines
-        }
-        let value: unknown;
-        try {
-          value = JSON.parse(result.text);
-        } catch (error) {
-          finish(new HiveProtocolError(socketPath, cmd, `response is not JSON (${String(error)})`, result.text.slice(0, MAX_RAW_IN_ERROR)));
-          return;
-        }
-        options.frameTap('in', value);
-        finish(undefined, value);
-        return;
-      }
-      if (!settled && decoder.discardingBytes > 0) {
-        // The one response line is already over the limit: fail now rather than wait for a newline (or the timeout).
-        finish(new HiveProtocolError(socketPath, cmd, `response line exceeds the ${options.maxLineBytes}-byte limit (${decoder.discardingBytes} bytes read)`));
-      }
-    };
-
-    socket.on('connect', () => {
-      options.frameTap('out', request);
-      written = true;
-      socket.write(line);
+    const timer = setTimeout(
+      () => finish(new HiveTimeoutError(socketPath, cmd, options.timeoutMs, true)),
+      Math.max(0, options.timeoutMs - (Date.now() - started)),
+    );
+    connection.onFrame((value) => finish(undefined, value));
+    connection.onFramingError((error) => {
+      const detail = error.code === 'too_large'
+        ? `response line exceeds the ${options.maxLineBytes}-byte limit (${error.bytes ?? 0} bytes read)`
+        : error.code === 'invalid_json' ? `response ${error.message}` : `response unreadable: ${error.message}`;
+      finish(new HiveProtocolError(socketPath, cmd, detail, error.text));
     });
-    socket.on('data', (chunk: Buffer) => {
-      try {
-        handleChunk(chunk);
-      } catch (error) {
-        // Never throw out of a socket handler (CONVENTIONS).
-        finish(new HiveProtocolError(socketPath, cmd, `decoding failed: ${String(error)}`));
-      }
+    connection.onClose((info: StreamCloseInfo) => {
+      const detail = info.error !== undefined ? `connection failed: ${info.error.message}` : NOT_ANSWERED;
+      finish(new HiveConnectionError(socketPath, cmd, detail, true, errnoOf(info.error)));
     });
-    socket.on('end', () => {
-      // A daemon that closes right after an unterminated last line still gave a complete answer.
-      if (!settled) {
-        handleChunk(Buffer.from('\n'));
-      }
-      finish(new HiveConnectionError(socketPath, cmd, 'connection closed before a response line', written));
-    });
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      const detail = written ? `connection failed: ${error.message}` : `cannot connect: ${error.message}`;
-      finish(new HiveConnectionError(socketPath, cmd, detail, written, error.code));
-    });
-    socket.on('close', () => finish(new HiveConnectionError(socketPath, cmd, 'connection closed before a response line', written)));
+    void connection.write(frame);
   });
+}
+
+function errnoOf(error: Error | undefined): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
 }

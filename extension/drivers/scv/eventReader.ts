@@ -1,13 +1,14 @@
 /**
- * The read side of an SCV connection: bytes → NDJSON lines (refusing over-long lines without buffering them) →
- * JSON → tapped frame → parsed `ServerEvent` → per-session `seq` check. Nothing here throws: every problem becomes
- * a report to the sink. The reader starts at 8,388,610 bytes and resizes to `max_server_frame_bytes + 2` when
- * `session.started` arrives (WIRE.md §2.2).
+ * The read side of an SCV connection above the framing: each JSON frame (already split from NDJSON and tapped by
+ * the `StreamConnection`) → parsed `ServerEvent` → per-session `seq` check; framing problems become the SCV
+ * client's error codes. Nothing here throws: every problem becomes a report to the sink. The line limit starts at
+ * 8,388,610 bytes and becomes `max_server_frame_bytes + 2` when `session.started` arrives (WIRE.md §2.2); the sink
+ * applies it to the decoder.
  */
 import { SCV_INITIAL_READER_BYTES, parseScvServerEvent } from '../../protocol/scv';
 import type { ScvEventOf, ScvServerEvent } from '../../protocol/scv';
-import { NdjsonDecoder } from '../../transport/ndjsonDecoder';
-import type { FrameTap } from '../../transport/frameTap';
+import type { Framing, FramingError } from '../../transport/framing';
+import { ndjsonFraming } from '../../transport/ndjsonFraming';
 import type { ScvGap } from './scvClientTypes';
 import { SeqTracker } from './seqTracker';
 import type { SeqObservation } from './seqTracker';
@@ -18,64 +19,66 @@ export interface ScvEventReaderSink {
   serverError(event: ScvEventOf<'error'>): void;
   gap(gap: ScvGap): void;
   /** Problems found while reading: `frame_too_large`, `malformed_frame`, `malformed_event`, `seq_out_of_order`,
-   * `internal_error`. */
+   * `truncated_frame`, `internal_error`. */
   clientError(code: string, message: string, raw?: unknown): void;
-  /** Checked between lines, so nothing is delivered after the connection closed. */
+  /** Checked before each frame, so nothing is delivered after the connection closed. */
   isOpen(): boolean;
+  /** The server announced its line limit: size the decoder at `bytes` from now on. */
+  lineLimit?(bytes: number): void;
+}
+
+/** SCV's NDJSON: server lines up to the reader's limit (oversized ones skipped), client lines up to 1 MiB. */
+export function scvFraming(maxClientLineBytes: number): Framing {
+  return ndjsonFraming({ maxFrameBytes: SCV_INITIAL_READER_BYTES, maxOutgoingBytes: maxClientLineBytes });
 }
 
 export class ScvEventReader {
-  private readonly decoder = new NdjsonDecoder(SCV_INITIAL_READER_BYTES);
   private readonly trackers = new Map<string, SeqTracker>();
   private limit = SCV_INITIAL_READER_BYTES;
   /** The session of this connection, for events that do not name one. */
   private sessionId: string | undefined;
 
-  constructor(
-    private readonly tap: FrameTap,
-    private readonly sink: ScvEventReaderSink,
-  ) {}
+  constructor(private readonly sink: ScvEventReaderSink) {}
 
   /** The longest server line accepted now. */
   get maxLineBytes(): number {
     return this.limit;
   }
 
-  push(chunk: Buffer): void {
+  /** One decoded server line. */
+  frame(value: unknown): void {
+    if (!this.sink.isOpen()) {
+      return;
+    }
     try {
-      for (const result of this.decoder.push(chunk)) {
-        if (!this.sink.isOpen()) {
-          return;
-        }
-        if (result.kind === 'oversized') {
-          this.sink.clientError(
-            'frame_too_large',
-            `dropped a server line of ${result.bytes} bytes: over the limit of ${this.limit} bytes`,
-          );
-        } else {
-          this.onLine(result.text);
-        }
-      }
+      this.onFrame(value);
     } catch (error) {
       // Never throw out of a socket handler (a listener bug must not kill the connection silently).
       this.sink.clientError('internal_error', `failed to handle server data: ${String(error)}`);
     }
   }
 
-  /** At the end of the stream: the size of a line left unterminated (0 if none). */
-  end(): number {
-    return this.decoder.end().danglingBytes;
-  }
-
-  private onLine(text: string): void {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      this.sink.clientError('malformed_frame', `server line is not JSON: ${text.slice(0, 200)}`);
+  /** A line the framing could not deliver. */
+  framingError(error: FramingError): void {
+    if (!this.sink.isOpen()) {
       return;
     }
-    this.tap('in', value);
+    switch (error.code) {
+      case 'too_large':
+        this.sink.clientError('frame_too_large', `dropped a server line of ${error.bytes ?? 0} bytes: over the limit of ${this.limit} bytes`);
+        break;
+      case 'invalid_json':
+        this.sink.clientError('malformed_frame', `server line is not JSON: ${(error.text ?? '').slice(0, 200)}`);
+        break;
+      case 'truncated':
+        this.sink.clientError('truncated_frame', `the connection ended in the middle of a ${error.bytes ?? 0}-byte line`);
+        break;
+      default:
+        this.sink.clientError('internal_error', error.message);
+    }
+  }
+
+  private onFrame(value: unknown): void {
     const parsed = parseScvServerEvent(value);
     if (!parsed.ok) {
       const seq = parsed.seq;
@@ -97,7 +100,7 @@ export class ScvEventReader {
         this.sessionId = event.session_id;
         this.trackers.set(event.session_id, new SeqTracker());
         this.limit = event.max_server_frame_bytes + 2;
-        this.decoder.setMaxLineBytes(this.limit);
+        this.sink.lineLimit?.(this.limit);
       }
       if ('seq' in event) {
         this.trackSeq(event.session_id, (t) => t.observe(event.seq));

@@ -18,6 +18,8 @@
  */
 import type { DaemonStatus } from '../../protocol/scvDaemonControl';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
+import type { ActionAnswers, ActionOffer, ActionResult, ActionTarget } from '../kit/daemonActions';
+import { leftoverActionOffer, performScvAction } from './scvActions';
 import type { DriverContext } from '../connectionManager';
 import type { Driver } from '../driver';
 import { DriverError } from '../driver';
@@ -105,6 +107,18 @@ export class ScvDriver extends BaseDriver implements Driver {
   /** Forgets the offered leftover prompts. */
   discardLeftoverPrompts(): void {
     this.leftovers.discard(this.liveSessionRunId);
+  }
+
+  /** Leftover offers, as the notification the UI shows (scvActions.ts). */
+  readonly onOffer: Event<ActionOffer> = (listener) => this.onLeftoverOffer((offer) => listener(leftoverActionOffer(this.connectionId, offer)));
+
+  openOffers(): readonly ActionOffer[] {
+    const offer = this.leftoverOffer;
+    return offer ? [leftoverActionOffer(this.connectionId, offer)] : [];
+  }
+
+  performAction(command: string, target: ActionTarget, answers: ActionAnswers): Promise<ActionResult> {
+    return performScvAction(this, command, target, answers);
   }
 
   override async connect(): Promise<void> {

@@ -90,8 +90,8 @@ async function pickMode(ctx: CommandContext, title: string): Promise<boolean | u
 
 export async function askNewRun(ctx: CommandContext, connectionId: string, args: NewRunArgs): Promise<StartRunOptions | undefined> {
   const driver = ctx.connections.ensureDriver(connectionId);
-  // Only AgencyProxy has the choice: its runs either wait for input between answers or end after one.
-  const asksMode = args.interactive === undefined && ctx.store.state.connections.get(connectionId)?.protocol === 'agency-proxy';
+  // Only daemons with the choice (AgencyProxy): their runs either wait for input between answers or end after one.
+  const asksMode = args.interactive === undefined && (ctx.store.state.connections.get(connectionId)?.capabilities.includes('run.interactive') ?? false);
   const steps = asksMode ? 5 : 4;
   const title = (step: number): string => `New Run (${step}/${steps})`;
   let provider = args.provider;

@@ -1,6 +1,6 @@
 /**
  * Fuzz: NDJSON framing and the SCV read path. 100k random and mutated lines, fed in random chunks, through
- * `NdjsonDecoder` (lines come back byte-exact, in order) and `ScvEventReader` (NDJSON → JSON → zod → seq tracking):
+ * `NdjsonDecoder` (lines come back byte-exact, in order) and the SCV read path (NDJSON framing → JSON → zod → seq):
  * nothing throws, every bad line is a clear client error, the connection keeps reading (SCV resyncs on the next
  * line). The hand-written fast path for `assistant.delta` must agree with the schema on every input. A line that
  * never ends is refused as soon as it is too long and its bytes are dropped as they arrive (memory stays flat).
@@ -8,14 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ScvEventReader } from '../../../extension/drivers/scv/eventReader';
 import { parseScvServerEvent, scvEventSchemas } from '../../../extension/protocol/scv';
 import type { ScvServerEvent } from '../../../extension/protocol/scv';
-import { noFrameTap } from '../../../extension/transport/frameTap';
 import { NdjsonDecoder } from '../../../extension/transport/ndjsonDecoder';
 import type { NdjsonResult } from '../../../extension/transport/ndjsonDecoder';
 import type { Random } from './fuzzKit';
 import { forEachCase, mutateText, randomChunks, suiteSeed } from './fuzzKit';
+import { scvReadPath } from '../scv/scvReadPath';
 
 const SEED = suiteSeed(0x1d750);
 const LINES = Number(process.env.FUZZ_FRAMES ?? 100_000);
@@ -81,7 +80,7 @@ test(`${LINES.toLocaleString('en-US')} random and mutated lines in random chunks
     const decoder = new NdjsonDecoder(1024);
     const got: NdjsonResult[] = [];
     const seen: ScvServerEvent[] = [];
-    const reader = new ScvEventReader(noFrameTap, {
+    const reader = scvReadPath({
       event: (event) => seen.push(event),
       serverError: () => events++,
       gap: () => undefined,
@@ -151,7 +150,7 @@ test('a line that never ends: refused once too long, its bytes dropped as they a
 test('the SCV reader reports a never-ending line once, keeps reading, and drops nothing after it', () => {
   const problems: string[] = [];
   const events: ScvServerEvent[] = [];
-  const reader = new ScvEventReader(noFrameTap, {
+  const reader = scvReadPath({
     event: (event) => events.push(event),
     serverError: () => undefined,
     gap: () => undefined,

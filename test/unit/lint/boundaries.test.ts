@@ -47,7 +47,7 @@ test('extension/drivers/kit imports no vscode, no ui and no concrete driver, but
     "import { errorText } from '../../ui/commands/commandContext';\nexport const e = errorText;\n",
     "import { AgencyProxyDriver } from '../agencyProxy/agencyProxyDriver';\nexport const d = AgencyProxyDriver;\n",
     "import type { ScvClient } from '../scv/client';\nexport type C = ScvClient;\n",
-    "import { driverFactories } from '../driverFactories';\nexport const f = driverFactories;\n",
+    "import { daemonRegistry } from '../daemonRegistry';\nexport const r = daemonRegistry;\n",
   ]) {
     const errors = await restrictedImportErrors(probe, code);
     assert.equal(errors.length, 1, code);
@@ -64,6 +64,34 @@ test('extension/drivers/kit imports no vscode, no ui and no concrete driver, but
   }
 });
 
+async function syntaxErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax' || m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+test('extension/ui reaches daemon features through declarations: no driver classes, no protocol-name branches', async () => {
+  const probe = 'extension/ui/boundaryProbe.ts';
+  const driverImport = await syntaxErrors(probe, "import { ScvDriver } from '../drivers/scv/scvDriver';\nexport const d = ScvDriver;\n");
+  assert.equal(driverImport.length, 1);
+  assert.match(driverImport[0]!, /concrete driver/);
+  const instance = await syntaxErrors(probe, 'declare const ScvDriver: new () => object;\nexport const f = (d: unknown): boolean => d instanceof ScvDriver;\n');
+  assert.equal(instance.length, 1);
+  assert.match(instance[0]!, /daemon action/);
+  for (const code of ["export const f = (p: string): boolean => p === 'agency-proxy';\n", "export const f = (c: { protocol: string }): boolean => 'hive' !== c.protocol;\n"]) {
+    const branch = await syntaxErrors(probe, code);
+    assert.equal(branch.length, 1, code);
+    assert.match(branch[0]!, /protocol name/);
+  }
+  // What the UI does use stays quiet: the Driver interface, the registry, vscode instanceof checks.
+  assert.deepEqual(
+    await syntaxErrors(
+      probe,
+      "import * as vscode from 'vscode';\nimport type { Driver } from '../drivers/driver';\nimport { registeredActions } from '../drivers/daemonRegistry';\nexport const f = (u: unknown, d?: Driver): boolean => u instanceof vscode.Uri && registeredActions().length > 0 && d !== undefined;\n",
+    ),
+    [],
+  );
+});
+
 const daemonFolders = ['agencyProxy', 'a3s', 'hive', 'scv'] as const;
 const otherDaemon: Record<(typeof daemonFolders)[number], string> = { agencyProxy: 'scv', a3s: 'hive', hive: 'agencyProxy', scv: 'a3s' };
 
@@ -76,7 +104,7 @@ for (const daemon of daemonFolders) {
       `import * as other from '../${other}/client';\nexport const o = other;\n`,
       `import * as otherProtocol from '../../protocol/${other}';\nexport const p = otherProtocol;\n`,
       "import type { CommandContext } from '../../ui/commands/commandContext';\nexport type C = CommandContext;\n",
-      "import { driverFactories } from '../driverFactories';\nexport const f = driverFactories;\n",
+      "import { daemonRegistry } from '../daemonRegistry';\nexport const r = daemonRegistry;\n",
       "import type { HostToWebview } from '../../protocol/webviewMessages';\nexport type H = HostToWebview;\n",
       "import * as webview from '../../../webview/transcriptStore';\nexport const w = webview;\n",
     ]) {

@@ -1,0 +1,44 @@
+/**
+ * The one place that lists the daemons: for each protocol (every name in PROTOCOL_NAMES — the compiler checks none
+ * is missing) the factory of its driver and the actions it declares (kit/daemonActions.ts). The UI builds its
+ * daemon-specific commands, menus and buttons from here; it never names a driver class.
+ */
+import type { ProtocolName } from '../model/modelTypes';
+import { A3S_ACTIONS } from './a3s/a3sActions';
+import { A3sDriver } from './a3s/a3sDriver';
+import { AGENCY_PROXY_ACTIONS } from './agencyProxy/agencyProxyActions';
+import { AgencyProxyDriver } from './agencyProxy/agencyProxyDriver';
+import type { DriverFactory } from './connectionManager';
+import { HIVE_ACTIONS } from './hive/hiveActions';
+import { HiveDriver } from './hive/hiveDriver';
+import type { DaemonAction } from './kit/daemonActions';
+import { SCV_ACTIONS } from './scv/scvActions';
+import { ScvDriver } from './scv/scvDriver';
+
+export interface DaemonEntry {
+  readonly create: DriverFactory;
+  /** The daemon's own actions, beyond what every driver offers through `Driver` (start, send, cancel, decide…). */
+  readonly actions: readonly DaemonAction[];
+}
+
+export const daemonRegistry: Readonly<Record<ProtocolName, DaemonEntry>> = {
+  'agency-proxy': { create: (context) => new AgencyProxyDriver(context), actions: AGENCY_PROXY_ACTIONS },
+  scv: { create: (context) => new ScvDriver(context), actions: SCV_ACTIONS },
+  a3s: { create: (context) => new A3sDriver(context), actions: A3S_ACTIONS },
+  hive: { create: (context) => new HiveDriver(context), actions: HIVE_ACTIONS },
+};
+
+/** The factories the ConnectionManager creates drivers with. */
+export const driverFactories: Readonly<Record<ProtocolName, DriverFactory>> = Object.fromEntries(
+  Object.entries(daemonRegistry).map(([protocol, entry]) => [protocol, entry.create]),
+) as Record<ProtocolName, DriverFactory>;
+
+export interface RegisteredAction {
+  readonly protocol: ProtocolName;
+  readonly action: DaemonAction;
+}
+
+/** Every declared action with its daemon, in registry order. */
+export function registeredActions(): readonly RegisteredAction[] {
+  return Object.entries(daemonRegistry).flatMap(([protocol, entry]) => entry.actions.map((action) => ({ protocol: protocol as ProtocolName, action })));
+}
