@@ -7,6 +7,7 @@ import type { ProtocolName } from '../model/modelTypes';
 import type { RunStore } from '../model/runStore';
 import type { FrameTap } from '../transport/frameTap';
 import type { ConnectionProfile, Driver } from './driver';
+import type { DriverSecrets, WorkspaceAccess } from './kit/workspaceAccess';
 import { DriverError } from './driver';
 
 export interface DriverContext {
@@ -20,6 +21,10 @@ export interface DriverContext {
   readonly log: DriverLog;
   /** The window's first workspace folder, if any (SCV starts its sessions there). */
   readonly workspaceFolder?: string;
+  /** The editor's files as an agent may read and write them (absent in tests that do not need it). */
+  readonly workspace?: WorkspaceAccess;
+  /** Where a driver keeps what it must not write anywhere else (an agent's API key). */
+  readonly secrets?: DriverSecrets;
 }
 
 export interface DriverLog {

@@ -3,12 +3,15 @@
  * metadata. Drivers append what they fold into the model *before* acknowledging it to a daemon (AgencyProxy's ack
  * deletes the daemon's journal), and replay the records after a window reload. Writes are queued per run and
  * batched; `append` resolves once the record is on disk (fdatasync), which is what makes acking safe.
- * A torn last line (crash mid-write) is skipped on read; nothing else is ever rewritten.
+ * Reading goes through a run's file chunk by chunk (a replay never holds a whole journal in memory); a torn last line
+ * (crash mid-write) is reported as such. Nothing is ever rewritten. What a record means is the driver kit's
+ * (drivers/kit/journalRecords.ts): this file knows lines of JSON, not their shape.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 
 export interface StoredRun {
   readonly runId: string;
@@ -22,12 +25,19 @@ export interface StoredRun {
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
+/** One line of a run's file: its JSON value, or a line that is not JSON (`torn`: the last line, cut by a crash). */
+export type JournalLine = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly torn: boolean };
+
+/** How much of a journal file is read at a time on replay. */
+const READ_CHUNK_BYTES = 64 * 1024;
+
 interface PendingWrite {
   readonly line: string;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
 
+/** A file name for any id: readable where it can be, unique by a hash of the whole id. */
 export function safeFileName(name: string): string {
   const readable = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
   return `${readable}-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
@@ -89,27 +99,57 @@ export class RunJournal {
     return this.indexWrite;
   }
 
-  /** All records of a run, in append order; a torn final line is ignored. */
-  async readRecords(runId: string): Promise<unknown[]> {
-    let text: string;
+  /**
+   * Hands a run's lines to `visit` in append order, parsed, reading the file in chunks (a journal is never held in
+   * memory whole). A line that is not JSON is reported (`torn` when it is the last one, what a crash mid-append
+   * leaves), never thrown. A run without a file has no lines.
+   */
+  async readLines(runId: string, visit: (line: JournalLine) => void): Promise<void> {
+    let handle: FileHandle;
     try {
-      text = await readFile(this.fileOf(runId), 'utf8');
+      handle = await open(this.fileOf(runId), 'r');
     } catch {
-      return [];
+      return; // no file yet (or unreadable, as in 0.1.0): the run has no records
     }
-    const records: unknown[] = [];
-    for (const line of text.split('\n')) {
+    // A line that does not parse is held until the next one arrives: only then is it known not to be the last.
+    let unparsed = false;
+    const take = (line: string): void => {
       if (line.trim() === '') {
-        continue;
+        return;
       }
+      if (unparsed) {
+        visit({ ok: false, torn: false });
+        unparsed = false;
+      }
+      let value: unknown;
       try {
-        records.push(JSON.parse(line));
+        value = JSON.parse(line);
       } catch {
-        // Only the last line can be torn by a crash; stop there.
-        break;
+        unparsed = true;
+        return;
       }
+      visit({ ok: true, value });
+    };
+    const decoder = new StringDecoder('utf8');
+    const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let rest = '';
+    try {
+      for (;;) {
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+        if (bytesRead === 0) {
+          break;
+        }
+        const lines = (rest + decoder.write(chunk.subarray(0, bytesRead))).split('\n');
+        rest = lines.pop() ?? '';
+        lines.forEach(take);
+      }
+      take(rest + decoder.end());
+    } finally {
+      await handle.close().catch(() => undefined);
     }
-    return records;
+    if (unparsed) {
+      visit({ ok: false, torn: true });
+    }
   }
 
   /** Appends one record; resolves when it is durably on disk. */

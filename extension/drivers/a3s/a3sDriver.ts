@@ -16,7 +16,6 @@ import type { RunEvent } from '../../model/modelActions';
 import type { Capability } from '../../model/modelTypes';
 import { A3S_PROTOCOL, buildRunIdentity } from '../../protocol/a3s';
 import type { A3sEventRecord } from '../../protocol/a3s';
-import { isTerminalRunState, runStateSchema } from '../../protocol/transcriptTypes';
 import type { ActionResult, ActionTarget } from '../kit/daemonActions';
 import { a3sFacts, performA3sAction } from './a3sActions';
 import type { DriverContext } from '../connectionManager';
@@ -58,7 +57,7 @@ export class A3sDriver extends BaseDriver implements Driver {
     private readonly options: A3sDriverOptions = {},
   ) {
     super(ctx, options.reconnectBaseMs !== undefined ? { reconnect: { baseMs: options.reconnectBaseMs } } : {});
-    this.storage = new A3sRunStorage(ctx.storageDir, ctx.connectionId, ctx.log);
+    this.storage = new A3sRunStorage(ctx);
     this.parts = {
       runs: this.runs,
       log: ctx.log,
@@ -74,7 +73,7 @@ export class A3sDriver extends BaseDriver implements Driver {
       this.parts,
       {
         storeEvent: (book, record) => this.storeEvent(book, record),
-        storeGap: (book, from, toExclusive) => void this.storage.appendQuietly(book.runId, { g: [from, toExclusive] }),
+        storeGap: (book, from, toExclusive) => void this.storage.gap(book.runId, from, toExclusive),
         saveChangeSet: (runId, changeSet) => this.storage.saveChangeSet(runId, changeSet),
       },
       () => void this.readiness?.checkNow(),
@@ -217,13 +216,16 @@ export class A3sDriver extends BaseDriver implements Driver {
   }
 
   private async recordLocal(runId: string, event: RunEvent): Promise<void> {
-    this.runs.event(runId, event);
-    await this.storage.appendQuietly(runId, { l: event });
+    await this.storage.local(runId, event);
   }
 
-  /** Appends a folded event; the cursor moves once it is on disk (a reload pages on from there). */
+  /** Folds and journals a harness record; the cursor moves once it is on disk (a reload pages on from there). */
   private storeEvent(book: A3sRunBook, record: A3sEventRecord): void {
-    this.storage.append(book.runId, { s: record.sequence, at: record.occurred_at_ms, e: record.event }).then(
+    const stored = this.storage.fold(book, record);
+    if (!stored) {
+      return; // already held
+    }
+    stored.then(
       () => {
         book.cursor = Math.max(book.cursor ?? -1, record.sequence);
         this.storage.scheduleSave(book.runId, () => void this.saveRun(book));
@@ -239,47 +241,20 @@ export class A3sDriver extends BaseDriver implements Driver {
 
   /** Rebuilds stored runs and transcripts once (after a window reload), before the first connect. */
   private loadJournal(): Promise<void> {
-    this.loaded ??= (async () => {
-      for (const { stored, extra, items, changeSet } of await this.storage.loadRuns()) {
-        if (this.books.has(stored.runId)) {
-          continue;
-        }
-        const parsed = runStateSchema.safeParse(stored.state);
-        const state = parsed.success ? parsed.data : 'lost';
-        this.runs.upsert(stored.runId, {
-          title: stored.title,
-          state,
-          createdAt: stored.createdAt,
-          ...(stored.workspaceRoots ? { workspaceRoots: stored.workspaceRoots } : {}),
-        });
-        const book = this.commands.newBook(stored.runId, extra.sessionId, extra);
-        let held: number | null = null;
-        for (const item of items) {
-          if (item.kind === 'event') {
-            this.follower.fold(book, { sequence: item.sequence, occurred_at_ms: item.occurredAtMs, event: item.event });
-            held = Math.max(held ?? -1, item.sequence);
-          } else if (item.kind === 'gap') {
-            this.follower.onGap(book, item.from, item.toExclusive, false);
-          } else {
-            this.runs.event(stored.runId, item.event);
-          }
-        }
-        // The journal is the truth for what is held; the index's cursor only helps when it has no records.
-        book.cursor = held ?? extra.cursor;
-        // Replayed events must not move the state: the stored one is the last we knew.
-        this.runs.upsert(stored.runId, { state });
-        book.terminal = isTerminalRunState(state) && !book.stranded;
+    this.loaded ??= this.storage.replay({
+      open: (stored, extra) => (this.books.has(stored.runId) ? undefined : this.commands.newBook(stored.runId, extra.sessionId, extra)),
+      restored: (book, state, changeSet) => {
         if (book.stranded) {
-          this.follower.publishRecoverPanel(stored.runId);
+          this.follower.publishRecoverPanel(book.runId);
         }
         if (changeSet) {
           book.changeSet = 'done';
-          this.follower.publishChangeSet(stored.runId, changeSet);
+          this.follower.publishChangeSet(book.runId, changeSet);
         } else if (state === 'failed' && book.cursor === null) {
           book.changeSet = 'done'; // the command itself failed: the run never existed on the harness
         }
-      }
-    })();
+      },
+    });
     return this.loaded;
   }
 }

@@ -5,14 +5,13 @@
  * for recovery; one the harness forgot is lost. Once every event of a finished run is read its final state is set
  * and its change set fetched, verified and published (retried on the next connect until it is final).
  */
-import type { RunEvent } from '../../model/modelActions';
 import type { A3sEventRecord } from '../../protocol/a3s';
-import { A3S_ERROR_CODE, decodeA3sEvent } from '../../protocol/a3s';
+import { A3S_ERROR_CODE } from '../../protocol/a3s';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import { a3sChangeSetOutcome } from './a3sChangeSetOutcome';
 import type { A3sError } from './a3sErrors';
 import { A3sHttpError } from './a3sErrors';
-import { mapA3sEvent, mapA3sRunState } from './a3sEventMapping';
+import { mapA3sRunState } from './a3sEventMapping';
 import type { A3sRunBook } from './a3sRunBook';
 import type { A3sRunParts } from './a3sRunParts';
 import { A3S_RECOVER_PANEL } from './a3sRunParts';
@@ -20,12 +19,11 @@ import type { CachedChangeSet } from './a3sRunRecords';
 import { a3sRecoverPanel } from './a3sStrandProbe';
 import { A3sRunPoller } from './runPoller';
 
-const GAP_REASON = 'older events were dropped by the harness';
-
-/** Where the follower's results are journaled (the driver's journaling). */
+/** Where the follower's results go into the model and the journal together (the driver's journaling). */
 export interface A3sFollowerJournal {
-  /** A folded event; the book's cursor moves once it is on disk. */
+  /** Folds a harness record into the model and journals it (nothing when the run already holds it); the book's cursor moves once it is on disk. */
   storeEvent(book: A3sRunBook, record: A3sEventRecord): void;
+  /** Wire sequences [from, toExclusive) were evicted before they were read: a gap in the model and the journal. */
   storeGap(book: A3sRunBook, from: number, toExclusive: number): void;
   saveChangeSet(runId: string, changeSet: CachedChangeSet): Promise<void>;
 }
@@ -116,26 +114,11 @@ export class A3sRunFollower {
   }
 
   /** Wire sequences [from, to) are lost = model sequences (from, to] (the model is the wire + 1). */
-  onGap(book: A3sRunBook, from: number, toExclusive: number, record = true): void {
+  private onGap(book: A3sRunBook, from: number, toExclusive: number): void {
     if (toExclusive <= (this.parts.runs.get(book.runId)?.lastSequence ?? 0)) {
       return;
     }
-    this.parts.runs.gap(book.runId, from, toExclusive, GAP_REASON);
-    if (record) {
-      this.journal.storeGap(book, from, toExclusive);
-    }
-  }
-
-  /** Folds one record (live or from the journal); false when it was already held. */
-  fold(book: A3sRunBook, record: A3sEventRecord): boolean {
-    const sequence = record.sequence + 1;
-    if (sequence <= (this.parts.runs.get(book.runId)?.lastSequence ?? 0)) {
-      return false;
-    }
-    const mapped = mapA3sEvent(decodeA3sEvent(record), book.mapping);
-    const events: readonly RunEvent[] = mapped.events.length > 0 ? mapped.events : [{ kind: 'messageBoundary' }];
-    events.forEach((event, i) => this.parts.runs.event(book.runId, event, i === 0 ? { sequence } : {}));
-    return true;
+    this.journal.storeGap(book, from, toExclusive);
   }
 
   async markStranded(book: A3sRunBook, why: string): Promise<void> {
@@ -164,9 +147,7 @@ export class A3sRunFollower {
 
   private onEvents(book: A3sRunBook, records: readonly A3sEventRecord[]): void {
     for (const record of records) {
-      if (this.fold(book, record)) {
-        this.journal.storeEvent(book, record);
-      }
+      this.journal.storeEvent(book, record);
     }
   }
 

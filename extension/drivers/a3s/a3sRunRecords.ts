@@ -1,36 +1,12 @@
 /**
- * What the A3S driver keeps on disk per run, beside `RunJournal`'s transcript lines: the journal record shapes,
- * the driver's `extra` in the run index (session, cursor, recovery links), and a cache of the verified change set
+ * What the A3S driver keeps on disk per run beside its journal's records (a3sJournal.ts): the driver's `extra` in
+ * the run index (session, cursor, recovery links), and a cache of the verified change set
  * (so a reload shows it even when the harness has restarted and forgotten the session).
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunEvent } from '../../model/modelActions';
 import type { ChangeSetInfo } from '../../model/modelTypes';
 import { safeFileName } from '../../storage/runJournal';
-
-/** One journal line of an A3S run, in fold order. */
-export type A3sJournalRecord =
-  /** A harness event record: `s` its 0-based sequence, `at` occurred_at_ms, `e` the envelope exactly as received. */
-  | { readonly s: number; readonly at: number; readonly e: unknown }
-  /** Events [from, toExclusive) were evicted by the harness before this editor read them. */
-  | { readonly g: readonly [number, number] }
-  /** Something the editor added (the prompt, a notice). */
-  | { readonly l: RunEvent };
-
-export function isEventRecord(r: unknown): r is { s: number; at: number; e: unknown } {
-  return r !== null && typeof r === 'object' && typeof (r as { s?: unknown }).s === 'number' && 'e' in r;
-}
-
-export function isGapRecord(r: unknown): r is { g: [number, number] } {
-  const g = r !== null && typeof r === 'object' ? (r as { g?: unknown }).g : undefined;
-  return Array.isArray(g) && g.length === 2 && typeof g[0] === 'number' && typeof g[1] === 'number';
-}
-
-export function isLocalRecord(r: unknown): r is { l: RunEvent } {
-  const l = r !== null && typeof r === 'object' ? (r as { l?: unknown }).l : undefined;
-  return l !== null && typeof l === 'object' && typeof (l as { kind?: unknown }).kind === 'string';
-}
 
 /** The driver's part of a stored run (`StoredRun.extra.a3s`). */
 export interface A3sRunExtra {

@@ -1,44 +1,45 @@
 /**
- * The A3S driver's durable state in the extension's storage, one directory per connection: `RunJournal`'s run
- * index (with the driver's `extra`: session, cursor, recovery links) and per-run transcript lines, the change-set
- * cache, and the generated session id. The cursor in the index is saved coalesced; the journal's own records are
- * the truth for what is held, so events lost by a crash or dispose are simply paged again after a reload.
+ * The A3S driver's durable state in the extension's storage, one directory per connection: the kit's journal (run
+ * index with the driver's `extra` — session, cursor, recovery links — and per-run records, a3sJournal.ts), the
+ * change-set cache, and the generated session id. The cursor in the index is saved coalesced; the journal's records
+ * are the truth for what is held, so events lost by a crash or dispose are simply paged again after a reload.
  */
 import { join } from 'node:path';
 import type { RunEvent } from '../../model/modelActions';
 import type { RunInfo } from '../../model/modelTypes';
-import { RunJournal, safeFileName } from '../../storage/runJournal';
+import { runKeyOf } from '../../model/modelTypes';
+import type { A3sEventRecord } from '../../protocol/a3s';
+import type { RunState } from '../../protocol/transcriptTypes';
+import { isTerminalRunState, runStateSchema } from '../../protocol/transcriptTypes';
+import { safeFileName } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
-import type { DriverLog } from '../connectionManager';
+import type { DriverContext } from '../connectionManager';
+import { errorText } from '../kit/errors';
+import { RunRecorder } from '../kit/runRecorder';
+import type { A3sCursor } from './a3sJournal';
+import { A3S_GAP_REASON, a3sCursorSchema, a3sEventRecords, legacyA3sDecoder, restoreA3sMapping } from './a3sJournal';
 import type { A3sRunBook } from './a3sRunBook';
 import { a3sRunBookExtra } from './a3sRunBook';
-import type { A3sJournalRecord, A3sRunExtra, CachedChangeSet } from './a3sRunRecords';
-import { a3sExtraOf, isEventRecord, isGapRecord, isLocalRecord, loadChangeSetCache, saveChangeSetCache } from './a3sRunRecords';
-import { errorText } from '../kit/errors';
+import type { A3sRunExtra, CachedChangeSet } from './a3sRunRecords';
+import { a3sExtraOf, loadChangeSetCache, saveChangeSetCache } from './a3sRunRecords';
 
-/** What a reload replays for one run, in journal order. */
-export type A3sStoredItem =
-  | { readonly kind: 'event'; readonly sequence: number; readonly occurredAtMs: number; readonly event: unknown }
-  | { readonly kind: 'gap'; readonly from: number; readonly toExclusive: number }
-  | { readonly kind: 'local'; readonly event: RunEvent };
-
-export interface A3sStoredRun {
-  readonly stored: StoredRun;
-  readonly extra: A3sRunExtra;
-  readonly items: readonly A3sStoredItem[];
-  readonly changeSet?: CachedChangeSet;
+export interface A3sReplayHooks {
+  /** The book for a stored run (registered by the driver); undefined leaves the run out (already known). */
+  open(stored: StoredRun, extra: A3sRunExtra): A3sRunBook | undefined;
+  /** After the run's records, with its cursor and flags restored: publish what it shows beside its transcript. */
+  restored(book: A3sRunBook, state: RunState, changeSet: CachedChangeSet | undefined): void;
 }
 
 export class A3sRunStorage {
   readonly dir: string;
-  private readonly journal: RunJournal;
+  private readonly journal: RunRecorder<A3sCursor>;
   private readonly dirty = new Map<string, () => void>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
 
-  constructor(storageDir: string, connectionId: string, private readonly log: DriverLog) {
-    this.dir = join(storageDir, 'transcripts', safeFileName(connectionId));
-    this.journal = new RunJournal(this.dir);
+  constructor(private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log'>) {
+    this.dir = join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId));
+    this.journal = new RunRecorder({ store: ctx.store, connectionId: ctx.connectionId, dir: this.dir, cursor: a3sCursorSchema, warn: (m) => ctx.log.warn(m) });
   }
 
   async saveRun(book: A3sRunBook, run: RunInfo | undefined): Promise<void> {
@@ -55,7 +56,7 @@ export class A3sRunStorage {
         ...(run.workspaceRoots ? { workspaceRoots: run.workspaceRoots } : {}),
         extra: { a3s: a3sRunBookExtra(book) },
       })
-      .catch((error: unknown) => this.log.error(`Could not store the run list: ${errorText(error)}`));
+      .catch((error: unknown) => this.ctx.log.error(`Could not store the run list: ${errorText(error)}`));
   }
 
   /** Saves the run soon (the cursor moves with every page; one index write per 300 ms is plenty). */
@@ -74,45 +75,71 @@ export class A3sRunStorage {
     this.dirty.clear();
   }
 
-  /** Resolves once the record is on disk; rejects when it could not be written. */
-  append(runId: string, record: A3sJournalRecord): Promise<void> {
-    return this.journal.append(runId, record);
+  /**
+   * Folds one harness record into the model and the journal; resolves once it is on disk, rejects when it could
+   * not be written. Undefined when the run already holds it.
+   */
+  fold(book: A3sRunBook, record: A3sEventRecord): Promise<void> | undefined {
+    const held = this.ctx.store.state.runs.get(runKeyOf(this.ctx.connectionId, book.runId))?.lastSequence ?? 0;
+    if (record.sequence + 1 <= held) {
+      return undefined;
+    }
+    return this.journal.record(book.runId, a3sEventRecords(book.mapping, record));
   }
 
-  appendQuietly(runId: string, record: A3sJournalRecord): Promise<void> {
-    return this.append(runId, record).catch((error: unknown) => {
-      if (!this.closed) {
-        this.log.error(`Could not store run ${runId}: ${errorText(error)}`);
-      }
-    });
+  /** Something the editor adds to the run (the prompt, a notice). */
+  local(runId: string, event: RunEvent): Promise<void> {
+    return this.quietly(runId, this.journal.event(runId, event));
+  }
+
+  /** Wire sequences [from, toExclusive) were evicted before this editor read them = model sequences (from, to]. */
+  gap(runId: string, from: number, toExclusive: number): Promise<void> {
+    return this.quietly(runId, this.journal.gap(runId, from, toExclusive, A3S_GAP_REASON));
   }
 
   saveChangeSet(runId: string, changeSet: CachedChangeSet): Promise<void> {
-    return saveChangeSetCache(this.dir, runId, changeSet).catch((error: unknown) => this.log.warn(`Could not store the change set of ${runId}: ${errorText(error)}`));
+    return saveChangeSetCache(this.dir, runId, changeSet).catch((error: unknown) => this.ctx.log.warn(`Could not store the change set of ${runId}: ${errorText(error)}`));
   }
 
-  /** Every stored A3S run with its journal items and cached change set. */
-  async loadRuns(): Promise<A3sStoredRun[]> {
-    const out: A3sStoredRun[] = [];
-    for (const stored of await this.journal.loadRuns()) {
-      const extra = a3sExtraOf(stored.extra);
-      if (!extra) {
-        continue;
-      }
-      const items: A3sStoredItem[] = [];
-      for (const record of await this.journal.readRecords(stored.runId)) {
-        if (isEventRecord(record) && Number.isSafeInteger(record.s) && record.s >= 0) {
-          items.push({ kind: 'event', sequence: record.s, occurredAtMs: typeof record.at === 'number' ? record.at : 0, event: record.e });
-        } else if (isGapRecord(record)) {
-          items.push({ kind: 'gap', from: record.g[0], toExclusive: record.g[1] });
-        } else if (isLocalRecord(record)) {
-          items.push({ kind: 'local', event: record.l });
+  /** Rebuilds every stored A3S run: its transcript, its book (cursor, mapping state, flags) and its change set. */
+  async replay(hooks: A3sReplayHooks): Promise<void> {
+    const runs = new Map<string, { book: A3sRunBook; extra: A3sRunExtra; state: RunState; held: number | null }>();
+    await this.journal.replay({
+      open: (stored) => {
+        const extra = a3sExtraOf(stored.extra);
+        const book = extra ? hooks.open(stored, extra) : undefined;
+        if (!extra || !book) {
+          return undefined;
         }
-      }
-      const changeSet = await loadChangeSetCache(this.dir, stored.runId);
-      out.push({ stored, extra, items, ...(changeSet ? { changeSet } : {}) });
-    }
-    return out;
+        const parsed = runStateSchema.safeParse(stored.state);
+        const state = parsed.success ? parsed.data : 'lost';
+        runs.set(stored.runId, { book, extra, state, held: null });
+        return { title: stored.title, state, createdAt: stored.createdAt, ...(stored.workspaceRoots ? { workspaceRoots: stored.workspaceRoots } : {}) };
+      },
+      legacy: () => legacyA3sDecoder(),
+      record: (runId, record) => {
+        const run = runs.get(runId)!;
+        restoreA3sMapping(run.book.mapping, record);
+        if ('e' in record && record.q !== undefined) {
+          run.held = Math.max(run.held ?? -1, record.q - 1);
+        }
+      },
+      close: async (stored) => {
+        const { book, extra, state, held } = runs.get(stored.runId)!;
+        runs.delete(stored.runId);
+        // The journal is the truth for what is held; the index's cursor only helps when it has no records.
+        book.cursor = held ?? extra.cursor;
+        // Replayed events must not move the state: the stored one is the last we knew.
+        this.ctx.store.dispatch({ type: 'runUpserted', connectionId: this.ctx.connectionId, runId: stored.runId, fields: { state } });
+        book.terminal = isTerminalRunState(state) && !book.stranded;
+        hooks.restored(book, state, await loadChangeSetCache(this.dir, stored.runId));
+      },
+    });
+  }
+
+  /** The wire sequences (+1) a run's journal holds, in order (tests: a reload restores what is on disk). */
+  sequencesOf(runId: string): Promise<number[]> {
+    return this.journal.sequencesOf(runId);
   }
 
   async close(): Promise<void> {
@@ -123,5 +150,13 @@ export class A3sRunStorage {
     this.flush();
     this.closed = true;
     await this.journal.close();
+  }
+
+  private quietly(runId: string, write: Promise<void>): Promise<void> {
+    return write.catch((error: unknown) => {
+      if (!this.closed) {
+        this.ctx.log.error(`Could not store run ${runId}: ${errorText(error)}`);
+      }
+    });
   }
 }

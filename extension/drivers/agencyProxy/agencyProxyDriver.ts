@@ -64,6 +64,7 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
       ownership,
       activity: new RunActivityBook(),
       localChanges: new AgencyProxyLocalChanges(ctx.store, this.runs, ctx.log, (runId) => this.journal.saveRun(runId)),
+      storeEvent: (runId, sequence, records) => this.journal.storeEvent(runId, sequence, records),
       saveRun: (runId) => this.journal.saveRun(runId),
       recordLocal: (runId, event) => this.journal.recordLocal(runId, event),
       expireApprovals: (runId, reason) => {
@@ -162,7 +163,7 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
     }
     this.parts.acks.approvalAnswered(runId, approvalId);
     // Journaled after the run's own events that arrived meanwhile (even its end): a replay still ends decided,
-    // because replayed terminal events expire nothing (see AgencyProxyJournal.load's runDone).
+    // because replayed terminal events expire nothing (see AgencyProxyJournal.load's `ended`, run after the records).
     await this.journal.recordLocal(runId, { kind: 'approvalSettled', approvalId, decision, by });
     this.parts.acks.schedule(runId);
   }
@@ -252,15 +253,13 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
   }
 
   private onEvent(frame: EventFrame): void {
-    if (this.folder.foldLive(frame)) {
-      this.journal.storeEvent(frame);
-    }
+    this.folder.foldLive(frame);
   }
 
   // --- journaling (agencyProxyJournal.ts) --------------------------------------------------------------------------
 
   protected override loadStorage(): Promise<void> {
-    return this.journal.load((runId, sequence, event) => this.folder.fold(runId, sequence, event, true));
+    return this.journal.load();
   }
 
   protected override closeStorage(): Promise<void> {

@@ -9,6 +9,7 @@ import type { DriverLog } from '../connectionManager';
 import type { DriverRuns } from '../kit/driverRuns';
 import type { AckTracker } from './ackTracker';
 import type { AgencyProxyLocalChanges } from './agencyProxyLocalChanges';
+import type { AgencyProxyFold } from './agencyProxyRecords';
 import type { RunActivityBook } from './runActivityBook';
 import type { RunOwnership } from './runOwnership';
 
@@ -21,6 +22,8 @@ export interface AgencyProxyRunParts {
   /** Answering or waiting for input: the daemon's snapshot cannot tell (runActivity.ts). */
   readonly activity: RunActivityBook;
   readonly localChanges: AgencyProxyLocalChanges;
+  /** Dispatches a daemon event's records and journals them; the event counts as stored for acks once on disk. */
+  storeEvent(runId: string, sequence: number, records: AgencyProxyFold['records']): void;
   /** Stores the run's fields and extras in the journal's index. */
   saveRun(runId: string): Promise<void>;
   /** Folds an event the editor made itself (a prompt, a decision) and journals it. */

@@ -71,6 +71,18 @@ export class RunActivityBook {
     return entry !== undefined && activityRunState(entry.activity, entry.interactive) === 'idle';
   }
 
+  /** The run's activity as folded so far (undefined before its first event): what the journal keeps as cursor. */
+  activityOf(runId: string): RunActivity | undefined {
+    return this.runs.get(runId)?.activity;
+  }
+
+  /** Puts back an activity from the journal (a reload): as if its events had been observed again. */
+  restore(runId: string, activity: RunActivity): void {
+    const entry = this.entry(runId);
+    entry.activity = activity;
+    entry.shown = activityRunState(activity, entry.interactive) ?? entry.shown;
+  }
+
   forget(runId: string): void {
     this.runs.delete(runId);
   }

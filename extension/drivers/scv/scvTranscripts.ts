@@ -1,59 +1,62 @@
 /**
  * Durable SCV transcripts: what the driver folds into a session's run is also appended to the run's journal in the
- * extension's storage, so a window reload shows old sessions. SCV has no replay (WIRE.md §2.6), so the journal
- * keeps the model's events (not wire frames): transcript events, gaps and the background-jobs panel. Display-only
- * tool progress is not kept. A session never outlives its connection, so after a reload every session that was
- * still live is marked interrupted and its pending approvals expire. The prompts waiting in a session's queue are
- * kept in its stored run (`extra.queued`) as they change, so when the session ends — a reload included — they are
+ * extension's storage (the kit's record format, kit/journalRecords.ts), so a window reload shows old sessions: the
+ * model's events, gaps and the background-jobs panel. Display-only tool progress is not kept. SCV has no replay
+ * (WIRE.md §2.6) and a session never outlives its connection, so nothing is resumed (no cursor): after a reload
+ * every session that was still live is marked interrupted and its pending approvals expire. 0.1.0's lines (`{l}`,
+ * `{g}`, `{p}`) were model inputs already and load as they are. The prompts waiting in a session's queue are kept
+ * in its stored run (`extra.queued`) as they change, so when the session ends — a reload included — they are
  * still there to offer to the next session (`scvLeftovers.ts`).
  */
 import { join } from 'node:path';
+import * as z from 'zod/mini';
 import type { RunEvent } from '../../model/modelActions';
 import type { Panel } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/modelTypes';
+import type { RunState } from '../../protocol/transcriptTypes';
 import { isTerminalRunState, runStateSchema } from '../../protocol/transcriptTypes';
-import { RunJournal, safeFileName } from '../../storage/runJournal';
+import { safeFileName } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
+import type { LegacyDecoder } from '../kit/runRecorder';
+import { RunRecorder } from '../kit/runRecorder';
 import { SESSION_RELOADED } from './scvErrorText';
 import { parseStoredPrompts, quotePrompts, samePrompts } from './scvLeftovers';
 import type { ScvLeftoverPrompt } from './scvLeftovers';
 
-/** One journal line. */
-export type ScvJournalRecord =
-  | { readonly l: RunEvent }
-  | { readonly g: { readonly from: number; readonly to: number; readonly reason: string } }
-  | { readonly p: readonly Panel[] };
-
 export class ScvTranscripts {
-  private readonly journal: RunJournal;
+  private readonly journal: RunRecorder;
   private readonly writes = new Set<Promise<void>>();
   private loaded: Promise<void> | undefined;
   /** run id → prompts queued in it that never ran (the live queue while the session lasts). */
   private readonly queued = new Map<string, readonly ScvLeftoverPrompt[]>();
 
   constructor(private readonly ctx: DriverContext) {
-    this.journal = new RunJournal(join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId)));
+    this.journal = new RunRecorder({
+      store: ctx.store,
+      connectionId: ctx.connectionId,
+      dir: join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId)),
+      cursor: z.never(),
+      warn: (m) => ctx.log.warn(m),
+    });
   }
 
   /** Folds a transcript event into the run and keeps it. */
   event(runId: string, event: RunEvent): void {
-    this.ctx.store.dispatch({ type: 'runEvent', runKey: this.keyOf(runId), event });
-    if (event.kind !== 'toolProgress') {
-      this.append(runId, { l: event });
+    if (event.kind === 'toolProgress') {
+      this.ctx.store.dispatch({ type: 'runEvent', runKey: this.keyOf(runId), event });
+    } else {
+      void this.track(this.journal.event(runId, event));
     }
   }
 
   /** Events `from`..`to` (the lost seqs, inclusive) never arrived. The model's gap action takes (from, to]. */
   gap(runId: string, from: number, to: number, reason: string): void {
-    const g = { from: from - 1, to, reason };
-    this.ctx.store.dispatch({ type: 'runGap', runKey: this.keyOf(runId), ...g });
-    this.append(runId, { g });
+    void this.track(this.journal.gap(runId, from - 1, to, reason));
   }
 
   panels(runId: string, panels: readonly Panel[]): void {
-    this.ctx.store.dispatch({ type: 'runPanels', runKey: this.keyOf(runId), panels, merge: true });
-    this.append(runId, { p: panels });
+    void this.track(this.journal.panels(runId, panels));
   }
 
   /** The prompts that waited in the run's queue when it was last saved (its leftovers once it ended). */
@@ -110,68 +113,49 @@ export class ScvTranscripts {
   }
 
   private async loadOnce(): Promise<void> {
-    for (const stored of await this.journal.loadRuns()) {
-      const key = this.keyOf(stored.runId);
-      if (this.ctx.store.state.runs.has(key)) {
-        continue; // already shown (the driver was recreated in the same window)
-      }
+    const stateOf = (stored: StoredRun) => {
       const parsed = runStateSchema.safeParse(stored.state);
-      const state = parsed.success ? parsed.data : 'interrupted';
-      this.ctx.store.dispatch({
-        type: 'runUpserted',
-        connectionId: this.ctx.connectionId,
-        runId: stored.runId,
-        fields: {
+      return parsed.success ? parsed.data : 'interrupted';
+    };
+    await this.journal.replay({
+      open: (stored) => {
+        if (this.ctx.store.state.runs.has(this.keyOf(stored.runId))) {
+          return undefined; // already shown (the driver was recreated in the same window)
+        }
+        return {
           title: stored.title,
           ...(stored.model !== undefined ? { model: stored.model } : {}),
-          state,
+          state: stateOf(stored),
           createdAt: stored.createdAt,
           ...(stored.workspaceRoots ? { workspaceRoots: stored.workspaceRoots } : {}),
-        },
-      });
-      for (const record of await this.journal.readRecords(stored.runId)) {
-        this.replay(key, record);
-      }
-      if (this.ctx.store.state.runs.get(key)?.state !== state) {
-        // Replaying must not change what the index says the session ended as.
-        this.ctx.store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'stateChanged', state } });
-      }
-      for (const approvalId of this.ctx.store.state.runs.get(key)?.pendingApprovals ?? []) {
-        this.ctx.store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'approvalSettled', approvalId, expired: true, reason: 'Its SCV session ended with the earlier window.' } });
-      }
-      const queued = parseStoredPrompts(stored.extra?.['queued']);
+        };
+      },
+      legacy: () => legacyScvDecoder,
+      close: (stored) => this.sessionRestored(stored, stateOf(stored)),
+    });
+  }
+
+  /** After a stored session's records: it ended with the earlier window, whatever it was doing. */
+  private async sessionRestored(stored: StoredRun, state: RunState): Promise<void> {
+    const key = this.keyOf(stored.runId);
+    if (this.ctx.store.state.runs.get(key)?.state !== state) {
+      // Replaying must not change what the index says the session ended as.
+      this.ctx.store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'stateChanged', state } });
+    }
+    for (const approvalId of this.ctx.store.state.runs.get(key)?.pendingApprovals ?? []) {
+      this.ctx.store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'approvalSettled', approvalId, expired: true, reason: 'Its SCV session ended with the earlier window.' } });
+    }
+    const queued = parseStoredPrompts(stored.extra?.['queued']);
+    if (queued.length > 0) {
+      this.queued.set(stored.runId, queued);
+    }
+    if (!isTerminalRunState(state)) {
       if (queued.length > 0) {
-        this.queued.set(stored.runId, queued);
+        this.event(stored.runId, { kind: 'notice', level: 'warning', text: neverRanNotice(queued) });
       }
-      if (!isTerminalRunState(state)) {
-        if (queued.length > 0) {
-          this.event(stored.runId, { kind: 'notice', level: 'warning', text: neverRanNotice(queued) });
-        }
-        this.event(stored.runId, { kind: 'stateChanged', state: 'interrupted', detail: SESSION_RELOADED, announce: true });
-        await this.saveRun(stored.runId);
-      }
+      this.event(stored.runId, { kind: 'stateChanged', state: 'interrupted', detail: SESSION_RELOADED, announce: true });
+      await this.saveRun(stored.runId);
     }
-  }
-
-  private replay(runKey: string, record: unknown): void {
-    if (record === null || typeof record !== 'object') {
-      return;
-    }
-    const r = record as Partial<Record<'l' | 'g' | 'p', unknown>>;
-    if (r.l !== null && typeof r.l === 'object' && typeof (r.l as { kind?: unknown }).kind === 'string') {
-      this.ctx.store.dispatch({ type: 'runEvent', runKey, event: r.l as RunEvent, restored: true });
-    } else if (r.g !== null && typeof r.g === 'object') {
-      const g = r.g as { from?: unknown; to?: unknown; reason?: unknown };
-      if (typeof g.from === 'number' && typeof g.to === 'number') {
-        this.ctx.store.dispatch({ type: 'runGap', runKey, from: g.from, to: g.to, reason: typeof g.reason === 'string' ? g.reason : 'events lost' });
-      }
-    } else if (Array.isArray(r.p)) {
-      this.ctx.store.dispatch({ type: 'runPanels', runKey, panels: r.p as Panel[], merge: true });
-    }
-  }
-
-  private append(runId: string, record: ScvJournalRecord): void {
-    void this.track(this.journal.append(runId, record));
   }
 
   private track(write: Promise<void>): Promise<void> {
@@ -185,6 +169,22 @@ export class ScvTranscripts {
     return runKeyOf(this.ctx.connectionId, runId);
   }
 }
+
+/** 0.1.0's lines, `{l: event}`, `{g: gap}`, `{p: panels}`: already model inputs, only re-keyed. */
+export const legacyScvDecoder: LegacyDecoder = (line) => {
+  if (line === null || typeof line !== 'object') {
+    return undefined;
+  }
+  const r = line as { readonly l?: unknown; readonly g?: unknown; readonly p?: unknown };
+  if (r.l !== undefined) {
+    return [{ v: 2, e: r.l }];
+  }
+  if (r.g !== null && typeof r.g === 'object') {
+    const g = r.g as { readonly reason?: unknown };
+    return [{ v: 2, g: { ...g, reason: typeof g.reason === 'string' ? g.reason : 'events lost' } }];
+  }
+  return r.p !== undefined ? [{ v: 2, p: r.p }] : undefined;
+};
 
 /** Said on a session that ended with prompts still queued. */
 export function neverRanNotice(prompts: readonly ScvLeftoverPrompt[]): string {

@@ -94,11 +94,8 @@ test('a reload resumes paging from the persisted cursor without duplicates', asy
   await until('the parked run is read', () => first.store.state.runs.get(key)?.lastSequence === 40);
   await first.driver.disconnect();
   // A reload restores what is on disk: wait until the journal holds every event the model holds (wire 0–39).
-  const onDisk = new A3sRunStorage(storage, first.connectionId, quietLog);
-  await untilAsync('the journal holds the 40 events', async () => {
-    const stored = (await onDisk.loadRuns()).find((r) => r.stored.runId === runId);
-    return stored?.items.filter((i) => i.kind === 'event').length === 40;
-  });
+  const onDisk = new A3sRunStorage({ store: first.store, connectionId: first.connectionId, storageDir: storage, log: quietLog });
+  await untilAsync('the journal holds the 40 events', async () => (await onDisk.sequencesOf(runId)).length === 40);
   await first.driver.dispose();
   assert.equal(harness.getRun(runId)!.live, true, 'the reload happens mid-run');
 

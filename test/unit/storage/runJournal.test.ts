@@ -3,7 +3,14 @@ import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import type { JournalLine } from '../../../extension/storage/runJournal';
 import { RunJournal } from '../../../extension/storage/runJournal';
+
+async function linesOf(journal: RunJournal, runId: string): Promise<JournalLine[]> {
+  const lines: JournalLine[] = [];
+  await journal.readLines(runId, (line) => lines.push(line));
+  return lines;
+}
 
 test('records survive a reopen, in order; the index keeps run metadata', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'journal-'));
@@ -14,8 +21,8 @@ test('records survive a reopen, in order; the index keeps run metadata', async (
     await a.close();
     const b = new RunJournal(dir);
     assert.deepEqual((await b.loadRuns()).map((r) => r.runId), ['run/1']);
-    const records = (await b.readRecords('run/1')) as { s: number }[];
-    assert.deepEqual(records.map((r) => r.s), Array.from({ length: 200 }, (_, i) => i + 1));
+    const records = await linesOf(b, 'run/1');
+    assert.deepEqual(records, Array.from({ length: 200 }, (_, i) => ({ ok: true, value: { s: i + 1 } })));
     await b.forgetRun('run/1');
     assert.deepEqual(await new RunJournal(dir).loadRuns(), []);
   } finally {
@@ -31,7 +38,7 @@ test('a torn last line (crash mid-write) is ignored', async () => {
     await j.close();
     const file = readdirSync(dir).find((f) => f.endsWith('.jsonl'))!;
     appendFileSync(join(dir, file), '{"s":2,"e":{"ty');
-    assert.deepEqual(await new RunJournal(dir).readRecords('r'), [{ s: 1 }]);
+    assert.deepEqual(await linesOf(new RunJournal(dir), 'r'), [{ ok: true, value: { s: 1 } }, { ok: false, torn: true }]);
   } finally {
     rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }
@@ -43,6 +50,35 @@ test('append after close is refused, not silently dropped', async () => {
     const j = new RunJournal(dir);
     await j.close();
     await assert.rejects(j.append('r', {}), /closed/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
+  }
+});
+
+test('a line that is not JSON before the last is reported as unreadable, not torn, and reading goes on', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+  try {
+    const j = new RunJournal(dir);
+    await j.append('r', { s: 1 });
+    await j.close();
+    const file = readdirSync(dir).find((f) => f.endsWith('.jsonl'))!;
+    appendFileSync(join(dir, file), 'not json\n\n{"s":3}\n');
+    assert.deepEqual(await linesOf(new RunJournal(dir), 'r'), [{ ok: true, value: { s: 1 } }, { ok: false, torn: false }, { ok: true, value: { s: 3 } }]);
+    assert.deepEqual(await linesOf(new RunJournal(dir), 'never-written'), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
+  }
+});
+
+test('a journal larger than one read chunk comes back whole, multi-byte characters split across chunks included', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+  try {
+    const j = new RunJournal(dir);
+    const records = Array.from({ length: 3000 }, (_, i) => ({ i, text: `été ✓ 🎉 ${'x'.repeat(i % 97)}` }));
+    await Promise.all(records.map((r) => j.append('big', r)));
+    await j.close();
+    const lines = await linesOf(new RunJournal(dir), 'big');
+    assert.deepEqual(lines, records.map((value) => ({ ok: true, value })));
   } finally {
     rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }

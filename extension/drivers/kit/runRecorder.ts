@@ -1,0 +1,217 @@
+/**
+ * Folds a driver's model inputs into the store and journals them in one call, and replays a connection's
+ * journal after a window reload — the same way for every driver (record format: journalRecords.ts).
+ *
+ * Writing: `record` dispatches each record to the store, then appends it; the promise resolves once the lines
+ * are on disk (fdatasync), which is what an acknowledgement to a daemon may wait for.
+ * Replay: for every run in the index, `open` says what the run starts from, then each line is read, validated and
+ * dispatched (`runEvent` with `restored: true` and its sequence, `runUpserted`, `runGap`, `runPanels`) as it is
+ * read — nothing is collected, so a journal is never held in memory. A line in one of 0.1.0's formats goes through
+ * the driver's legacy decoder (which yields v2 records: old journals are read, never rewritten). A line that fits
+ * neither is skipped and counted; a torn last line (crash mid-append) is ignored.
+ */
+import type * as z from 'zod/mini';
+import type { RunEvent, RunFields } from '../../model/modelActions';
+import type { ModelAction } from '../../model/modelActions';
+import type { Panel } from '../../model/modelTypes';
+import { runKeyOf } from '../../model/modelTypes';
+import type { RunStore } from '../../model/runStore';
+import { RunJournal } from '../../storage/runJournal';
+import type { StoredRun } from '../../storage/runJournal';
+import type { JournalRecord } from './journalRecords';
+import { isCurrentRecord, journalRecord, journalRecordSchema } from './journalRecords';
+
+/** What a recorder writes into and how it reads its driver's cursors. */
+export interface RunRecorderOptions<C> {
+  readonly store: Pick<RunStore, 'dispatch'>;
+  readonly connectionId: string;
+  /** The connection's journal directory (private to one connection profile). */
+  readonly dir: string;
+  /** The schema of the driver's cursor records; `z.never()` for a driver that keeps none. */
+  readonly cursor: z.ZodMiniType<C>;
+  /** Told how many lines of a run were skipped on replay (unreadable, or of no known shape). */
+  readonly warn?: (message: string) => void;
+}
+
+/** Turns one line in a 0.1.0 format into v2 records (validated like any other); undefined: not one of its lines. */
+export type LegacyDecoder = (line: unknown) => readonly unknown[] | undefined;
+
+/** A driver's part of a replay: where each run starts, how its old lines read, what it rebuilds. */
+export interface ReplayHandlers<C> {
+  /** The fields a stored run starts from; undefined leaves the run out (not this driver's, or already shown). */
+  open(stored: StoredRun): RunFields | undefined;
+  /** A decoder for the run's 0.1.0 lines (one per run: a decoder may keep state across them). */
+  legacy?(stored: StoredRun): LegacyDecoder;
+  /** Each record once it was dispatched (cursors are only handed here): the driver rebuilds its own books. */
+  record?(runId: string, record: JournalRecord<C>): void;
+  /** After the run's last record. */
+  close?(stored: StoredRun): void | Promise<void>;
+}
+
+/** What a replay found (a driver may log it; skipped lines are already reported through `warn`). */
+export interface ReplayStats {
+  readonly runs: number;
+  readonly records: number;
+  /** Lines skipped: not JSON (before the last line), or no record of a known shape. */
+  readonly invalid: number;
+  /** Runs whose last line was torn (ignored). */
+  readonly torn: number;
+}
+
+/** One connection's journal: records model inputs as they are folded, and replays them after a reload. */
+export class RunRecorder<C = never> {
+  private readonly journal: RunJournal;
+  private readonly schema: z.ZodMiniType<JournalRecord<C>>;
+
+  constructor(private readonly options: RunRecorderOptions<C>) {
+    this.journal = new RunJournal(options.dir);
+    this.schema = journalRecordSchema(options.cursor);
+  }
+
+  /** Dispatches the records to the store and journals them; resolves once all are on disk. */
+  record(runId: string, records: readonly JournalRecord<C>[]): Promise<void> {
+    if (records.length === 1) {
+      // The common case (one event, e.g. a text chunk): no combining.
+      this.dispatch(runId, records[0]!);
+      return this.journal.append(runId, records[0]!);
+    }
+    const writes = records.map((record) => {
+      this.dispatch(runId, record);
+      return this.journal.append(runId, record);
+    });
+    // Several resolve together, or reject if one failed.
+    return Promise.all(writes).then(() => undefined);
+  }
+
+  /** One run event (`sequence`: the daemon's, when it opens a daemon event). */
+  event(runId: string, event: RunEvent, sequence?: number): Promise<void> {
+    return this.record(runId, [journalRecord.event(event, sequence)]);
+  }
+
+  /** Run fields (`runUpserted`), e.g. the state a daemon event implies. */
+  fields(runId: string, fields: RunFields): Promise<void> {
+    return this.record(runId, [journalRecord.fields(fields)]);
+  }
+
+  /** Events (from, to] are lost. */
+  gap(runId: string, from: number, to: number, reason: string): Promise<void> {
+    return this.record(runId, [journalRecord.gap({ from, to, reason })]);
+  }
+
+  /** Side panels, merged by id. */
+  panels(runId: string, panels: readonly Panel[]): Promise<void> {
+    return this.record(runId, [journalRecord.panels(panels)]);
+  }
+
+  /** Journals the driver's resume state for the run; not dispatched (replay hands it back through `record`). */
+  cursor(runId: string, cursor: C): Promise<void> {
+    return this.journal.append(runId, journalRecord.cursor(cursor));
+  }
+
+  /** The run index: metadata and driver extras, rewritten whole (small). */
+  saveRun(run: StoredRun): Promise<void> {
+    return this.journal.saveRun(run);
+  }
+
+  /** Every run in the index. */
+  loadRuns(): Promise<StoredRun[]> {
+    return this.journal.loadRuns();
+  }
+
+  /** Resolves once everything recorded so far (and the index) is on disk, whatever the outcome of each. */
+  flush(): Promise<void> {
+    return this.journal.flush();
+  }
+
+  /** Flushes, then closes the files; recording after this rejects. */
+  close(): Promise<void> {
+    return this.journal.close();
+  }
+
+  /** Replays every stored run, record by record (see the file comment). */
+  async replay(handlers: ReplayHandlers<C>): Promise<ReplayStats> {
+    const stats = { runs: 0, records: 0, invalid: 0, torn: 0 };
+    for (const stored of await this.journal.loadRuns()) {
+      const fields = handlers.open(stored);
+      if (fields === undefined) {
+        continue;
+      }
+      stats.runs += 1;
+      this.options.store.dispatch({ type: 'runUpserted', connectionId: this.options.connectionId, runId: stored.runId, fields });
+      const legacy = handlers.legacy?.(stored);
+      let invalid = 0;
+      await this.journal.readLines(stored.runId, (line) => {
+        if (!line.ok) {
+          stats.torn += line.torn ? 1 : 0;
+          invalid += line.torn ? 0 : 1;
+          return;
+        }
+        const candidates = isCurrentRecord(line.value) ? [line.value] : legacy?.(line.value);
+        if (candidates === undefined) {
+          invalid += 1;
+          return;
+        }
+        for (const candidate of candidates) {
+          const parsed = this.schema.safeParse(candidate);
+          if (!parsed.success) {
+            invalid += 1;
+            continue;
+          }
+          stats.records += 1;
+          this.dispatch(stored.runId, parsed.data, true);
+          handlers.record?.(stored.runId, parsed.data);
+        }
+      });
+      if (invalid > 0) {
+        stats.invalid += invalid;
+        this.options.warn?.(`Skipped ${invalid} unreadable journal line${invalid === 1 ? '' : 's'} of run ${stored.runId}.`);
+      }
+      await handlers.close?.(stored);
+    }
+    return stats;
+  }
+
+  /** The daemon sequences a run's journal holds, in order (for tests and tools: replay never collects). */
+  async sequencesOf(runId: string): Promise<number[]> {
+    const out: number[] = [];
+    await this.journal.readLines(runId, (line) => {
+      const parsed = line.ok ? this.schema.safeParse(line.value) : undefined;
+      if (parsed?.success && 'e' in parsed.data && parsed.data.q !== undefined) {
+        out.push(parsed.data.q);
+      }
+    });
+    return out;
+  }
+
+  private dispatch(runId: string, record: JournalRecord<C>, restored = false): void {
+    const action = this.actionOf(runId, record, restored);
+    if (action) {
+      this.options.store.dispatch(action);
+    }
+  }
+
+  private actionOf(runId: string, record: JournalRecord<C>, restored: boolean): ModelAction | undefined {
+    const runKey = runKeyOf(this.options.connectionId, runId);
+    if ('e' in record) {
+      // Spelled out, not spread: this runs for every streamed chunk.
+      const action: { type: 'runEvent'; runKey: string; event: RunEvent; sequence?: number; restored?: boolean } = { type: 'runEvent', runKey, event: record.e };
+      if (record.q !== undefined) {
+        action.sequence = record.q;
+      }
+      if (restored) {
+        action.restored = true;
+      }
+      return action;
+    }
+    if ('f' in record) {
+      return { type: 'runUpserted', connectionId: this.options.connectionId, runId, fields: record.f };
+    }
+    if ('g' in record) {
+      return { type: 'runGap', runKey, ...record.g };
+    }
+    if ('p' in record) {
+      return { type: 'runPanels', runKey, panels: record.p, merge: true };
+    }
+    return undefined; // a cursor: the driver's, not the model's
+  }
+}

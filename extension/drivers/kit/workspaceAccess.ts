@@ -1,0 +1,28 @@
+/**
+ * What a driver may ask of the editor's workspace and secret store, without importing `vscode`: the UI implements
+ * both (ui/workspaceAccess.ts, ui/driverSecrets.ts) and hands them to every driver in its `DriverContext`. An agent
+ * that reads and writes files through its client (ACP `fs/read_text_file`, `fs/write_text_file`) goes through
+ * `WorkspaceAccess`, so it sees unsaved edits and its writes are undoable; an agent's API key goes through
+ * `DriverSecrets`, never into settings or the protocol trace.
+ */
+
+export interface WorkspaceAccess {
+  /** The workspace folders' absolute paths (what an agent may read and write inside). */
+  roots(): readonly string[];
+  /**
+   * The text of `path` as the editor has it (an open document's buffer, unsaved edits included; else the file on
+   * disk). `line` is 1-based; `limit` counts lines. Rejects for a path outside every root or a missing file.
+   */
+  readText(path: string, line?: number, limit?: number): Promise<string>;
+  /**
+   * Replaces the whole text of `path` (creating it if needed) as one undoable edit, and saves it. Rejects for a path
+   * outside every root.
+   */
+  writeText(path: string, content: string): Promise<void>;
+}
+
+export interface DriverSecrets {
+  get(key: string): Promise<string | undefined>;
+  store(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}

@@ -1,0 +1,149 @@
+/**
+ * The fake model server (test/fixtures/fakeModel) on its own, without an agent: routes, the SSE each scenario step
+ * produces for both APIs, how a request's tool results pick the next step, aborts, recording, and its CLI bundle.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, test } from 'node:test';
+import { build } from 'esbuild';
+import { EDIT_TOOL_ID, READ_TOOL_ID } from '../../fixtures/fakeModel/anthropicMessages';
+import { FakeModelServer } from '../../fixtures/fakeModel/fakeModelServer';
+import { PATCH_CALL_ID } from '../../fixtures/fakeModel/openaiResponses';
+import { DEFAULT_FINAL_TEXT, DEFAULT_TEXT, DEFAULT_THOUGHT, applyPatchText } from '../../fixtures/fakeModel/scenarios';
+import { waitFor } from './acpTestClient';
+
+const servers: FakeModelServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    await s.close();
+  }
+});
+
+async function serve(...args: ConstructorParameters<typeof FakeModelServer>): Promise<FakeModelServer> {
+  const server = await new FakeModelServer(...args).start();
+  servers.push(server);
+  return server;
+}
+
+interface SseEvent {
+  readonly type: string;
+  readonly [key: string]: unknown;
+}
+
+async function post(url: string, body: unknown): Promise<SseEvent[]> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'text/event-stream');
+  const text = await res.text();
+  return text.split('\n\n').filter((b) => b.trim() !== '').map((block) => {
+    const [eventLine, dataLine] = block.split('\n');
+    const data = JSON.parse(dataLine!.replace(/^data: /, '')) as SseEvent;
+    assert.equal(eventLine, `event: ${data.type}`);
+    return data;
+  });
+}
+
+const joined = (events: SseEvent[], type: string, field: string): string => events.filter((e) => e.type === type).map((e) => String(e[field])).join('');
+
+test('routes: HEAD / is 200, an unknown path 404, a WebSocket upgrade 426; all recorded', { timeout: 10_000 }, async () => {
+  const server = await serve();
+  assert.equal((await fetch(`${server.url}/`, { method: 'HEAD' })).status, 200);
+  assert.equal((await fetch(`${server.url}/v1/models`)).status, 404);
+  const status = await new Promise<number | undefined>((done) => {
+    const req = request(`${server.url}/v1/responses`, { headers: { connection: 'Upgrade', upgrade: 'websocket' } });
+    req.on('response', (res) => done(res.statusCode));
+    req.on('error', () => done(undefined));
+    req.end();
+  });
+  assert.equal(status, 426);
+  assert.deepEqual(server.requests.map((r) => `${r.api} ${r.method} ${r.path}`), ['probe HEAD /', 'other GET /v1/models', 'websocket GET /v1/responses']);
+});
+
+test('OpenAI Responses: text = reasoning summary + output text + completed with usage', { timeout: 10_000 }, async () => {
+  const server = await serve({ kind: 'text' });
+  const events = await post(`${server.url}/v1/responses`, { model: 'gpt-x', stream: true, input: [] });
+  assert.equal(events[0]?.type, 'response.created');
+  assert.equal(events.at(-1)?.type, 'response.completed');
+  assert.equal(joined(events, 'response.reasoning_summary_text.delta', 'delta'), DEFAULT_THOUGHT);
+  assert.equal(joined(events, 'response.output_text.delta', 'delta'), DEFAULT_TEXT);
+  assert.ok(events.filter((e) => e.type === 'response.output_text.delta').length > 3);
+  assert.deepEqual(server.modelRequests().map((r) => [r.step, (r.body as { model: string }).model]), [['text', 'gpt-x']]);
+});
+
+test('OpenAI Responses: edit = apply_patch custom tool call, then the final text once its output is in the input', { timeout: 10_000 }, async () => {
+  const server = await serve({ kind: 'edit', path: '/w/README.md', oldString: 'hello', newString: 'hello, edited' });
+  const first = await post(`${server.url}/v1/responses`, { input: [{ type: 'message', role: 'user', content: [] }] });
+  const done = first.find((e) => e.type === 'response.output_item.done')?.item as { type: string; name: string; call_id: string; input: string };
+  assert.deepEqual([done.type, done.name, done.call_id], ['custom_tool_call', 'apply_patch', PATCH_CALL_ID]);
+  assert.equal(done.input, applyPatchText('/w/README.md', 'hello', 'hello, edited'));
+  assert.equal(joined(first, 'response.custom_tool_call_input.delta', 'delta'), done.input);
+  const second = await post(`${server.url}/v1/responses`, { input: [{ type: 'custom_tool_call_output', call_id: PATCH_CALL_ID, output: 'ok' }] });
+  assert.equal(joined(second, 'response.output_text.delta', 'delta'), DEFAULT_FINAL_TEXT);
+  assert.deepEqual(server.modelRequests().map((r) => r.step), ['tool:apply_patch', 'final']);
+});
+
+test('Anthropic Messages: text = thinking (with signature) + text; edit = Read, then Edit, then the final text', { timeout: 10_000 }, async () => {
+  const server = await serve({ kind: 'text' });
+  const text = await post(`${server.url}/v1/messages?beta=true`, { model: 'claude-x', messages: [] });
+  assert.deepEqual([text[0]?.type, text.at(-1)?.type], ['message_start', 'message_stop']);
+  const deltas = text.filter((e) => e.type === 'content_block_delta').map((e) => e.delta as { type: string; text?: string; thinking?: string });
+  assert.equal(deltas.filter((d) => d.type === 'thinking_delta').map((d) => d.thinking).join(''), DEFAULT_THOUGHT);
+  assert.ok(deltas.some((d) => d.type === 'signature_delta'));
+  assert.equal(deltas.filter((d) => d.type === 'text_delta').map((d) => d.text).join(''), DEFAULT_TEXT);
+  server.setScenario({ kind: 'edit', path: '/w/README.md', oldString: 'hello', newString: 'hello, edited' });
+  const toolOf = (events: SseEvent[]): { name: string; input: unknown } => {
+    const start = events.find((e) => e.type === 'content_block_start')?.content_block as { name: string };
+    const json = events.filter((e) => e.type === 'content_block_delta').map((e) => (e.delta as { partial_json: string }).partial_json).join('');
+    return { name: start.name, input: JSON.parse(json) };
+  };
+  const read = await post(`${server.url}/v1/messages`, { messages: [{ role: 'user', content: 'edit' }] });
+  assert.deepEqual(toolOf(read), { name: 'Read', input: { file_path: '/w/README.md' } });
+  assert.equal((read.find((e) => e.type === 'message_delta')?.delta as { stop_reason: string }).stop_reason, 'tool_use');
+  const result = (id: string): unknown => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] });
+  const edit = await post(`${server.url}/v1/messages`, { messages: [result(READ_TOOL_ID)] });
+  assert.deepEqual(toolOf(edit), { name: 'Edit', input: { file_path: '/w/README.md', old_string: 'hello', new_string: 'hello, edited' } });
+  const final = await post(`${server.url}/v1/messages`, { messages: [result(READ_TOOL_ID), result(EDIT_TOOL_ID)] });
+  assert.equal(final.filter((e) => e.type === 'content_block_delta').map((e) => (e.delta as { text: string }).text).join(''), DEFAULT_FINAL_TEXT);
+  assert.deepEqual(server.modelRequests().map((r) => r.step), ['text', 'tool:Read', 'tool:Edit', 'final']);
+});
+
+test('slow: deltas keep coming until the client aborts; the request is recorded as aborted', { timeout: 10_000 }, async () => {
+  const server = await serve({ kind: 'slow', chunks: 1000, delayMs: 10 });
+  const abort = new AbortController();
+  const res = await fetch(`${server.url}/v1/messages`, { method: 'POST', body: '{}', signal: abort.signal });
+  const reader = res.body!.getReader();
+  let seen = '';
+  while (!seen.includes('slow 3 ')) {
+    const { value } = await reader.read();
+    seen += new TextDecoder().decode(value);
+  }
+  abort.abort();
+  await waitFor('the abort recorded', () => server.modelRequests()[0]?.aborted === true);
+  assert.equal(server.modelRequests()[0]?.done, true);
+});
+
+test('the CLI bundle prints its URL, takes a scenario over HTTP, lists what it recorded, stops on SIGTERM', { timeout: 20_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fake-model-bundle-'));
+  try {
+    const outfile = join(dir, 'fakeModel.cjs');
+    await build({ entryPoints: [resolve(__dirname, '../../fixtures/fakeModel/main.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'warning' });
+    const child = spawn(process.execPath, [outfile, '--scenario', '{"kind":"text","text":"from the CLI"}'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    const line = await new Promise<string>((done) => createInterface({ input: child.stdout }).once('line', done));
+    const { url } = JSON.parse(line) as { url: string };
+    assert.equal(joined(await post(`${url}/v1/responses`, { input: [] }), 'response.output_text.delta', 'delta'), 'from the CLI');
+    assert.equal((await fetch(`${url}/_fake/scenario`, { method: 'POST', body: JSON.stringify({ kind: 'text', text: 'changed' }) })).status, 204);
+    assert.equal(joined(await post(`${url}/v1/responses`, { input: [] }), 'response.output_text.delta', 'delta'), 'changed');
+    const recorded = (await (await fetch(`${url}/_fake/requests`)).json()) as { api: string }[];
+    assert.deepEqual(recorded.map((r) => r.api), ['openai', 'openai']);
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
