@@ -7,6 +7,11 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+/** The daemons' driver folders under extension/drivers/ (each also names its protocol modules: protocol/<daemon>*). */
+const driverFolders = ['agencyProxy', 'a3s', 'hive', 'scv'];
+/** Protocol modules every driver may use besides its own. */
+const sharedProtocolModules = ['transcriptTypes', 'connectionProfile', 'protocolNames', 'panels', 'runStateDisplay'];
+
 const noVscode = {
   name: 'vscode',
   message: "Only extension/ui and extension/extension.ts may import 'vscode': keep this layer pure so it runs under plain Node.",
@@ -100,8 +105,9 @@ export default tseslint.config(
     },
   },
   {
-    // The driver kit is what every driver builds on: it speaks the run model but knows no UI, so it stays testable
-    // under plain Node.
+    // The driver kit is what every driver builds on. It sits between the run model and the drivers (the base driver
+    // writes connection state and approval expiry into the model), so it may import the model, but no UI and no
+    // concrete driver: a driver uses it without dragging either in, and it stays testable under plain Node.
     files: ['extension/drivers/kit/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -110,8 +116,8 @@ export default tseslint.config(
           paths: [noVscode],
           patterns: [
             {
-              regex: '^(\\.\\./)+(ui)(/|$)',
-              message: 'extension/drivers/kit may not import extension/ui: the kit sits between the model and the drivers.',
+              regex: `^(\\.\\./)+(ui(/|$)|drivers/|daemonRegistry$|(${driverFolders.join('|')})(/|$))`,
+              message: 'extension/drivers/kit may not import extension/ui or a concrete driver (nor the daemon registry, which imports them all): the kit is below both.',
             },
           ],
         },
@@ -147,6 +153,32 @@ export default tseslint.config(
       ],
     },
   },
+  // Each daemon's driver folder sees only what a driver is built from (docs/CONVENTIONS.md): the kit, the driver
+  // contract (drivers/driver.ts, drivers/connectionManager.ts), its own protocol modules and the shared ones, the
+  // model, transport, changeSets, base and storage, and its own folder. Never another daemon's driver or the UI.
+  // The regexes assume files directly in the daemon's folder (there are no subfolders).
+  ...driverFolders.map((daemon) => ({
+    files: [`extension/drivers/${daemon}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [
+            {
+              regex: `^\\.\\./(?!\\.\\./)(?!(kit/|driver$|connectionManager$|${daemon}/))`,
+              message: `extension/drivers/${daemon} may import from extension/drivers only the kit, driver.ts and connectionManager.ts: not another daemon's driver.`,
+            },
+            {
+              regex: `^\\.\\./\\.\\./(?!\\.\\./)(?!(model|transport|changeSets|base|storage)/|protocol/(${daemon}([A-Z]\\w*)?(/[\\w/]+)?|${sharedProtocolModules.join('|')})$)`,
+              message: `extension/drivers/${daemon} may import only extension/model, transport, changeSets, base, storage, its own protocol modules (protocol/${daemon}*) and the shared ones (${sharedProtocolModules.join(', ')}): not extension/ui or another daemon's protocol.`,
+            },
+            { regex: '^(\\.\\./){3,}', message: `extension/drivers/${daemon} may not import from outside extension/.` },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['webview/**/*.ts'],
     rules: {

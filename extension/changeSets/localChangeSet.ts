@@ -2,7 +2,7 @@
  * Change sets computed by the editor for daemons that send none (AgencyProxy now; SCV and hyperhive later): when a
  * run starts in a git workspace the working tree is snapshotted as a tree object, when it ends it is snapshotted
  * again, and the change set is `git diff --binary <base> <result>` — handed to the host's {@link LocalChangeSetSink}
- * (a driver publishes it to the model with source `local`, see drivers/localChangeSetSink.ts).
+ * (a driver publishes it to the model with source `local`, see drivers/kit/localChangeSetSink.ts).
  * The user's index and HEAD are never touched (see gitTrees.ts). Pure Node, no `vscode`.
  *
  * Daemon-independent: it knows runs only by id and reports through the sink, so any driver can use it without

@@ -106,12 +106,14 @@ export class ConnectionManager {
     await this.drivers.get(connectionId)?.disconnect();
   }
 
+  /** Disconnects and disposes every driver; resolves once each has flushed and closed its storage. */
   async dispose(): Promise<void> {
     for (const id of [...this.drivers.keys()]) {
       await this.dropDriver(id);
     }
   }
 
+  /** Disconnects and disposes the driver (awaited: its storage is flushed before a replacement opens it). */
   private async dropDriver(id: string): Promise<void> {
     const driver = this.drivers.get(id);
     if (!driver) {
@@ -121,7 +123,7 @@ export class ConnectionManager {
     try {
       await driver.disconnect();
     } finally {
-      driver.dispose();
+      await driver.dispose();
     }
   }
 }

@@ -38,6 +38,8 @@ export { DriverError } from './kit/errors';
 
 export interface Driver extends Disposable {
   readonly protocol: ProtocolName;
+  /** Stops reconnecting, closes the connection and flushes and closes storage; resolves once all of it is done. */
+  dispose(): Promise<void>;
   readonly connectionId: string;
   /** Connects and keeps the connection up (reconnecting with backoff) until `disconnect`. */
   connect(): Promise<void>;

@@ -116,7 +116,7 @@ export class AcpDriver extends BaseDriver implements Driver {
       void this.agentCrashed(`${why}${tail ? `:\n${tail}` : '.'}`);
     });
     const init = await agent.initialize(EXTENSION_VERSION).catch(async (error: unknown) => {
-      const exit = await Promise.race([agent.exited, new Promise<undefined>((r) => setTimeout(r, 200))]);
+      const exit = await Promise.race([agent.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 200))]);
       throw new DriverError(exit?.spawnError ? `${spec.command} could not be started (${exit.spawnError}).` : `The agent did not initialize: ${String(error instanceof Error ? error.message : error)}`, 'fatal');
     });
     this.init = init;
@@ -161,7 +161,7 @@ export class AcpDriver extends BaseDriver implements Driver {
     this.applyModes(session, created.modes ?? undefined, created.configOptions ?? undefined);
     const title = options.prompt.trim().split(/\r?\n/, 1)[0]!.slice(0, 80) || 'New session';
     await this.storage.created(session, title, this.init?.agentInfo?.title ?? this.init?.agentInfo?.name ?? this.ctx.profile.name);
-    void this.turns.prompt(session, options.prompt).catch((error: unknown) => this.ctx.log.error(`Session ${session.sessionId}: ${String(error)}`));
+    this.turns.start(session, options.prompt);
     return created.sessionId;
   }
 

@@ -85,14 +85,25 @@ export class AcpTurns {
     return this.deps.recorder.event(runId, { kind: 'approvalSettled', approvalId, decision, by });
   }
 
-  /** Sends `text` now, or queues it behind the running turn. */
+  /**
+   * Sends `text` now, or queues it behind the running turn. Resolves once the prompt is folded and on its way, not
+   * when the turn ends (that may wait for a decision the caller is about to make).
+   */
   async send(session: AcpSession, text: string): Promise<void> {
     if (session.turn) {
       this.deps.sessions.enqueue(session, text);
       this.publishQueue(session);
       return;
     }
-    await this.prompt(session, text);
+    this.start(session, text);
+  }
+
+  /** Starts a turn in the background (its end is folded when it comes); fails now if the agent is not running. */
+  start(session: AcpSession, text: string): void {
+    if (!this.deps.connection()) {
+      throw new Error('The agent is not running. Connect it first.');
+    }
+    void this.prompt(session, text).catch((error: unknown) => this.deps.log.error(`Session ${session.sessionId}: ${errorText(error)}`));
   }
 
   /** One turn: the prompt is folded first (it is the user's), then sent; resolves when the turn has ended. */
@@ -162,7 +173,7 @@ export class AcpTurns {
     const entry = this.deps.sessions.dequeue(session);
     this.publishQueue(session);
     if (entry) {
-      await this.prompt(session, entry.prompt);
+      this.start(session, entry.prompt);
     }
   }
 

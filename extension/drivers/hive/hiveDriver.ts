@@ -3,32 +3,29 @@
  * inbox and whose side panels are its loose ends, reminders and identity. mcp.sock has no push channel and no
  * session (WIRE.md 4.2, 6.4), so the driver discovers the sockets, polls the cheap `status` of every agent with a
  * backoff while nothing changes, and re-reads an agent (`recent`, loose ends, meta) when its status changed, on a
- * user action, or on a slow sweep. It talks to the agent only with `operator_msg`; the guarded client refuses the
- * harness verbs (`recv`, `ack_*`, …) that would steal or settle the agent's messages.
+ * user action, or on a slow sweep (`hiveAgentSync.ts`). It talks to the agent only with `operator_msg`; the guarded
+ * client refuses the harness verbs (`recv`, `ack_*`, …) that would steal or settle the agent's messages.
+ * Reconnecting and cleanup are the base driver's.
  */
-import { runKeyOf } from '../../model/modelTypes';
 import type { Lenient, SchedulePromptPayload, WireSchedule } from '../../protocol/hive';
 import type { ActionAnswers, ActionInput, ActionResult, ActionTarget } from '../kit/daemonActions';
 import { hiveFacts, nextHiveActionInput, performHiveAction } from './hiveActionFlows';
 import type { DriverContext } from '../connectionManager';
 import type { Driver } from '../driver';
 import { DriverError } from '../driver';
-import { ReconnectLoop } from '../reconnectLoop';
+import { BaseDriver } from '../kit/baseDriver';
+import type { Timeouts } from '../kit/clock';
+import type { ConnectionScope } from '../kit/connectionScope';
 import { HiveClient } from './client';
 import type { AgentBook } from './hiveAgentBook';
-import { errorText, toDriverError } from '../kit/errors';
-import { readAgent } from './hiveAgentBook';
+import { HiveAgentSync } from './hiveAgentSync';
 import type { HiveSocketRole, HostJournalQuery, ScheduleEdit } from './hiveClientOptions';
-import { FATAL, layoutFailure, probeFailure } from './hiveConnectFailure';
-import { HiveConnectionError, HiveError } from './hiveErrors';
+import { hiveUserError, sendOperatorMessage } from './hiveOperatorMessage';
 import { ACTION_CANCEL, ACTION_MARK_DONE, LOOSE_ENDS_PANEL, parseLooseEndEntryId } from './hivePanels';
-import type { Timeouts } from '../kit/clock';
-import { createHivePoller } from './hivePoller';
-import type { Poller } from '../kit/poller';
 import type { HiveAgentSummary } from './hiveRoster';
 import { HiveRoster } from './hiveRoster';
 import { HiveStoreMirror } from './hiveStoreMirror';
-import { DEFAULT_HIVE_DIR, discoverHiveSockets } from './socketLayout';
+import { DEFAULT_HIVE_DIR } from './socketLayout';
 
 export interface HiveDriverOptions {
   readonly timers?: Timeouts;
@@ -46,41 +43,33 @@ export type HiveLifecycleVerb = 'start' | 'kill' | 'restart' | 'update';
 
 export type { HiveAgentSummary };
 
-export class HiveDriver implements Driver {
+export class HiveDriver extends BaseDriver implements Driver {
   readonly protocol = 'hive' as const;
-  readonly connectionId: string;
-  private readonly loop: ReconnectLoop;
-  private readonly poller: Poller;
   private readonly roster: HiveRoster;
-  private readonly clock: () => number;
-  private readonly sweepMs: number;
-  private readonly baseTime: number;
-  private onLost: ((reason: string) => void) | undefined;
-  private generation = 0;
   private readonly mirror: HiveStoreMirror;
+  private readonly agentSync: HiveAgentSync;
   private readonly warned = new Set<string>();
 
   constructor(
-    private readonly ctx: DriverContext,
+    ctx: DriverContext,
     private readonly options: HiveDriverOptions = {},
   ) {
-    this.connectionId = ctx.connectionId;
-    this.clock = options.clock ?? Date.now;
-    this.sweepMs = options.sweepMs ?? 120_000;
-    this.baseTime = this.clock();
+    const clock = options.clock ?? Date.now;
+    super(ctx, { reconnect: { ...(options.reconnectBaseMs !== undefined ? { baseMs: options.reconnectBaseMs } : {}), clock } });
     this.roster = new HiveRoster(
       (socketPath, role) => this.newClient(socketPath, role),
       (key, message) => this.warnOnce(key, message),
     );
-    this.mirror = new HiveStoreMirror(ctx.store, this.connectionId, this.roster, this.target, this.baseTime);
-    this.poller = createHivePoller(() => this.poll(), options.timers, options.pollMinMs, options.pollMaxMs);
-    this.loop = new ReconnectLoop({
-      connectOnce: (onLost) => this.connectOnce(onLost),
-      setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
-      describeError: (error) => ({ message: errorText(error), fatal: error instanceof DriverError && error.code === FATAL }),
-      ...(options.reconnectBaseMs !== undefined ? { baseMs: options.reconnectBaseMs } : {}),
-      clock: this.clock,
-    });
+    this.mirror = new HiveStoreMirror(ctx.store, this.connectionId, this.roster, this.target, clock());
+    this.agentSync = new HiveAgentSync(
+      ctx,
+      this.target,
+      this.roster,
+      this.mirror,
+      (socketPath, role) => this.newClient(socketPath, role),
+      (key, message) => this.warnOnce(key, message),
+      { ...options, sweepMs: options.sweepMs ?? 120_000, clock },
+    );
   }
 
   /** The directory (or single socket) this profile watches. */
@@ -90,26 +79,11 @@ export class HiveDriver implements Driver {
 
   /** The delay of the next status poll (tests and the tree's tooltip). */
   get pollDelayMs(): number {
-    return this.poller.currentDelayMs;
+    return this.agentSync.poller.currentDelayMs;
   }
 
   get hasManager(): boolean {
     return this.roster.managerName !== undefined;
-  }
-
-  async connect(): Promise<void> {
-    await this.loop.start();
-  }
-
-  async disconnect(): Promise<void> {
-    this.generation++;
-    this.poller.stop();
-    this.onLost = undefined;
-    this.loop.stop();
-  }
-
-  dispose(): void {
-    void this.disconnect();
   }
 
   /** The agents (manager first), for pickers. */
@@ -139,41 +113,21 @@ export class HiveDriver implements Driver {
   async sendMessage(runId: string, text: string): Promise<void> {
     const book = this.requireBook(runId);
     const client = this.requireOwnClient(book);
-    const before = book.inbox.highestId;
-    this.poller.reset();
-    try {
-      await client.operatorMsg(text);
-    } catch (error) {
-      if (error instanceof HiveError && error.outcomeUnknown) {
-        const arrived = await client.recent(50).then(
-          (rows) => rows.some((r) => r.ok && r.value.from === 'operator' && r.value.body === text && (r.value.id !== undefined ? r.value.id > before : !book.inbox.has(r))),
-          () => false,
-        );
-        await this.sync(book).catch(() => false);
-        if (arrived) {
-          this.ctx.log.warn(`operator_msg to ${runId}: no reply was read (${error.message}), but the message is in the inbox.`);
-          return;
-        }
-        throw new DriverError(
-          `The message to ${runId} may or may not have been delivered (${error.message}). It is never resent automatically, and its inbox (just re-read) does not show it yet: check again before sending it a second time.`,
-          'outcome_unknown',
-        );
-      }
-      throw this.userError(error);
-    }
-    await this.sync(book);
+    this.agentSync.poller.reset();
+    await sendOperatorMessage(client, book, runId, text, () => this.agentSync.sync(book), this.ctx.log);
+    await this.agentSync.sync(book);
   }
 
   async panelAction(runId: string, panelId: string, entryId: string, actionId: string): Promise<void> {
     const book = this.requireBook(runId);
     const client = this.requireOwnClient(book);
-    const run = this.ctx.store.state.runs.get(runKeyOf(this.connectionId, runId));
+    const run = this.runs.get(runId);
     const entry = run?.panels?.find((p) => p.id === panelId)?.entries.find((e) => e.id === entryId);
     const parsed = parseLooseEndEntryId(entryId);
     if (panelId !== LOOSE_ENDS_PANEL || !entry?.actions.some((a) => a.id === actionId) || !parsed) {
       throw new DriverError('That item changed or is gone meanwhile; the panel is refreshed.');
     }
-    this.poller.reset();
+    this.agentSync.poller.reset();
     try {
       if (actionId === ACTION_MARK_DONE) {
         await client.markTodoDone(parsed.id);
@@ -183,27 +137,15 @@ export class HiveDriver implements Driver {
         throw new DriverError(`Unknown action ${actionId}.`);
       }
     } catch (error) {
-      throw this.userError(error);
+      throw hiveUserError(error);
     } finally {
-      await this.sync(book).catch(() => false);
+      await this.agentSync.sync(book).catch(() => false);
     }
   }
 
   /** Re-reads everything: sockets, the manager's container list, every agent. */
-  async refresh(): Promise<void> {
-    const generation = this.generation;
-    const layout = await discoverHiveSockets(this.target);
-    if (layout.sockets.length === 0) {
-      throw layoutFailure(layout);
-    }
-    if (generation !== this.generation) {
-      return;
-    }
-    await this.roster.applyLayout(layout);
-    await this.roster.readDescendants();
-    await Promise.all(this.roster.all().map((b) => this.sync(b)));
-    this.mirror.publishConnection();
-    this.poller.reset();
+  refresh(): Promise<void> {
+    return this.agentSync.refreshAll();
   }
 
   // ---- manager (privileged, on the manager socket) ---------------------------------------------------------------
@@ -238,7 +180,7 @@ export class HiveDriver implements Driver {
       return Promise.reject(new DriverError('No hive socket is reachable for the host journal.'));
     }
     return client.getHostJournal(query).catch((error: unknown) => {
-      throw this.userError(error);
+      throw hiveUserError(error);
     });
   }
 
@@ -275,112 +217,15 @@ export class HiveDriver implements Driver {
     this.markAllDirty();
   }
 
-  // ---- connection ------------------------------------------------------------------------------------------------
+  // ---- connection (hiveAgentSync.ts; the base driver reconnects) ------------------------------------------------
 
-  private async connectOnce(onLost: (reason: string) => void): Promise<void> {
-    const generation = this.generation;
-    const layout = await discoverHiveSockets(this.target);
-    if (layout.sockets.length === 0) {
-      throw layoutFailure(layout);
-    }
-    const probe = layout.sockets.find((s) => s.role === 'manager') ?? layout.sockets[0]!;
-    try {
-      await this.newClient(probe.socketPath, probe.role).status();
-    } catch (error) {
-      throw probeFailure(error);
-    }
-    if (generation !== this.generation) {
-      return;
-    }
-    this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.connectionId, warning: layout.problems.join(' ') });
-    await this.roster.applyLayout(layout);
-    await this.roster.readDescendants();
-    await Promise.all(this.roster.all().map((b) => this.sync(b)));
-    if (generation !== this.generation) {
-      return;
-    }
-    this.mirror.publishConnection();
-    this.onLost = onLost;
-    this.poller.start();
+  protected override connectOnce(connection: ConnectionScope): Promise<void> {
+    return this.agentSync.connect(connection);
   }
 
-  /** Gives up the connection: the reconnect loop retries with backoff. */
-  private lose(reason: string): void {
-    this.poller.stop();
-    const onLost = this.onLost;
-    this.onLost = undefined;
-    this.ctx.log.warn(`Lost the hive: ${reason}`);
-    onLost?.(reason);
-  }
-
-  /** One round of polling: sockets, running flags, `status` of every agent; full reads where something changed. */
-  private async poll(): Promise<boolean> {
-    const generation = this.generation;
-    const layout = await discoverHiveSockets(this.target);
-    if (generation !== this.generation || !this.poller.isActive) {
-      return false;
-    }
-    if (layout.sockets.length === 0) {
-      this.lose(errorText(layoutFailure(layout)));
-      return false;
-    }
-    let changed = await this.roster.applyLayout(layout);
-    changed = (await this.roster.readDescendants()) || changed;
-    const books = this.roster.all();
-    const statuses = await Promise.all(books.map((b) => b.client?.status().then((n) => n, (error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
-    if (generation !== this.generation) {
-      return false;
-    }
-    const tried = statuses.filter((s) => s !== undefined);
-    if (tried.length > 0 && tried.every((s) => s instanceof HiveConnectionError)) {
-      this.lose(`no hive socket answers (${(tried[0] as Error).message})`);
-      return false;
-    }
-    const now = this.clock();
-    const reads: Promise<boolean>[] = [];
-    books.forEach((book, i) => {
-      const status = statuses[i];
-      if (typeof status === 'number' && status !== book.unread) {
-        book.unread = status;
-        book.dirty = true;
-        changed = true;
-      } else if (status instanceof Error) {
-        this.warnOnce(`status:${book.name}:${status.message}`, `status of ${book.name}: ${status.message}`);
-      }
-      if (book.dirty || now - book.lastReadAt >= this.sweepMs) {
-        reads.push(this.sync(book));
-      }
-    });
-    changed = (await Promise.all(reads)).some(Boolean) || changed;
-    this.mirror.publishConnection();
-    return changed;
-  }
-
-  // ---- one agent -------------------------------------------------------------------------------------------------
-
-  /** Full read of one agent, serialized per agent. Resolves whether anything visible changed. */
-  private sync(book: AgentBook): Promise<boolean> {
-    const next = book.chain.then(() => this.syncNow(book));
-    book.chain = next.catch(() => undefined);
-    return next;
-  }
-
-  private async syncNow(book: AgentBook): Promise<boolean> {
-    const generation = this.generation;
-    book.dirty = false;
-    book.lastReadAt = this.clock();
-    book.gone = book.socket === undefined && book.listedRunning === undefined;
-    let changed = this.mirror.upsertRun(book);
-    if (!book.client) {
-      return changed;
-    }
-    const read = await readAgent(book, book.client, book.name === this.roster.managerName, this.clock, (b) => this.roster.isRunning(b));
-    if (generation !== this.generation) {
-      return false;
-    }
-    book.problem = read.problem;
-    changed = this.mirror.upsertRun(book) || changed;
-    return this.mirror.applyRead(book, read) || changed;
+  protected override afterDisconnect(): Promise<void> {
+    this.agentSync.stop();
+    return Promise.resolve();
   }
 
   // ---- helpers ---------------------------------------------------------------------------------------------------
@@ -395,10 +240,10 @@ export class HiveDriver implements Driver {
     } finally {
       await this.roster.readDescendants().catch(() => false);
       if (book) {
-        await this.sync(book).catch(() => false);
+        await this.agentSync.sync(book).catch(() => false);
       }
       this.mirror.publishConnection();
-      this.poller.reset();
+      this.agentSync.poller.reset();
     }
   }
 
@@ -410,13 +255,13 @@ export class HiveDriver implements Driver {
     try {
       return await call(manager);
     } catch (error) {
-      throw this.userError(error);
+      throw hiveUserError(error);
     }
   }
 
   private markAllDirty(): void {
     this.roster.markAllDirty();
-    this.poller.reset();
+    this.agentSync.poller.reset();
   }
 
   private requireBook(runId: string): AgentBook {
@@ -428,7 +273,7 @@ export class HiveDriver implements Driver {
   }
 
   private requireOwnClient(book: AgentBook): HiveClient {
-    if (!book.client || !this.poller.isActive) {
+    if (!book.client || !this.agentSync.poller.isActive) {
       throw new DriverError(book.client ? 'The hive is not connected.' : `${book.name} has no socket under ${this.target}: it cannot be reached from here.`);
     }
     return book.client;
@@ -441,14 +286,6 @@ export class HiveDriver implements Driver {
       frameTap: this.ctx.tap,
       ...(this.options.requestTimeoutMs !== undefined ? { timeoutMs: this.options.requestTimeoutMs } : {}),
     });
-  }
-
-  private userError(error: unknown): DriverError {
-    // The driver re-reads the view after an unanswered request, so the note says so (the error itself cannot know).
-    if (error instanceof HiveError && error.outcomeUnknown) {
-      return new DriverError(`${errorText(error)} No reply was read, so it may or may not have happened; the view was re-read.`, error.code);
-    }
-    return toDriverError(error);
   }
 
   private warnOnce(key: string, message: string): void {

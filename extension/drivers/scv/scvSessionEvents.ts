@@ -2,8 +2,8 @@
  * Folds what one SCV connection receives into the run model: `session.started` makes the run; queue events keep
  * its queue; turn events become transcript items (via the pure `scvEventMapping.ts`) and the run's state; background
  * jobs feed a side panel; seq gaps and errors become transcript items. Also ends a session when its connection goes
- * (§6.2): the transcript is kept, the run is interrupted, its approvals expire. Everything it folds is kept on disk
- * through `ScvTranscripts`.
+ * (§6.2): the transcript is kept, the run is interrupted (its approvals expire with the connection, in the base
+ * driver). Everything it folds is kept on disk through `ScvTranscripts`.
  */
 import { basename } from 'node:path';
 import type { RunEvent } from '../../model/modelActions';
@@ -30,13 +30,18 @@ export class ScvSessionEvents {
     private readonly transcripts: ScvTranscripts,
     /** SCV sends no diffs: the editor snapshots the session's git workspace and diffs it after every turn. */
     private readonly localChanges: LocalChangeSets,
+    /** Marks the run's pending approvals expired (the base driver's expiry, journaled). */
+    private readonly expireApprovals: (runId: string) => void,
   ) {}
 
   private get connectionId(): string {
     return this.ctx.connectionId;
   }
 
-  /** The session is gone with its connection (§6.2): keep the transcript, mark the run interrupted. */
+  /**
+   * The session is gone with its connection (§6.2): keep the transcript, mark the run interrupted. Its approvals
+   * expire with the connection (the base driver's `approvalsDieWithConnection`), right after this.
+   */
   endSession(live: ScvConnectionBook, session: ScvSessionBook, reason: string): void {
     live.session = undefined;
     const runId = session.runId;
@@ -44,7 +49,6 @@ export class ScvSessionEvents {
       this.transcripts.event(runId, { kind: 'turn', turnId: session.turnId, phase: 'cancelled', message: 'cut off when the session ended; its outcome is unknown' });
     }
     this.closeOpenTools(session);
-    this.expireApprovals(session.runKey, runId);
     const leftovers = leftoverPromptsOf(session.queue);
     if (leftovers.length > 0) {
       // They stay with this run (already stored as the queue changed) until the next session offers them.
@@ -98,7 +102,7 @@ export class ScvSessionEvents {
       }
       // Whatever the turn left open can no longer finish: its approvals are dropped by the server.
       this.closeOpenTools(session);
-      this.expireApprovals(session.runKey, session.runId);
+      this.expireApprovals(session.runId);
       session.toolArguments.clear();
       if (session.localChanges) {
         void this.localChanges.refresh(session.runId, session.localChanges);
@@ -224,12 +228,6 @@ export class ScvSessionEvents {
   private closeOpenTools(session: ScvSessionBook): void {
     for (const callId of openToolCallIds(this.ctx.store.state.runs.get(session.runKey))) {
       this.transcripts.event(session.runId, { kind: 'toolResult', callId, ok: null, output: '' });
-    }
-  }
-
-  private expireApprovals(runKey: string, runId: string): void {
-    for (const approvalId of this.ctx.store.state.runs.get(runKey)?.pendingApprovals ?? []) {
-      this.transcripts.event(runId, { kind: 'approvalSettled', approvalId, expired: true });
     }
   }
 }

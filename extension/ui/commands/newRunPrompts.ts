@@ -5,8 +5,8 @@
  */
 import * as vscode from 'vscode';
 import type { StartRunOptions } from '../../drivers/driver';
-import type { ProviderPresentation } from '../../drivers/providerChoices';
-import { presentProviders } from '../../drivers/providerChoices';
+import type { ProviderPresentation } from '../../drivers/kit/providerChoices';
+import { presentProviders } from '../../drivers/kit/providerChoices';
 import type { CommandContext } from './commandContext';
 
 /** Arguments tests and automation may pass to skip the prompts of "New Run…". */

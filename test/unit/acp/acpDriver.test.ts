@@ -80,7 +80,7 @@ test('a permission request is an approval: allowed, the edit lands through the e
   const approval = await until('an approval', () => run(r, runId)?.pendingApprovals[0]);
   const pending = r.setup.store.state.approvals.get(`${runKeyOf(r.setup.connectionId, runId)}::${approval}`);
   assert.deepEqual(pending?.options, ['allow_once', 'allow_similar', 'deny', 'deny_always']);
-  assert.equal(pending?.hasDiff, true);
+  assert.equal((pending?.detail as { path?: string }).path, r.ws.readme, 'the diff editor gets the proposed file');
   assert.equal(readFileSync(r.ws.readme, 'utf8'), README_TEXT, 'nothing written before the decision');
   await r.driver.decideApproval(runId, approval, 'allow_once', 'transcript');
   await until('the turn ended', () => idle(r, runId));

@@ -51,7 +51,7 @@ for (const [name, timing] of TIMINGS) {
         // long:30 streams "chunk 1 " … "chunk 30"; the text events after sequence 10 are all there, once each.
         assert.equal((text.match(/chunk \d+/g) ?? []).length, new Set(text.match(/chunk \d+/g)).size, 'nothing doubled');
       } finally {
-        driver.dispose();
+        await driver.dispose();
         await fx.cleanup();
       }
     });

@@ -77,7 +77,7 @@ describe('acks with two clients on one daemon', () => {
 
       // A window reload: the adoption comes back from storage; the other run is still only observed.
       await b.driver.flushStorage();
-      b.driver.dispose();
+      await b.driver.dispose();
       b = editor(fx);
       await b.driver.connect();
       assert.equal(b.driver.ownsRun('gui-run'), true, 'adopted, after the reload');
@@ -95,7 +95,7 @@ describe('acks with two clients on one daemon', () => {
       assert.equal(acked('gui-other'), 0, 'still never acked after the reload');
       assert.equal(b.ackedBy('gui-other'), false);
     } finally {
-      b.driver.dispose();
+      await b.driver.dispose();
       await fx.cleanup();
     }
   });

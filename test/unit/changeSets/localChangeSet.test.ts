@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { diffTrees, gitTopLevel, hasGitTree, readTreeBlob, snapshotWorkingTree } from '../../../extension/changeSets/gitTrees';
 import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../../../extension/changeSets/localChangeSet';
-import { storeChangeSetSink } from '../../../extension/drivers/localChangeSetSink';
+import { storeChangeSetSink } from '../../../extension/drivers/kit/localChangeSetSink';
 import { parseGitPatch } from '../../../extension/changeSets/patchParser';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { RunStore } from '../../../extension/model/runStore';
@@ -190,7 +190,7 @@ test('AgencyProxy runs in a git workspace get a local change set, also after a r
     assert.equal(ready.source, 'local');
     assert.deepEqual(parseGitPatch(ready.patch ?? '').files.map((f) => [f.newPath, f.status]), [['README.md', 'modified']]);
     await new Promise((r) => setTimeout(r, 200)); // the result tree is stored with the run
-    first.driver.dispose();
+    await first.driver.dispose();
     await new Promise((r) => setTimeout(r, 100));
 
     const second = makeDriver();
@@ -198,12 +198,12 @@ test('AgencyProxy runs in a git workspace get a local change set, also after a r
     const restored = await until(() => (second.store.state.changeSets.get(key)?.status === 'ready' ? second.store.state.changeSets.get(key) : undefined));
     assert.equal(restored.patch, ready.patch, 'a reload diffs the same stored trees');
     assert.equal(restored.resultTree, ready.resultTree);
-    second.driver.dispose();
+    await second.driver.dispose();
     const after = gitState(repo);
     assert.deepEqual(after.index, before.index, 'the user index is byte-identical');
     assert.deepEqual(after.head, before.head);
   } finally {
-    first.driver.dispose();
+    await first.driver.dispose();
     await daemon.stop();
     rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }

@@ -131,7 +131,7 @@ test(`the A3S harness goes away and back ${OUTAGES} times mid-run: paging resume
     assert.ok(proxy.accepted > OUTAGES, 'the driver came back through the proxy');
   } finally {
     await driver.disconnect();
-    driver.dispose();
+    await driver.dispose();
     await proxy.goAway();
     await harness.stop();
     await removeWhenQuiet(base);

@@ -65,7 +65,7 @@ test(`connection cuts with the daemon alive (split, delay, stall, cut, ${DROPS} 
     assert.ok(proxy.accepted > DROPS, `reconnected after every drop and cut (${proxy.accepted} connections)`);
     assert.equal(daemon.connectionCount > 0, true, 'the daemon stayed up throughout');
   } finally {
-    driver.dispose();
+    await driver.dispose();
     await proxy.goAway();
     await daemon.stop();
     rmSync(dir, { recursive: true, force: true, maxRetries: 20 });

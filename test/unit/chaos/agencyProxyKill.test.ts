@@ -107,7 +107,7 @@ test(`SIGKILL at ${KILLS} seeded points: reconnect within 2 s, the run is lost w
     assert.ok(worst <= RECONNECT_BUDGET_MS, `reconnect times (ms, seed ${SEED}): ${reconnects.map((ms) => ms.toFixed(0)).join(', ')}`);
     console.log(`# reconnect after restart: median ${[...reconnects].sort((a, b) => a - b)[reconnects.length >> 1]!.toFixed(0)} ms, worst ${worst.toFixed(0)} ms over ${KILLS} kills`);
   } finally {
-    driver.dispose();
+    await driver.dispose();
     await killHard(daemon);
     rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }

@@ -95,7 +95,7 @@ for (const [mode, timing] of MODES) {
         const tools = d.store.transcript(d.store.state.runs.keys().next().value!)!.snapshot().filter((i) => i.kind === 'tool' && i.name === 'Edit');
         assert.ok(tools.length > 0, 'the allowed edit ran');
       } finally {
-        d.driver.dispose();
+        await d.driver.dispose();
         await daemon.stop();
       }
     });
@@ -121,7 +121,7 @@ for (const [mode, timing] of MODES) {
         assert.equal(d.store.state.approvals.get(approvalKey)?.decision, 'allow_once');
         assert.equal(d.card(key).decidedBy, 'notification');
       } finally {
-        d.driver.dispose();
+        await d.driver.dispose();
         await daemon.stop();
       }
     });
@@ -148,7 +148,7 @@ for (const [mode, timing] of MODES) {
         assert.equal(d.card(key).status, 'decided');
         assert.equal(d.card(key).reason, undefined);
       } finally {
-        d.driver.dispose();
+        await d.driver.dispose();
         await daemon.stop();
       }
     });
@@ -188,8 +188,8 @@ for (const [mode, timing] of MODES) {
         await until('B completed', () => s.store.state.runs.get(b.key)?.state === 'completed');
         assert.equal(s.store.state.approvals.get(b.approvalKey)?.decision, 'deny');
       } finally {
-        first.driver.dispose();
-        second?.driver.dispose();
+        await first.driver.dispose();
+        await second?.driver.dispose();
         await daemon.stop();
       }
     });

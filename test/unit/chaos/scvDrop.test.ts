@@ -118,7 +118,7 @@ test(`SCV socket dropped mid-turn at ${DROPS} seeded moments: interrupted, trans
     await until('the daemon cancelled every cut-off turn', () => daemon.stats.eofCancelledTurns === DROPS, 5_000);
   } finally {
     await driver.disconnect();
-    driver.dispose();
+    await driver.dispose();
     await proxy.goAway();
     await daemon.stop();
     rmSync(dir, { recursive: true, force: true, maxRetries: 20 });

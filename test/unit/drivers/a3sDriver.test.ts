@@ -96,7 +96,7 @@ test('a reload resumes paging from the persisted cursor without duplicates', asy
   // A reload restores what is on disk: wait until the journal holds every event the model holds (wire 0–39).
   const onDisk = new A3sRunStorage({ store: first.store, connectionId: first.connectionId, storageDir: storage, log: quietLog });
   await untilAsync('the journal holds the 40 events', async () => (await onDisk.sequencesOf(runId)).length === 40);
-  first.driver.dispose();
+  await first.driver.dispose();
   assert.equal(harness.getRun(runId)!.live, true, 'the reload happens mid-run');
 
   const second = makeDriver(harness.url, storage);

@@ -57,7 +57,7 @@ test('a run streams, asks for approval, is allowed, edits the file, completes, a
     });
   } finally {
     await driver.disconnect();
-    driver.dispose();
+    await driver.dispose();
     await daemon.stop();
   }
 });
@@ -89,7 +89,7 @@ test('a window reload mid-run restores the transcript from storage and re-attach
     assert.equal(second.store.transcript(key)!.snapshot().filter((i) => i.kind === 'gap').length, 0);
     assert.equal(second.store.transcript(key)!.snapshot().filter((i) => i.kind === 'user').length, 1);
   } finally {
-    first.driver.dispose();
+    await first.driver.dispose();
     await daemon.stop();
   }
 });
@@ -116,7 +116,7 @@ test('a restarted daemon forgets every run: the run stays in the tree, marked lo
     const notice = store.transcript(key)!.snapshot().find((i) => i.kind === 'notice' && i.state === 'lost');
     assert.ok(notice, 'the reason is shown in the transcript');
   } finally {
-    driver.dispose();
+    await driver.dispose();
     await second?.stop();
   }
 });
@@ -160,7 +160,7 @@ test('a lost run keeps its provider session in storage and continues in a new ru
     assert.equal(current.driver.ownsRun(next), true, 'a continuation is this editor\'s own run');
     await assert.rejects(current.driver.continueInNewRun('ghost'), /Unknown run/);
   } finally {
-    current.driver.dispose();
+    await current.driver.dispose();
     await daemon.stop();
   }
 });

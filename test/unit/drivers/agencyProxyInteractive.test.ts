@@ -49,7 +49,7 @@ async function setup(name: string) {
   });
   const stop = async (): Promise<void> => {
     await driver.disconnect();
-    driver.dispose();
+    await driver.dispose();
     await daemon.stop();
   };
   return { repo, daemon, store, connectionId, driver, history, socketPath, stop };

@@ -106,7 +106,7 @@ async function withDriver(fn: (s: Session) => Promise<void>, profile: Partial<Co
     });
   } finally {
     await driver.disconnect();
-    driver.dispose();
+    await driver.dispose();
     await hive.stop();
   }
 }

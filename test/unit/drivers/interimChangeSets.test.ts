@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { CoalescedTasks } from '../../../extension/drivers/coalescedTasks';
+import { CoalescedTasks } from '../../../extension/drivers/kit/coalescedTasks';
 import { LocalChangeSets } from '../../../extension/changeSets/localChangeSet';
-import { storeChangeSetSink } from '../../../extension/drivers/localChangeSetSink';
+import { storeChangeSetSink } from '../../../extension/drivers/kit/localChangeSetSink';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { RunStore } from '../../../extension/model/runStore';
 import { TempGitRepo } from '../changeSets/tempGitRepo';

@@ -60,7 +60,7 @@ async function setup(daemonOptions: Partial<ScvReferenceDaemonOptions> | null = 
     ...made,
     cleanup: async () => {
       await made.driver.disconnect();
-      made.driver.dispose();
+      await made.driver.dispose();
       await s.daemon?.stop();
     },
   };
@@ -318,7 +318,7 @@ describe('ScvDriver', () => {
       assert.equal(run(s, runId).state, 'running');
     } finally {
       await s.driver.disconnect();
-      s.driver.dispose();
+      await s.driver.dispose();
       await fake.close();
     }
   });
@@ -341,7 +341,7 @@ describe('ScvDriver', () => {
       assert.ok(items(s, runId).some((i) => i.kind === 'notice' && i.level === 'warning' && /may or may not have been sent/.test(i.text)));
     } finally {
       await s.driver.disconnect();
-      s.driver.dispose();
+      await s.driver.dispose();
       await fake.close();
     }
   });
@@ -399,7 +399,7 @@ describe('ScvDriver', () => {
         assert.ok(items(reloaded, third).some((i) => i.kind === 'notice' && /editor restarted/.test(i.text)));
       } finally {
         await reloaded.driver.disconnect();
-        reloaded.driver.dispose();
+        await reloaded.driver.dispose();
       }
     } finally {
       await s.cleanup();
@@ -427,7 +427,7 @@ describe('ScvDriver', () => {
         assert.ok(card?.kind === 'approval' && card.status === 'expired');
       } finally {
         await reloaded.driver.disconnect();
-        reloaded.driver.dispose();
+        await reloaded.driver.dispose();
       }
     } finally {
       await s.cleanup();

@@ -63,7 +63,7 @@ async function agencyProxy(tmp: string): Promise<void> {
     await until('completed', () => store.state.runs.get(key)?.state === 'completed');
   } finally {
     await driver.disconnect();
-    driver.dispose();
+    await driver.dispose();
     await daemon.stop();
   }
   save('agencyProxy', 'edit-allowed', rec, tmp);
@@ -89,7 +89,7 @@ async function scv(tmp: string): Promise<void> {
     await until('turn completed', () => store.transcript(key)?.snapshot().some((i) => i.kind === 'turn' && i.phase === 'completed'));
   } finally {
     await driver.disconnect();
-    driver.dispose();
+    await driver.dispose();
     await daemon.stop();
   }
   save('scv', 'tool-approved', rec, tmp);
@@ -115,7 +115,7 @@ async function a3s(tmp: string): Promise<void> {
     await until('completed', () => store.state.runs.get(runKeyOf(connectionId, runId))?.state === 'completed');
   } finally {
     await driver.disconnect();
-    driver.dispose();
+    await driver.dispose();
     await harness.stop();
   }
   // Only the run's own exchanges: health polls differ with timing and carry nothing for the transcript.

@@ -40,18 +40,28 @@ for (const layer of ['protocol', 'transport', 'drivers', 'base', 'changeSets']) 
   });
 }
 
-test('extension/drivers/kit imports no vscode and no ui, but may use the model, base and transport', async () => {
-  assert.equal((await restrictedImportErrors('extension/drivers/kit/boundaryProbe.ts', vscodeImport)).length, 1);
-  const ui = await restrictedImportErrors('extension/drivers/kit/boundaryProbe.ts', "import { errorText } from '../../ui/commands/commandContext';\nexport const e = errorText;\n");
-  assert.equal(ui.length, 1);
-  assert.match(ui[0]!, /drivers\/kit/);
-  assert.deepEqual(
-    await restrictedImportErrors(
-      'extension/drivers/kit/boundaryProbe.ts',
-      "import { Emitter } from '../../base/emitter';\nimport { Backoff } from '../../transport/backoff';\nimport type { ProtocolName } from '../../model/modelTypes';\nexport const x = [Emitter, Backoff];\nexport type P = ProtocolName;\n",
-    ),
-    [],
-  );
+test('extension/drivers/kit imports no vscode, no ui and no concrete driver, but may use the model, base and transport', async () => {
+  const probe = 'extension/drivers/kit/boundaryProbe.ts';
+  assert.equal((await restrictedImportErrors(probe, vscodeImport)).length, 1);
+  for (const code of [
+    "import { errorText } from '../../ui/commands/commandContext';\nexport const e = errorText;\n",
+    "import { AgencyProxyDriver } from '../agencyProxy/agencyProxyDriver';\nexport const d = AgencyProxyDriver;\n",
+    "import type { ScvClient } from '../scv/client';\nexport type C = ScvClient;\n",
+    "import { daemonRegistry } from '../daemonRegistry';\nexport const r = daemonRegistry;\n",
+  ]) {
+    const errors = await restrictedImportErrors(probe, code);
+    assert.equal(errors.length, 1, code);
+    assert.match(errors[0]!, /drivers\/kit may not import extension\/ui or a concrete driver/);
+  }
+  // The kit sits between the model and the drivers: the base driver writes into the model.
+  for (const code of [
+    "import { RunStore } from '../../model/runStore';\nexport const s = RunStore;\n",
+    "import type { ProtocolName } from '../../model/modelTypes';\nexport type P = ProtocolName;\n",
+    "import { Emitter } from '../../base/emitter';\nimport { Backoff } from '../../transport/backoff';\nexport const x = [Emitter, Backoff];\n",
+    "import type { DriverContext } from '../connectionManager';\nimport type { Driver } from '../driver';\nexport type X = [DriverContext, Driver];\n",
+  ]) {
+    assert.deepEqual(await restrictedImportErrors(probe, code), [], code);
+  }
 });
 
 async function syntaxErrors(file: string, code: string): Promise<string[]> {
@@ -81,6 +91,39 @@ test('extension/ui reaches daemon features through declarations: no driver class
     [],
   );
 });
+
+const daemonFolders = ['agencyProxy', 'a3s', 'hive', 'scv'] as const;
+const otherDaemon: Record<(typeof daemonFolders)[number], string> = { agencyProxy: 'scv', a3s: 'hive', hive: 'agencyProxy', scv: 'a3s' };
+
+for (const daemon of daemonFolders) {
+  test(`extension/drivers/${daemon} imports only the kit, its own protocol, the model and the lower layers`, async () => {
+    const probe = `extension/drivers/${daemon}/boundaryProbe.ts`;
+    const other = otherDaemon[daemon];
+    assert.equal((await restrictedImportErrors(probe, vscodeImport)).length, 1);
+    for (const code of [
+      `import * as other from '../${other}/client';\nexport const o = other;\n`,
+      `import * as otherProtocol from '../../protocol/${other}';\nexport const p = otherProtocol;\n`,
+      "import type { CommandContext } from '../../ui/commands/commandContext';\nexport type C = CommandContext;\n",
+      "import { daemonRegistry } from '../daemonRegistry';\nexport const r = daemonRegistry;\n",
+      "import type { HostToWebview } from '../../protocol/webviewMessages';\nexport type H = HostToWebview;\n",
+      "import * as webview from '../../../webview/transcriptStore';\nexport const w = webview;\n",
+    ]) {
+      assert.equal((await restrictedImportErrors(probe, code)).length, 1, code);
+    }
+    for (const code of [
+      `import * as own from './client';\nexport const o = own;\n`,
+      `import * as ownProtocol from '../../protocol/${daemon}';\nexport const p = ownProtocol;\n`,
+      `import * as ownSplit from '../../protocol/${daemon}Events';\nimport * as ownNested from '../../protocol/${daemon}/events';\nexport const p = [ownSplit, ownNested];\n`,
+      "import type { RunState } from '../../protocol/transcriptTypes';\nimport type { ConnectionProfile } from '../../protocol/connectionProfile';\nimport type { Panel } from '../../protocol/panels';\nexport type X = [RunState, ConnectionProfile, Panel];\n",
+      "import { BaseDriver } from '../kit/baseDriver';\nimport type { Driver } from '../driver';\nimport type { DriverContext } from '../connectionManager';\nexport const b = BaseDriver;\nexport type X = [Driver, DriverContext];\n",
+      "import { RunStore } from '../../model/runStore';\nimport { Backoff } from '../../transport/backoff';\nimport { Emitter } from '../../base/emitter';\nexport const x = [RunStore, Backoff, Emitter];\n",
+      "import { RunJournal } from '../../storage/runJournal';\nimport { LocalChangeSets } from '../../changeSets/localChangeSet';\nexport const x = [RunJournal, LocalChangeSets];\n",
+      "import { createHash } from 'node:crypto';\nimport { z } from 'zod';\nexport const x = [createHash, z];\n",
+    ]) {
+      assert.deepEqual(await restrictedImportErrors(probe, code), [], code);
+    }
+  });
+}
 
 test('extension/model may not import the webview contract, but may import the protocol modules it shares', async () => {
   const probe = 'extension/model/boundaryProbe.ts';
@@ -187,6 +230,10 @@ test('extension/changeSets may import protocol and Node built-ins, not drivers, 
 test('drivers and ui may import extension/changeSets', async () => {
   assert.deepEqual(
     await restrictedImportErrors('extension/drivers/boundaryProbe.ts', "import { LocalChangeSets } from '../changeSets/localChangeSet';\nexport const l = LocalChangeSets;\n"),
+    [],
+  );
+  assert.deepEqual(
+    await restrictedImportErrors('extension/drivers/a3s/boundaryProbe.ts', "import { LocalChangeSets } from '../../changeSets/localChangeSet';\nexport const l = LocalChangeSets;\n"),
     [],
   );
   assert.deepEqual(

@@ -93,7 +93,7 @@ export async function scvDriverSetup(daemonOptions: Partial<ScvReferenceDaemonOp
     cleanup: async () => {
       for (const d of [made, ...reloads]) {
         await d.driver.disconnect();
-        d.driver.dispose();
+        await d.driver.dispose();
       }
       await daemon.stop();
       rmSync(dir, { recursive: true, force: true, maxRetries: 20 });

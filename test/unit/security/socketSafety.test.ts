@@ -63,7 +63,7 @@ test('the AgencyProxy connection carries the warning when its socket directory i
     await until('connected', () => store.state.connections.get(connectionId)?.state.kind === 'connected');
     assert.match(store.state.connections.get(connectionId)?.warning ?? '', /writable by group and others/);
   } finally {
-    driver.dispose();
+    await driver.dispose();
     await daemon.stop();
   }
 });

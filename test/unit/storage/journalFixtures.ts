@@ -38,8 +38,7 @@ export async function reloadSnapshot(name: FixtureName, fixtureDir: string): Pro
         const runIds = [...ctx.store.state.runs.values()].map((r) => r.runId).sort();
         const snapshot = { model: modelSnapshot(ctx.store), books: agencyProxyBooks(driver, runIds) };
         await driver.disconnect();
-        driver.dispose();
-        await driver.flushStorage();
+        await driver.dispose(); // flushes the journal, then closes it
         return { snapshot, logs };
       }
       case 'scv': {
@@ -50,7 +49,7 @@ export async function reloadSnapshot(name: FixtureName, fixtureDir: string): Pro
         const runIds = [...ctx.store.state.runs.values()].map((r) => r.runId).sort();
         const snapshot = { model: modelSnapshot(ctx.store), books: scvBooks(driver, runIds) };
         await driver.disconnect();
-        driver.dispose();
+        await driver.dispose();
         return { snapshot, logs };
       }
       case 'a3s': {
@@ -59,7 +58,7 @@ export async function reloadSnapshot(name: FixtureName, fixtureDir: string): Pro
         await driver.connect();
         const snapshot = { model: modelSnapshot(ctx.store), books: a3sBooks(driver) };
         await driver.disconnect();
-        driver.dispose();
+        await driver.dispose();
         return { snapshot, logs };
       }
     }

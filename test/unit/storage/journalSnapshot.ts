@@ -4,8 +4,8 @@
  * A3S cursors and mapping state). The legacy-journal test compares it with what the 0.1.0 code restored from the
  * same files (`fixtures/journal-0.1.0/*.expected.json`), so a change in what comes back fails with a readable diff.
  *
- * The books are private fields of the driver classes: they are read here by name, in one place per driver, so a
- * rename is a one-line fix and never a weaker assertion.
+ * The books are private fields of the drivers (or of the parts a driver class is split into): they are read here by
+ * name, in one place per driver, so a rename or a move is a one-line fix and never a weaker assertion.
  */
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,14 +70,15 @@ export function copyOfFixture(fixtureDir: string): string {
 type Books = Record<string, unknown>;
 const field = (owner: unknown, name: string): unknown => (owner as Record<string, unknown>)[name];
 
-/** The AgencyProxy driver's books after a reload, per stored run. */
+/** The AgencyProxy driver's books after a reload, per stored run (they live in its parts, agencyProxyRunParts.ts). */
 export function agencyProxyBooks(driver: unknown, runIds: readonly string[]): Books {
-  const acks = field(driver, 'acks') as { ackableThrough(runId: string): number };
+  const parts = field(driver, 'parts');
+  const acks = field(parts, 'acks') as { ackableThrough(runId: string): number };
   const ackBooks = field(acks, 'books') as Map<string, { durable: number; acked: number; approvalSeq: Map<string, number>; injected: number }>;
-  const activity = field(driver, 'activity') as { present(runId: string, state: 'running'): string; isIdle(runId: string): boolean };
+  const activity = field(parts, 'activity') as { present(runId: string, state: 'running'): string; isIdle(runId: string): boolean };
   const activityEntries = field(activity, 'runs') as Map<string, { activity: unknown; interactive: boolean }>;
-  const ownership = field(driver, 'ownership') as { owns(runId: string): boolean; sessionOf(runId: string): string | undefined };
-  const localRecords = field(driver, 'localRecords') as Map<string, unknown>;
+  const ownership = field(parts, 'ownership') as { owns(runId: string): boolean; sessionOf(runId: string): string | undefined };
+  const localRecords = field(field(parts, 'localChanges'), 'records') as Map<string, unknown>;
   return Object.fromEntries(
     runIds.map((runId) => {
       const book = ackBooks.get(runId);

@@ -58,7 +58,7 @@ async function agencyProxy(work: string, storage: string, keep: () => string): P
     await driver.flushStorage();
     keep(); // the window goes away here
   } finally {
-    driver.dispose();
+    await driver.dispose();
     await settle(100);
     await daemon.stop();
   }
@@ -97,7 +97,7 @@ async function scv(work: string, storage: string, keep: () => string): Promise<v
     kept = keep(); // the window goes away here, without a goodbye: the second session is still live on disk
   } finally {
     await driver.disconnect();
-    driver.dispose();
+    await driver.dispose();
     await settle(200);
     await daemon.stop();
   }
@@ -131,7 +131,7 @@ async function a3s(work: string, storage: string, keep: () => string): Promise<v
     keep(); // the window goes away here
   } finally {
     await driver.disconnect();
-    driver.dispose();
+    await driver.dispose();
     await settle(200);
     await harness.stop();
   }

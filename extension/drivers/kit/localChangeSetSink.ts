@@ -3,10 +3,10 @@
  * becomes a `changeSet` action with source `local` in the model, for runs the store still knows — an update that
  * arrives after its run is gone is dropped.
  */
-import type { LocalChangeSetSink } from '../changeSets/localChangeSet';
-import { runKeyOf } from '../model/modelTypes';
-import type { RunStore } from '../model/runStore';
-import type { DriverLog } from './connectionManager';
+import type { LocalChangeSetSink } from '../../changeSets/localChangeSet';
+import { runKeyOf } from '../../model/modelTypes';
+import type { RunStore } from '../../model/runStore';
+import type { DriverLog } from '../connectionManager';
 
 export function storeChangeSetSink(store: RunStore, connectionId: string, log: DriverLog): LocalChangeSetSink {
   return {

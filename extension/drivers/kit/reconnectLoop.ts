@@ -1,13 +1,13 @@
 /**
  * Keeps one connection up: connect, and when it fails or drops, retry with capped exponential backoff + jitter,
- * reporting each state to the model. Shared by the socket drivers. `connectOnce` resolves once connected and
+ * reporting each state to the model. Wired by the base driver (baseDriver.ts). `connectOnce` resolves once connected and
  * calls `onLost` when that connection later drops; an error with `fatal: true` stops retrying (e.g. a protocol
  * version the extension cannot speak).
  */
-import type { ConnectionState } from '../model/modelTypes';
-import { Backoff } from '../transport/backoff';
-import { systemClock } from './kit/clock';
-import type { Timeouts } from './kit/clock';
+import type { ConnectionState } from '../../model/modelTypes';
+import { Backoff } from '../../transport/backoff';
+import { systemClock } from './clock';
+import type { Timeouts } from './clock';
 
 export interface ConnectAttemptError {
   readonly message: string;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConnectionState } from '../../../extension/model/modelTypes';
 import { ManualClock } from '../../../extension/drivers/kit/manualClock';
-import { ReconnectLoop } from '../../../extension/drivers/reconnectLoop';
+import { ReconnectLoop } from '../../../extension/drivers/kit/reconnectLoop';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -3,7 +3,7 @@
  * and what to do when it cannot (install it, log in). A provider is never hidden because another one is
  * installed: the user must see why "codex" is not offered. Pure (no `vscode`), so the rules are unit-tested.
  */
-import type { ProviderChoice } from './driver';
+import type { ProviderChoice } from '../driver';
 
 /** The official install commands of the providers AgencyProxy probes (WIRE.md 1.6: claude, codex, copilot). */
 const INSTALL_COMMANDS: Readonly<Record<string, string>> = {

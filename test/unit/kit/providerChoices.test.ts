@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ProviderChoice } from '../../../extension/drivers/driver';
-import { presentProvider, presentProviders } from '../../../extension/drivers/providerChoices';
+import { presentProvider, presentProviders } from '../../../extension/drivers/kit/providerChoices';
 
 const claude: ProviderChoice = { provider: 'claude', installed: true, version: '2.1.0', authState: 'logged_in', detail: '', loginHint: 'claude login' };
 const codexMissing: ProviderChoice = { provider: 'codex', installed: false, authState: 'unknown', detail: '', loginHint: 'codex login' };

@@ -1,0 +1,145 @@
+/**
+ * Which AgencyProxy runs this connection follows, and bringing the model in line with the daemon's run list: every
+ * run that may still have events is attached after the last sequence the editor holds (WIRE.md 1.9), a run the
+ * daemon no longer knows is marked lost (it restarted), and approvals restored from the journal are confirmed or
+ * expired by what the daemon says. After a run's terminal event the daemon's snapshot gives its exact final state.
+ */
+import { approvalKeyOf } from '../../model/modelTypes';
+import type { RunStore } from '../../model/runStore';
+import type { RunSnapshot } from '../../protocol/agencyProxy';
+import { isTerminalRunState as isWireTerminal } from '../../protocol/agencyProxy';
+import { isTerminalRunState } from '../../protocol/transcriptTypes';
+import { errorText } from '../kit/errors';
+import type { AgencyProxyRunParts } from './agencyProxyRunParts';
+import type { AgencyProxyClient } from './client';
+import { mapRunState } from './eventMapping';
+
+const LOST_DETAIL = 'The daemon no longer knows this run (it probably restarted). The transcript is kept.';
+
+export class AgencyProxyAttachments {
+  /** Runs whose start_run is in flight: not yet in the daemon's list, but not lost either. */
+  readonly starting = new Set<string>();
+  /**
+   * Runs attached on the current connection: their event stream (and the final-state read after a terminal event)
+   * owns their state, so a periodic `list_runs` neither re-attaches them nor overwrites it with a snapshot that may
+   * be ahead of the events still in flight (a snapshot's `completed` arriving before `finished` would drop the
+   * closing notice). Cleared with each new connection.
+   */
+  private readonly attached = new Set<string>();
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly parts: AgencyProxyRunParts,
+    /** The open client, if any (the final-state read uses whichever is open by then). */
+    private readonly client: () => AgencyProxyClient | undefined,
+  ) {}
+
+  /** A new connection follows nothing yet. */
+  clear(): void {
+    this.attached.clear();
+  }
+
+  /** Brings the model in line with the daemon's run list, and attaches every run that may still have events. */
+  async reconcile(client: AgencyProxyClient, runs: readonly RunSnapshot[]): Promise<void> {
+    const { runs: model, activity, ownership } = this.parts;
+    const known = new Set(runs.map((r) => r.runId));
+    for (const run of model.all()) {
+      if (!known.has(run.runId) && !isTerminalRunState(run.state) && !this.starting.has(run.runId)) {
+        model.event(run.runId, { kind: 'stateChanged', state: 'lost', detail: LOST_DETAIL, announce: true });
+        this.parts.expireApprovals(run.runId, 'The daemon no longer knows this run (it probably restarted).');
+        void this.parts.localChanges.finish(run.runId);
+        await this.parts.saveRun(run.runId);
+      }
+    }
+    for (const snapshot of runs) {
+      const existing = model.get(snapshot.runId);
+      const title = typeof snapshot.metadata.title === 'string' ? snapshot.metadata.title : snapshot.runId;
+      activity.setInteractiveFromMetadata(snapshot.runId, snapshot.metadata);
+      ownership.noteSession(snapshot.runId, snapshot.providerSessionId);
+      if (this.attached.has(snapshot.runId)) {
+        continue; // followed live on this connection
+      }
+      const { state, detail } = mapRunState(snapshot.state);
+      model.upsert(snapshot.runId, {
+        ...(existing ? {} : { title }),
+        provider: snapshot.provider,
+        model: snapshot.model,
+        state: activity.present(snapshot.runId, state),
+        ...(detail ? { stateDetail: detail } : {}),
+        workspaceRoots: snapshot.workspaceRoots,
+      });
+      if (!existing) {
+        await this.parts.saveRun(snapshot.runId);
+      }
+      const held = model.get(snapshot.runId)?.lastSequence ?? 0;
+      if (!isWireTerminal(snapshot.state) || held < snapshot.latestSequence) {
+        await this.attach(client, snapshot.runId);
+      }
+    }
+  }
+
+  /** Attaches the run after the last sequence held; a failed attach is logged (the next reconcile tries again). */
+  async attach(client: AgencyProxyClient, runId: string): Promise<void> {
+    const model = this.parts.runs;
+    const key = model.key(runId);
+    const held = model.get(runId)?.lastSequence ?? 0;
+    let snapshot: RunSnapshot;
+    try {
+      snapshot = await client.attachRun(runId, held);
+    } catch (error) {
+      this.parts.log.warn(`attach ${runId}: ${errorText(error)}`);
+      return;
+    }
+    if (this.client() === client) {
+      this.attached.add(runId);
+    }
+    // Acked by someone else before we stored them: those events are gone (WIRE.md 1.9). Replayed events that came in
+    // the snapshot's chunk were folded before this continuation, and the reducer already recorded the jump to them
+    // as the gap; record it here only when nothing past it has been folded yet (one gap item either way).
+    const folded = model.get(runId)?.lastSequence ?? 0;
+    if (snapshot.acknowledgedSequence > folded) {
+      this.store.dispatch({ type: 'runGap', runKey: key, from: folded, to: snapshot.acknowledgedSequence, reason: 'acknowledged by another client before this editor stored them' });
+    }
+    const { state, detail } = mapRunState(snapshot.state);
+    model.upsert(runId, { state: this.parts.activity.present(runId, state), ...(detail ? { stateDetail: detail } : {}) });
+    this.confirmRestoredApprovals(runId, snapshot.state === 'waiting_approval');
+  }
+
+  /** After a terminal event, the snapshot has the exact final state (completed / failed / canceled). */
+  async refreshFinalState(runId: string): Promise<void> {
+    const client = this.client();
+    if (!client) {
+      return;
+    }
+    try {
+      const snapshot = (await client.listRuns()).find((r) => r.runId === runId);
+      if (snapshot) {
+        const { state, detail } = mapRunState(snapshot.state);
+        const before = this.parts.runs.get(runId)?.state;
+        this.parts.runs.event(runId, { kind: 'stateChanged', state, ...(detail ? { detail } : {}), announce: before !== state });
+        await this.parts.saveRun(runId);
+      }
+    } catch (error) {
+      this.parts.log.warn(`Reading the final state of ${runId}: ${String(error)}`);
+    }
+  }
+
+  /**
+   * Requests restored from the journal after a reload are not announced until the daemon confirms them: a run that
+   * still waits for approval confirms its unsettled requests; one that moved on answered them elsewhere.
+   */
+  private confirmRestoredApprovals(runId: string, daemonWaits: boolean): void {
+    const key = this.parts.runs.key(runId);
+    for (const approvalId of this.parts.runs.get(runId)?.pendingApprovals ?? []) {
+      const approval = this.store.state.approvals.get(approvalKeyOf(key, approvalId));
+      if (!approval || approval.live) {
+        continue;
+      }
+      if (daemonWaits) {
+        this.store.dispatch({ type: 'approvalChange', runKey: key, approvalId, change: { kind: 'live' } });
+      } else {
+        this.parts.runs.event(runId, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The daemon no longer waits for it (answered elsewhere).' });
+      }
+    }
+  }
+}
