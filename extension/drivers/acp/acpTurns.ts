@@ -11,7 +11,7 @@ import type { Panel, QueueEntry } from '../../model/modelTypes';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
 import type { DriverLog } from '../connectionManager';
 import type { DriverRuns } from '../kit/driverRuns';
-import { errorText } from '../kit/errors';
+import { errorText, failureOf } from '../kit/errors';
 import type { RunRecorder } from '../kit/runRecorder';
 import type { AcpConnection } from './acpConnection';
 import { mapAcpUpdate, stopReasonText } from './acpEventMapping';
@@ -119,12 +119,15 @@ export class AcpTurns {
     await this.deps.recorder.fields(session.sessionId, { state: 'running' });
     const blocks: ContentBlock[] = [{ type: 'text', text }];
     let ended: RunEvent;
+    /** The agent went away during the turn (not an error it answered): the session cannot go on. */
+    let agentGone = false;
     try {
       const response = await connection.prompt(session.sessionId, blocks);
       const reason = response.stopReason;
       ended = { kind: 'turn', turnId, phase: reason === 'cancelled' ? 'cancelled' : 'completed', code: reason, summary: stopReasonText(reason) };
     } catch (error) {
-      ended = { kind: 'turn', turnId, phase: 'failed', message: errorText(error), summary: 'Turn failed' };
+      agentGone = failureOf(error) === 'outcome_unknown';
+      ended = { kind: 'turn', turnId, phase: 'failed', message: errorText(error), summary: agentGone ? 'The agent stopped during the turn' : 'Turn failed' };
     }
     session.turn = false;
     await this.record(session, { kind: 'messageBoundary' });
@@ -132,6 +135,11 @@ export class AcpTurns {
       await this.record(session, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The turn ended first.' });
     }
     await this.record(session, ended);
+    if (agentGone) {
+      // Its queue waits for a restart and a session/load; the connection's failure says why.
+      await this.deps.recorder.fields(session.sessionId, { state: 'interrupted', stateDetail: 'The agent stopped during the turn' });
+      return;
+    }
     // An ACP session waits for the next message after every turn; it never ends by itself.
     await this.deps.recorder.fields(session.sessionId, { state: 'idle', stateDetail: 'Waiting for your message' });
     this.deps.turnEnded(session);

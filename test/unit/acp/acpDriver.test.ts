@@ -6,59 +6,14 @@
  * webview's store (driverTestKit), so a patch the view would refuse fails the file.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, test } from 'node:test';
-import { AcpDriver } from '../../../extension/drivers/acp/acpDriver';
-import type { ConnectionProfile } from '../../../extension/drivers/driver';
+import { test } from 'node:test';
 import { runKeyOf } from '../../../extension/model/modelTypes';
-import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
-import { referenceAgentBundle } from '../../fixtures/acp/referenceAgentProcess';
-import { driverSetup, until } from '../drivers/driverTestKit';
-import type { TempWorkspace } from './acpWorkspace';
-import { README_TEXT, makeWorkspace } from './acpWorkspace';
-import { diskWorkspace } from './diskWorkspace';
+import { until } from '../drivers/driverTestKit';
+import { idle, rig, run } from './acpDriverRig';
+import { README_TEXT } from './acpWorkspace';
 
-const cleanups: (() => void | Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) {
-    await c();
-  }
-});
-
-interface Rig {
-  readonly driver: AcpDriver;
-  readonly ws: TempWorkspace;
-  readonly frames: { dir: string; frame: unknown }[];
-  readonly setup: ReturnType<typeof driverSetup>;
-  items(runId: string): readonly TranscriptItem[];
-}
-
-async function rig(options: { ws?: TempWorkspace; storage?: string; stateDir?: string } = {}): Promise<Rig> {
-  const ws = options.ws ?? makeWorkspace({ git: true });
-  const storage = options.storage ?? mkdtempSync(join(tmpdir(), 'acp-storage-'));
-  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'acp-state-'));
-  if (!options.ws) {
-    cleanups.push(ws.remove, () => rmSync(storage, { recursive: true, force: true, maxRetries: 5 }), () => rmSync(stateDir, { recursive: true, force: true }));
-  }
-  const profile: ConnectionProfile = {
-    name: 'ref',
-    protocol: 'acp',
-    command: process.execPath,
-    args: [await referenceAgentBundle(), '--state-dir', stateDir, '--chunk-ms', '0', '--slow-chunk-ms', '20'],
-  };
-  const frames: { dir: string; frame: unknown }[] = [];
-  const setup = driverSetup(profile, storage, { workspaceFolder: ws.dir, tap: (dir, frame) => frames.push({ dir, frame }) });
-  const driver = new AcpDriver({ ...setup.ctx, workspace: diskWorkspace([ws.dir]) });
-  cleanups.push(() => driver.dispose());
-  await driver.connect();
-  await until('connected', () => setup.store.state.connections.get(setup.connectionId)?.state.kind === 'connected');
-  return { driver, ws, frames, setup, items: (runId) => setup.store.transcript(runKeyOf(setup.connectionId, runId))?.snapshot() ?? [] };
-}
-
-const run = (r: Rig, runId: string) => r.setup.store.state.runs.get(runKeyOf(r.setup.connectionId, runId));
-const idle = (r: Rig, runId: string) => run(r, runId)?.state === 'idle';
 
 test('a turn streams thinking, the answer and usage, and ends waiting for the next message', { timeout: 30_000 }, async () => {
   const r = await rig();
@@ -115,4 +70,20 @@ test('a malformed line from the agent is traced and survived', { timeout: 30_000
   await until('the turn ended', () => idle(r, runId));
   assert.ok(r.frames.some((f) => f.dir === 'in' && typeof (f.frame as { unparsed?: unknown }).unparsed === 'string'));
   assert.equal(r.setup.store.state.connections.get(r.setup.connectionId)?.state.kind, 'connected');
+});
+
+test('Stop while a permission request waits answers it cancelled: the approval expires and the turn ends cancelled', { timeout: 30_000 }, async () => {
+  const r = await rig();
+  const runId = await r.driver.startRun({ prompt: 'edit the readme', workspaceRoots: [r.ws.dir] });
+  const approvalId = await until('an approval', () => run(r, runId)?.pendingApprovals[0]);
+  await r.driver.cancelRun(runId);
+  const approval = await until('expired', () => {
+    const a = r.setup.store.state.approvals.get(`${runKeyOf(r.setup.connectionId, runId)}::${approvalId}`);
+    return a?.status === 'expired' && a;
+  });
+  assert.match(approval.reason ?? '', /cancelled/);
+  await until('the turn ended cancelled', () => r.items(runId).some((i) => i.kind === 'turn' && i.phase === 'cancelled') && idle(r, runId));
+  assert.equal(readFileSync(r.ws.readme, 'utf8'), README_TEXT, 'nothing written');
+  assert.ok(r.frames.some((f) => f.dir === 'out' && (f.frame as { result?: { outcome?: { outcome?: string } } }).result?.outcome?.outcome === 'cancelled'), 'answered cancelled on the wire');
+  await assert.rejects(r.driver.decideApproval(runId, approvalId, 'allow_once'), /no longer waits/);
 });

@@ -7,7 +7,10 @@
  * The fold around each mapping is the driver's, kept to what shapes the transcript (one sequence per wire event,
  * fields merged after it); connection handling, storage, acks and change sets are the drivers' own tests' business.
  */
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { mapA3sEvent, mapA3sRunState, newA3sMappingState } from '../../../extension/drivers/a3s/a3sEventMapping';
+import { mapAcpUpdate, newAcpMappingState } from '../../../extension/drivers/acp/acpEventMapping';
+import { planPanel } from '../../../extension/drivers/acp/acpTurns';
 import { mapAgencyProxyEvent, mapRunState } from '../../../extension/drivers/agencyProxy/eventMapping';
 import { InboxTracker } from '../../../extension/drivers/hive/hiveMapping';
 import { mapScvEvent } from '../../../extension/drivers/scv/scvEventMapping';
@@ -193,10 +196,31 @@ function replayHive(frames: readonly GoldenFrame[], agent: string, store: RunSto
   return store;
 }
 
+/** ACP: every `session/update` the agent sent, through the driver's mapping; the plan becomes the plan panel. */
+function replayAcp(frames: readonly GoldenFrame[], store: RunStore): RunStore {
+  const { ensure, fold } = storeFor(store, 'acp');
+  const mapping = newAcpMappingState();
+  for (const f of incoming(frames)) {
+    const message = f.frame as { method?: string; params?: { sessionId?: string; update?: SessionUpdate } };
+    if (message.method !== 'session/update' || !message.params?.sessionId || !message.params.update) {
+      continue;
+    }
+    const runId = message.params.sessionId;
+    ensure(runId, { title: 'session', state: 'running' });
+    const { events, effects } = mapAcpUpdate(mapping, message.params.update);
+    fold(runId, undefined, [...events]);
+    if (effects.plan) {
+      store.dispatch({ type: 'runPanels', runKey: runKeyOf(C, runId), panels: [planPanel(effects.plan)] });
+    }
+  }
+  return store;
+}
+
 /** Every recorded stream and how its driver's mapping replays it into `store` (a fresh `goldenStore()`). */
 export const goldens: { daemon: string; name: string; replay: (frames: readonly GoldenFrame[], store: RunStore) => RunStore }[] = [
   { daemon: 'agencyProxy', name: 'edit-allowed', replay: replayAgencyProxy },
   { daemon: 'scv', name: 'tool-approved', replay: replayScv },
   { daemon: 'a3s', name: 'default-run', replay: replayA3s },
   { daemon: 'hive', name: 'iris-inbox', replay: (frames, store) => replayHive(frames, 'iris', store) },
+  { daemon: 'acp', name: 'edit-allowed', replay: replayAcp },
 ];

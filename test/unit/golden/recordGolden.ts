@@ -3,13 +3,14 @@
  * test/fixtures, through the real drivers and clients, one JSON line per frame `{dir, frame[, http]}` as the tap saw
  * it. Temp paths are replaced by `/golden`, so re-recording an unchanged fixture changes only generated ids and
  * clock values (run ids, approval ids, timestamps).
- *   node --import tsx test/unit/golden/recordGolden.ts [agency-proxy|scv|a3s|hive]...
+ *   node --import tsx test/unit/golden/recordGolden.ts [agency-proxy|scv|a3s|hive|acp]...
  * Then `UPDATE_GOLDEN=1 node --import tsx --test test/unit/golden/golden.test.ts` rewrites the expected transcripts.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { A3sDriver } from '../../../extension/drivers/a3s/a3sDriver';
+import { AcpDriver } from '../../../extension/drivers/acp/acpDriver';
 import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agencyProxyDriver';
 import { HiveClient } from '../../../extension/drivers/hive/client';
 import { ScvDriver } from '../../../extension/drivers/scv/scvDriver';
@@ -21,6 +22,8 @@ import { DEFAULT_RELEASE } from '../../fixtures/a3s/harnessWire';
 import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
 import { FakeHive } from '../../fixtures/hive/hive';
 import { ScvReferenceDaemon } from '../../fixtures/scv/daemon';
+import { referenceAgentBundle } from '../../fixtures/acp/referenceAgentProcess';
+import { diskWorkspace } from '../acp/diskWorkspace';
 import { driverSetup, loudLog, until } from '../drivers/driverTestKit';
 import { GOLDEN_DIR } from './goldenKit';
 
@@ -140,9 +143,31 @@ async function hive(tmp: string): Promise<void> {
   save('hive', 'iris-inbox', rec, tmp);
 }
 
+/** ACP: the reference agent's turn that edits the readme after a permission request, allowed once. */
+async function acp(tmp: string): Promise<void> {
+  const workspace = join(tmp, 'ws');
+  mkdirSync(workspace);
+  writeFileSync(join(workspace, 'README.md'), '# Demo\n\nhello\n');
+  const rec = recording();
+  const profile = { name: 'golden', protocol: 'acp' as const, command: process.execPath, args: [await referenceAgentBundle(), '--state-dir', join(tmp, 'state'), '--chunk-ms', '0'] };
+  const { store, connectionId, ctx } = driverSetup(profile, join(tmp, 'storage'), { tap: rec.tap, log: loudLog, workspaceFolder: workspace });
+  const driver = new AcpDriver({ ...ctx, workspace: diskWorkspace([workspace]) });
+  try {
+    await driver.connect();
+    const runId = await driver.startRun({ prompt: 'plan and edit the readme', workspaceRoots: [workspace] });
+    const key = runKeyOf(connectionId, runId);
+    const approvalId = await until('an approval', () => store.state.runs.get(key)?.pendingApprovals[0]);
+    await driver.decideApproval(runId, approvalId, 'allow_once');
+    await until('the turn ended', () => store.transcript(key)?.snapshot().some((i) => i.kind === 'turn' && i.phase === 'completed'));
+  } finally {
+    await driver.dispose();
+  }
+  save('acp', 'edit-allowed', rec, tmp);
+}
+
 type Recorder = (tmp: string) => Promise<void>;
 /** One recorder per protocol (the compiler checks none is missing). */
-const recorders: Record<string, Recorder> = { 'agency-proxy': agencyProxy, scv, a3s, hive } satisfies Record<ProtocolName, Recorder>;
+const recorders: Record<string, Recorder> = { 'agency-proxy': agencyProxy, scv, a3s, hive, acp } satisfies Record<ProtocolName, Recorder>;
 
 async function main(): Promise<void> {
   const which = process.argv.slice(2);

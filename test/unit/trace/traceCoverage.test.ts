@@ -33,6 +33,9 @@ test('outgoing frames are classified per protocol; incoming ones and other HTTP 
   assert.deepEqual(kindsOf({ protocol: 'a3s', dir: 'out', frame: { action: 'cancel' }, http: { path: '/v1/agent/commands' } }), ['cancel']);
   assert.deepEqual(kindsOf({ protocol: 'a3s', dir: 'out', frame: { action: 'cancel' }, http: { path: '/v1/agent/events:page' } }), []);
   assert.deepEqual(kindsOf({ protocol: 'hive', dir: 'out', frame: { cmd: 'status' } }), ['status']);
+  assert.deepEqual(kindsOf({ protocol: 'acp', dir: 'out', frame: { jsonrpc: '2.0', id: 3, method: 'session/prompt', params: {} } }), ['session/prompt']);
+  assert.deepEqual(kindsOf({ protocol: 'acp', dir: 'out', frame: { jsonrpc: '2.0', id: 0, result: { outcome: { outcome: 'selected', optionId: 'a' } } } }), ['request_permission:selected']);
+  assert.deepEqual(kindsOf({ protocol: 'acp', dir: 'in', frame: { jsonrpc: '2.0', method: 'session/update', params: {} } }), []);
 });
 
 test('coverage lists what is missing and counts lines that are not JSON', () => {
@@ -41,7 +44,7 @@ test('coverage lists what is missing and counts lines that are not JSON', () => 
     '{"truncated',
     '',
   ].join('\n');
-  const result = coverage(trace, { 'agency-proxy': ['hello'], scv: [], a3s: ['start', 'recover'], hive: [] });
-  assert.deepEqual(result.missing, { 'agency-proxy': ['hello'], scv: [], a3s: ['recover'], hive: [] });
+  const result = coverage(trace, { 'agency-proxy': ['hello'], scv: [], a3s: ['start', 'recover'], hive: [], acp: ['session/new'] });
+  assert.deepEqual(result.missing, { 'agency-proxy': ['hello'], scv: [], a3s: ['recover'], hive: [], acp: ['session/new'] });
   assert.equal(result.badLines, 1);
 });

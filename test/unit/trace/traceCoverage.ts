@@ -5,11 +5,19 @@
  *   AgencyProxy 1.4 client frames, plus each `decide_approval` decision and each `shutdown` mode;
  *   SCV 2.4 client messages, except `session.attach` ("not supported; do not send");
  *   A3S 3.3 command actions (start, cancel, recover);
- *   hive 4.3 requests an operator sends (the table minus the agent-side calls listed in AGENT_ONLY_HIVE).
+ *   hive 4.3 requests an operator sends (the table minus the agent-side calls listed in AGENT_ONLY_HIVE);
+ *   ACP (not in WIRE.md: the SDK's method list is the spec) the agent methods the client calls, and both answers
+ *   to a permission request (selected, cancelled).
  */
 import type { TraceProtocol } from '../../../extension/transport/protocolTrace';
 
 export type KindsByProtocol = Record<TraceProtocol, readonly string[]>;
+
+/** What an ACP client sends: the agent methods Agent Switchboard calls, and its answers to permission requests. */
+export const ACP_CLIENT_KINDS: readonly string[] = [
+  'initialize', 'authenticate', 'session/new', 'session/load', 'session/prompt', 'session/cancel', 'session/set_mode', 'session/set_config_option',
+  'request_permission:selected', 'request_permission:cancelled',
+];
 
 /** hive 4.3 requests only an agent makes about its own work (inbox, todos, status line, turn acks): not operator. */
 export const AGENT_ONLY_HIVE: readonly string[] = [
@@ -60,7 +68,7 @@ export function requiredKinds(wire: string): KindsByProtocol {
   const hive = firstColumn(wire, '4.3')
     .map((r) => r.name)
     .filter((n) => !AGENT_ONLY_HIVE.includes(n));
-  return { 'agency-proxy': [...agency, ...decisions, ...modes], scv, a3s, hive };
+  return { 'agency-proxy': [...agency, ...decisions, ...modes], scv, a3s, hive, acp: ACP_CLIENT_KINDS };
 }
 
 interface TraceLine {
@@ -93,6 +101,13 @@ export function kindsOf(line: TraceLine): string[] {
       return line.http?.path === '/v1/agent/commands' && typeof f.action === 'string' ? [f.action] : [];
     case 'hive':
       return typeof f.cmd === 'string' ? [f.cmd] : [];
+    case 'acp': {
+      if (typeof f.method === 'string') {
+        return [f.method];
+      }
+      const outcome = (f.result as { outcome?: { outcome?: unknown } } | undefined)?.outcome?.outcome;
+      return typeof outcome === 'string' ? [`request_permission:${outcome}`] : [];
+    }
     default:
       return [];
   }
@@ -124,6 +139,6 @@ export function coverage(trace: string, required: KindsByProtocol): Coverage {
     }
   }
   const gaps = (protocol: keyof KindsByProtocol) => required[protocol].filter((k) => !seen[protocol]?.has(k));
-  const missing: KindsByProtocol = { 'agency-proxy': gaps('agency-proxy'), scv: gaps('scv'), a3s: gaps('a3s'), hive: gaps('hive') };
+  const missing: KindsByProtocol = { 'agency-proxy': gaps('agency-proxy'), scv: gaps('scv'), a3s: gaps('a3s'), hive: gaps('hive'), acp: gaps('acp') };
   return { seen, missing, badLines };
 }
