@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { ConnectionManager } from './drivers/connectionManager';
 import type { ConnectionProfile } from './drivers/driver';
 import { driverFactories } from './drivers/daemonRegistry';
+import type { WorkspaceAccess } from './drivers/kit/workspaceAccess';
 import type { RunStore as RunStoreType } from './model/runStore';
 import { RunStore } from './model/runStore';
 import type { FrameTap } from './transport/frameTap';
@@ -22,6 +23,7 @@ import { registerRunCommands } from './ui/commands/runCommands';
 import type { TreeNode } from './ui/connectionsTreeProvider';
 import { ConnectionsTreeProvider } from './ui/connectionsTreeProvider';
 import { registerDaemonActionCommands } from './ui/daemonActions/actionCommands';
+import { driverSecretsFor } from './ui/driverSecrets';
 import { rowActions } from './ui/daemonActions/actionTargets';
 import { watchActionOffers, watchRunStateOffers } from './ui/daemonActions/actionOffers';
 import { RunListAutoRefresh } from './ui/runListAutoRefresh';
@@ -29,6 +31,7 @@ import { RunSelection } from './ui/runSelection';
 import { autoConnectEnabled, readProfiles, traceFile } from './ui/settings';
 import { TranscriptActionHandler } from './ui/transcriptActions';
 import { TranscriptViewProvider } from './ui/transcriptViewProvider';
+import { EditorWorkspaceAccess } from './ui/workspaceAccess';
 
 /** What `activate` returns: used by the integration tests, and by anyone automating the extension. */
 export interface SwitchboardApi {
@@ -37,6 +40,8 @@ export interface SwitchboardApi {
   readonly selection: RunSelection;
   readonly approvals: ApprovalCenter;
   readonly diffs: ApprovalDiffs;
+  /** The editor's files as every driver's `DriverContext.workspace` sees them (one instance for all connections). */
+  readonly workspace: WorkspaceAccess;
   /** Reads the connection settings again (also done automatically when they change). */
   reloadProfiles(): Promise<void>;
   /** Waits until the protocol trace has flushed its pending lines. */
@@ -85,11 +90,14 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     }
   };
   const storageDir = context.globalStorageUri.fsPath;
-  const connections = new ConnectionManager(store, driverFactories, (_id, profile: ConnectionProfile) => ({
+  const workspace = new EditorWorkspaceAccess();
+  const connections = new ConnectionManager(store, driverFactories, (connectionId, profile: ConnectionProfile) => ({
     // The trace is looked up per frame so enabling it in settings applies to open connections too.
     tap: combineTaps((dir, frame, http) => trace?.tap(profile.protocol, profile.name)(dir, frame, http), logTap(profile.name)),
     storageDir,
     workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    workspace,
+    secrets: driverSecretsFor(context.secrets, connectionId),
     log: {
       info: (m) => log.info(`[${profile.name}] ${m}`),
       warn: (m) => log.warn(`[${profile.name}] ${m}`),
@@ -191,6 +199,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     selection,
     approvals,
     diffs,
+    workspace,
     reloadProfiles,
     flushTrace: () => trace?.flush() ?? Promise.resolve(),
   };

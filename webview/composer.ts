@@ -1,11 +1,13 @@
 /**
  * The message box under the transcript: a labelled textarea, Send (Ctrl/Cmd+Enter) — "Queue" while a turn runs on a
  * daemon that queues — and Stop, or End Run once an interactive run finished answering (it never ends by itself).
- * Hidden when the run accepts no messages. The draft is kept per run.
+ * Hidden when the run accepts no messages. The draft is kept per run. A `/` at the start offers the agent's slash
+ * commands (slashCommandMenu.ts).
  */
 import type { RunSummary, WebviewToHost } from '../extension/protocol/webviewMessages';
 import { button, h, setButtonText } from './dom';
 import { isTurnActive } from './runStateDisplay';
+import { SlashCommandMenu } from './slashCommandMenu';
 import type { UiStateStore } from './uiState';
 
 const MAX_HEIGHT_PX = 240;
@@ -18,6 +20,7 @@ export class Composer {
   private readonly stopButton: HTMLButtonElement;
   private readonly endButton: HTMLButtonElement;
   private readonly inputRow: HTMLDivElement;
+  private readonly slashMenu: SlashCommandMenu;
   private run: RunSummary | null = null;
 
   constructor(
@@ -39,11 +42,14 @@ export class Composer {
     this.stopButton.id = 'composer-stop';
     this.endButton = button({ label: 'End the run (it is waiting for your message)', text: 'End Run', icon: 'stop-circle', className: 'secondary', onClick: () => this.end() });
     this.endButton.id = 'composer-end';
+    this.slashMenu = new SlashCommandMenu(this.input, () => this.textChanged());
     this.inputRow = h(
       'div',
       { class: 'composer-input-row' },
       h('label', { for: 'composer-input', class: 'sr-only' }, 'Message to the agent'),
+      this.slashMenu.element,
       this.input,
+      this.slashMenu.hintElement,
     );
     this.element = h(
       'div',
@@ -54,17 +60,20 @@ export class Composer {
     this.element.hidden = true;
 
     this.input.addEventListener('keydown', (event) => {
+      if (this.slashMenu.handleKey(event)) {
+        // The list took the key (↑ ↓ Enter Tab Escape): no newline, no focus move, no Escape for the views behind.
+        event.preventDefault();
+        event.stopPropagation();
+        return;
+      }
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.isComposing) {
         event.preventDefault();
         this.send();
       }
     });
     this.input.addEventListener('input', () => {
-      this.autosize();
-      this.updateSendEnabled();
-      if (this.run) {
-        this.uiState.setDraft(this.run.key, this.input.value);
-      }
+      this.textChanged();
+      this.slashMenu.update();
     });
   }
 
@@ -72,12 +81,14 @@ export class Composer {
     const previousKey = this.run?.key;
     this.run = run;
     if (!run) {
+      this.slashMenu.setCommands(undefined);
       this.element.hidden = true;
       return;
     }
     if (run.key !== previousKey) {
       this.input.value = this.uiState.forRun(run.key).draft;
     }
+    this.slashMenu.setCommands(canSendCommands(run));
     const canSend = run.actions.send;
     this.inputRow.hidden = !canSend;
     this.sendButton.hidden = !canSend;
@@ -127,6 +138,15 @@ export class Composer {
     }
   }
 
+  /** After the text changed (typed, or a slash command inserted): keep the draft, the height and Send in step. */
+  private textChanged(): void {
+    this.autosize();
+    this.updateSendEnabled();
+    if (this.run) {
+      this.uiState.setDraft(this.run.key, this.input.value);
+    }
+  }
+
   private updateSendEnabled(): void {
     this.sendButton.disabled = this.input.value.trim() === '';
   }
@@ -138,4 +158,9 @@ export class Composer {
     // A hidden textarea measures 0: leave the stylesheet's height until it is shown.
     this.input.style.height = height > 0 ? `${Math.min(MAX_HEIGHT_PX, height + 2)}px` : '';
   }
+}
+
+/** The run's slash commands, when a message can be sent at all (else there is nothing to type them into). */
+function canSendCommands(run: RunSummary): RunSummary['slashCommands'] {
+  return run.actions.send ? run.slashCommands : undefined;
 }

@@ -3,7 +3,7 @@
  * `ModelAction`s; the reducer is the only code that turns them into state and transcript patches.
  */
 import type { ApprovalDecision, DecisionSurface, RunState } from '../protocol/transcriptTypes';
-import type { Capability, ChangeSetInfo, ConnectionInfo, ConnectionState, Panel, QueueEntry } from './modelTypes';
+import type { Capability, ChangeSetInfo, ConnectionInfo, ConnectionState, Panel, QueueEntry, SlashCommand } from './modelTypes';
 
 /** A normalized run event. Fields are the daemon's data, untrusted. */
 export type RunEvent =
@@ -80,6 +80,8 @@ export interface RunFields {
   readonly stateDetail?: string;
   readonly createdAt?: number;
   readonly workspaceRoots?: readonly string[];
+  /** The agent's slash commands as it last advertised them (the whole list; `[]` when it withdrew them all). */
+  readonly slashCommands?: readonly SlashCommand[];
 }
 
 export type ModelAction =

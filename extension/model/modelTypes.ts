@@ -61,6 +61,17 @@ export interface ConnectionInfo {
   readonly warning?: string;
 }
 
+/**
+ * A command the agent offers for its composer (ACP `available_commands_update`), typed as `/<name>` and, when it
+ * takes input, the text after it. The agent's data: shown as text, never as markup.
+ */
+export interface SlashCommand {
+  readonly name: string;
+  readonly description: string;
+  /** What to type after the name, shown while nothing is typed yet (ACP `input.hint`). */
+  readonly hint?: string;
+}
+
 export interface QueueEntry {
   readonly queueId: string;
   readonly revision: number;
@@ -87,6 +98,8 @@ export interface RunInfo {
   readonly queuePaused?: boolean;
   /** Daemon-owned side panels shown beside the transcript (loose ends, jobs…), replaced whole. */
   readonly panels?: readonly Panel[];
+  /** The commands the agent offers in the composer, replaced whole by each update (absent: it offers none). */
+  readonly slashCommands?: readonly SlashCommand[];
   // The reducer's own bookkeeping, from here to `itemCount`: outside extension/model, ask runQueries.ts instead.
   /** Open streaming items: ids of the text / reasoning item chunks are appended to, if any. */
   readonly openTextId?: string;

@@ -45,6 +45,15 @@ export const queueEntryViewSchema = z.object({
   submitter: z.optional(z.string()),
 });
 
+/** A slash command the agent offers (ACP `available_commands_update`); the composer suggests it after a `/`. */
+export const slashCommandViewSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  /** What to type after the name, if the command takes input. */
+  hint: z.optional(z.string()),
+});
+export type SlashCommandView = z.infer<typeof slashCommandViewSchema>;
+
 /** The header of the transcript view: the run's identity, state and what can be done with it. */
 export const runSummarySchema = z.object({
   key: z.string(),
@@ -62,6 +71,8 @@ export const runSummarySchema = z.object({
   queue: z.optional(z.array(queueEntryViewSchema)),
   queuePaused: z.optional(z.boolean()),
   panels: z.optional(z.array(panelSchema)),
+  /** The agent's slash commands, for the composer; absent when it offers none. */
+  slashCommands: z.optional(z.array(slashCommandViewSchema)),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 

@@ -3,9 +3,9 @@
  * derived, see runPanels.ts) and the allowed actions. It speaks the webview contract, so it lives beside the view
  * rather than in the model. Pure (no `vscode`).
  */
-import type { ModelState } from '../model/modelTypes';
+import type { ModelState, SlashCommand } from '../model/modelTypes';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
-import type { DaemonActionButton, RunSummary } from '../protocol/webviewMessages';
+import type { DaemonActionButton, RunSummary, SlashCommandView } from '../protocol/webviewMessages';
 import { runPanelsOf } from './runPanels';
 
 /** `daemonActions`: the header buttons of the daemon actions that apply to the run now (actionTargets.ts). */
@@ -48,5 +48,11 @@ export function runSummaryOf(state: ModelState, runKey: string, daemonActions: r
     ...(run.queue && active ? { queue: run.queue.map((q) => ({ ...q })) } : {}),
     ...(run.queuePaused !== undefined && active ? { queuePaused: run.queuePaused } : {}),
     ...(panels.length > 0 ? { panels: panels.map((p) => ({ ...p, entries: [...p.entries] })) } : {}),
+    ...(run.slashCommands && run.slashCommands.length > 0 ? { slashCommands: run.slashCommands.map(slashCommandView) } : {}),
   };
+}
+
+/** Only the fields the view knows: a driver's object may carry more (the webview's schema would keep it anyway). */
+function slashCommandView(command: SlashCommand): SlashCommandView {
+  return { name: command.name, description: command.description, ...(command.hint !== undefined ? { hint: command.hint } : {}) };
 }

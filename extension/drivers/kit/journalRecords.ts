@@ -93,6 +93,7 @@ export const runFieldsSchema = z.object({
   stateDetail: opt(z.string()),
   createdAt: opt(z.number()),
   workspaceRoots: opt(z.readonly(z.array(z.string()))),
+  slashCommands: opt(z.readonly(z.array(z.readonly(z.object({ name: z.string(), description: z.string(), hint: opt(z.string()) }))))),
 });
 
 // Compile-time: what the schemas accept is a model input, and every kind of the model's RunEvent has a schema.

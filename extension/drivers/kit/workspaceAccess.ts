@@ -26,3 +26,17 @@ export interface DriverSecrets {
   store(key: string, value: string): Promise<void>;
   delete(key: string): Promise<void>;
 }
+
+/** Why `WorkspaceAccess` refused: a driver maps it onto its protocol's error (ACP: `notFound` → resource not found). */
+export type WorkspaceAccessFailure = 'outsideWorkspace' | 'notFound' | 'invalid';
+
+/** What `WorkspaceAccess` rejects with, so a driver can answer the agent with the right error code. */
+export class WorkspaceAccessError extends Error {
+  constructor(
+    readonly reason: WorkspaceAccessFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WorkspaceAccessError';
+  }
+}

@@ -132,3 +132,22 @@ test('recording after close is refused (the store still got the event: it is fol
     s.cleanup();
   }
 });
+
+test('slash commands recorded as run fields come back on replay', async () => {
+  const s = setup();
+  try {
+    const live = s.recorder();
+    await live.saveRun({ runId: 'r', title: 'T', state: 'running', createdAt: 5 });
+    const slashCommands = [{ name: 'plan', description: 'Make a plan', hint: 'what to plan' }, { name: 'review', description: 'Review' }];
+    await live.fields('r', { slashCommands });
+    await live.close();
+    const reloaded = new RunStore(() => 1);
+    await new RunRecorder({ store: reloaded, connectionId: 'c', dir: s.dir, cursor }).replay({
+      open: (stored) => ({ title: stored.title, state: 'running', createdAt: stored.createdAt }),
+      record: () => undefined,
+    });
+    assert.deepEqual(reloaded.state.runs.get(runKeyOf('c', 'r'))?.slashCommands, slashCommands);
+  } finally {
+    s.cleanup();
+  }
+});

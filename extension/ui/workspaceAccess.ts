@@ -1,0 +1,114 @@
+/**
+ * The editor's side of `WorkspaceAccess` (drivers/kit/workspaceAccess.ts): what an agent reads and writes through
+ * its client (ACP `fs/read_text_file`, `fs/write_text_file`). Reads serve the open document's buffer, so the agent
+ * sees what the user sees, unsaved edits included; writes go through a `WorkspaceEdit`, so the user can undo them like
+ * their own, and are then saved. Both stay inside the workspace folders once `..` and symlinks are resolved
+ * (workspacePath.ts).
+ */
+import * as fs from 'node:fs/promises';
+import * as vscode from 'vscode';
+import type { WorkspaceAccess } from '../drivers/kit/workspaceAccess';
+import { WorkspaceAccessError } from '../drivers/kit/workspaceAccess';
+import type { ResolvedPath } from './workspacePath';
+import { lineWindow, realLocation, resolveInsideRoots } from './workspacePath';
+
+const EDIT_METADATA: vscode.WorkspaceEditEntryMetadata = { label: 'Agent edit', needsConfirmation: false };
+
+export class EditorWorkspaceAccess implements WorkspaceAccess {
+  /** Writes run one at a time: each looks at the file (exists? open?) before it edits, and must not interleave. */
+  private writes: Promise<unknown> = Promise.resolve();
+
+  roots(): readonly string[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  }
+
+  async readText(path: string, line?: number, limit?: number): Promise<string> {
+    const where = await resolveInsideRoots(path, this.roots());
+    const open = await this.openDocument(where);
+    if (open) {
+      return lineWindow(open.getText(), line, limit);
+    }
+    let text: string;
+    try {
+      text = await fs.readFile(where.real, 'utf8');
+    } catch (error) {
+      throw fileError(path, error);
+    }
+    return lineWindow(text, line, limit);
+  }
+
+  writeText(path: string, content: string): Promise<void> {
+    const write = this.writes.then(() => this.writeNow(path, content));
+    this.writes = write.catch(() => undefined);
+    return write;
+  }
+
+  private async writeNow(path: string, content: string): Promise<void> {
+    const where = await resolveInsideRoots(path, this.roots());
+    let document = await this.openDocument(where);
+    const uri = document?.uri ?? vscode.Uri.file(where.real);
+    const edit = new vscode.WorkspaceEdit();
+    if (!document && !(await isFile(path, where.real))) {
+      edit.createFile(uri, { ignoreIfExists: true }, EDIT_METADATA);
+      edit.insert(uri, new vscode.Position(0, 0), content, EDIT_METADATA);
+    } else {
+      document ??= await vscode.workspace.openTextDocument(uri);
+      if (document.getText() !== content) {
+        const whole = new vscode.Range(new vscode.Position(0, 0), document.positionAt(document.getText().length));
+        edit.replace(uri, whole, content, EDIT_METADATA);
+      }
+    }
+    if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) {
+      throw new Error(`The editor did not apply the agent's edit to ${path}.`);
+    }
+    const saved = await vscode.workspace.openTextDocument(uri);
+    if (saved.isDirty && !(await saved.save())) {
+      throw new Error(`The agent's edit to ${path} was made but could not be saved.`);
+    }
+  }
+
+  /** The open text document of this file, whether the editor opened it by the path as written or by its real path. */
+  private async openDocument(where: ResolvedPath): Promise<vscode.TextDocument | undefined> {
+    const wanted = new Set([vscode.Uri.file(where.lexical).toString(), vscode.Uri.file(where.real).toString()]);
+    const files = vscode.workspace.textDocuments.filter((d) => !d.isClosed && d.uri.scheme === 'file');
+    const direct = files.find((d) => wanted.has(d.uri.toString()));
+    if (direct) {
+      return direct;
+    }
+    // Opened through a symlink (or the agent named it through one): compare where both really are.
+    for (const document of files) {
+      const real = await realLocation(document.uri.fsPath).catch(() => undefined);
+      if (real === where.real) {
+        return document;
+      }
+    }
+    return undefined;
+  }
+}
+
+/** Whether `real` is an existing regular file (false when missing; a directory is refused). */
+async function isFile(path: string, real: string): Promise<boolean> {
+  try {
+    const stat = await fs.stat(real);
+    if (!stat.isFile()) {
+      throw new WorkspaceAccessError('invalid', `${path} is not a file.`);
+    }
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return false;
+    }
+    throw error;
+  }
+}
+
+function fileError(path: string, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return new WorkspaceAccessError('notFound', `${path} does not exist.`);
+  }
+  if (code === 'EISDIR') {
+    return new WorkspaceAccessError('invalid', `${path} is a directory, not a file.`);
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,40 @@
+/** The transcript header's projection of the agent's slash commands (ACP available_commands_update → composer). */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { SlashCommand } from '../../../extension/model/modelTypes';
+import { runKeyOf } from '../../../extension/model/modelTypes';
+import { RunStore } from '../../../extension/model/runStore';
+import { runSummarySchema } from '../../../extension/protocol/webviewMessages';
+import { runSummaryOf } from '../../../extension/ui/runSummary';
+
+function setup(slashCommands?: readonly SlashCommand[]) {
+  const store = new RunStore(() => 1000, (e) => assert.fail(String(e)));
+  store.dispatch({ type: 'connectionAdded', connection: { id: 'c', name: 'demo', protocol: 'scv' } });
+  store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'r1', fields: { title: 'Fix it', state: 'running', ...(slashCommands ? { slashCommands } : {}) } });
+  return { store, key: runKeyOf('c', 'r1') };
+}
+
+test('the run summary carries the slash commands, as the webview schema accepts them', () => {
+  const commands: SlashCommand[] = [{ name: 'plan', description: 'Make a plan', hint: 'what to plan' }, { name: 'review', description: 'Review the diff' }];
+  const { store, key } = setup(commands);
+  const summary = runSummaryOf(store.state, key)!;
+  assert.deepEqual(summary.slashCommands, commands);
+  assert.equal(runSummarySchema.safeParse(summary).success, true);
+});
+
+test('only the fields the view knows are sent; none or an empty list sends no slashCommands', () => {
+  const extra = { name: 'x', description: 'X', _meta: { secret: 1 } } as SlashCommand;
+  const summaryOf = (commands?: readonly SlashCommand[]) => {
+    const { store, key } = setup(commands);
+    return runSummaryOf(store.state, key)!;
+  };
+  assert.deepEqual(summaryOf([extra]).slashCommands, [{ name: 'x', description: 'X' }]);
+  assert.equal('slashCommands' in summaryOf(), false);
+  assert.equal('slashCommands' in summaryOf([]), false);
+});
+
+test('an update replaces the list the header shows', () => {
+  const { store, key } = setup([{ name: 'a', description: 'A' }]);
+  store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'r1', fields: { slashCommands: [{ name: 'b', description: 'B', hint: 'h' }] } });
+  assert.deepEqual(runSummaryOf(store.state, key)!.slashCommands, [{ name: 'b', description: 'B', hint: 'h' }]);
+});
