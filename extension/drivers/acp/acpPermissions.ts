@@ -93,6 +93,11 @@ export class AcpPermissions {
     return this.cancelWhere(() => true);
   }
 
+  /** Whether a request of this session still waits for a decision. */
+  hasWaiting(sessionId: string): boolean {
+    return [...this.waiting.values()].some((w) => w.sessionId === sessionId);
+  }
+
   isWaiting(approvalId: string): boolean {
     return this.waiting.has(approvalId);
   }

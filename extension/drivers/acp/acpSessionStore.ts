@@ -51,7 +51,7 @@ export class AcpSessionStore {
       close: async (stored) => {
         // Whatever it was doing when the window went away ended with the agent process.
         const state = this.runs.get(stored.runId)?.state;
-        await this.recorder.fields(stored.runId, state === 'running' ? { state: 'interrupted', stateDetail: 'The window was reloaded during a turn' } : { state: 'idle', stateDetail: RESTORED_DETAIL });
+        await this.recorder.fields(stored.runId, state === 'running' || state === 'waiting_approval' ? { state: 'interrupted', stateDetail: 'The window was reloaded during a turn' } : { state: 'idle', stateDetail: RESTORED_DETAIL });
       },
     });
   }
@@ -94,7 +94,7 @@ export class AcpSessionStore {
     } finally {
       session.loading = false;
     }
-    await this.recorder.fields(session.sessionId, { state: 'idle', stateDetail: 'Waiting for your message' });
+    await this.recorder.fields(session.sessionId, { state: 'idle', stateDetail: '' });
   }
 
   /** After each turn: the change set from the session's start to the working tree now. */

@@ -77,12 +77,19 @@ export class AcpTurns {
     }
     const opened = this.permissions.open(request);
     void this.record(session, opened.event);
+    // The run waits for a person now (the tree, the board and the status say so), until the request is answered.
+    void this.setState(session, 'waiting_approval');
     return opened.response;
   }
 
   decide(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface): Promise<void> {
     this.permissions.decide(approvalId, decision);
-    return this.deps.recorder.event(runId, { kind: 'approvalSettled', approvalId, decision, by });
+    const settled = this.deps.recorder.event(runId, { kind: 'approvalSettled', approvalId, decision, by });
+    const session = this.deps.sessions.get(runId);
+    if (session?.turn && !this.permissions.hasWaiting(runId)) {
+      void this.setState(session, 'running');
+    }
+    return settled;
   }
 
   /**
@@ -116,7 +123,8 @@ export class AcpTurns {
     session.turn = true;
     await this.record(session, { kind: 'userPrompt', text });
     await this.record(session, { kind: 'turn', turnId, phase: 'started' });
-    await this.deps.recorder.fields(session.sessionId, { state: 'running' });
+    // A detail from before (e.g. "Restored…") no longer applies once a turn runs.
+    await this.deps.recorder.fields(session.sessionId, { state: 'running', stateDetail: '' });
     const blocks: ContentBlock[] = [{ type: 'text', text }];
     let ended: RunEvent;
     /** The agent went away during the turn (not an error it answered): the session cannot go on. */
@@ -140,8 +148,9 @@ export class AcpTurns {
       await this.deps.recorder.fields(session.sessionId, { state: 'interrupted', stateDetail: 'The agent stopped during the turn' });
       return;
     }
-    // An ACP session waits for the next message after every turn; it never ends by itself.
-    await this.deps.recorder.fields(session.sessionId, { state: 'idle', stateDetail: 'Waiting for your message' });
+    // An ACP session waits for the next message after every turn; it never ends by itself. The idle state's own
+    // label says so ("Waiting for your message"): no detail to repeat it.
+    await this.deps.recorder.fields(session.sessionId, { state: 'idle', stateDetail: '' });
     this.deps.turnEnded(session);
     await this.next(session);
   }
@@ -183,6 +192,10 @@ export class AcpTurns {
     if (entry) {
       this.start(session, entry.prompt);
     }
+  }
+
+  private setState(session: AcpSession, state: 'running' | 'waiting_approval'): Promise<void> {
+    return this.deps.recorder.fields(session.sessionId, { state }).catch((error: unknown) => this.deps.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
   }
 
   private record(session: AcpSession, event: RunEvent): Promise<void> {

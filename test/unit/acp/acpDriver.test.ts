@@ -24,7 +24,7 @@ test('a turn streams thinking, the answer and usage, and ends waiting for the ne
   assert.ok(items.some((i) => i.kind === 'reasoning' && i.text.length > 0), 'thinking shown');
   assert.ok(items.some((i) => i.kind === 'text' && i.text.length > 20 && !i.streaming), 'the answer, closed');
   assert.ok(items.some((i) => i.kind === 'turn' && i.phase === 'completed' && i.code === 'end_turn'), 'the stop reason ends the turn');
-  assert.equal(run(r, runId)?.stateDetail, 'Waiting for your message');
+  assert.equal(run(r, runId)?.stateDetail, '', 'the idle state\'s label says it: no detail repeats "Waiting for your message"');
   assert.ok(r.frames.some((f) => f.dir === 'out' && (f.frame as { method?: string }).method === 'session/prompt'), 'traced out');
   assert.ok(r.frames.some((f) => f.dir === 'in' && (f.frame as { method?: string }).method === 'session/update'), 'traced in');
 });
@@ -35,9 +35,11 @@ test('a permission request is an approval: allowed, the edit lands through the e
   const approval = await until('an approval', () => run(r, runId)?.pendingApprovals[0]);
   const pending = r.setup.store.state.approvals.get(`${runKeyOf(r.setup.connectionId, runId)}::${approval}`);
   assert.deepEqual(pending?.options, ['allow_once', 'allow_similar', 'deny', 'deny_always']);
+  assert.equal(run(r, runId)?.state, 'waiting_approval', 'the run waits for a person');
   assert.equal((pending?.detail as { path?: string }).path, r.ws.readme, 'the diff editor gets the proposed file');
   assert.equal(readFileSync(r.ws.readme, 'utf8'), README_TEXT, 'nothing written before the decision');
   await r.driver.decideApproval(runId, approval, 'allow_once', 'transcript');
+  assert.notEqual(run(r, runId)?.state, 'waiting_approval', 'decided: the turn goes on');
   await until('the turn ended', () => idle(r, runId));
   assert.notEqual(readFileSync(r.ws.readme, 'utf8'), README_TEXT, 'written once allowed');
   await until('a local change set', () => r.setup.store.state.changeSets.get(runKeyOf(r.setup.connectionId, runId))?.patch?.includes('README.md'));
