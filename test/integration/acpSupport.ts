@@ -1,0 +1,133 @@
+/**
+ * Helpers of the ACP suites: the transcript of a run read from the store, turns ended, a decision clicked in the
+ * approval's notification, the connections setting changed without dropping other suites' profiles, and the agent
+ * processes the extension host started (read from /proc through test/fixtures/acp/processTree.ts).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
+import { descendantsOf, processGroupMembers } from '../fixtures/acp/processTree';
+import { api, setConnections, ui, waitFor } from './support';
+
+type Api = Awaited<ReturnType<typeof api>>;
+
+/** A button of a notification, as a toast or in the notification center (see agencyProxy.test.ts). */
+export const NOTIFICATION_BUTTON = '.notification-toast .monaco-button, .notifications-center .monaco-button';
+
+export function fixturePath(name: string): string {
+  return path.join(process.env.SWITCHBOARD_FIXTURES ?? path.join(__dirname, '..', 'fixtures'), `${name}.js`);
+}
+
+export function itemsOf(a: Api, runKey: string): readonly TranscriptItem[] {
+  return a.store.transcript(runKey)?.snapshot() ?? [];
+}
+
+/** The turns of a run that ended with `phase` (completed, cancelled, failed). */
+export function endedTurns(a: Api, runKey: string, phase: 'completed' | 'cancelled' | 'failed'): Extract<TranscriptItem, { kind: 'turn' }>[] {
+  return itemsOf(a, runKey).filter((i): i is Extract<TranscriptItem, { kind: 'turn' }> => i.kind === 'turn' && i.phase === phase);
+}
+
+/** Every streamed answer of a run, joined. */
+export function answerText(a: Api, runKey: string): string {
+  return itemsOf(a, runKey)
+    .flatMap((i) => (i.kind === 'text' ? [i.text] : []))
+    .join('');
+}
+
+/** The run's one pending approval, once it is there. */
+export async function pendingApproval(a: Api, runKey: string, timeoutMs = 30000): Promise<string> {
+  const id = await waitFor('an approval request', () => a.store.state.runs.get(runKey)?.pendingApprovals[0], timeoutMs);
+  return `${runKey}::${id}`;
+}
+
+/** Opens the notification center and clicks `label` in the approval's notification (the only one there). */
+export async function decideFromNotification(label: string): Promise<void> {
+  await vscode.commands.executeCommand('notifications.showList');
+  await ui({ action: 'waitFor', selector: NOTIFICATION_BUTTON, hasText: label });
+  await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: label });
+}
+
+/** Clears the notification center, so the next approval's notification is the only one there. */
+export async function clearNotifications(): Promise<void> {
+  await vscode.commands.executeCommand('notifications.clearAll');
+  await vscode.commands.executeCommand('notifications.hideList');
+}
+
+function currentProfiles(): Record<string, unknown>[] {
+  return [...(vscode.workspace.getConfiguration('agentSwitchboard').get<Record<string, unknown>[]>('connections') ?? [])];
+}
+
+/** Adds (or replaces, by name) profiles, keeping those of other suites. */
+export async function addConnections(profiles: readonly Record<string, unknown>[]): Promise<void> {
+  const names = new Set(profiles.map((p) => p.name));
+  await setConnections([...currentProfiles().filter((p) => !names.has(p.name)), ...profiles]);
+}
+
+/** Removes profiles by name, keeping those of other suites. */
+export async function removeConnections(names: readonly string[]): Promise<void> {
+  await setConnections(currentProfiles().filter((p) => !names.includes(String(p.name))));
+}
+
+function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
+
+/** The extension host's live child processes whose command line contains `needle` (an agent it spawned). */
+export function agentProcesses(needle: string): number[] {
+  return descendantsOf(process.pid).filter((pid) => commandLine(pid).includes(needle));
+}
+
+/** The one agent process matching `needle` (the driver spawns it in its own process group: pid = pgid). */
+export function agentProcess(needle: string): Promise<number> {
+  return waitFor(`the agent process (${needle})`, () => {
+    const found = agentProcesses(needle);
+    return found.length === 1 && found[0];
+  });
+}
+
+/** Waits until no process of group `pgid` is left (the driver kills the group on disconnect). */
+export async function groupGone(pgid: number, timeoutMs = 10000): Promise<void> {
+  await waitFor(`process group ${pgid} gone (left: ${processGroupMembers(pgid).join(', ')})`, () => processGroupMembers(pgid).length === 0, timeoutMs);
+}
+
+/** The frames of `connection` in the protocol trace, both directions. */
+export async function traceOf(connection: string): Promise<{ protocol: string; dir: string; frame: Record<string, unknown> }[]> {
+  const file = process.env.SWITCHBOARD_TRACE_FILE;
+  if (!file) {
+    throw new Error('the integration runner sets SWITCHBOARD_TRACE_FILE');
+  }
+  await (await api()).flushTrace();
+  return fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { protocol: string; connection: string; dir: string; frame: Record<string, unknown> })
+    .filter((l) => l.connection === connection);
+}
+
+/** The visible texts of `selector` in the transcript webview (empty while it renders). */
+export function webviewTexts(selector: string): Promise<string[]> {
+  return ui<string[]>({ action: 'text', selector, webview: true }).catch((): string[] => []);
+}
+
+/**
+ * Expands or collapses a view of the Agent Switchboard sidebar by its header: with Connections collapsed the
+ * Transcript view gets the sidebar's height, so its screenshots show the items and not only the header and panels.
+ */
+export async function setViewExpanded(title: string, expanded: boolean): Promise<void> {
+  await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
+  const header = { selector: '.sidebar .pane-header', hasText: title } as const;
+  const [state] = await ui<(string | null)[]>({ action: 'attribute', ...header, value: 'aria-expanded' });
+  if ((state === 'true') !== expanded) {
+    await ui({ action: 'click', ...header });
+    await waitFor(`${title} ${expanded ? 'expanded' : 'collapsed'}`, async () => {
+      const [now] = await ui<(string | null)[]>({ action: 'attribute', ...header, value: 'aria-expanded' });
+      return (now === 'true') === expanded;
+    });
+  }
+}
