@@ -44,7 +44,6 @@ export class AcpSessionStore {
         const record = localChangeSetFromExtra(stored.extra);
         if (record) {
           session.localChanges = record;
-          this.localChanges.restore(stored.runId, record);
         }
         return { title: stored.title, ...(stored.provider ? { provider: stored.provider } : {}), ...(stored.model ? { model: stored.model } : {}), createdAt: stored.createdAt, ...(stored.workspaceRoots ? { workspaceRoots: stored.workspaceRoots } : {}) };
       },
@@ -52,6 +51,13 @@ export class AcpSessionStore {
         // Whatever it was doing when the window went away ended with the agent process.
         const state = this.runs.get(stored.runId)?.state;
         await this.recorder.fields(stored.runId, state === 'running' || state === 'waiting_approval' ? { state: 'interrupted', stateDetail: 'The window was reloaded during a turn' } : { state: 'idle', stateDetail: RESTORED_DETAIL });
+        // Shown again once the run is back in the store (the sink drops updates of runs it does not know): from the
+        // session's start to the working tree now, as after a turn.
+        const session = this.sessions.get(stored.runId);
+        if (session?.localChanges) {
+          this.localChanges.restore(stored.runId, session.localChanges);
+          void this.refreshChangeSet(session);
+        }
       },
     });
   }

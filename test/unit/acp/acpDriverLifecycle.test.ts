@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ActionOffer } from '../../../extension/drivers/kit/daemonActions';
 import { memorySecrets } from '../../../extension/drivers/acp/acpEditorAccess';
+import { runKeyOf } from '../../../extension/model/modelTypes';
 import { until } from '../drivers/driverTestKit';
 import { idle, rig, run } from './acpDriverRig';
 
@@ -22,6 +23,8 @@ test('a reload restores the transcript from the journal and the session continue
   const second = await rig({ ws: first.ws, storage: first.storage, stateDir: first.stateDir });
   assert.deepEqual(second.items(runId).map((i) => i.kind), before.map((i) => i.kind), 'restored from the journal, nothing re-parsed or lost');
   assert.match(run(second, runId)?.stateDetail ?? '', /continues when you send/);
+  const key = runKeyOf(second.setup.connectionId, runId);
+  await until('the local change set shown again', () => second.setup.store.state.changeSets.get(key)?.status === 'ready');
   await second.driver.sendMessage(runId, 'and after the reload');
   await until('the second turn ended', () => second.items(runId).filter((i) => i.kind === 'turn' && i.phase === 'completed').length === 2 && idle(second, runId));
   const users = second.items(runId).filter((i) => i.kind === 'user');
