@@ -18,7 +18,8 @@ export async function buildTestBundles() {
     format: 'cjs',
     target: 'node20',
     sourcemap: 'inline',
-    external: ['vscode', 'mocha'],
+    // The real ACP agents are located with require.resolve at run time (test/fixtures/acp/realAgents.ts), not bundled.
+    external: ['vscode', 'mocha', '@zed-industries/*'],
     logLevel: 'warning',
   });
   const fixtures = {};

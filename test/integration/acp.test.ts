@@ -124,6 +124,7 @@ suite('ACP reference agent', () => {
     assert.equal(writes.length, 1, 'the agent wrote through the client (fs/write_text_file), not to the disk itself');
     const tool = itemsOf(a, runKey).filter((i) => i.kind === 'tool').at(-1);
     assert.ok(tool?.kind === 'tool' && tool.status === 'succeeded', JSON.stringify(tool));
+    await waitFor('the local change set of the session', () => a.store.state.changeSets.get(runKey)?.patch?.includes(FILE), 15000);
     await vscode.commands.executeCommand('notifications.hideList');
     await waitFor('the decision on its card', async () => (await webviewTexts('.approval-card')).some((c) => c.includes('Allowed once from the notification')));
     // Undoable like the user's own edit: one Undo in the editor takes the whole agent edit back.

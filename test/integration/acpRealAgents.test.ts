@@ -1,0 +1,217 @@
+/**
+ * The real ACP agents in a real VS Code, offline: codex-acp (its native binary, CODEX_HOME with a config.toml whose
+ * provider is the fake model) and claude-agent-acp (Claude Code through its agent SDK, HOME a temp dir,
+ * ANTHROPIC_BASE_URL the fake model), each spawned by the extension from an `acp` profile, against the scripted fake
+ * model server (test/fixtures/fakeModel) this suite runs in the extension host on 127.0.0.1. Per agent: a text turn
+ * streamed into the transcript webview, an edit that asks permission allowed from the notification (the file
+ * changes) and one denied (it does not), Stop mid-stream (the model's stream is aborted), and Disconnect leaves no
+ * process of the agent (its whole process group is gone). See test/fixtures/acp/realAgents.ts for what each needs.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
+import * as vscode from 'vscode';
+import { decisionLabel } from '../../extension/protocol/transcriptTypes';
+import { FAKE_API_KEY, claudeAgentAcpEntry, codexAcpBinary, codexConfigToml } from '../fixtures/acp/realAgents';
+import type { RealAgentKind } from '../fixtures/acp/realAgents';
+import { processGroupMembers } from '../fixtures/acp/processTree';
+import { FakeModelServer } from '../fixtures/fakeModel/fakeModelServer';
+import { DEFAULT_TEXT, DEFAULT_THOUGHT } from '../fixtures/fakeModel/scenarios';
+import { api, screenshot, ui, waitFor, workspaceDir } from './support';
+import {
+  addConnections,
+  agentProcess,
+  answerText,
+  clearNotifications,
+  decideFromNotification,
+  endedTurns,
+  groupGone,
+  itemsOf,
+  pendingApproval,
+  removeConnections,
+  setViewExpanded,
+  traceOf,
+  webviewTexts,
+} from './acpSupport';
+
+interface AgentSpec {
+  readonly kind: RealAgentKind;
+  readonly name: string;
+  /** What identifies its process in /proc/<pid>/cmdline. */
+  readonly needle: () => string;
+  readonly profile: (fakeUrl: string, home: string) => Record<string, unknown>;
+  /** How the turn ends after the user denied the edit (codex's reject option, `abort`, cancels the turn). */
+  readonly deniedTurn: 'completed' | 'cancelled';
+}
+
+const AGENTS: readonly AgentSpec[] = [
+  {
+    kind: 'codex',
+    name: 'Codex (fake model)',
+    needle: () => codexAcpBinary(),
+    profile: (fakeUrl, home) => {
+      fs.writeFileSync(path.join(home, 'config.toml'), codexConfigToml(fakeUrl));
+      // The process cwd is the workspace: codex reports it to the model as a workspace root.
+      return { command: codexAcpBinary(), args: [], cwd: workspaceDir(), env: { CODEX_HOME: home, FAKE_MODEL_API_KEY: FAKE_API_KEY, RUST_LOG: 'warn' } };
+    },
+    deniedTurn: 'cancelled',
+  },
+  {
+    kind: 'claude',
+    name: 'Claude Code (fake model)',
+    needle: () => claudeAgentAcpEntry(),
+    profile: (fakeUrl, home) => ({
+      command: process.execPath,
+      args: [claudeAgentAcpEntry()],
+      cwd: workspaceDir(),
+      env: {
+        HOME: home,
+        ANTHROPIC_BASE_URL: fakeUrl,
+        ANTHROPIC_API_KEY: FAKE_API_KEY,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        // The extension host may inherit IS_SANDBOX=yes; anything but "1" (or unset) breaks Claude Code as root.
+        IS_SANDBOX: '1',
+      },
+    }),
+    deniedTurn: 'completed',
+  },
+];
+
+const FILE_TEXT = 'hello\nThis file is edited by a real agent in the integration suite.\n';
+const EDITED_TEXT = FILE_TEXT.replace('hello', 'hello, edited');
+
+suite('ACP real agents', () => {
+  for (const spec of AGENTS) {
+    suite(spec.name, () => {
+      const connection = `acp:${spec.name}`;
+      let fake: FakeModelServer;
+      let home: string;
+      let file: string;
+      const timed = (name: string, body: () => Promise<void>): void => {
+        test(name, async function () {
+          this.timeout(150000);
+          const t0 = Date.now();
+          await body();
+          console.log(`ACP ${spec.kind} timing: ${name}: ${Date.now() - t0} ms`);
+        });
+      };
+      const newRun = async (prompt: string): Promise<string> => {
+        const key = await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: connection, model: '', permission: 'edit', prompt });
+        assert.equal(typeof key, 'string', `the run started (see the log): ${String(key)}`);
+        return key as string;
+      };
+      const editScenario = (): void => fake.setScenario({ kind: 'edit', path: file, oldString: 'hello', newString: 'hello, edited' });
+
+      suiteSetup(async function () {
+        this.timeout(120000);
+        const t0 = Date.now();
+        fake = await new FakeModelServer({ kind: 'text' }).start();
+        home = fs.mkdtempSync(path.join(os.tmpdir(), `sb-acp-${spec.kind}-home-`));
+        file = path.join(workspaceDir(), `acp-${spec.kind}.txt`);
+        fs.writeFileSync(file, FILE_TEXT);
+        const a = await api();
+        await addConnections([{ name: spec.name, protocol: 'acp', ...spec.profile(fake.url, home) }]);
+        await waitFor(`${spec.name} connected`, () => a.store.state.connections.get(connection)?.state.kind === 'connected', 90000);
+        await setViewExpanded('Connections', false);
+        console.log(`ACP ${spec.kind} timing: connect (spawn + initialize): ${Date.now() - t0} ms`);
+      });
+
+      suiteTeardown(async () => {
+        await setViewExpanded('Connections', true);
+        await removeConnections([spec.name]);
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        await fake?.close();
+        fs.rmSync(file, { force: true });
+        fs.rmSync(home, { recursive: true, force: true, maxRetries: 5 });
+      });
+
+      timed('a text turn streams thought and answer into the transcript', async () => {
+        const a = await api();
+        const runKey = await newRun('say hello to the fake model');
+        await waitFor('the turn', () => endedTurns(a, runKey, 'completed').length === 1, 90000);
+        assert.equal(endedTurns(a, runKey, 'completed')[0]!.code, 'end_turn');
+        assert.equal(answerText(a, runKey), DEFAULT_TEXT);
+        const thought = itemsOf(a, runKey).flatMap((i) => (i.kind === 'reasoning' ? [i.text] : [])).join('');
+        assert.equal(thought.trim(), DEFAULT_THOUGHT);
+        assert.ok(JSON.stringify(fake.modelRequests()[0]?.body).includes('say hello to the fake model'), 'the prompt reached the model');
+        const texts = await waitFor('the answer in the webview', async () => {
+          const t = await webviewTexts('[data-kind="text"]');
+          return t.some((x) => x.includes('Hello from the fake model. Markdown works: code.')) && t;
+        });
+        assert.ok(texts.length > 0);
+        await screenshot(`acp-${spec.kind}-text.png`);
+      });
+
+      timed('an edit that asks permission, allowed from the notification, changes the file', async () => {
+        const a = await api();
+        editScenario();
+        await clearNotifications();
+        const runKey = await newRun('edit the file for me');
+        const approvalKey = await pendingApproval(a, runKey, 90000);
+        const approval = a.store.state.approvals.get(approvalKey)!;
+        assert.ok(approval.options.includes('allow_once') && approval.options.includes('deny'), approval.options.join(','));
+        assert.equal(a.store.state.runs.get(runKey)?.state, 'waiting_approval');
+        assert.equal(fs.readFileSync(file, 'utf8'), FILE_TEXT, 'nothing written before the decision');
+        await ui({ action: 'waitFor', selector: '.approval-card .approval-decide', webview: true });
+        await vscode.commands.executeCommand('notifications.showList');
+        await ui({ action: 'waitFor', selector: '.notification-list-item', hasText: 'Agent approval needed' });
+        await screenshot(`acp-${spec.kind}-approval.png`);
+        await decideFromNotification(decisionLabel('allow_once', approval.options));
+        await waitFor('the turn', () => endedTurns(a, runKey, 'completed').length === 1, 90000);
+        assert.equal(a.store.state.approvals.get(approvalKey)?.decision, 'allow_once');
+        await waitFor('the edited file', () => fs.readFileSync(file, 'utf8') === EDITED_TEXT, 10000);
+        await waitFor('the local change set of the session', () => a.store.state.changeSets.get(runKey)?.patch?.includes(`acp-${spec.kind}.txt`), 15000);
+        const writes = (await traceOf(spec.name)).filter((l) => l.dir === 'in' && l.frame.method === 'fs/write_text_file');
+        console.log(`ACP ${spec.kind}: ${writes.length} fs/write_text_file request(s) for the allowed edit`);
+        await vscode.commands.executeCommand('notifications.hideList');
+      });
+
+      timed('an edit denied from the notification leaves the file unchanged', async () => {
+        const a = await api();
+        fs.writeFileSync(file, FILE_TEXT);
+        editScenario();
+        await clearNotifications();
+        const runKey = await newRun('edit the file once more');
+        const approvalKey = await pendingApproval(a, runKey, 90000);
+        await decideFromNotification(decisionLabel('deny', a.store.state.approvals.get(approvalKey)!.options));
+        await waitFor('the turn', () => endedTurns(a, runKey, spec.deniedTurn).length === 1, 90000);
+        assert.equal(a.store.state.approvals.get(approvalKey)?.decision, 'deny');
+        assert.equal(fs.readFileSync(file, 'utf8'), FILE_TEXT, 'denied: unchanged');
+        await waitFor('idle', () => a.store.state.runs.get(runKey)?.state === 'idle', 10000);
+        await vscode.commands.executeCommand('notifications.hideList');
+      });
+
+      timed('Stop mid-stream cancels the turn and aborts the model stream', async () => {
+        const a = await api();
+        fake.setScenario({ kind: 'slow', chunks: 400, delayMs: 25 });
+        const runKey = await newRun('stream slowly');
+        await waitFor('three slow chunks', () => answerText(a, runKey).includes('slow 3 '), 90000);
+        const stopAt = Date.now();
+        await ui({ action: 'click', selector: '#composer-stop', webview: true });
+        await waitFor('the turn cancelled', () => endedTurns(a, runKey, 'cancelled').length === 1, 15000);
+        const took = Date.now() - stopAt;
+        assert.equal(endedTurns(a, runKey, 'cancelled')[0]!.code, 'cancelled');
+        assert.ok(!answerText(a, runKey).includes('slow 400 '));
+        await waitFor('the model stream aborted', () => fake.modelRequests().at(-1)?.aborted === true, 10000);
+        console.log(`ACP ${spec.kind}: Stop → cancelled in ${took} ms`);
+      });
+
+      timed('Disconnect stops the agent: no process of its group is left', async () => {
+        const a = await api();
+        const pid = await agentProcess(spec.needle());
+        const group = processGroupMembers(pid);
+        assert.ok(group.includes(pid), `the agent leads its own process group (${group.join(', ')})`);
+        await vscode.commands.executeCommand('agentSwitchboard.disconnect', connection);
+        await waitFor('disconnected', () => a.store.state.connections.get(connection)?.state.kind !== 'connected');
+        await groupGone(pid);
+        const lines = await traceOf(spec.name);
+        assert.ok(lines.length > 0 && lines.every((l) => l.protocol === 'acp'), 'every line of the agent is in the trace as "acp"');
+        console.log(`ACP ${spec.kind}: process group of ${group.length} gone after Disconnect`);
+      });
+    });
+  }
+});
