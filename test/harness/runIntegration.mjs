@@ -110,7 +110,8 @@ async function main() {
     //    window on the same profile that must re-attach every run and end with transcripts equal to the journal.
     if (!only || /Reload/.test(only)) {
       daemon = startReloadDaemon(reloadProfile, workspace);
-      const reloadEnv = { SWITCHBOARD_RELOAD_SOCKET: daemon.socket, SWITCHBOARD_RELOAD_STATE: daemon.stateDir };
+      // The ACP reference agent of acpReload.test.ts keeps its sessions here, so phase 2's agent can session/load them.
+      const reloadEnv = { SWITCHBOARD_RELOAD_SOCKET: daemon.socket, SWITCHBOARD_RELOAD_STATE: daemon.stateDir, SWITCHBOARD_RELOAD_ACP_STATE: join(reloadProfile, 'acp') };
       ok = (await launch(reloadProfile, 'Reload phase 1', false, reloadEnv)) && ok;
       ok = (await launch(reloadProfile, 'Reload phase 2', false, reloadEnv)) && ok;
     }

@@ -69,7 +69,8 @@ export async function removeConnections(names: readonly string[]): Promise<void>
   await setConnections(currentProfiles().filter((p) => !names.includes(String(p.name))));
 }
 
-function commandLine(pid: number): string {
+/** The command line of a process ('' once it is gone). */
+export function commandLine(pid: number): string {
   try {
     return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
   } catch {

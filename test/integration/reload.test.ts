@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
+import { addConnections } from './acpSupport';
 import { api, screenshot, sentFrames, setConnections, waitFor } from './support';
 
 const CONNECTION = 'agency-proxy:Reload daemon';
@@ -57,7 +58,8 @@ suite('Reload phase 1', () => {
   test('three long runs start streaming, then the window goes away', async function () {
     this.timeout(120000);
     const a = await api();
-    await setConnections([{ name: 'Reload daemon', protocol: 'agency-proxy', socketPath: env('SWITCHBOARD_RELOAD_SOCKET') }]);
+    // Added beside the ACP reload suite's profile (acpReload.test.ts), which phase 2 needs too.
+    await addConnections([{ name: 'Reload daemon', protocol: 'agency-proxy', socketPath: env('SWITCHBOARD_RELOAD_SOCKET') }]);
     await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
     const keys: string[] = [];
     for (const title of TITLES) {

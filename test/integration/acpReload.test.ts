@@ -1,0 +1,116 @@
+/**
+ * A window reload with an ACP session (the reference agent). Phase 1 (one VS Code window) runs a turn and the window
+ * goes away — and with it the agent, a child of the extension host. Phase 2 (a new window on the same profile) must
+ * show the transcript restored from the journal, leave no process of the first agent behind, and continue the
+ * session when a follow-up is sent: `session/load` first (its replay dropped: the journal has it), then the prompt,
+ * with no item duplicated. The runner (test/harness/runIntegration.mjs) launches the two phases and keeps the agent's
+ * state directory between them (SWITCHBOARD_RELOAD_ACP_STATE); the reference agent persists sessions there.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { suite, test } from 'mocha';
+import type { Context } from 'mocha';
+import * as vscode from 'vscode';
+import { isAlive } from '../fixtures/acp/processTree';
+import { api, screenshot, waitFor } from './support';
+import { addConnections, agentProcess, answerText, commandLine, endedTurns, fixturePath, itemsOf, removeConnections, setViewExpanded, traceOf, webviewTexts } from './acpSupport';
+
+const NAME = 'ACP reload';
+const CONNECTION = `acp:${NAME}`;
+const FIRST = 'remember the word kiwi';
+const FOLLOW_UP = 'which word did I ask you to remember';
+
+interface Phase1 {
+  readonly runKey: string;
+  readonly agentPid: number;
+  readonly items: number;
+  readonly answer: string;
+}
+
+function stateDir(): string {
+  const dir = process.env.SWITCHBOARD_RELOAD_ACP_STATE;
+  if (!dir) {
+    throw new Error('SWITCHBOARD_RELOAD_ACP_STATE is set by the integration runner for the reload suites');
+  }
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+const phase1File = (): string => path.join(stateDir(), 'phase1.json');
+
+/** A grep such as "ACP" also selects these suites in the runner's first launch, which is no reload: they skip there. */
+function skipOutsideReloadLaunch(context: Context): void {
+  if (!process.env.SWITCHBOARD_RELOAD_ACP_STATE) {
+    context.skip();
+  }
+}
+
+suite('Reload phase 1: ACP session', () => {
+  test('a turn runs, then the window goes away', async function () {
+    this.timeout(90000);
+    skipOutsideReloadLaunch(this);
+    const a = await api();
+    await addConnections([{ name: NAME, protocol: 'acp', command: process.execPath, args: [fixturePath('acp'), '--state-dir', path.join(stateDir(), 'agent')] }]);
+    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
+    const runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, model: '', permission: 'edit', prompt: FIRST })) as string;
+    assert.equal(typeof runKey, 'string');
+    await waitFor('the turn', () => endedTurns(a, runKey, 'completed').length === 1, 30000);
+    await a.flushTrace();
+    const phase1: Phase1 = { runKey, agentPid: await agentProcess(fixturePath('acp')), items: itemsOf(a, runKey).length, answer: answerText(a, runKey) };
+    assert.match(phase1.answer, /You said: \*remember the word kiwi\*/);
+    fs.writeFileSync(phase1File(), JSON.stringify(phase1));
+    await setViewExpanded('Connections', false);
+    await screenshot('acp-reload-phase1.png');
+    await setViewExpanded('Connections', true);
+  });
+});
+
+suite('Reload phase 2: ACP session', () => {
+  test('the transcript is restored; a follow-up continues the session through session/load, nothing doubled', async function () {
+    this.timeout(90000);
+    skipOutsideReloadLaunch(this);
+    const a = await api();
+    const phase1 = JSON.parse(fs.readFileSync(phase1File(), 'utf8')) as Phase1;
+    const run = await waitFor('the session, restored from storage', () => a.store.state.runs.get(phase1.runKey));
+    assert.equal(run.title, FIRST);
+    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
+    assert.equal(a.store.state.runs.get(phase1.runKey)?.state, 'idle');
+    assert.match(a.store.state.runs.get(phase1.runKey)?.stateDetail ?? '', /^Restored/);
+    assert.equal(itemsOf(a, phase1.runKey).length, phase1.items, 'every item of phase 1 is back, once');
+    assert.equal(answerText(a, phase1.runKey), phase1.answer);
+    await waitFor('the local change set shown again', () => a.store.state.changeSets.get(phase1.runKey)?.status === 'ready');
+    const orphan = isAlive(phase1.agentPid) && commandLine(phase1.agentPid).includes(fixturePath('acp'));
+    assert.equal(orphan, false, 'the first window’s agent did not outlive it');
+    const agentPid = await agentProcess(fixturePath('acp'));
+    assert.notEqual(agentPid, phase1.agentPid);
+
+    await vscode.commands.executeCommand('agentSwitchboard.showTranscript', phase1.runKey);
+    await setViewExpanded('Connections', false);
+    await waitFor('the restored answer in the webview', async () => (await webviewTexts('[data-kind="text"]')).some((t) => t.includes('You said: remember the word kiwi')));
+    await screenshot('acp-reload-phase2-restored.png');
+
+    await vscode.commands.executeCommand('agentSwitchboard.sendMessage', phase1.runKey, FOLLOW_UP);
+    await waitFor('the follow-up turn', () => endedTurns(a, phase1.runKey, 'completed').length === 2, 30000);
+    const out = (await traceOf(NAME)).filter((l) => l.dir === 'out');
+    const sessionId = phase1.runKey.split('::')[1];
+    const load = out.findIndex((l) => l.frame.method === 'session/load' && (l.frame.params as { sessionId?: string }).sessionId === sessionId);
+    const prompts = out.flatMap((l, i) => (l.frame.method === 'session/prompt' ? [i] : []));
+    assert.ok(load >= 0, 'session/load of the restored session');
+    assert.ok(prompts.length === 2 && prompts[1]! > load, 'the follow-up was sent after the load (one prompt per window)');
+    const items = itemsOf(a, phase1.runKey);
+    assert.deepEqual(items.flatMap((i) => (i.kind === 'user' ? [i.text] : [])), [FIRST, FOLLOW_UP], 'each prompt once (the load replay is dropped)');
+    const texts = items.filter((i) => i.kind === 'text');
+    assert.equal(texts.length, 2, 'one answer per turn');
+    assert.ok(answerText(a, phase1.runKey).startsWith(phase1.answer), 'the first answer is unchanged');
+    // The agent counts the prompts of the session it loaded: 2 means it continued the first one (usage 1000 × prompts + …).
+    const usage = items.flatMap((i) => (i.kind === 'usage' ? [(i.data as { used: number }).used] : []));
+    assert.equal(usage.length, 2);
+    assert.ok(usage[1]! >= 2000 && usage[1]! < 3000, `the loaded session has both prompts (used ${usage[1]})`);
+    await waitFor('the follow-up in the webview', async () => (await webviewTexts('[data-kind="text"]')).some((t) => t.includes(`You said: ${FOLLOW_UP}`)));
+    await screenshot('acp-reload-phase2.png');
+    await setViewExpanded('Connections', true);
+    await removeConnections([NAME]);
+    await waitFor('the agent stopped', () => !isAlive(agentPid), 10000);
+  });
+});
