@@ -1,7 +1,7 @@
 // `npm start`: build the extension, start the embedded reference daemons (AgencyProxy, SCV, A3S, hyperhive) on
 // private sockets/ports, and open a real VS Code with the extension and a demo git workspace whose settings point
-// at those daemons. Desktop `code` when it is on PATH; otherwise code-server on 127.0.0.1 (the URL is printed).
-// Ctrl+C stops everything.
+// at those daemons and at the reference ACP agent (which the extension spawns itself). Desktop `code` when it is on
+// PATH; otherwise code-server on 127.0.0.1 (the URL is printed). Ctrl+C stops everything.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -70,6 +70,11 @@ if (startDaemon('a3s', ['--port', String(a3sPort), '--workspace', workspace, '--
 const hiveDir = join(temp, 'hive');
 if (startDaemon('hive', ['--dir', hiveDir])) {
   connections.push({ name: 'hive (demo)', protocol: 'hive', hiveDir });
+}
+// The ACP reference agent is no daemon: the extension spawns it (this Node, its bundle) when the profile connects.
+const acpAgent = join(root, 'out/fixtures/acp.js');
+if (existsSync(acpAgent)) {
+  connections.push({ name: 'ACP reference agent (demo)', protocol: 'acp', command: process.execPath, args: [acpAgent, '--state-dir', join(temp, 'acp')] });
 }
 mkdirSync(join(workspace, '.vscode'), { recursive: true });
 writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'agentSwitchboard.connections': connections }, null, 2));
