@@ -135,7 +135,10 @@ export class App {
     }
   }
 
-  focusComposer(): void {
+  focusComposer(insert?: string): void {
+    if (insert !== undefined) {
+      this.composer.insert(insert);
+    }
     this.composer.focus();
   }
 

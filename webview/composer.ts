@@ -101,6 +101,16 @@ export class Composer {
     this.autosize();
   }
 
+  /** Puts `text` at the caret (with a space before it when it would touch a word), keeping the draft in step. */
+  insert(text: string): void {
+    const { selectionStart: start, selectionEnd: end, value } = this.input;
+    const before = value.slice(0, start);
+    const piece = before !== '' && !/\s$/.test(before) ? ` ${text}` : text;
+    this.input.value = `${before}${piece}${value.slice(end)}`;
+    this.input.selectionStart = this.input.selectionEnd = start + piece.length;
+    this.textChanged();
+  }
+
   /** Moves keyboard focus into the textarea (or Stop when sending is not possible). */
   focus(): void {
     if (!this.element.hidden && !this.inputRow.hidden) {

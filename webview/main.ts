@@ -27,7 +27,7 @@ function dispatch(message: HostToWebview): void {
       app.run(message);
       return;
     case 'focusComposer':
-      app.focusComposer();
+      app.focusComposer(message.insert);
       return;
     case 'toast':
       app.toast(message);

@@ -147,7 +147,8 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   /** The shown run's header changed (state, queue, pending approvals, actions). */
   z.object({ type: z.literal('run'), run: runSummarySchema }),
   /** Keyboard: move focus into the composer. */
-  z.object({ type: z.literal('focusComposer') }),
+  /** Focus the composer; `insert` is text to put at the caret first (e.g. an `@file:10-20` mention of the selection). */
+  z.object({ type: z.literal('focusComposer'), insert: z.optional(z.string()) }),
   /** The host reports the outcome of a webview request (e.g. a send that was refused). */
   z.object({ type: z.literal('toast'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
   changeSetMessageSchema,

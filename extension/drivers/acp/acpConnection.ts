@@ -27,6 +27,7 @@ import type { FrameTap } from '../../transport/frameTap';
 import { StdioProcess } from '../../transport/stdioProcess';
 import type { ProcessExit } from '../../transport/stdioProcess';
 import { OutcomeUnknownError, RefusedError } from '../kit/errors';
+import { WorkspaceAccessError } from '../kit/workspaceAccess';
 
 /** What the agent may ask of the editor. */
 export interface AcpClientHandlers {
@@ -141,6 +142,9 @@ function dataText(data: unknown): string {
 function asRequestError(error: unknown): never {
   if (error instanceof RequestError) {
     throw error;
+  }
+  if (error instanceof WorkspaceAccessError && error.reason === 'notFound') {
+    throw RequestError.resourceNotFound(error.message);
   }
   throw RequestError.invalidParams(undefined, error instanceof Error ? error.message : String(error));
 }

@@ -8,7 +8,7 @@
  * of the agent's stderr and offers *Restart*. Files the agent reads and writes go through the editor
  * (WorkspaceAccess): it sees unsaved edits, and its writes are undoable.
  */
-import type { AgentCapabilities, InitializeResponse } from '@agentclientprotocol/sdk';
+import type { InitializeResponse } from '@agentclientprotocol/sdk';
 import { join } from 'node:path';
 import { z } from 'zod/mini';
 import type { Capability } from '../../model/modelTypes';
@@ -71,15 +71,12 @@ export class AcpDriver extends BaseDriver implements Driver {
       sessions: this.sessions,
       log: ctx.log,
       connection: () => this.agent,
+      promptCapabilities: () => this.init?.agentCapabilities?.promptCapabilities,
+      workspace: ctx.workspace,
       turnEnded: (session) => void this.storage.refreshChangeSet(session),
       publishQueue: (runId, queue) => ctx.store.dispatch({ type: 'runQueue', runKey: this.runs.key(runId), queue }),
       sideEffects: (session, effects) => this.applySideEffects(session, effects),
     });
-  }
-
-  /** The agent's own description (name, version) and capabilities once it is initialized. */
-  get agentCapabilities(): AgentCapabilities | undefined {
-    return this.init?.agentCapabilities;
   }
 
   get authMethods(): readonly AuthChoice[] {

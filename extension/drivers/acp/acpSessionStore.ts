@@ -120,6 +120,10 @@ export class AcpSessionStore {
     if (effects.title) {
       fields.title = effects.title;
     }
+    if (effects.commands) {
+      // Offered in the composer after a leading "/" (what the agent calls its commands, without the slash).
+      fields.slashCommands = effects.commands.map((c) => ({ name: c.name.replace(/^\//, ''), description: c.description, ...(c.hint ? { hint: c.hint } : {}) }));
+    }
     const model = session.configOptions?.find((o) => o.category === 'model' || o.id === 'model');
     const modelName = model && model.type === 'select' ? String(model.currentValue) : undefined;
     const mode = session.modes?.availableModes.find((m) => m.id === session.modes?.currentModeId)?.name;

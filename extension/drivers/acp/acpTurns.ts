@@ -5,7 +5,9 @@
  * queue (editable) and goes out when the turn ends — the agent takes one prompt at a time. Stop is `session/cancel`,
  * and every permission request of the session still waiting is answered `cancelled`, as the spec requires.
  */
-import type { ContentBlock, PlanEntry, RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from '@agentclientprotocol/sdk';
+import type { ContentBlock, PlanEntry, PromptCapabilities, RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from '@agentclientprotocol/sdk';
+import type { WorkspaceAccess } from '../kit/workspaceAccess';
+import { promptBlocks } from './acpPromptBlocks';
 import type { RunEvent } from '../../model/modelActions';
 import type { Panel, QueueEntry } from '../../model/modelTypes';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
@@ -37,6 +39,10 @@ export interface AcpTurnDeps {
   readonly runs: DriverRuns;
   readonly sessions: AcpSessions;
   readonly log: DriverLog;
+  /** What the agent accepts in a prompt (`initialize`'s promptCapabilities). */
+  promptCapabilities(): PromptCapabilities | undefined;
+  /** The editor's files, for `@file` mentions (absent: links only). */
+  readonly workspace: WorkspaceAccess | undefined;
   /** The live agent connection, if the agent runs. */
   connection(): AcpConnection | undefined;
   /** After a turn ended: recompute the session's local change set. */
@@ -125,7 +131,8 @@ export class AcpTurns {
     await this.record(session, { kind: 'turn', turnId, phase: 'started' });
     // A detail from before (e.g. "Restored…") no longer applies once a turn runs.
     await this.deps.recorder.fields(session.sessionId, { state: 'running', stateDetail: '' });
-    const blocks: ContentBlock[] = [{ type: 'text', text }];
+    // `@file` mentions go along as context (embedded or linked, as the agent's prompt capabilities allow).
+    const blocks: ContentBlock[] = await promptBlocks(text, session.cwd, this.deps.promptCapabilities(), this.deps.workspace);
     let ended: RunEvent;
     /** The agent went away during the turn (not an error it answered): the session cannot go on. */
     let agentGone = false;

@@ -1,24 +1,30 @@
 /**
  * "Manage Connections" (also the welcome view's "Add a Connection"): offers the AgencyProxy daemons listening at
- * the usual places (WIRE.md 1.1) that no profile uses yet, a socket path typed by hand, and the settings editor.
- * Picking a socket writes a profile with that `socketPath` into `agentSwitchboard.connections`; the settings
- * listener then loads and connects it like any other profile.
+ * the usual places (WIRE.md 1.1) that no profile uses yet, a socket path typed by hand, the coding agents that speak
+ * ACP (Claude Code, Codex, Gemini CLI: found on PATH or run through npx, see drivers/acpPresets), and the settings
+ * editor. Picking one writes a profile into `agentSwitchboard.connections`; the settings listener then loads and
+ * connects it like any other profile.
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { DiscoveredSocket } from '../../drivers/agencyProxy/socketDiscovery';
 import { acceptsConnections, describeSearchPlaces, findLiveSockets } from '../../drivers/agencyProxy/socketDiscovery';
 import { configuredSocketPaths, profileNameForSocket, uniqueProfileName, withSocketProfile } from '../../drivers/agencyProxy/socketProfiles';
+import type { AcpPreset } from '../../drivers/acpPresets/acpPresets';
+import { acpPresets } from '../../drivers/acpPresets/acpPresets';
 import type { CommandContext } from './commandContext';
 import { errorText } from './commandContext';
 
-/** What tests and automation may pass to skip the pick: add this socket (under this name). */
+/** What tests and automation may pass to skip the pick: add this socket, or this ACP preset (under this name). */
 export interface AddConnectionArgs {
-  readonly socketPath: string;
+  readonly socketPath?: string;
+  /** An ACP preset's label, e.g. "Claude Code". */
+  readonly acpPreset?: string;
   readonly name?: string;
 }
 
-type Choice = vscode.QuickPickItem & ({ readonly action: 'add'; readonly socket: DiscoveredSocket } | { readonly action: 'path' | 'settings' | 'rescan' });
+type Choice = vscode.QuickPickItem &
+  ({ readonly action: 'add'; readonly socket: DiscoveredSocket } | { readonly action: 'acp'; readonly preset: AcpPreset } | { readonly action: 'path' | 'settings' | 'rescan' });
 
 /** Where the setting is defined (a workspace's own list is extended there, not copied into the user settings). */
 function settingTarget(): { target: vscode.ConfigurationTarget; value: unknown } {
@@ -54,6 +60,26 @@ async function addProfile(ctx: CommandContext, socketPath: string, suggested: st
   return name.trim();
 }
 
+/** Adds an ACP preset's profile (under a unique name); a preset that cannot run here says why and how to install it. */
+async function addAcpPreset(ctx: CommandContext, preset: AcpPreset, name?: string): Promise<string | undefined> {
+  if (!preset.profile) {
+    void vscode.window.showWarningMessage(preset.problem ?? `${preset.label} cannot be run here.`);
+    return undefined;
+  }
+  const { target, value } = settingTarget();
+  const unique = uniqueProfileName(name ?? preset.profile.name, value);
+  const list = Array.isArray(value) ? value : [];
+  try {
+    await vscode.workspace.getConfiguration('agentSwitchboard').update('connections', [...list, { ...preset.profile, args: [...preset.profile.args], name: unique }], target);
+  } catch (error) {
+    void vscode.window.showErrorMessage(`The connection was not saved: ${errorText(error)}`);
+    return undefined;
+  }
+  ctx.log.info(`Added ACP connection "${unique}": ${preset.profile.command} ${preset.profile.args.join(' ')}`);
+  void vscode.window.setStatusBarMessage(`Added connection "${unique}"`, 3000);
+  return unique;
+}
+
 async function askSocketPath(): Promise<string | undefined> {
   const typed = await vscode.window.showInputBox({
     title: 'Add AgencyProxy Connection',
@@ -83,6 +109,10 @@ export async function manageConnections(ctx: CommandContext, args?: AddConnectio
   if (args?.socketPath) {
     return addProfile(ctx, args.socketPath, args.name ?? 'AgencyProxy', false);
   }
+  if (args?.acpPreset) {
+    const preset = (await acpPresets()).find((p) => p.label === args.acpPreset);
+    return preset ? addAcpPreset(ctx, preset, args.name) : undefined;
+  }
   for (;;) {
     // The effective list (a workspace's own list replaces the user's) is what is loaded, so that is what counts.
     const configured = configuredSocketPaths(vscode.workspace.getConfiguration('agentSwitchboard').get<unknown>('connections', []));
@@ -93,6 +123,8 @@ export async function manageConnections(ctx: CommandContext, args?: AddConnectio
       ...(live.length === 0
         ? [{ label: '$(refresh) None found — search again', detail: `Looked for a listening socket at ${describeSearchPlaces()}`, action: 'rescan' } as Choice]
         : []),
+      { label: 'Coding agents (Agent Client Protocol)', kind: vscode.QuickPickItemKind.Separator, action: 'rescan' },
+      ...(await acpPresets()).map((preset): Choice => ({ label: `$(${preset.profile ? 'hubot' : 'warning'}) ${preset.label}`, detail: preset.detail, action: 'acp', preset })),
       { label: 'Other', kind: vscode.QuickPickItemKind.Separator, action: 'rescan' },
       { label: '$(file) AgencyProxy socket path…', detail: 'A daemon started with agency-proxy --socket <path>', action: 'path' },
       { label: '$(settings-gear) Edit connections in Settings', detail: 'SCV, A3S and hyperhive profiles, and every option', action: 'settings' },
@@ -105,6 +137,8 @@ export async function manageConnections(ctx: CommandContext, args?: AddConnectio
         continue;
       case 'add':
         return addProfile(ctx, pick.socket.socketPath, profileNameForSocket(pick.socket), true);
+      case 'acp':
+        return addAcpPreset(ctx, pick.preset);
       case 'path': {
         const socketPath = await askSocketPath();
         return socketPath ? addProfile(ctx, socketPath, 'AgencyProxy', true) : undefined;

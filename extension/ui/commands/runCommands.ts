@@ -126,5 +126,20 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
       await ctx.transcript.reveal(true);
       ctx.transcript.post({ type: 'focusComposer' });
     }),
+    vscode.commands.registerCommand('agentSwitchboard.mentionSelection', async () => {
+      // The selection as an `@file:start-end` mention in the selected run's composer: an ACP agent gets the lines as
+      // context (embedded or linked); other daemons see the mention as text.
+      const editor = vscode.window.activeTextEditor;
+      if (!editor || editor.document.uri.scheme !== 'file') {
+        void vscode.window.showInformationMessage('Select some lines of a file in the workspace first.');
+        return;
+      }
+      const path = vscode.workspace.asRelativePath(editor.document.uri, false);
+      const { start, end } = editor.selection;
+      const lastLine = end.character === 0 && end.line > start.line ? end.line : end.line + 1;
+      const range = editor.selection.isEmpty ? '' : `:${start.line + 1}-${lastLine}`;
+      await ctx.transcript.reveal(true);
+      ctx.transcript.post({ type: 'focusComposer', insert: `@${path}${range} ` });
+    }),
   ];
 }

@@ -89,3 +89,10 @@ test('Stop while a permission request waits answers it cancelled: the approval e
   assert.ok(r.frames.some((f) => f.dir === 'out' && (f.frame as { result?: { outcome?: { outcome?: string } } }).result?.outcome?.outcome === 'cancelled'), 'answered cancelled on the wire');
   await assert.rejects(r.driver.decideApproval(runId, approvalId, 'allow_once'), /no longer waits/);
 });
+
+test('the agent\'s slash commands are offered with the run', { timeout: 30_000 }, async () => {
+  const r = await rig();
+  const runId = await r.driver.startRun({ prompt: 'hello', workspaceRoots: [r.ws.dir] });
+  const commands = await until('slash commands', () => (run(r, runId)?.slashCommands?.length ?? 0) > 0 && run(r, runId)!.slashCommands!);
+  assert.ok(commands.every((c) => c.name.length > 0 && !c.name.startsWith('/') && typeof c.description === 'string'), JSON.stringify(commands));
+});

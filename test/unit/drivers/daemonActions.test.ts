@@ -14,6 +14,9 @@ import { performA3sAction } from '../../../extension/drivers/a3s/a3sActions';
 import { performAgencyProxyAction } from '../../../extension/drivers/agencyProxy/agencyProxyActions';
 import { performHiveAction } from '../../../extension/drivers/hive/hiveActionFlows';
 import { performScvAction } from '../../../extension/drivers/scv/scvActions';
+import { performAcpAction } from '../../../extension/drivers/acp/acpActions';
+import type { ActionAnswers, ActionResult, ActionTarget } from '../../../extension/drivers/kit/daemonActions';
+import type { ProtocolName } from '../../../extension/protocol/protocolNames';
 import type { ConnectionInfo, RunInfo } from '../../../extension/model/modelTypes';
 import { PROTOCOL_NAMES } from '../../../extension/protocol/protocolNames';
 
@@ -127,6 +130,9 @@ function recordingDriver(calls: string[]): never {
       if (name === 'leftoverOffer') {
         return answer(name);
       }
+      if (name === 'authMethods') {
+        return [{ id: 'm', name: 'Key', kind: 'env_var', vars: [] }];
+      }
       return (..._args: unknown[]) => {
         calls.push(name);
         return answer(name);
@@ -136,17 +142,19 @@ function recordingDriver(calls: string[]): never {
 }
 
 test('every declared action is carried out by its driver (none falls through to "has no action")', async () => {
-  const performers = {
+  // Typed by the protocol list: a new daemon's performer is required here by the compiler.
+  const performers: Record<ProtocolName, (driver: never, command: string, target: ActionTarget, answers: ActionAnswers) => Promise<ActionResult>> = {
     'agency-proxy': performAgencyProxyAction,
     scv: performScvAction,
     a3s: performA3sAction,
     hive: performHiveAction,
-  } as const;
+    acp: performAcpAction,
+  };
   for (const { protocol, action } of registeredActions()) {
     const calls: string[] = [];
-    const perform = performers[protocol as keyof typeof performers];
+    const perform = performers[protocol];
     assert.ok(perform, `no performer for ${protocol}`);
-    const answers = { mode: 'drain', scheduleId: 1, scheduleAction: 'fire', name: 'n', body: 'b', prompt: 'p' };
+    const answers = { mode: 'drain', scheduleId: 1, scheduleAction: 'fire', name: 'n', body: 'b', prompt: 'p', method: 'm', option: 'model', value: 'v' };
     const result = await perform(recordingDriver(calls), action.command, { connectionId: 'c', runId: 'r' }, answers);
     assert.ok(result.kind, action.command);
     assert.ok(calls.length > 0 || result.kind === 'declined', `${action.command} called nothing on its driver`);
