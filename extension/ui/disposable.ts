@@ -1,41 +1,23 @@
 /**
  * Base class for everything in the UI layer that owns resources: `_register` ties a disposable to this object's
- * lifetime; dispose is idempotent, and registering after dispose disposes at once.
+ * lifetime; dispose is idempotent, and registering after dispose disposes at once. The bookkeeping is the pure
+ * layers' `DisposableStore` (base/emitter.ts): one implementation of those rules for the whole extension.
  */
 import type * as vscode from 'vscode';
+import { DisposableStore } from '../base/emitter';
 
 export abstract class Disposable implements vscode.Disposable {
-  private readonly owned: vscode.Disposable[] = [];
-  private disposedFlag = false;
+  private readonly owned = new DisposableStore();
 
   protected get isDisposed(): boolean {
-    return this.disposedFlag;
+    return this.owned.isDisposed;
   }
 
   protected _register<T extends vscode.Disposable>(item: T): T {
-    if (this.disposedFlag) {
-      item.dispose();
-    } else {
-      this.owned.push(item);
-    }
-    return item;
+    return this.owned.add(item);
   }
 
   dispose(): void {
-    if (this.disposedFlag) {
-      return;
-    }
-    this.disposedFlag = true;
-    const errors: unknown[] = [];
-    for (const item of this.owned.splice(0).reverse()) {
-      try {
-        item.dispose();
-      } catch (error) {
-        errors.push(error);
-      }
-    }
-    if (errors.length > 0) {
-      throw new AggregateError(errors, 'errors while disposing');
-    }
+    this.owned.dispose();
   }
 }
