@@ -74,7 +74,7 @@ export class AcpDriver extends BaseDriver implements Driver {
       promptCapabilities: () => this.init?.agentCapabilities?.promptCapabilities,
       workspace: ctx.workspace,
       turnEnded: (session) => void this.storage.refreshChangeSet(session),
-      publishQueue: (runId, queue) => ctx.store.dispatch({ type: 'runQueue', runKey: this.runs.key(runId), queue }),
+      publishQueue: (runId, queue, paused) => ctx.store.dispatch({ type: 'runQueue', runKey: this.runs.key(runId), queue, paused }),
       sideEffects: (session, effects) => this.applySideEffects(session, effects),
     });
   }
@@ -155,7 +155,8 @@ export class AcpDriver extends BaseDriver implements Driver {
       throw this.explainAuth(error);
     });
     const session = this.sessions.add(created.sessionId, cwd, true);
-    this.applyModes(session, created.modes ?? undefined, created.configOptions ?? undefined);
+    session.modes = created.modes ?? undefined;
+    this.applySideEffects(session, { configOptions: created.configOptions ?? [] });
     const title = options.prompt.trim().split(/\r?\n/, 1)[0]!.slice(0, 80) || 'New session';
     await this.storage.created(session, title, this.init?.agentInfo?.title ?? this.init?.agentInfo?.name ?? this.ctx.profile.name);
     this.turns.start(session, options.prompt);
@@ -185,6 +186,10 @@ export class AcpDriver extends BaseDriver implements Driver {
 
   removeQueueEntry(runId: string, queueId: string, revision: number): Promise<void> {
     return this.queueOp(runId, (s) => this.sessions.remove(s, queueId, revision));
+  }
+
+  pauseQueue(runId: string, paused: boolean): Promise<void> {
+    return this.turns.pause(this.sessions.require(runId), paused);
   }
 
   refreshChangeSet(runId: string): Promise<void> {
@@ -257,16 +262,10 @@ export class AcpDriver extends BaseDriver implements Driver {
     return session;
   }
 
-  private async queueOp(runId: string, op: (session: AcpSession) => void): Promise<void> {
+  private queueOp(runId: string, op: (session: AcpSession) => void): Promise<void> {
     const session = this.sessions.require(runId);
     op(session);
-    this.turns.publishQueue(session);
-  }
-
-  private applyModes(session: AcpSession, modes: AcpSession['modes'], configOptions: AcpSession['configOptions']): void {
-    session.modes = modes;
-    session.configOptions = configOptions;
-    this.applySideEffects(session, {});
+    return Promise.resolve(this.turns.publishQueue(session));
   }
 
   private applySideEffects(session: AcpSession, effects: AcpSideEffects): void {

@@ -48,7 +48,10 @@ export class AcpSessionStore {
         return { title: stored.title, ...(stored.provider ? { provider: stored.provider } : {}), ...(stored.model ? { model: stored.model } : {}), createdAt: stored.createdAt, ...(stored.workspaceRoots ? { workspaceRoots: stored.workspaceRoots } : {}) };
       },
       close: async (stored) => {
-        // Whatever it was doing when the window went away ended with the agent process.
+        // Whatever it was doing when the window went away ended with the agent process, and so did its requests.
+        for (const approvalId of this.runs.get(stored.runId)?.pendingApprovals ?? []) {
+          await this.recorder.event(stored.runId, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The agent stopped with the window; it no longer waits for this.' });
+        }
         const state = this.runs.get(stored.runId)?.state;
         await this.recorder.fields(stored.runId, state === 'running' || state === 'waiting_approval' ? { state: 'interrupted', stateDetail: 'The window was reloaded during a turn' } : { state: 'idle', stateDetail: RESTORED_DETAIL });
         // Shown again once the run is back in the store (the sink drops updates of runs it does not know): from the

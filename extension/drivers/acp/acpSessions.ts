@@ -19,6 +19,8 @@ export interface AcpSession {
   /** The agent process knows this session (created here or loaded); false for one restored from the journal. */
   live: boolean;
   queue: QueueEntry[];
+  /** The user paused the queue: prompts wait after the running turn. */
+  paused: boolean;
   modes?: SessionModeState;
   configOptions?: readonly SessionConfigOption[];
   mapping: AcpMappingState;
@@ -32,7 +34,7 @@ export class AcpSessions {
   private nextQueueId = 0;
 
   add(sessionId: string, cwd: string, live: boolean): AcpSession {
-    const session: AcpSession = { sessionId, cwd, turn: false, live, queue: [], mapping: newAcpMappingState(), loading: false };
+    const session: AcpSession = { sessionId, cwd, turn: false, live, queue: [], paused: false, mapping: newAcpMappingState(), loading: false };
     this.sessions.set(sessionId, session);
     return session;
   }

@@ -48,7 +48,7 @@ export interface AcpTurnDeps {
   /** After a turn ended: recompute the session's local change set. */
   turnEnded(session: AcpSession): void;
   /** The session's queue, for the model (not journaled: a queue does not outlive the agent process). */
-  publishQueue(runId: string, queue: readonly QueueEntry[]): void;
+  publishQueue(runId: string, queue: readonly QueueEntry[], paused: boolean): void;
   /** Session state the driver shows outside the transcript (commands, mode, title). */
   sideEffects(session: AcpSession, effects: AcpSideEffects): void;
 }
@@ -139,7 +139,8 @@ export class AcpTurns {
     try {
       const response = await connection.prompt(session.sessionId, blocks);
       const reason = response.stopReason;
-      ended = { kind: 'turn', turnId, phase: reason === 'cancelled' ? 'cancelled' : 'completed', code: reason, summary: stopReasonText(reason) };
+      // The usual end needs no words; any other stop reason is said on the line that ends the turn.
+      ended = { kind: 'turn', turnId, phase: reason === 'cancelled' ? 'cancelled' : 'completed', ...(reason !== 'end_turn' ? { code: reason, summary: stopReasonText(reason) } : {}) };
     } catch (error) {
       agentGone = failureOf(error) === 'outcome_unknown';
       ended = { kind: 'turn', turnId, phase: 'failed', message: errorText(error), summary: agentGone ? 'The agent stopped during the turn' : 'Turn failed' };
@@ -190,10 +191,22 @@ export class AcpTurns {
   }
 
   publishQueue(session: AcpSession): void {
-    this.deps.publishQueue(session.sessionId, session.queue);
+    this.deps.publishQueue(session.sessionId, session.queue, session.paused);
+  }
+
+  /** Pauses or resumes the queue: paused, a finished turn leaves the next prompt waiting; resumed, it goes now. */
+  async pause(session: AcpSession, paused: boolean): Promise<void> {
+    session.paused = paused;
+    this.publishQueue(session);
+    if (!paused && !session.turn) {
+      await this.next(session);
+    }
   }
 
   private async next(session: AcpSession): Promise<void> {
+    if (session.paused) {
+      return;
+    }
     const entry = this.deps.sessions.dequeue(session);
     this.publishQueue(session);
     if (entry) {

@@ -23,7 +23,7 @@ test('a turn streams thinking, the answer and usage, and ends waiting for the ne
   assert.equal(items[0]?.kind, 'user');
   assert.ok(items.some((i) => i.kind === 'reasoning' && i.text.length > 0), 'thinking shown');
   assert.ok(items.some((i) => i.kind === 'text' && i.text.length > 20 && !i.streaming), 'the answer, closed');
-  assert.ok(items.some((i) => i.kind === 'turn' && i.phase === 'completed' && i.code === 'end_turn'), 'the stop reason ends the turn');
+  assert.ok(items.some((i) => i.kind === 'turn' && i.phase === 'completed' && i.code === undefined), 'an end_turn ends the turn without words');
   assert.equal(run(r, runId)?.stateDetail, '', 'the idle state\'s label says it: no detail repeats "Waiting for your message"');
   assert.ok(r.frames.some((f) => f.dir === 'out' && (f.frame as { method?: string }).method === 'session/prompt'), 'traced out');
   assert.ok(r.frames.some((f) => f.dir === 'in' && (f.frame as { method?: string }).method === 'session/update'), 'traced in');
@@ -95,4 +95,25 @@ test('the agent\'s slash commands are offered with the run', { timeout: 30_000 }
   const runId = await r.driver.startRun({ prompt: 'hello', workspaceRoots: [r.ws.dir] });
   const commands = await until('slash commands', () => (run(r, runId)?.slashCommands?.length ?? 0) > 0 && run(r, runId)!.slashCommands!);
   assert.ok(commands.every((c) => c.name.length > 0 && !c.name.startsWith('/') && typeof c.description === 'string'), JSON.stringify(commands));
+});
+
+test('a stop reason other than end_turn is said on the line that ends the turn', { timeout: 30_000 }, async () => {
+  const r = await rig();
+  const runId = await r.driver.startRun({ prompt: 'hello stop:max_tokens', workspaceRoots: [r.ws.dir] });
+  const end = await until('the turn ended', () => r.items(runId).find((i) => i.kind === 'turn' && i.phase === 'completed'));
+  assert.equal(end.kind === 'turn' && end.code, 'max_tokens');
+  assert.match(end.kind === 'turn' ? (end.summary ?? '') : '', /token limit/);
+});
+
+test('a paused queue keeps its prompts after the turn; resuming sends the next', { timeout: 30_000 }, async () => {
+  const r = await rig();
+  const runId = await r.driver.startRun({ prompt: 'long:30 story', workspaceRoots: [r.ws.dir] });
+  await until('streaming', () => r.items(runId).some((i) => i.kind === 'text' && i.text.length > 0));
+  await r.driver.pauseQueue(runId, true);
+  await r.driver.sendMessage(runId, 'then this, nothink');
+  await until('the first turn ended', () => idle(r, runId));
+  assert.equal(run(r, runId)?.queue?.length, 1, 'still queued while paused');
+  assert.equal(run(r, runId)?.queuePaused, true);
+  await r.driver.pauseQueue(runId, false);
+  await until('the queued prompt ran', () => r.items(runId).filter((i) => i.kind === 'turn' && i.phase === 'completed').length === 2 && idle(r, runId));
 });
