@@ -9,18 +9,17 @@
  * (WorkspaceAccess): it sees unsaved edits, and its writes are undoable.
  */
 import type { InitializeResponse } from '@agentclientprotocol/sdk';
-import { join } from 'node:path';
 import { z } from 'zod/mini';
 import type { Capability } from '../../model/modelTypes';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
-import { safeFileName } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
 import type { Driver, StartRunOptions } from '../driver';
 import { BaseDriver } from '../kit/baseDriver';
 import type { ConnectionScope } from '../kit/connectionScope';
 import type { ActionAnswers, ActionInput, ActionOffer, ActionResult, ActionTarget } from '../kit/daemonActions';
 import { DriverError } from '../kit/errors';
-import { RunRecorder } from '../kit/runRecorder';
+import { connectionRecorder } from '../kit/connectionJournal';
+import type { RunRecorder } from '../kit/runRecorder';
 import { Emitter } from '../../base/emitter';
 import { acpFacts, nextAcpActionInput, performAcpAction, restartOffer } from './acpActions';
 import { AcpConnection } from './acpConnection';
@@ -57,13 +56,7 @@ export class AcpDriver extends BaseDriver implements Driver {
   constructor(ctx: DriverContext) {
     super(ctx);
     this.secrets = ctx.secrets ?? memorySecrets();
-    this.recorder = new RunRecorder({
-      store: ctx.store,
-      connectionId: ctx.connectionId,
-      dir: join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId)),
-      cursor: z.never(),
-      warn: (m) => ctx.log.warn(m),
-    });
+    this.recorder = connectionRecorder(ctx, z.never());
     this.storage = new AcpSessionStore(ctx, this.recorder, this.sessions, this.runs, this.secrets);
     this.turns = new AcpTurns({
       recorder: this.recorder,

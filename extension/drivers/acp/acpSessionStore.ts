@@ -5,9 +5,9 @@
  * agent replays them (the journal has them), or, for an agent that cannot load sessions, an honest end.
  */
 import type { RunFields } from '../../model/modelActions';
-import type { StoredRun } from '../../storage/runJournal';
 import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../../changeSets/localChangeSet';
 import type { DriverContext } from '../connectionManager';
+import { storedRunOf } from '../kit/connectionJournal';
 import type { DriverRuns } from '../kit/driverRuns';
 import type { DriverSecrets } from '../kit/workspaceAccess';
 import { errorText } from '../kit/errors';
@@ -158,16 +158,7 @@ export class AcpSessionStore {
     if (!run) {
       return Promise.resolve();
     }
-    const stored: StoredRun = {
-      runId: run.runId,
-      title: run.title,
-      ...(run.provider !== undefined ? { provider: run.provider } : {}),
-      ...(run.model !== undefined ? { model: run.model } : {}),
-      state: run.state,
-      createdAt: run.createdAt,
-      workspaceRoots: [session.cwd],
-      extra: { cwd: session.cwd, ...(session.localChanges ? localChangeSetExtra(session.localChanges) : {}) },
-    };
+    const stored = storedRunOf(run, { cwd: session.cwd, ...(session.localChanges ? localChangeSetExtra(session.localChanges) : {}) });
     return this.recorder.saveRun(stored).catch((error: unknown) => this.ctx.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
   }
 }

@@ -10,7 +10,7 @@ import type { DriverContext } from '../connectionManager';
 import type { AgencyProxyFold, AgencyProxyRecorder } from './agencyProxyRecords';
 import { agencyProxyRecorder, agencyProxyReplay } from './agencyProxyRecords';
 import type { AgencyProxyRunParts } from './agencyProxyRunParts';
-import { storedRunOf } from './storedRuns';
+import { storedRunOf } from '../kit/connectionJournal';
 
 export class AgencyProxyJournal {
   private readonly recorder: AgencyProxyRecorder;

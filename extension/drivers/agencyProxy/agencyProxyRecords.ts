@@ -9,20 +9,19 @@
  * 0.1.0 journals (`{s, e: wire event}` and `{l: model event}`) still load: each wire event goes through the wire
  * schema and the mapping once, at load, with scratch books, giving exactly the records the live code writes.
  */
-import { join } from 'node:path';
 import * as z from 'zod/mini';
 import type { RunEvent as ModelRunEvent, RunFields } from '../../model/modelActions';
 import type { RunStore } from '../../model/runStore';
 import type { RunEvent as WireRunEvent } from '../../protocol/agencyProxy';
 import { RunEventSchema } from '../../protocol/agencyProxy';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
-import { safeFileName } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
 import type { JournalRecord } from '../kit/journalRecords';
 import { journalRecord } from '../kit/journalRecords';
 import type { LegacyDecoder, ReplayHandlers } from '../kit/runRecorder';
-import { RunRecorder } from '../kit/runRecorder';
+import { connectionRecorder } from '../kit/connectionJournal';
+import type { RunRecorder } from '../kit/runRecorder';
 import type { AckTracker } from './ackTracker';
 import { mapAgencyProxyEvent } from './eventMapping';
 import type { RunActivity } from './runActivity';
@@ -45,13 +44,7 @@ type ApRecord = JournalRecord<AgencyProxyCursor>;
 
 /** The connection's recorder: its journal lives in the extension's storage, one directory per profile. */
 export function agencyProxyRecorder(ctx: DriverContext): AgencyProxyRecorder {
-  return new RunRecorder({
-    store: ctx.store,
-    connectionId: ctx.connectionId,
-    dir: join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId)),
-    cursor: agencyProxyCursorSchema,
-    warn: (m) => ctx.log.warn(m),
-  });
+  return connectionRecorder(ctx, agencyProxyCursorSchema);
 }
 
 /** The books a daemon event updates while it is mapped. */

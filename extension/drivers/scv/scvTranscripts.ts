@@ -8,18 +8,17 @@
  * in its stored run (`extra.queued`) as they change, so when the session ends — a reload included — they are
  * still there to offer to the next session (`scvLeftovers.ts`).
  */
-import { join } from 'node:path';
 import * as z from 'zod/mini';
 import type { RunEvent } from '../../model/modelActions';
 import type { Panel } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/modelTypes';
 import type { RunState } from '../../protocol/transcriptTypes';
 import { isTerminalRunState, runStateSchema } from '../../protocol/transcriptTypes';
-import { safeFileName } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
 import type { LegacyDecoder } from '../kit/runRecorder';
-import { RunRecorder } from '../kit/runRecorder';
+import { connectionRecorder } from '../kit/connectionJournal';
+import type { RunRecorder } from '../kit/runRecorder';
 import { SESSION_RELOADED } from './scvErrorText';
 import { parseStoredPrompts, quotePrompts, samePrompts } from './scvLeftovers';
 import type { ScvLeftoverPrompt } from './scvLeftovers';
@@ -32,13 +31,7 @@ export class ScvTranscripts {
   private readonly queued = new Map<string, readonly ScvLeftoverPrompt[]>();
 
   constructor(private readonly ctx: DriverContext) {
-    this.journal = new RunRecorder({
-      store: ctx.store,
-      connectionId: ctx.connectionId,
-      dir: join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId)),
-      cursor: z.never(),
-      warn: (m) => ctx.log.warn(m),
-    });
+    this.journal = connectionRecorder(ctx, z.never());
   }
 
   /** Folds a transcript event into the run and keeps it. */
