@@ -32,6 +32,17 @@ const common = {
   metafile: true,
 };
 
+/**
+ * The ACP SDK is a bundle of its own (dist/acpSdk.js), required by acpConnection.ts on first use: the extension
+ * bundle keeps the `require('./acpSdk')` as is, and it resolves next to dist/extension.js at run time.
+ */
+const lazyAcpSdk = {
+  name: 'lazy-acp-sdk',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/acpSdk$/ }, () => ({ path: './acpSdk.js', external: true }));
+  },
+};
+
 export const extensionOptions = {
   ...common,
   entryPoints: ['extension/extension.ts'],
@@ -40,6 +51,16 @@ export const extensionOptions = {
   format: 'cjs',
   target: 'node20',
   external: ['vscode'],
+  plugins: [...common.plugins, lazyAcpSdk],
+};
+
+export const acpSdkOptions = {
+  ...common,
+  entryPoints: ['extension/drivers/acp/acpSdk.ts'],
+  outfile: 'dist/acpSdk.js',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
 };
 
 export const webviewOptions = {
@@ -60,14 +81,14 @@ function copyCodicons() {
 }
 
 copyCodicons();
-const contexts = await Promise.all([esbuild.context(extensionOptions), esbuild.context(webviewOptions)]);
+const contexts = await Promise.all([esbuild.context(extensionOptions), esbuild.context(acpSdkOptions), esbuild.context(webviewOptions)]);
 if (watch) {
   await Promise.all(contexts.map((ctx) => ctx.watch()));
 } else {
   await Promise.all(contexts.map((ctx) => ctx.rebuild()));
   await Promise.all(contexts.map((ctx) => ctx.dispose()));
   if (production) {
-    for (const file of ['dist/extension.js', 'dist/webview.js']) {
+    for (const file of ['dist/extension.js', 'dist/acpSdk.js', 'dist/webview.js']) {
       console.log(`${file.padEnd(20)} ${(statSync(file).size / 1024).toFixed(1).padStart(8)} KB`);
     }
   }

@@ -22,12 +22,21 @@ import type {
   WriteTextFileRequest,
   WriteTextFileResponse,
 } from '@agentclientprotocol/sdk';
-import { client, methods, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
+import type * as AcpSdk from './acpSdk';
 import type { FrameTap } from '../../transport/frameTap';
 import { StdioProcess } from '../../transport/stdioProcess';
 import type { ProcessExit } from '../../transport/stdioProcess';
 import { OutcomeUnknownError, RefusedError } from '../kit/errors';
 import { WorkspaceAccessError } from '../kit/workspaceAccess';
+
+let loaded: typeof AcpSdk | undefined;
+
+/** The SDK, loaded on first use (in the shipped extension it is a bundle of its own: acpSdk.ts). */
+function sdk(): typeof AcpSdk {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load of a separate bundle, by design
+  loaded ??= require('./acpSdk') as typeof AcpSdk;
+  return loaded;
+}
 
 /** What the agent may ask of the editor. */
 export interface AcpClientHandlers {
@@ -54,6 +63,7 @@ export class AcpConnection {
 
   constructor(launch: AcpLaunch, handlers: AcpClientHandlers) {
     this.process = new StdioProcess(launch);
+    const { client, methods, ndJsonStream } = sdk();
     const app = client({ name: 'Agent Switchboard' })
       .onNotification(methods.client.session.update, ({ params }) => handlers.sessionUpdate(params))
       .onRequest(methods.client.session.requestPermission, ({ params }) => handlers.requestPermission(params))
@@ -69,7 +79,7 @@ export class AcpConnection {
 
   initialize(version: string): Promise<InitializeResponse> {
     return this.call(() =>
-      this.connection.agent.request(methods.agent.initialize, {
+      this.connection.agent.request(sdk().methods.agent.initialize, {
         protocolVersion: 1,
         clientCapabilities: CLIENT_CAPABILITIES,
         clientInfo: { name: 'agent-switchboard', title: 'Agent Switchboard', version },
@@ -78,31 +88,31 @@ export class AcpConnection {
   }
 
   authenticate(methodId: string): Promise<AuthenticateResponse> {
-    return this.call(() => this.connection.agent.request(methods.agent.authenticate, { methodId }));
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.authenticate, { methodId }));
   }
 
   newSession(cwd: string): Promise<NewSessionResponse> {
-    return this.call(() => this.connection.agent.request(methods.agent.session.new, { cwd, mcpServers: [] }));
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.new, { cwd, mcpServers: [] }));
   }
 
   loadSession(sessionId: string, cwd: string): Promise<LoadSessionResponse> {
-    return this.call(() => this.connection.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] }));
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.load, { sessionId, cwd, mcpServers: [] }));
   }
 
   prompt(sessionId: string, prompt: readonly ContentBlock[]): Promise<PromptResponse> {
-    return this.call(() => this.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [...prompt] }));
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.prompt, { sessionId, prompt: [...prompt] }));
   }
 
   cancel(sessionId: string): Promise<void> {
-    return this.call(() => this.connection.agent.notify(methods.agent.session.cancel, { sessionId }));
+    return this.call(() => this.connection.agent.notify(sdk().methods.agent.session.cancel, { sessionId }));
   }
 
   setMode(sessionId: string, modeId: string): Promise<unknown> {
-    return this.call(() => this.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId }));
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.setMode, { sessionId, modeId }));
   }
 
   setConfigOption(sessionId: string, configId: string, value: string): Promise<unknown> {
-    return this.call(() => this.connection.agent.request(methods.agent.session.setConfigOption, { sessionId, configId, value }));
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.setConfigOption, { sessionId, configId, value }));
   }
 
   /** Closes the connection and stops the agent's process group. */
@@ -122,7 +132,7 @@ export class AcpConnection {
     try {
       return await send();
     } catch (error) {
-      if (error instanceof RequestError) {
+      if (error instanceof sdk().RequestError) {
         throw new RefusedError(`${error.message}${dataText(error.data)}`, String(error.code));
       }
       throw new OutcomeUnknownError(`The agent did not answer: ${error instanceof Error ? error.message : String(error)}`, 'agent_exited', { cause: error });
@@ -140,6 +150,7 @@ function dataText(data: unknown): string {
 
 /** A handler's failure as a JSON-RPC error the agent understands (the SDK would send "Internal error" otherwise). */
 function asRequestError(error: unknown): never {
+  const { RequestError } = sdk();
   if (error instanceof RequestError) {
     throw error;
   }

@@ -9,7 +9,7 @@
  * (WorkspaceAccess): it sees unsaved edits, and its writes are undoable.
  */
 import type { InitializeResponse } from '@agentclientprotocol/sdk';
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import type { Capability } from '../../model/modelTypes';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
