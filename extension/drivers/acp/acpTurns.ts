@@ -15,6 +15,7 @@ import type { DriverLog } from '../connectionManager';
 import type { DriverRuns } from '../kit/driverRuns';
 import { errorText, failureOf } from '../kit/errors';
 import type { RunRecorder } from '../kit/runRecorder';
+import { journalRecord } from '../kit/journalRecords';
 import type { AcpConnection } from './acpConnection';
 import { mapAcpUpdate, stopReasonText } from './acpEventMapping';
 import type { AcpSideEffects } from './acpEventMapping';
@@ -150,15 +151,17 @@ export class AcpTurns {
     for (const approvalId of this.permissions.cancelSession(session.sessionId)) {
       await this.record(session, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The turn ended first.' });
     }
-    await this.record(session, ended);
+    // The turn's end and the state it leaves go into the model in one step: nobody sees one without the other.
+    // An ACP session waits for the next message after every turn; it never ends by itself. The idle state's own
+    // label says so ("Waiting for your message"): no detail to repeat it. After an agent that went away, its queue
+    // waits for a restart and a session/load; the connection's failure says why.
+    const after = agentGone ? { state: 'interrupted' as const, stateDetail: 'The agent stopped during the turn' } : { state: 'idle' as const, stateDetail: '' };
+    await this.deps.recorder
+      .record(session.sessionId, [journalRecord.event(ended), journalRecord.fields(after)])
+      .catch((error: unknown) => this.deps.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
     if (agentGone) {
-      // Its queue waits for a restart and a session/load; the connection's failure says why.
-      await this.deps.recorder.fields(session.sessionId, { state: 'interrupted', stateDetail: 'The agent stopped during the turn' });
       return;
     }
-    // An ACP session waits for the next message after every turn; it never ends by itself. The idle state's own
-    // label says so ("Waiting for your message"): no detail to repeat it.
-    await this.deps.recorder.fields(session.sessionId, { state: 'idle', stateDetail: '' });
     this.deps.turnEnded(session);
     await this.next(session);
   }
