@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
 import { descendantsOf, processGroupMembers } from '../fixtures/acp/processTree';
-import { api, setConnections, ui, waitFor } from './support';
+import type { api } from './support';
+import { setConnections, ui, waitFor } from './support';
 
 type Api = Awaited<ReturnType<typeof api>>;
 
@@ -96,20 +97,8 @@ export async function groupGone(pgid: number, timeoutMs = 10000): Promise<void> 
   await waitFor(`process group ${pgid} gone (left: ${processGroupMembers(pgid).join(', ')})`, () => processGroupMembers(pgid).length === 0, timeoutMs);
 }
 
-/** The frames of `connection` in the protocol trace, both directions. */
-export async function traceOf(connection: string): Promise<{ protocol: string; dir: string; frame: Record<string, unknown> }[]> {
-  const file = process.env.SWITCHBOARD_TRACE_FILE;
-  if (!file) {
-    throw new Error('the integration runner sets SWITCHBOARD_TRACE_FILE');
-  }
-  await (await api()).flushTrace();
-  return fs
-    .readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { protocol: string; connection: string; dir: string; frame: Record<string, unknown> })
-    .filter((l) => l.connection === connection);
-}
+/** The protocol trace reader is support.ts's (one for every suite). */
+export { traceOf } from './support';
 
 /** The visible texts of `selector` in the transcript webview (empty while it renders). */
 export function webviewTexts(selector: string): Promise<string[]> {

@@ -110,8 +110,8 @@ export async function ui<T = unknown>(action: UiAction): Promise<T> {
   return result.value as T;
 }
 
-/** The frames this window sent to the connection named `connection`, read back from the protocol trace. */
-export async function sentFrames(connection: string): Promise<Record<string, unknown>[]> {
+/** The frames of `connection` in the protocol trace, both directions, as the trace file holds them. */
+export async function traceOf(connection: string): Promise<{ protocol: string; dir: string; frame: Record<string, unknown> }[]> {
   const file = process.env.SWITCHBOARD_TRACE_FILE;
   if (!file) {
     throw new Error('the integration runner sets SWITCHBOARD_TRACE_FILE');
@@ -121,7 +121,11 @@ export async function sentFrames(connection: string): Promise<Record<string, unk
     .readFileSync(file, 'utf8')
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { connection: string; dir: string; frame: Record<string, unknown> })
-    .filter((l) => l.connection === connection && l.dir === 'out')
-    .map((l) => l.frame);
+    .map((l) => JSON.parse(l) as { protocol: string; connection: string; dir: string; frame: Record<string, unknown> })
+    .filter((l) => l.connection === connection);
+}
+
+/** The frames this window sent to the connection named `connection`, read back from the protocol trace. */
+export async function sentFrames(connection: string): Promise<Record<string, unknown>[]> {
+  return (await traceOf(connection)).filter((l) => l.dir === 'out').map((l) => l.frame);
 }
