@@ -1,7 +1,8 @@
 /**
  * The real ACP agents in a real VS Code, offline: codex-acp (its native binary, CODEX_HOME with a config.toml whose
- * provider is the fake model) and claude-agent-acp (Claude Code through its agent SDK, HOME a temp dir,
- * ANTHROPIC_BASE_URL the fake model), each spawned by the extension from an `acp` profile, against the scripted fake
+ * provider is the fake model), claude-agent-acp (Claude Code through its agent SDK, HOME a temp dir,
+ * ANTHROPIC_BASE_URL the fake model) and Gemini CLI (`--acp`, GOOGLE_GEMINI_BASE_URL the fake model; it reads and
+ * writes the file through the editor's fs/* methods), each spawned by the extension from an `acp` profile, against the scripted fake
  * model server (test/fixtures/fakeModel) this suite runs in the extension host on 127.0.0.1. Per agent: a text turn
  * streamed into the transcript webview, an edit that asks permission allowed from the notification (the file
  * changes) and one denied (it does not), Stop mid-stream (the model's stream is aborted), and Disconnect leaves no
@@ -14,7 +15,7 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { decisionLabel } from '../../extension/protocol/transcriptTypes';
-import { FAKE_API_KEY, claudeAgentAcpEntry, codexAcpBinary, codexConfigToml } from '../fixtures/acp/realAgents';
+import { FAKE_API_KEY, claudeAgentAcpEntry, codexAcpBinary, codexConfigToml, geminiCliEntry, geminiEnv, writeGeminiHome } from '../fixtures/acp/realAgents';
 import type { RealAgentKind } from '../fixtures/acp/realAgents';
 import { processGroupMembers } from '../fixtures/acp/processTree';
 import { FakeModelServer } from '../fixtures/fakeModel/fakeModelServer';
@@ -44,6 +45,8 @@ interface AgentSpec {
   readonly profile: (fakeUrl: string, home: string) => Record<string, unknown>;
   /** How the turn ends after the user denied the edit (codex's reject option, `abort`, cancels the turn). */
   readonly deniedTurn: 'completed' | 'cancelled';
+  /** The thought as the agent passes it on, when it differs from what the fake model sent. */
+  readonly thoughtText?: string;
 }
 
 const AGENTS: readonly AgentSpec[] = [
@@ -78,6 +81,17 @@ const AGENTS: readonly AgentSpec[] = [
       },
     }),
     deniedTurn: 'completed',
+  },
+  {
+    kind: 'gemini',
+    name: 'Gemini CLI (fake model)',
+    needle: () => geminiCliEntry(),
+    profile: (fakeUrl, home) => {
+      writeGeminiHome(home);
+      return { command: process.execPath, args: [geminiCliEntry(), '--acp'], cwd: workspaceDir(), env: geminiEnv(fakeUrl, home) };
+    },
+    deniedTurn: 'completed',
+    thoughtText: `**Thinking**\n${DEFAULT_THOUGHT}`,
   },
 ];
 
@@ -136,7 +150,7 @@ suite('ACP real agents', () => {
         assert.equal(endedTurns(a, runKey, 'completed')[0]!.code, undefined, 'end_turn: the usual end, said without a code');
         assert.equal(answerText(a, runKey), DEFAULT_TEXT);
         const thought = itemsOf(a, runKey).flatMap((i) => (i.kind === 'reasoning' ? [i.text] : [])).join('');
-        assert.equal(thought.trim(), DEFAULT_THOUGHT);
+        assert.equal(thought.trim(), spec.thoughtText ?? DEFAULT_THOUGHT);
         assert.ok(JSON.stringify(fake.modelRequests()[0]?.body).includes('say hello to the fake model'), 'the prompt reached the model');
         const texts = await waitFor('the answer in the webview', async () => {
           const t = await webviewTexts('[data-kind="text"]');

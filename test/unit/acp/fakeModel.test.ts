@@ -147,3 +147,40 @@ test('the CLI bundle prints its URL, takes a scenario over HTTP, lists what it r
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** A Gemini stream: `data:` lines only, each a GenerateContentResponse. */
+async function postGemini(url: string, body: unknown): Promise<{ candidates: { content: { parts: Record<string, unknown>[] }; finishReason?: string }[] }[]> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  assert.equal(res.status, 200);
+  const text = await res.text();
+  return text.split('\r\n\r\n').filter((b) => b.trim() !== '').map((block) => {
+    assert.ok(block.startsWith('data: ') && !block.includes('event:'), block);
+    return JSON.parse(block.slice('data: '.length)) as never;
+  });
+}
+
+test('gemini: a text stream has a thought part, text parts and a last chunk with finishReason; side questions get their schema filled', { timeout: 10_000 }, async () => {
+  const server = await serve({ kind: 'text' });
+  const chunks = await postGemini(`${server.url}/v1beta/models/gemini-x:streamGenerateContent?alt=sse`, { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
+  const parts = chunks.flatMap((c) => c.candidates[0]!.content.parts);
+  assert.equal(parts.filter((p) => p.thought === true).map((p) => p.text).join(''), `**Thinking**\n\n${DEFAULT_THOUGHT}`);
+  assert.equal(parts.filter((p) => p.thought !== true).map((p) => p.text).join(''), DEFAULT_TEXT);
+  assert.equal(chunks.at(-1)?.candidates[0]?.finishReason, 'STOP');
+  const side = await fetch(`${server.url}/v1beta/models/gemini-lite:generateContent`, {
+    method: 'POST',
+    body: JSON.stringify({ generationConfig: { responseJsonSchema: { properties: { complexity_reasoning: {}, complexity_score: {} } } } }),
+  });
+  const answer = (await side.json()) as { candidates: { content: { parts: { text: string }[] } }[] };
+  assert.deepEqual(Object.keys(JSON.parse(answer.candidates[0]!.content.parts[0]!.text) as object), ['complexity_reasoning', 'complexity_score']);
+  assert.deepEqual(server.modelRequests().map((r) => [r.api, r.step]), [['gemini', 'text']]);
+});
+
+test('gemini: the edit is a `replace` function call; its functionResponse in the next request brings the final text', { timeout: 10_000 }, async () => {
+  const server = await serve({ kind: 'edit', path: '/w/a.txt', oldString: 'a', newString: 'b' });
+  const url = `${server.url}/v1beta/models/gemini-x:streamGenerateContent?alt=sse`;
+  const first = (await postGemini(url, { contents: [] })).flatMap((c) => c.candidates[0]!.content.parts);
+  assert.deepEqual(first.find((p) => p.functionCall !== undefined)?.functionCall, { name: 'replace', args: { file_path: '/w/a.txt', old_string: 'a', new_string: 'b', instruction: 'Apply the requested edit.' } });
+  const next = await postGemini(url, { contents: [{ role: 'user', parts: [{ functionResponse: { name: 'replace', response: { output: 'ok' } } }] }] });
+  assert.equal(next.flatMap((c) => c.candidates[0]!.content.parts).map((p) => p.text ?? '').join(''), DEFAULT_FINAL_TEXT);
+  assert.deepEqual(server.modelRequests().map((r) => r.step), ['tool:replace', 'final']);
+});
