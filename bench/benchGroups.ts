@@ -1,0 +1,33 @@
+/**
+ * The benchmark groups `npm run bench` runs, each in a process of its own (bench/groupProcess.ts) so that one
+ * group's garbage, JIT state and heap size do not move another's ratios. `repeat: 1` for figures that do not vary
+ * from run to run (bundle sizes).
+ */
+import type { BenchRow } from './benchKit';
+import { benchBundles } from './bundles';
+import { benchCatchUp } from './catchUp';
+import { benchChangeSet } from './changeSet';
+import { benchIngestAgencyProxy } from './ingestAgencyProxy';
+import { benchIngestScv } from './ingestScv';
+import { benchStreamingCost } from './streamingCost';
+import { benchWebview } from './webview';
+
+export interface BenchGroup {
+  readonly id: string;
+  readonly title: string;
+  readonly run: () => BenchRow[] | Promise<BenchRow[]>;
+  /** Repetitions after the warm-up; the default is the runner's (`--repeat`). */
+  readonly repeat?: number;
+  /** Whether a first, discarded run warms the JIT and caches (default true). */
+  readonly warmUp?: boolean;
+}
+
+export const BENCH_GROUPS: readonly BenchGroup[] = [
+  { id: 'ingest.agencyProxy', title: '1a. Ingest — AgencyProxy length-prefixed frames', run: () => benchIngestAgencyProxy() },
+  { id: 'ingest.scv', title: '1b. Ingest — SCV NDJSON', run: () => benchIngestScv() },
+  { id: 'streaming', title: '2. Streaming cost per delta (10 vs 100k items)', run: () => benchStreamingCost() },
+  { id: 'webview', title: '3. Webview with 100k items (headless Chromium)', run: () => benchWebview() },
+  { id: 'changeSet', title: '4. Change sets (4 MiB patch)', run: () => benchChangeSet() },
+  { id: 'catchUp', title: '5. Catch-up after reconnect (10k events)', run: () => benchCatchUp() },
+  { id: 'bundle', title: '6. Bundles and activation', run: () => benchBundles(), repeat: 1, warmUp: false },
+];
