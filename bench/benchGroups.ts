@@ -7,6 +7,7 @@ import type { BenchRow } from './benchKit';
 import { benchBundles } from './bundles';
 import { benchCatchUp } from './catchUp';
 import { benchChangeSet } from './changeSet';
+import { benchHostMemory } from './hostMemory';
 import { benchIngestAgencyProxy } from './ingestAgencyProxy';
 import { benchIngestScv } from './ingestScv';
 import { benchStreamingCost } from './streamingCost';
@@ -29,5 +30,7 @@ export const BENCH_GROUPS: readonly BenchGroup[] = [
   { id: 'webview', title: '3. Webview with 100k items (headless Chromium)', run: () => benchWebview() },
   { id: 'changeSet', title: '4. Change sets (4 MiB patch)', run: () => benchChangeSet() },
   { id: 'catchUp', title: '5. Catch-up after reconnect (10k events)', run: () => benchCatchUp() },
+  // One measurement per process: the heap of a warm-up's store would still be around.
+  { id: 'memory', title: '7. Memory — extension host with three 100k-item runs', run: () => benchHostMemory(), warmUp: false },
   { id: 'bundle', title: '6. Bundles and activation', run: () => benchBundles(), repeat: 1, warmUp: false },
 ];

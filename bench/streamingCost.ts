@@ -10,10 +10,10 @@ import type { BenchRow } from './benchKit';
 import { collectGarbage, cpuMs, median, prng, prose, randInt } from './benchKit';
 import { HostPatchSink } from './hostPatchSink';
 
-const CONNECTION = 'agency-proxy:bench';
+export const CONNECTION = 'agency-proxy:bench';
 
 /** Fills a run with about `items` transcript items of mixed kinds, leaving nothing open. */
-function fill(store: RunStore, runId: string, items: number): number {
+export function fill(store: RunStore, runId: string, items: number): number {
   const key = runKeyOf(CONNECTION, runId);
   store.dispatch({ type: 'runUpserted', connectionId: CONNECTION, runId, fields: { title: runId, state: 'running' } });
   const random = prng(7);
