@@ -8,6 +8,7 @@ import { benchBundles } from './bundles';
 import { benchCatchUp } from './catchUp';
 import { benchChangeSet } from './changeSet';
 import { benchHostMemory } from './hostMemory';
+import { benchIdleWakeups } from './idleWakeups';
 import { benchIngestAgencyProxy } from './ingestAgencyProxy';
 import { benchIngestScv } from './ingestScv';
 import { benchStreamingCost } from './streamingCost';
@@ -32,5 +33,7 @@ export const BENCH_GROUPS: readonly BenchGroup[] = [
   { id: 'catchUp', title: '5. Catch-up after reconnect (10k events)', run: () => benchCatchUp() },
   // One measurement per process: the heap of a warm-up's store would still be around.
   { id: 'memory', title: '7. Memory — extension host with three 100k-item runs', run: () => benchHostMemory(), warmUp: false },
+  // A real 60 s sample: once.
+  { id: 'idle', title: '8. Idle — timer wake-ups with connections open', run: () => benchIdleWakeups(), repeat: 1, warmUp: false },
   { id: 'bundle', title: '6. Bundles and activation', run: () => benchBundles(), repeat: 1, warmUp: false },
 ];

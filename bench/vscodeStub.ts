@@ -104,7 +104,12 @@ function recording<T extends object>(name: string, known: T, record: StubRecord)
   });
 }
 
-export function createVscodeStub(): { api: Record<string, unknown>; record: StubRecord } {
+/** Settings of the `agentSwitchboard` section the stub answers (everything else reads its default). */
+export interface StubOptions {
+  readonly configuration?: Readonly<Record<string, unknown>>;
+}
+
+export function createVscodeStub(options: StubOptions = {}): { api: Record<string, unknown>; record: StubRecord } {
   const record: StubRecord = { commands: [], views: [], other: [] };
   const logger = recording('log', {
     logLevel: 2,
@@ -151,7 +156,8 @@ export function createVscodeStub(): { api: Record<string, unknown>; record: Stub
       createStatusBarItem: statusBarItem,
       createTreeView: (id: string) => {
         record.views.push(id);
-        return { onDidChangeSelection: () => new Disposable(), onDidChangeVisibility: () => new Disposable(), dispose: () => undefined, badge: undefined };
+        // Hidden: the idle benchmark measures a window whose views are closed.
+        return { visible: false, onDidChangeSelection: () => new Disposable(), onDidChangeVisibility: () => new Disposable(), dispose: () => undefined, badge: undefined };
       },
       registerWebviewViewProvider: (id: string) => {
         record.views.push(id);
@@ -162,12 +168,19 @@ export function createVscodeStub(): { api: Record<string, unknown>; record: Stub
       showInformationMessage: () => Promise.resolve(undefined),
       onDidChangeActiveTextEditor: () => new Disposable(),
       activeTextEditor: undefined,
+      state: { focused: true, active: true },
+      onDidChangeWindowState: () => new Disposable(),
       tabGroups: { all: [], onDidChangeTabs: () => new Disposable(), onDidChangeTabGroups: () => new Disposable() },
     }, record),
     workspace: recording('workspace', {
       workspaceFolders: undefined,
       textDocuments: [],
-      getConfiguration: () => ({ get: <T>(_key: string, fallback?: T) => fallback, inspect: () => undefined, has: () => false, update: () => Promise.resolve() }),
+      getConfiguration: (section?: string) => ({
+        get: <T>(key: string, fallback?: T) => (section === 'agentSwitchboard' && options.configuration && key in options.configuration ? (options.configuration[key] as T) : fallback),
+        inspect: () => undefined,
+        has: () => false,
+        update: () => Promise.resolve(),
+      }),
       onDidChangeConfiguration: () => new Disposable(),
       registerTextDocumentContentProvider: () => new Disposable(),
       fs: {},

@@ -2,7 +2,9 @@
  * Keeps the Connections view's AgencyProxy run lists current: the daemon pushes nothing when another client (the
  * AgencyZero GUI, a second editor window) starts a run, so `list_runs` is re-read when the view becomes visible,
  * when the window regains focus, and every 15 s while the view is visible in a focused window — never while it is
- * hidden or the window is in the background. The policy lives in base/refreshCadence.ts; this wires it to VS Code.
+ * hidden or the window is in the background. The same cadence checks an A3S harness's readiness (HTTP pushes nothing
+ * either, and an idle A3S connection arms no timer of its own): every connection with the `runs.refresh`
+ * capability is refreshed. The policy lives in base/refreshCadence.ts; this wires it to VS Code.
  */
 import * as vscode from 'vscode';
 import { RefreshCadence } from '../base/refreshCadence';

@@ -37,7 +37,8 @@ import { A3sClient } from './client';
 export type { A3sDriverOptions } from './a3sRunParts';
 export { A3S_RECOVER_PANEL } from './a3sRunParts';
 
-const CAPABILITIES: readonly Capability[] = ['run.start', 'run.cancel', 'changeSets.remote'];
+/** `runs.refresh`: HTTP pushes nothing, so while the Connections view is visible the editor checks readiness. */
+const CAPABILITIES: readonly Capability[] = ['run.start', 'run.cancel', 'changeSets.remote', 'runs.refresh'];
 
 export class A3sDriver extends BaseDriver implements Driver {
   readonly protocol = 'a3s' as const;
@@ -77,6 +78,7 @@ export class A3sDriver extends BaseDriver implements Driver {
         saveChangeSet: (runId, changeSet) => this.storage.saveChangeSet(runId, changeSet),
       },
       () => void this.readiness?.checkNow(),
+      (live) => this.readiness?.setPeriodic(live),
     );
     this.commands = new A3sRunCommands(this.parts, this.follower, () => this.sessionId());
   }
@@ -194,10 +196,15 @@ export class A3sDriver extends BaseDriver implements Driver {
       serverDescription: `A3S Code harness (${A3S_PROTOCOL})`,
       details: { url: profile.url, session: await this.sessionId() },
     });
-    readiness.watch(this.options.healthIntervalMs ?? 5_000, (lost) => {
-      this.ctx.log.warn(`A3S harness: ${lost}`);
-      connection.lost(lost);
-    });
+    // Periodic checks only while a run is followed; otherwise on demand (a failed request, the visible view).
+    readiness.watch(
+      this.options.healthIntervalMs ?? 5_000,
+      (lost) => {
+        this.ctx.log.warn(`A3S harness: ${lost}`);
+        connection.lost(lost);
+      },
+      this.follower.hasLive(),
+    );
     this.follower.resumeAll();
   }
 

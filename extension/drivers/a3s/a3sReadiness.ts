@@ -1,7 +1,9 @@
 /**
- * "Connected" for A3S (WIRE.md 3.1, 6.3.1): the readiness path answers `ready`. Checked at connect and then
- * periodically; readiness turning false on a harness that was ready is its shutdown drain, and requests meanwhile
- * get 503 harness_closed — reported as "draining" so the user knows the harness is going away, not broken.
+ * "Connected" for A3S (WIRE.md 3.1, 6.3.1): the readiness path answers `ready`. Checked at connect, on demand
+ * (`checkNow`: a request failed in transport, or the user looks at the Connections view — the `runs.refresh`
+ * cadence), and periodically only while `setPeriodic(true)` (a run is live): an idle connection arms no timer.
+ * Readiness turning false on a harness that was ready is its shutdown drain, and requests meanwhile get 503
+ * harness_closed — reported as "draining" so the user knows the harness is going away, not broken.
  */
 import type { A3sClient } from './client';
 import { systemClock } from '../kit/clock';
@@ -16,6 +18,8 @@ export class A3sReadiness {
   private drainingLikely = false;
   private timer: unknown;
   private busy = false;
+  /** The current watch (a fresh object per `watch`): a check of an earlier one reports nothing. */
+  private watching: { readonly intervalMs: number; readonly onProblem: (reason: string) => void } | undefined;
 
   constructor(
     private readonly client: A3sClient,
@@ -41,35 +45,53 @@ export class A3sReadiness {
     }
   }
 
-  /** Checks every `intervalMs` (and on `checkNow`); calls `onProblem` once and stops at the first problem. */
-  watch(intervalMs: number, onProblem: (reason: string) => void): void {
+  /**
+   * Watches readiness: on `checkNow`, and every `intervalMs` while periodic checks are on (`periodic`, default on);
+   * calls `onProblem` once and stops at the first problem.
+   */
+  watch(intervalMs: number, onProblem: (reason: string) => void, periodic = true): void {
     this.stop();
-    const timer = this.clock.setInterval(() => void this.check(timer, onProblem), intervalMs);
-    this.timer = timer;
-    this.checkNow = () => this.check(timer, onProblem);
+    this.watching = { intervalMs, onProblem };
+    this.setPeriodic(periodic);
+  }
+
+  /** Arms (or disarms) the periodic check of the current watch; no-op when not watching. */
+  setPeriodic(on: boolean): void {
+    const watch = this.watching;
+    if (!watch || on === (this.timer !== undefined)) {
+      return;
+    }
+    if (on) {
+      this.timer = this.clock.setInterval(() => void this.check(watch), watch.intervalMs);
+    } else {
+      this.clock.clearInterval(this.timer);
+      this.timer = undefined;
+    }
   }
 
   /** An immediate check (e.g. after a request failed in transport); no-op when not watching. */
-  checkNow: () => Promise<void> = () => Promise.resolve();
+  checkNow(): Promise<void> {
+    return this.watching ? this.check(this.watching) : Promise.resolve();
+  }
 
   stop(): void {
     if (this.timer !== undefined) {
       this.clock.clearInterval(this.timer);
       this.timer = undefined;
     }
-    this.checkNow = () => Promise.resolve();
+    this.watching = undefined;
   }
 
-  private async check(timer: unknown, onProblem: (reason: string) => void): Promise<void> {
-    if (this.busy || this.timer !== timer) {
+  private async check(watch: NonNullable<A3sReadiness['watching']>): Promise<void> {
+    if (this.busy || this.watching !== watch) {
       return;
     }
     this.busy = true;
     try {
       const reason = await this.problem();
-      if (reason !== undefined && this.timer === timer) {
+      if (reason !== undefined && this.watching === watch) {
         this.stop();
-        onProblem(reason);
+        watch.onProblem(reason);
       }
     } finally {
       this.busy = false;

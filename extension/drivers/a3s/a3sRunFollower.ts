@@ -34,7 +34,14 @@ export class A3sRunFollower {
     private readonly journal: A3sFollowerJournal,
     /** A poll failed in a way that may mean the harness went away: check readiness now. */
     private readonly checkReadiness: () => void,
+    /** Whether any run is followed now (the driver checks readiness periodically only then). */
+    private readonly onLiveChanged: (live: boolean) => void = () => undefined,
   ) {}
+
+  /** Whether a poller runs for any run. */
+  hasLive(): boolean {
+    return [...this.parts.books.values()].some((b) => b.poller !== undefined);
+  }
 
   /** On (re)connect: follow every active run from its cursor; fetch change sets still missing. */
   resumeAll(): void {
@@ -58,8 +65,12 @@ export class A3sRunFollower {
   }
 
   stopPolling(book: A3sRunBook): void {
+    const had = book.poller !== undefined;
     book.poller?.dispose();
     book.poller = undefined;
+    if (had) {
+      this.onLiveChanged(this.hasLive());
+    }
   }
 
   startPolling(book: A3sRunBook): void {
@@ -76,6 +87,7 @@ export class A3sRunFollower {
       maxIntervalMs: options.pollMaxMs ?? 5_000,
     });
     book.poller = poller;
+    this.onLiveChanged(true);
     poller.onGap((gap) => this.onGap(book, gap.fromSequence, gap.toSequenceExclusive));
     poller.onEvents(({ events }) => this.onEvents(book, events));
     poller.onState((state) => this.applyState(book.runId, state));
@@ -88,6 +100,7 @@ export class A3sRunFollower {
     poller.onEnd((end) => {
       if (book.poller === poller) {
         book.poller = undefined;
+        this.onLiveChanged(this.hasLive());
       }
       if (end.reason === 'terminal') {
         void this.finish(book, end.state);

@@ -43,3 +43,24 @@ test('watch checks each interval on the kit clock and stops at the first problem
   await settle();
   assert.equal(calls, 2);
 });
+
+test('an idle watch arms no timer; checkNow still checks; periodic checks run only while turned on', async () => {
+  const clock = new ManualClock();
+  let calls = 0;
+  const client = { baseUrl: new URL('http://127.0.0.1:9'), readiness: async () => (calls++, { state: 'ready', httpStatus: 200, detail: 'ready' }) } as unknown as A3sClient;
+  const readiness = new A3sReadiness(client, clock);
+  readiness.watch(1_000, () => assert.fail('no problem expected'), false);
+  assert.equal(clock.pendingCount, 0, 'idle: nothing armed');
+  await readiness.checkNow();
+  assert.equal(calls, 1, 'on demand');
+  readiness.setPeriodic(true);
+  assert.equal(clock.pendingCount, 1);
+  clock.advance(1_000);
+  await settle();
+  assert.equal(calls, 2);
+  readiness.setPeriodic(false);
+  assert.equal(clock.pendingCount, 0, 'a run ended: disarmed');
+  readiness.stop();
+  await readiness.checkNow();
+  assert.equal(calls, 2, 'not watching: checkNow is a no-op');
+});

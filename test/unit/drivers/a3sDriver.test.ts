@@ -17,7 +17,7 @@ test(`a run is mapped onto the model and its verified change set is published ($
   const { store, driver, connectionId, frames } = makeDriver(harness.url);
   await driver.connect();
   await connected(store, connectionId);
-  assert.deepEqual(store.state.connections.get(connectionId)?.capabilities, ['run.start', 'run.cancel', 'changeSets.remote']);
+  assert.deepEqual(store.state.connections.get(connectionId)?.capabilities, ['run.start', 'run.cancel', 'changeSets.remote', 'runs.refresh']);
   await assert.rejects(driver.startRun({ prompt: '   ', workspaceRoots: [] }), /prompt must not be blank/);
   const runId = await driver.startRun({ prompt: 'edit the files please', workspaceRoots: [] });
   const key = runKeyOf(connectionId, runId);
@@ -237,6 +237,8 @@ test('profile problems fail with an actionable reason; a draining harness shows 
   await driver.connect();
   await connected(store, connectionId);
   harness.beginDrain();
+  // Idle, the driver arms no readiness timer: the check comes from the visible view's refresh cadence (or a request).
+  await driver.refresh();
   const draining = await until('reconnecting', () => {
     const s = store.state.connections.get(connectionId)?.state;
     return s?.kind === 'reconnecting' ? s : undefined;
