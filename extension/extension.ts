@@ -28,6 +28,8 @@ import { rowActions } from './ui/daemonActions/actionTargets';
 import { watchActionOffers, watchRunStateOffers } from './ui/daemonActions/actionOffers';
 import { RunListAutoRefresh } from './ui/runListAutoRefresh';
 import { RunSelection } from './ui/runSelection';
+import { rememberSelection } from './ui/selectionMemory';
+import { reopenRestoredChangeTabs } from './ui/changeSets/staleChangeTabs';
 import { autoConnectEnabled, readProfiles, traceFile } from './ui/settings';
 import { TranscriptActionHandler } from './ui/transcriptActions';
 import { TranscriptViewProvider } from './ui/transcriptViewProvider';
@@ -157,6 +159,14 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerDaemonActionCommands(commandContext),
     watchActionOffers(commandContext),
     watchRunStateOffers(commandContext),
+  );
+  // After a reload: the run shown last is selected again, and restored change-set tabs are opened afresh.
+  context.subscriptions.push(
+    rememberSelection(selection, store, context.workspaceState, (runKey) => {
+      // A row that is not rendered yet cannot be revealed; the transcript shows the run either way.
+      treeView.reveal(tree.runNode(runKey), { select: true, focus: false }).then(undefined, (error: unknown) => log.info(`Revealing the restored selection: ${String(error)}`));
+    }),
+    reopenRestoredChangeTabs(store, (runKey) => Promise.resolve(vscode.commands.executeCommand('agentSwitchboard.openAllChanges', runKey)), (m) => log.warn(m)),
   );
 
   const reloadProfiles = async (): Promise<void> => {
