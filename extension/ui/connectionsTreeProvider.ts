@@ -107,7 +107,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
 
   private rowsOf(connectionId: string): SessionRow[] {
     const state = this.store.state;
-    const grouped = state.connections.get(connectionId)?.protocol === 'scv';
+    const grouped = state.connections.get(connectionId)?.capabilities.includes('runs.sessions') ?? false;
     return sessionRows([...state.runs.values()].filter((r) => r.connectionId === connectionId), grouped);
   }
 
