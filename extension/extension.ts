@@ -163,8 +163,11 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   // After a reload: the run shown last is selected again, and restored change-set tabs are opened afresh.
   context.subscriptions.push(
     rememberSelection(selection, store, context.workspaceState, (runKey) => {
-      // A row that is not rendered yet cannot be revealed; the transcript shows the run either way.
-      treeView.reveal(tree.runNode(runKey), { select: true, focus: false }).then(undefined, (error: unknown) => log.info(`Revealing the restored selection: ${String(error)}`));
+      // Only a visible tree: a hidden one reveals when it is next shown, and that late tree selection would
+      // override whatever the user selected meanwhile. The transcript shows the run either way.
+      if (treeView.visible) {
+        treeView.reveal(tree.runNode(runKey), { select: true, focus: false }).then(undefined, (error: unknown) => log.info(`Revealing the restored selection: ${String(error)}`));
+      }
     }),
     reopenRestoredChangeTabs(store, (runKey) => Promise.resolve(vscode.commands.executeCommand('agentSwitchboard.openAllChanges', runKey)), (m) => log.warn(m)),
   );
