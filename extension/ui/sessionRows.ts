@@ -1,7 +1,7 @@
 /**
  * The rows under a connection in the Connections tree. Most daemons: one row per run, newest first. SCV: a
  * session is a run, and every reconnect or new session adds one under the same name ("SCV session — <folder>"),
- * so sessions are grouped by name — the live one first, the ended ones under one collapsed row. Pure.
+ * so sessions are grouped by name — the live one first, two or more ended ones under one collapsed row. Pure.
  */
 import type { RunInfo } from '../model/modelTypes';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
@@ -29,7 +29,8 @@ export function sessionRows(runs: readonly RunInfo[], grouped: boolean): Session
     const ended = group.filter((r) => isTerminalRunState(r.state));
     const live = group.filter((r) => !isTerminalRunState(r.state));
     rows.push(...live.map((r): SessionRow => ({ kind: 'run', key: r.key })));
-    if (group.length === 1 || ended.length === 0) {
+    // One ended session beside the live one stays a row of its own: only a pile is folded away.
+    if (ended.length < 2) {
       rows.push(...ended.map((r): SessionRow => ({ kind: 'run', key: r.key })));
     } else {
       rows.push({ kind: 'ended', title, keys: ended.map((r) => r.key) });

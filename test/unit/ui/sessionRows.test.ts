@@ -28,6 +28,14 @@ test('SCV: a name with only ended sessions still collapses them; a single sessio
   ]);
 });
 
+test('SCV: one ended session beside the live one stays a row below it', () => {
+  const runs = [run('old', 'A', 'interrupted', 1), run('new', 'A', 'idle', 2)];
+  assert.deepEqual(sessionRows(runs, true), [
+    { kind: 'run', key: 'scv:x::new' },
+    { kind: 'run', key: 'scv:x::old' },
+  ]);
+});
+
 test('other daemons: one row per run, newest first, nothing grouped', () => {
   const runs = [run('a', 'A', 'completed', 1), run('b', 'A', 'completed', 2)];
   assert.deepEqual(sessionRows(runs, false), [
