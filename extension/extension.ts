@@ -28,6 +28,8 @@ import { rowActions } from './ui/daemonActions/actionTargets';
 import { watchActionOffers, watchRunStateOffers } from './ui/daemonActions/actionOffers';
 import { RunListAutoRefresh } from './ui/runListAutoRefresh';
 import { RunSelection } from './ui/runSelection';
+import { rememberSelection } from './ui/selectionMemory';
+import { reopenRestoredChangeTabs } from './ui/changeSets/staleChangeTabs';
 import { autoConnectEnabled, readProfiles, traceFile } from './ui/settings';
 import { TranscriptActionHandler } from './ui/transcriptActions';
 import { TranscriptViewProvider } from './ui/transcriptViewProvider';
@@ -157,6 +159,17 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerDaemonActionCommands(commandContext),
     watchActionOffers(commandContext),
     watchRunStateOffers(commandContext),
+  );
+  // After a reload: the run shown last is selected again, and restored change-set tabs are opened afresh.
+  context.subscriptions.push(
+    rememberSelection(selection, store, context.workspaceState, (runKey) => {
+      // Only a visible tree: a hidden one reveals when it is next shown, and that late tree selection would
+      // override whatever the user selected meanwhile. The transcript shows the run either way.
+      if (treeView.visible) {
+        treeView.reveal(tree.runNode(runKey), { select: true, focus: false }).then(undefined, (error: unknown) => log.info(`Revealing the restored selection: ${String(error)}`));
+      }
+    }),
+    reopenRestoredChangeTabs(store, (runKey) => Promise.resolve(vscode.commands.executeCommand('agentSwitchboard.openAllChanges', runKey)), (m) => log.warn(m)),
   );
 
   const reloadProfiles = async (): Promise<void> => {

@@ -22,6 +22,12 @@ export interface StartRunOptions {
   readonly interactive?: boolean;
 }
 
+export interface StartRunConfirmation {
+  readonly message: string;
+  readonly detail: string;
+  readonly button: string;
+}
+
 export interface ProviderChoice {
   readonly provider: string;
   readonly installed: boolean;
@@ -46,6 +52,10 @@ export interface Driver extends Disposable {
   disconnect(): Promise<void>;
   /** Starts a run; resolves with its run id once the daemon accepted it. */
   startRun?(options: StartRunOptions): Promise<string>;
+  /** What "New Run…" asks besides the prompt (default: both), for daemons whose runs take no model or permission. */
+  readonly newRunAsks?: { readonly model: boolean; readonly permission: boolean };
+  /** A question to confirm before `startRun` (e.g. SCV: starting a session ends the live one); undefined: none. */
+  startRunConfirmation?(): StartRunConfirmation | undefined;
   /** Sends a message into a run (inject, queue or operator message, per protocol). */
   sendMessage?(runId: string, text: string): Promise<void>;
   cancelRun?(runId: string): Promise<void>;

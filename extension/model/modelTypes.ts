@@ -35,6 +35,8 @@ export type Capability =
   | 'run.interactive'
   /** The daemon pushes no run list changes: the editor re-reads it while the view is visible. */
   | 'runs.refresh'
+  /** Runs are sessions that repeat under one name (SCV): the tree groups them, the live one first. */
+  | 'runs.sessions'
   | 'run.clear'
   | 'approvals'
   | 'approvals.allowSimilar'

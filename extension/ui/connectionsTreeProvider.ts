@@ -11,8 +11,14 @@ import type { RunStore } from '../model/runStore';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 import { Disposable } from './disposable';
 import { connectionIcon, connectionStateText, runDescription, runIcon, runStateLabel } from './runPresentation';
+import type { SessionRow } from './sessionRows';
+import { sessionRows } from './sessionRows';
 
-export type TreeNode = { readonly type: 'connection'; readonly id: string } | { readonly type: 'run'; readonly key: string };
+export type TreeNode =
+  | { readonly type: 'connection'; readonly id: string }
+  | { readonly type: 'run'; readonly key: string }
+  /** Ended SCV sessions of one name, collapsed under the live one (sessionRows.ts). */
+  | { readonly type: 'ended'; readonly connectionId: string; readonly title: string };
 
 /** The daemon actions that apply to a connection (no run) or one of its runs now (ui/daemonActions/actionTargets.ts). */
 export type ActionsFor = (state: ModelState, connectionId: string, run?: RunInfo) => readonly DaemonAction[];
@@ -30,6 +36,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   readonly onDidChangeFileDecorations = this.decorationEmitter.event;
   private readonly connectionNodes = new Map<string, TreeNode>();
   private readonly runNodes = new Map<string, TreeNode>();
+  private readonly endedNodes = new Map<string, TreeNode>();
   private countdown: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -62,16 +69,26 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     return node;
   }
 
+  endedNode(connectionId: string, title: string): TreeNode {
+    const id = `${connectionId}\n${title}`;
+    let node = this.endedNodes.get(id);
+    if (!node) {
+      node = { type: 'ended', connectionId, title };
+      this.endedNodes.set(id, node);
+    }
+    return node;
+  }
+
   getChildren(node?: TreeNode): TreeNode[] {
     const state = this.store.state;
     if (!node) {
       return [...state.connections.values()].sort((a, b) => a.name.localeCompare(b.name)).map((c) => this.connectionNode(c.id));
     }
     if (node.type === 'connection') {
-      return [...state.runs.values()]
-        .filter((r) => r.connectionId === node.id)
-        .sort((a, b) => b.createdAt - a.createdAt)
-        .map((r) => this.runNode(r.key));
+      return this.rowsOf(node.id).map((row) => (row.kind === 'run' ? this.runNode(row.key) : this.endedNode(node.id, row.title)));
+    }
+    if (node.type === 'ended') {
+      return this.endedRow(node)?.keys.map((key) => this.runNode(key)) ?? [];
     }
     return [];
   }
@@ -79,9 +96,24 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   getParent(node: TreeNode): TreeNode | undefined {
     if (node.type === 'run') {
       const run = this.store.state.runs.get(node.key);
-      return run ? this.connectionNode(run.connectionId) : undefined;
+      if (!run) {
+        return undefined;
+      }
+      const group = this.rowsOf(run.connectionId).find((row) => row.kind === 'ended' && row.keys.includes(node.key));
+      return group?.kind === 'ended' ? this.endedNode(run.connectionId, group.title) : this.connectionNode(run.connectionId);
     }
-    return undefined;
+    return node.type === 'ended' ? this.connectionNode(node.connectionId) : undefined;
+  }
+
+  private rowsOf(connectionId: string): SessionRow[] {
+    const state = this.store.state;
+    const grouped = state.connections.get(connectionId)?.capabilities.includes('runs.sessions') ?? false;
+    return sessionRows([...state.runs.values()].filter((r) => r.connectionId === connectionId), grouped);
+  }
+
+  private endedRow(node: { readonly connectionId: string; readonly title: string }): Extract<SessionRow, { kind: 'ended' }> | undefined {
+    const row = this.rowsOf(node.connectionId).find((r) => r.kind === 'ended' && r.title === node.title);
+    return row?.kind === 'ended' ? row : undefined;
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -89,6 +121,16 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     if (node.type === 'connection') {
       const connection = state.connections.get(node.id);
       return connection ? this.connectionItem(connection) : new vscode.TreeItem('(removed)');
+    }
+    if (node.type === 'ended') {
+      const count = this.endedRow(node)?.keys.length ?? 0;
+      const item = new vscode.TreeItem(`${count} ended session${count === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `ended:${node.connectionId}:${node.title}`;
+      item.description = node.title;
+      item.iconPath = new vscode.ThemeIcon('history');
+      item.tooltip = `Earlier sessions named "${node.title}" (their transcripts are kept)`;
+      item.contextValue = 'endedSessions';
+      return item;
     }
     const run = state.runs.get(node.key);
     return run ? this.runItem(run, state) : new vscode.TreeItem('(removed)');

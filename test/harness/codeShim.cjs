@@ -168,7 +168,9 @@ const NOISE = /AgentHost|ChatModelSelection|AccountPolicyGate|Creating a socket|
   fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, ...previous }, null, 2));
   const cfg = path.join(tmp, 'config.yaml');
   fs.writeFileSync(cfg, '{}\n');
-  const port = await freePort();
+  // SHIM_PORT + SHIM_BROWSER_PROFILE: a window "reload" across two launches. The workbench keeps its state (open
+  // editors, workspaceState) in the browser's IndexedDB, per origin: the same profile and port bring it back.
+  const port = Number(process.env.SHIM_PORT) || (await freePort());
   const logFile = path.join(tmp, 'code-server.log');
   const log = fs.openSync(logFile, 'w');
   const server = cp.spawn(
@@ -192,7 +194,7 @@ const NOISE = /AgentHost|ChatModelSelection|AccountPolicyGate|Creating a socket|
     await new Promise((r) => setTimeout(r, 200));
   }
   console.log(`${t()} code-server up on 127.0.0.1:${port}`);
-  const ctx = await chromium.launchPersistentContext(path.join(tmp, 'chromium'), {
+  const ctx = await chromium.launchPersistentContext(process.env.SHIM_BROWSER_PROFILE || path.join(tmp, 'chromium'), {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',

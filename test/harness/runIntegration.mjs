@@ -4,6 +4,7 @@
 import { runTests } from '@vscode/test-electron';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +50,16 @@ function countResults() {
   };
   return totals;
 }
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 
 /** Starts the reference AgencyProxy outside VS Code, so its runs outlive a window (the reload suites). */
 function startReloadDaemon(dir, workspace) {
@@ -111,6 +122,9 @@ async function main() {
     if (!only || /Reload/.test(only)) {
       daemon = startReloadDaemon(reloadProfile, workspace);
       // The ACP reference agent of acpReload.test.ts keeps its sessions here, so phase 2's agent can session/load them.
+      // One browser profile and port for both phases, so the workbench state (editors, workspaceState) survives.
+      process.env.SHIM_PORT = String(await freePort());
+      process.env.SHIM_BROWSER_PROFILE = join(reloadProfile, 'browser');
       const reloadEnv = { SWITCHBOARD_RELOAD_SOCKET: daemon.socket, SWITCHBOARD_RELOAD_STATE: daemon.stateDir, SWITCHBOARD_RELOAD_ACP_STATE: join(reloadProfile, 'acp') };
       ok = (await launch(reloadProfile, 'Reload phase 1', false, reloadEnv)) && ok;
       ok = (await launch(reloadProfile, 'Reload phase 2', false, reloadEnv)) && ok;

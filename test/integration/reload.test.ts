@@ -4,15 +4,18 @@
  * storage, re-attach all three after what it stored, and end with transcripts equal to the daemon's journal: no
  * event lost, none doubled. Two more runs ask for approval: one decided in phase 1 (it must stay decided, with who
  * decided, and never be announced again) and one still waiting at the daemon (announced once more, and decidable).
+ * Phase 2 also finds what a user left open: the run shown last selected again, the finished run with its model and
+ * closing line, and the change-set tab opened in phase 1 showing its files (not "No Changed Files").
  * The runner (test/harness/runIntegration.mjs) launches the two phases.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { suite, test } from 'mocha';
+import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import { addConnections } from './acpSupport';
 import { api, screenshot, sentFrames, setConnections, waitFor } from './support';
+import { CHANGES_SCHEME } from '../../extension/ui/changeSets/changeSetDocuments';
 
 const CONNECTION = 'agency-proxy:Reload daemon';
 const TITLES = ['reload run 1', 'reload run 2', 'reload run 3'];
@@ -54,6 +57,24 @@ function daemonJournal(runId: string): { type: string; payload?: unknown }[] {
   return events;
 }
 
+/** The README edit the decided approval applied (test/fixtures/agencyProxy/scriptedProvider.ts). */
+const EDIT_MARK = '(edited via Agent Switchboard)';
+
+// Root-level (before every suite of every file): what the new window selected by itself, before the ACP reload
+// suite (acpReload.test.ts, which sorts first) selects a run of its own.
+let restoredSelection: Promise<string> | undefined;
+suiteSetup(() => {
+  if (process.env.SWITCHBOARD_INTEGRATION_GREP === 'Reload phase 2') {
+    restoredSelection = api().then(async (a) => {
+      const key = await waitFor('the run selected in the earlier window, selected again', () => a.selection.runKey, 60000);
+      await screenshot('reload-phase2-selection.png');
+      return key;
+    });
+    // Handled: an unhandled rejection would end the extension host before the test reports it.
+    restoredSelection.catch(() => undefined);
+  }
+});
+
 suite('Reload phase 1', () => {
   test('three long runs start streaming, then the window goes away', async function () {
     this.timeout(120000);
@@ -81,6 +102,10 @@ suite('Reload phase 1', () => {
     const decidedApproval = await waitFor('the first approval', () => a.store.state.runs.get(decided)?.pendingApprovals[0], 30000);
     assert.equal(await a.approvals.decide(`${decided}::${decidedApproval}`, 'allow_once', 'notification'), true);
     await waitFor('the decided run completed', () => a.store.state.runs.get(decided)?.state === 'completed', 60000);
+    await waitFor('the closing line', () => a.store.transcript(decided)!.snapshot().some((i) => i.kind === 'notice' && i.state === 'completed'), 30000);
+    await waitFor('the decided run named its model', () => a.store.state.runs.get(decided)?.model === 'sonnet');
+    await waitFor('the decided run\'s change set', () => a.store.state.changeSets.get(decided)?.status === 'ready', 60000);
+    assert.equal(await vscode.commands.executeCommand('agentSwitchboard.openAllChanges', decided), 1, 'its multi-diff tab is open when the window goes away');
     const waiting = await startApprovalRun(WAITING);
     await waitFor('the second approval', () => a.store.state.runs.get(waiting)?.pendingApprovals.length === 1, 30000);
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', keys[0]);
@@ -97,6 +122,8 @@ suite('Reload phase 2', () => {
       return found.length === 3 && found;
     });
     await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
+    assert.equal(await restoredSelection, runs.find((r) => r.title.startsWith(TITLES[0]!))!.key, 'the run shown last in phase 1 is selected again');
+    await checkRestoredWhatWasOpen(a);
     await checkRestoredApprovals(a);
     for (const run of runs) {
       await waitFor(`${run.title} completed`, () => a.store.state.runs.get(run.key)?.state === 'completed', 180000);
@@ -122,6 +149,23 @@ suite('Reload phase 2', () => {
     await setConnections([]);
   });
 });
+
+/** After the reload: the run that finished in phase 1 reads as it did, and its change-set tab shows its files. */
+async function checkRestoredWhatWasOpen(a: Awaited<ReturnType<typeof api>>): Promise<void> {
+  const decided = [...a.store.state.runs.values()].find((r) => r.connectionId === CONNECTION && r.title.startsWith(DECIDED))!;
+  assert.equal(decided.model, 'sonnet', 'the model the daemon named is kept');
+  const items = a.store.transcript(decided.key)!.snapshot();
+  const closing = items.filter((i) => i.kind === 'notice' && i.state === 'completed');
+  assert.equal(closing.length, 1, 'the closing "Run completed" line is restored, once');
+  assert.equal(items[items.length - 1], closing[0], 'and it is the last line');
+  // The reopened multi-diff resolves its documents through the content provider (a stale tab resolves none).
+  await waitFor('the change-set tab shows the edited file', () =>
+    vscode.workspace.textDocuments.some((d) => d.uri.scheme === CHANGES_SCHEME && new URLSearchParams(d.uri.query).get('run') === decided.key && d.getText().includes(EDIT_MARK)), 60000);
+  const changeTabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.startsWith(`Changes of "${decided.title}"`));
+  const labels = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
+  assert.equal(changeTabs.length, 1, `one change-set tab: the stale one was replaced (tabs: ${labels.join(' | ')})`);
+  await screenshot('reload-phase2-changes.png');
+}
 
 /** After the reload: the decided request stays decided and silent; the waiting one is announced once and decidable. */
 async function checkRestoredApprovals(a: Awaited<ReturnType<typeof api>>): Promise<void> {

@@ -127,4 +127,31 @@ suite('SCV', () => {
     assert.ok(labels.some((l) => l.includes('interrupted')), labels.join(' | '));
     await screenshot('scv-tree.png');
   });
+
+  test('New Run… starts SCV runs; ended sessions of one name collapse under the live one', async function () {
+    this.timeout(120000);
+    const a = await api();
+    const unused = liveRun(a.store.state.runs)!;
+    const userTexts = (key: string) => (a.store.transcript(key)?.snapshot() ?? []).flatMap((i) => (i.kind === 'user' ? [i.text] : []));
+    const first = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, prompt: 'first run from New Run' })) as string;
+    assert.equal(first, unused.key, 'the session nothing ran in took the prompt');
+    await waitFor('the first run prompted', () => userTexts(first).includes('first run from New Run'));
+    await waitFor('the first run answered', () => a.store.state.runs.get(first)?.state === 'idle', 30000);
+    // The live session is used now: a new run replaces it (confirmed here; the command asks a person first).
+    const second = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, prompt: 'second run from New Run', confirmed: true })) as string;
+    assert.ok(second && second !== first, 'a new session');
+    await waitFor('the second run prompted', () => userTexts(second).includes('second run from New Run'));
+    await waitFor('the replaced session ended', () => a.store.state.runs.get(first)?.state === 'interrupted');
+    const sameName = [...a.store.state.runs.values()].filter((r) => r.connectionId === CONNECTION && r.title === a.store.state.runs.get(second)!.title);
+    assert.ok(sameName.length >= 3, `three sessions of one name (${sameName.length})`);
+    await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
+    const rows = await waitFor('the ended sessions folded', async () => {
+      const labels = await ui<string[]>({ action: 'text', selector: '.pane-body .monaco-list-row' });
+      return labels.some((l) => /\d+ ended sessions/.test(l)) && labels;
+    });
+    const live = rows.findIndex((l) => l.includes('second run from New Run') || l.includes(a.store.state.runs.get(second)!.title));
+    const folded = rows.findIndex((l) => /\d+ ended sessions/.test(l));
+    assert.ok(live >= 0 && live < folded, `the live session comes before the folded ones: ${rows.join(' | ')}`);
+    await screenshot('scv-tree-grouped.png');
+  });
 });

@@ -91,7 +91,7 @@ export class A3sRunCommands {
     this.follower.stopPolling(old);
     if (!old.stranded) {
       // A stuck run the user chose to recover: it is superseded by the new one.
-      runs.event(oldRunId, { kind: 'stateChanged', state: 'interrupted', announce: true });
+      await this.parts.recordLocal(oldRunId, { kind: 'stateChanged', state: 'interrupted', announce: true });
     }
     old.stranded = false;
     old.terminal = true;

@@ -140,7 +140,8 @@ export class A3sRunFollower {
     }
     book.stranded = true;
     this.stopPolling(book);
-    this.parts.runs.event(book.runId, {
+    // Journaled (recordLocal), like every line the editor adds: a reload shows the same transcript.
+    await this.parts.recordLocal(book.runId, {
       kind: 'stateChanged',
       state: 'interrupted',
       detail: `Stranded: ${why}. Use "Recover A3S Run" to resume it from its checkpoint as a new run.`,
@@ -170,7 +171,7 @@ export class A3sRunFollower {
     }
     book.terminal = true;
     const { state } = mapA3sRunState(a3sState);
-    this.parts.runs.event(book.runId, { kind: 'stateChanged', state, announce: true });
+    await this.parts.recordLocal(book.runId, { kind: 'stateChanged', state, announce: true });
     await this.parts.saveRun(book);
     await this.fetchChangeSet(book);
   }
@@ -181,7 +182,7 @@ export class A3sRunFollower {
     } else if (error instanceof A3sHttpError && error.code === A3S_ERROR_CODE.runNotFound) {
       book.terminal = true;
       book.changeSet = 'done';
-      this.parts.runs.event(book.runId, { kind: 'stateChanged', state: 'lost', detail: 'The harness does not know this run any more. The transcript is kept.', announce: true });
+      await this.parts.recordLocal(book.runId, { kind: 'stateChanged', state: 'lost', detail: 'The harness does not know this run any more. The transcript is kept.', announce: true });
       await this.parts.saveRun(book);
     } else if (this.parts.readyClient()) {
       await this.parts.recordLocal(book.runId, { kind: 'notice', text: `Stopped reading this run's events: ${error.message}. "Refresh" tries again.`, level: 'error' });

@@ -63,7 +63,9 @@ export class AgencyProxyAttachments {
       model.upsert(snapshot.runId, {
         ...(existing ? {} : { title }),
         provider: snapshot.provider,
-        model: snapshot.model,
+        // The snapshot repeats the requested model, '' for the provider's default; the name `session_opened` gave
+        // (journaled, so a reload has it too) must not be blanked by it.
+        ...(snapshot.model || !existing?.model ? { model: snapshot.model } : {}),
         state: activity.present(snapshot.runId, state),
         ...(detail ? { stateDetail: detail } : {}),
         workspaceRoots: snapshot.workspaceRoots,
@@ -116,7 +118,8 @@ export class AgencyProxyAttachments {
       if (snapshot) {
         const { state, detail } = mapRunState(snapshot.state);
         const before = this.parts.runs.get(runId)?.state;
-        this.parts.runs.event(runId, { kind: 'stateChanged', state, ...(detail ? { detail } : {}), announce: before !== state });
+        // Journaled like the daemon's events: a reload shows the same closing line.
+        await this.parts.recordLocal(runId, { kind: 'stateChanged', state, ...(detail ? { detail } : {}), announce: before !== state });
         await this.parts.saveRun(runId);
       }
     } catch (error) {

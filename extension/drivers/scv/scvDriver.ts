@@ -22,11 +22,13 @@ import { isAllowing } from '../../protocol/transcriptTypes';
 import type { ActionAnswers, ActionOffer, ActionResult, ActionTarget } from '../kit/daemonActions';
 import { leftoverActionOffer, performScvAction } from './scvActions';
 import type { DriverContext } from '../connectionManager';
-import type { Driver } from '../driver';
+import type { Driver, StartRunConfirmation, StartRunOptions } from '../driver';
 import { DriverError } from '../driver';
 import { LocalChangeSets } from '../../changeSets/localChangeSet';
 import type { Event } from '../../base/emitter';
 import type { RunEvent } from '../../model/modelActions';
+import { scvRunConfirmation, SCV_NEW_RUN_ASKS, startScvRun } from './scvNewRun';
+import type { StartSessionOptions } from './scvNewRun';
 import { BaseDriver } from '../kit/baseDriver';
 import type { ConnectionScope } from '../kit/connectionScope';
 import { storeChangeSetSink } from '../kit/localChangeSetSink';
@@ -42,17 +44,8 @@ import { ScvSessionEvents } from './scvSessionEvents';
 import { defaultScvSocketPath } from './socketPath';
 import { ScvTranscripts } from './scvTranscripts';
 
-export { SCV_CAPABILITIES } from './scvLiveConnection';
-
 export interface ScvDriverOptions extends ScvConnectionOptions {
   readonly reconnectBaseMs?: number;
-}
-
-export interface StartSessionOptions {
-  /** Working directory (absolute); default: the window's first workspace folder. */
-  readonly cwd?: string;
-  /** End this connection's live session first (a connection holds one session). */
-  readonly replace?: boolean;
 }
 
 export class ScvDriver extends BaseDriver implements Driver {
@@ -149,6 +142,17 @@ export class ScvDriver extends BaseDriver implements Driver {
       live = await this.connections.replace(live, () => this.renewConnection());
     }
     return this.connections.startSessionOn(live, cwd);
+  }
+
+  /** "New Run…" (scvNewRun.ts): the prompt is the first turn of a session; no model or permission question. */
+  readonly newRunAsks = SCV_NEW_RUN_ASKS;
+
+  startRun(options: StartRunOptions): Promise<string> {
+    return startScvRun(this, this.ctx.store, options);
+  }
+
+  startRunConfirmation(): StartRunConfirmation | undefined {
+    return scvRunConfirmation(this, this.ctx.store);
   }
 
   /** Runs the prompt, or queues it while a turn runs. Never resent when its outcome is unknown. */

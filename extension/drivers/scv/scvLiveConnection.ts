@@ -24,7 +24,7 @@ import type { ScvLeftoverOffers } from './scvLeftoverOffers';
 import type { ScvConnectionBook, ScvSessionBook } from './scvSessionBook';
 import type { ScvSessionEvents } from './scvSessionEvents';
 
-export const SCV_CAPABILITIES: readonly Capability[] = ['run.queue', 'run.cancel', 'run.clear', 'approvals', 'daemon.status'];
+export const SCV_CAPABILITIES: readonly Capability[] = ['run.start', 'runs.sessions', 'run.queue', 'run.cancel', 'run.clear', 'approvals', 'daemon.status'];
 
 export class ScvLiveConnection {
   private current: ScvConnectionBook | undefined;

@@ -12,6 +12,8 @@ import type { CommandContext } from './commandContext';
 /** Arguments tests and automation may pass to skip the prompts of "New Run…". */
 export interface NewRunArgs extends Partial<StartRunOptions> {
   readonly connectionId?: string;
+  /** Skips the driver's confirmation (e.g. SCV: "end the live session?"). */
+  readonly confirmed?: boolean;
 }
 
 const PERMISSIONS = [
@@ -92,31 +94,35 @@ export async function askNewRun(ctx: CommandContext, connectionId: string, args:
   const driver = ctx.connections.ensureDriver(connectionId);
   // Only daemons with the choice (AgencyProxy): their runs either wait for input between answers or end after one.
   const asksMode = args.interactive === undefined && (ctx.store.state.connections.get(connectionId)?.capabilities.includes('run.interactive') ?? false);
-  const steps = asksMode ? 5 : 4;
-  const title = (step: number): string => `New Run (${step}/${steps})`;
+  // A daemon whose runs take no model or permission (SCV sessions) is not asked for them.
+  const asks = driver.newRunAsks ?? { model: true, permission: true };
+  const questions = [driver.listProviders !== undefined && args.provider === undefined, asks.model && args.model === undefined, asks.permission && args.permission === undefined, asksMode, true];
+  const steps = questions.filter(Boolean).length;
+  let step = 0;
+  const title = (): string => `New Run (${++step}/${steps})`;
   let provider = args.provider;
   if (provider === undefined && driver.listProviders) {
-    provider = await pickProvider(presentProviders(await driver.listProviders()), title(1));
+    provider = await pickProvider(presentProviders(await driver.listProviders()), title());
     if (provider === undefined) {
       return undefined;
     }
   }
-  const model = args.model ?? (await vscode.window.showInputBox({ title: title(2), prompt: 'Model (empty = the provider default)', value: '' }));
+  const model = args.model ?? (asks.model ? await vscode.window.showInputBox({ title: title(), prompt: 'Model (empty = the provider default)', value: '' }) : '');
   if (model === undefined) {
     return undefined;
   }
-  const permission = args.permission ?? (await vscode.window.showQuickPick(PERMISSIONS, { title: title(3), placeHolder: 'Permission mode' }))?.label;
-  if (!permission) {
+  const permission = args.permission ?? (asks.permission ? (await vscode.window.showQuickPick(PERMISSIONS, { title: title(), placeHolder: 'Permission mode' }))?.label : '');
+  if (permission === undefined || (asks.permission && !permission)) {
     return undefined;
   }
-  const interactive = asksMode ? await pickMode(ctx, title(4)) : (args.interactive ?? true);
+  const interactive = asksMode ? await pickMode(ctx, title()) : (args.interactive ?? true);
   if (interactive === undefined) {
     return undefined;
   }
   const prompt =
     args.prompt ??
     (await vscode.window.showInputBox({
-      title: title(steps),
+      title: title(),
       prompt: 'What should the agent do?',
       validateInput: (v) => (v.trim() === '' ? 'Enter a prompt' : undefined),
     }));

@@ -31,6 +31,10 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
         if (!driver.startRun) {
           throw new Error('This daemon does not start runs from the editor.');
         }
+        const confirmation = args.confirmed ? undefined : driver.startRunConfirmation?.();
+        if (confirmation && (await vscode.window.showWarningMessage(confirmation.message, { modal: true, detail: confirmation.detail }, confirmation.button)) !== confirmation.button) {
+          return undefined;
+        }
         const options = await askNewRun(ctx, connectionId, args);
         if (!options) {
           return undefined;

@@ -91,7 +91,7 @@ describe('ScvDriver', () => {
     try {
       const runId = await connected(s);
       const info = s.store.state.connections.get(CONNECTION)!;
-      assert.deepEqual([...info.capabilities].sort(), ['approvals', 'daemon.status', 'run.cancel', 'run.clear', 'run.queue']);
+      assert.deepEqual([...info.capabilities].sort(), ['approvals', 'daemon.status', 'run.cancel', 'run.clear', 'run.queue', 'run.start', 'runs.sessions']);
       assert.equal(run(s, runId).title, `SCV session — ${basename(s.workspace)}`);
       assert.equal(run(s, runId).model, 'reference-model');
       assert.equal(run(s, runId).state, 'idle');

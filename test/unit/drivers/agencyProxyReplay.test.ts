@@ -1,0 +1,68 @@
+/**
+ * A reload reproduces a finished AgencyProxy run exactly: the restored run has the model the daemon named and the
+ * transcript the first window showed, closing "Run completed" line included — whether or not the daemon is there.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agencyProxyDriver';
+import { runKeyOf } from '../../../extension/model/modelTypes';
+import type { RunStore } from '../../../extension/model/runStore';
+import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
+import { driverSetup, loudLog, until } from './driverTestKit';
+
+const base = mkdtempSync(join(tmpdir(), 'apr-'));
+after(() => rmSync(base, { recursive: true, force: true, maxRetries: 20 }));
+
+function makeDriver(socketPath: string, storageDir: string) {
+  const { store, connectionId, ctx } = driverSetup({ name: 'replay', protocol: 'agency-proxy', socketPath }, storageDir, { log: loudLog });
+  return { store, driver: new AgencyProxyDriver(ctx), connectionId };
+}
+
+/** What a user sees of a run: its fields and its transcript items without their ids. */
+function seen(store: RunStore, key: string) {
+  const run = store.state.runs.get(key)!;
+  const items = store.transcript(key)!.snapshot().map(({ id: _id, ...rest }) => rest);
+  return { title: run.title, provider: run.provider, model: run.model, state: run.state, items };
+}
+
+for (const daemonAfterReload of [true, false]) {
+  test(`a finished run comes back with its model and its whole transcript (daemon ${daemonAfterReload ? 'still there' : 'gone'})`, async () => {
+    const dir = mkdtempSync(join(base, 'r'));
+    const socketPath = join(dir, 'ap.sock');
+    const storage = join(dir, 'storage');
+    const daemon = new ReferenceAgencyProxy({ socketPath, workspace: dir });
+    await daemon.start();
+    const first = makeDriver(socketPath, storage);
+    let second: ReturnType<typeof makeDriver> | undefined;
+    try {
+      await first.driver.connect();
+      await until('connected', () => first.store.state.connections.get(first.connectionId)?.state.kind === 'connected');
+      const runId = await first.driver.startRun({ prompt: 'say hello notools', provider: 'claude', model: '', workspaceRoots: [dir], approvals: false, interactive: false });
+      const key = runKeyOf(first.connectionId, runId);
+      await until('completed', () => first.store.state.runs.get(key)?.state === 'completed');
+      await until('the closing line', () => first.store.transcript(key)!.snapshot().some((i) => i.kind === 'notice' && i.state === 'completed'));
+      const before = seen(first.store, key);
+      assert.ok(before.model, 'the daemon named the model');
+      await first.driver.dispose();
+      if (!daemonAfterReload) {
+        await daemon.stop();
+      }
+      second = makeDriver(socketPath, storage);
+      void second.driver.connect();
+      const restored = await until('restored', () => second!.store.state.runs.get(key));
+      if (daemonAfterReload) {
+        await until('connected again', () => second!.store.state.connections.get(second!.connectionId)?.state.kind === 'connected');
+      }
+      await second.driver.flushStorage();
+      assert.ok(restored);
+      assert.deepEqual(seen(second.store, key), before);
+    } finally {
+      await first.driver.dispose();
+      await second?.driver.dispose();
+      await daemon.stop().catch(() => undefined);
+    }
+  });
+}
