@@ -155,7 +155,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     }),
   );
 
-  const commandContext: CommandContext = { store, connections, selection, approvals, diffs, transcript, log, treeView, memento: context.globalState };
+  const commandContext: CommandContext = { store, connections, selection, approvals, diffs, transcript, transcriptTabs: transcriptPanels, log, treeView, memento: context.globalState };
   commandContextRef.current = commandContext;
   context.subscriptions.push(
     ...registerConnectionCommands(commandContext),

@@ -5,6 +5,7 @@
  * see webview/uiState.ts); a tab whose run is not restored yet shows "waiting" and fills in when the run appears.
  */
 import * as vscode from 'vscode';
+import type { ChangeSetMessage } from '../../protocol/webviewMessages';
 import { Disposable } from '../disposable';
 import type { SurfaceDeps } from './transcriptSurface';
 import { TranscriptSurface } from './transcriptSurface';
@@ -62,6 +63,11 @@ export class TranscriptPanels extends Disposable implements vscode.WebviewPanelS
       return;
     }
     this.adopt(panel, runKey);
+  }
+
+  /** Shows a change set in its run's tab, if the run has one (it waits there for the tab's webview to be ready). */
+  showChangeSet(message: ChangeSetMessage): void {
+    this.panels.get(message.runKey)?.surface.showChangeSet(message);
   }
 
   /** The open tabs, in the order they were opened. */
