@@ -159,6 +159,11 @@ export class App {
     this.composer.focus();
   }
 
+  /** Another view of the run changed the draft. */
+  draft(message: Message<'draft'>): void {
+    this.composer.offerDraft(message.runKey, message.text);
+  }
+
   toast(message: Message<'toast'>): void {
     this.toasts.show(message.level, message.text);
   }

@@ -86,6 +86,19 @@ export class Composer {
     this.incomingDraft = text;
   }
 
+  /**
+   * The draft of `runKey` changed in another view of the run. Taken only when nobody is typing here (no focus, no
+   * unreported change): never move text or caret under the user's hands.
+   */
+  offerDraft(runKey: string, text: string): void {
+    if (this.run?.key !== runKey || this.pendingDraft || document.activeElement === this.input || this.input.value === text) {
+      return;
+    }
+    this.input.value = text;
+    this.autosize();
+    this.updateSendEnabled();
+  }
+
   render(run: RunSummary | null): void {
     const previousKey = this.run?.key;
     if (run?.key !== previousKey) {

@@ -5,11 +5,19 @@
  * recently typed go first) of at most MAX_DRAFT_CHARS each; writes are debounced.
  */
 import type * as vscode from 'vscode';
+import { Emitter } from '../base/emitter';
 
 const STORAGE_KEY = 'agentSwitchboard.drafts';
 export const MAX_RUNS = 50;
 export const MAX_DRAFT_CHARS = 100_000;
 const SAVE_DELAY_MS = 250;
+
+/** A draft changed; `origin` is whoever changed it (a surface does not echo its own change back). */
+export interface DraftChange {
+  readonly runKey: string;
+  readonly text: string;
+  readonly origin: unknown;
+}
 
 interface StoredDraft {
   readonly text: string;
@@ -20,6 +28,8 @@ export class DraftStore {
   private readonly drafts = new Map<string, StoredDraft>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private saving: Promise<void> = Promise.resolve();
+  private readonly changeEmitter = new Emitter<DraftChange>();
+  readonly onDidChange = this.changeEmitter.event;
 
   constructor(
     private readonly memento: Pick<vscode.Memento, 'get' | 'update'>,
@@ -36,7 +46,7 @@ export class DraftStore {
   }
 
   /** Records what the composer of `runKey` holds now; an empty text forgets the draft. */
-  set(runKey: string, text: string): void {
+  set(runKey: string, text: string, origin?: unknown): void {
     const clipped = text.slice(0, MAX_DRAFT_CHARS);
     if (clipped === this.get(runKey)) {
       return;
@@ -49,6 +59,7 @@ export class DraftStore {
       }
     }
     this.timer ??= setTimeout(() => void this.flush(), SAVE_DELAY_MS);
+    this.changeEmitter.fire({ runKey, text: clipped, origin });
   }
 
   /** Writes a pending change now; resolves when the workspace state has it. */
@@ -63,6 +74,7 @@ export class DraftStore {
   }
 
   dispose(): void {
+    this.changeEmitter.dispose();
     void this.flush();
   }
 }

@@ -122,7 +122,7 @@ suite('Transcript tabs', () => {
     assert.equal(shown.length, 2, `one prompt per tab: ${JSON.stringify(shown)}`);
   });
 
-  test('a draft typed in the sidebar is in the run’s tab when the tab next opens; sending clears it', async function () {
+  test('a draft typed in the sidebar is in the run’s tab when the tab next opens; sending clears it in both', async function () {
     this.timeout(90000);
     const a = await api();
     const runKey = a.transcriptTabs.list()[1]!.runKey;
@@ -137,10 +137,19 @@ suite('Transcript tabs', () => {
     await waitFor('the tab ready', () => a.transcriptTabs.list().some((p) => p.runKey === runKey && p.ready));
     const composerValue = async (n: number): Promise<string> =>
       ui<string>({ action: 'value', selector: '#composer-input', webview: true, frame: tabWebview(n) }).catch(() => '');
-    await waitFor('the draft in the tab', async () => (await composerValue(0)) === draft || (await composerValue(1)) === draft);
+    const tabIndex = await waitFor('the draft in the tab', async () => {
+      for (const n of [0, 1]) {
+        if ((await composerValue(n)) === draft) {
+          return { n };
+        }
+      }
+      return undefined;
+    });
     await ui({ action: 'press', selector: '#composer-input', value: 'Control+Enter', webview: true, frame: SIDEBAR_WEBVIEW });
     await waitFor('the message sent', () => a.store.transcript(runKey)!.snapshot().some((i) => i.kind === 'user' && i.text === draft), 30000);
     assert.equal(a.drafts.get(runKey), '', 'sending forgets the draft');
+    // The open tab follows live: its composer (not being typed in) is emptied too.
+    await waitFor('the tab’s composer emptied', async () => (await ui<string>({ action: 'value', selector: '#composer-input', webview: true, frame: tabWebview(tabIndex.n) })) === '');
   });
 
   test('screenshots of a tab beside the code in the dark and light themes', async function () {

@@ -110,6 +110,18 @@ describe('composer and queue', () => {
     assert.deepEqual((await harness.posted()).filter((m) => m.type === 'draft'), []);
   });
 
+  test('a draft changed in another view of the run is taken, unless the user is typing here', async () => {
+    await harness.page.locator('#transcript').focus();
+    await harness.deliver({ type: 'draft', runKey: RUN_KEY, text: 'typed in the editor tab' });
+    assert.equal(await input().inputValue(), 'typed in the editor tab');
+    await harness.deliver({ type: 'draft', runKey: 'scv:local:other', text: 'another run' });
+    assert.equal(await input().inputValue(), 'typed in the editor tab', 'another run’s draft is not this one');
+    await input().fill('mine');
+    await harness.deliver({ type: 'draft', runKey: RUN_KEY, text: 'theirs' });
+    assert.equal(await input().inputValue(), 'mine', 'the composer being typed in keeps its text');
+    await input().fill('');
+  });
+
   test('queue entries render with their positions', async () => {
     const prompts = await harness.page.locator('#queue .queue-prompt').allInnerTexts();
     assert.deepEqual(prompts, QUEUE.map((e) => e.prompt));

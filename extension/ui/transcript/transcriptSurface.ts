@@ -3,7 +3,7 @@
  * run. Host side of the ready → snapshot → patches handshake: nothing is posted before the webview says `ready`; then
  * it gets a snapshot of its run and, from then on, the store's patches for that run coalesced into one message per
  * tick (O(delta), never the whole transcript). The composer draft comes with the snapshot and goes back to the
- * shared DraftStore, so every surface of a run shows the same draft.
+ * shared DraftStore, so every surface of a run shows the same draft (one that is not being typed in follows live).
  */
 import * as vscode from 'vscode';
 import type { PatchEvent, RunStore } from '../../model/runStore';
@@ -67,6 +67,14 @@ export class TranscriptSurface extends Disposable {
     this._register(webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
     this._register(deps.store.onDidPatch((event) => this.onPatch(event)));
     this._register(deps.store.onDidChange(() => this.onStoreChange()));
+    this._register(
+      deps.drafts.onDidChange((change) => {
+        // Another surface of this run typed or sent: keep this one's composer in step.
+        if (change.origin !== this && change.runKey === this.runKey) {
+          this.post({ type: 'draft', runKey: change.runKey, text: change.text });
+        }
+      }),
+    );
     this._register({ dispose: () => this.cancelFlush() });
   }
 
@@ -126,12 +134,12 @@ export class TranscriptSurface extends Disposable {
         this.sendSnapshot();
         return;
       case 'draft':
-        this.deps.drafts.set(message.runKey, message.text);
+        this.deps.drafts.set(message.runKey, message.text, this);
         return;
       default:
         if (message.type === 'send') {
           // The composer emptied itself when it sent: so does the draft every other surface of the run gets.
-          this.deps.drafts.set(message.runKey, '');
+          this.deps.drafts.set(message.runKey, '', this);
         }
         this.deps.actions.handle(message).catch((error: unknown) => {
           const text = error instanceof Error ? error.message : String(error);

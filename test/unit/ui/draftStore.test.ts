@@ -72,3 +72,18 @@ test('malformed stored state is dropped, not thrown', () => {
   memento.values.set('agentSwitchboard.drafts', 'garbage');
   assert.equal(new DraftStore(memento).get('a::3'), '');
 });
+
+test('a change is announced with who made it; an unchanged text is not', () => {
+  const drafts = new DraftStore(new FakeMemento());
+  const seen: { runKey: string; text: string; origin: unknown }[] = [];
+  drafts.onDidChange((change) => seen.push(change));
+  const surface = {};
+  drafts.set('a::1', 'hi', surface);
+  drafts.set('a::1', 'hi', surface);
+  drafts.set('a::1', '');
+  assert.deepEqual(seen, [
+    { runKey: 'a::1', text: 'hi', origin: surface },
+    { runKey: 'a::1', text: '', origin: undefined },
+  ]);
+  drafts.dispose();
+});
