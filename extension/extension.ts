@@ -20,10 +20,12 @@ import { registerChangeSetCommands } from './ui/commands/changeSetCommands';
 import type { CommandContext } from './ui/commands/commandContext';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
+import { registerTranscriptTabCommands } from './ui/commands/transcriptTabCommands';
 import type { TreeNode } from './ui/connectionsTreeProvider';
 import { ConnectionsTreeProvider } from './ui/connectionsTreeProvider';
 import { registerDaemonActionCommands } from './ui/daemonActions/actionCommands';
 import { driverSecretsFor } from './ui/driverSecrets';
+import { DraftStore } from './ui/draftStore';
 import { rowActions } from './ui/daemonActions/actionTargets';
 import { watchActionOffers, watchRunStateOffers } from './ui/daemonActions/actionOffers';
 import { RunListAutoRefresh } from './ui/runListAutoRefresh';
@@ -31,6 +33,9 @@ import { RunSelection } from './ui/runSelection';
 import { rememberSelection } from './ui/selectionMemory';
 import { reopenRestoredChangeTabs } from './ui/changeSets/staleChangeTabs';
 import { autoConnectEnabled, readProfiles, traceFile } from './ui/settings';
+import type { TranscriptPanelInfo } from './ui/transcript/transcriptPanels';
+import { TranscriptPanels } from './ui/transcript/transcriptPanels';
+import type { SurfaceDeps } from './ui/transcript/transcriptSurface';
 import { TranscriptActionHandler } from './ui/transcriptActions';
 import { TranscriptViewProvider } from './ui/transcriptViewProvider';
 import { EditorWorkspaceAccess } from './ui/workspaceAccess';
@@ -48,6 +53,10 @@ export interface SwitchboardApi {
   reloadProfiles(): Promise<void>;
   /** Waits until the protocol trace has flushed its pending lines. */
   flushTrace(): Promise<void>;
+  /** The transcripts open in editor tabs (read-only). */
+  readonly transcriptTabs: { list(): TranscriptPanelInfo[] };
+  /** The composer drafts the host keeps for every run; `flush` resolves once they are in the workspace state. */
+  readonly drafts: { get(runKey: string): string; flush(): Promise<void> };
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<SwitchboardApi | undefined> {
@@ -118,15 +127,14 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
 
   // The transcript's action handler needs the command context, which needs the transcript view: late-bound.
   const commandContextRef: { current?: CommandContext } = {};
-  const transcript = new TranscriptViewProvider(
-    context.extensionUri,
-    store,
-    selection,
-    new TranscriptActionHandler(() => commandContextRef.current),
-    log,
-  );
+  const drafts = new DraftStore(context.workspaceState);
+  context.subscriptions.push(drafts);
+  const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(() => commandContextRef.current), drafts, log };
+  const transcript = new TranscriptViewProvider(surfaceDeps, selection);
   context.subscriptions.push(transcript);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(TranscriptViewProvider.viewType, transcript));
+  const transcriptPanels = new TranscriptPanels(surfaceDeps);
+  context.subscriptions.push(transcriptPanels, vscode.window.registerWebviewPanelSerializer(TranscriptPanels.viewType, transcriptPanels));
 
   const diffs = new ApprovalDiffs(store);
   context.subscriptions.push(diffs);
@@ -149,7 +157,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     }),
   );
 
-  const commandContext: CommandContext = { store, connections, selection, approvals, diffs, transcript, log, treeView, memento: context.globalState };
+  const commandContext: CommandContext = { store, connections, selection, approvals, diffs, transcript, transcriptTabs: transcriptPanels, log, treeView, memento: context.globalState };
   commandContextRef.current = commandContext;
   context.subscriptions.push(
     ...registerConnectionCommands(commandContext),
@@ -157,6 +165,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerApprovalCommands(commandContext),
     ...registerChangeSetCommands(commandContext),
     ...registerDaemonActionCommands(commandContext),
+    ...registerTranscriptTabCommands(commandContext, transcriptPanels),
     watchActionOffers(commandContext),
     watchRunStateOffers(commandContext),
   );
@@ -215,6 +224,8 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     workspace,
     reloadProfiles,
     flushTrace: () => trace?.flush() ?? Promise.resolve(),
+    transcriptTabs: { list: () => transcriptPanels.list() },
+    drafts: { get: (runKey) => drafts.get(runKey), flush: () => drafts.flush() },
   };
 }
 

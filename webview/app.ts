@@ -23,6 +23,8 @@ type Message<T extends HostToWebview['type']> = Extract<HostToWebview, { type: T
 /** Do not repeat a resync request sooner than this while the snapshot is outstanding. */
 const RESYNC_RETRY_MS = 2_000;
 const EMPTY_TEXT = "No run selected — pick one in Connections or run 'Agent Switchboard: New Run…'";
+/** An editor tab restored before its run (runs come back from storage, connections reconnect). */
+const WAITING_TEXT = 'Waiting for this run — it appears once Agent Switchboard has restored it or its connection is back.';
 
 export class App {
   private readonly store = new TranscriptStore();
@@ -39,6 +41,7 @@ export class App {
   private readonly composer: Composer;
   private readonly toasts = new Toasts();
   private readonly empty: HTMLElement;
+  private readonly emptyText: HTMLElement;
   /** When we last asked for a snapshot and have not received one yet. */
   private resyncRequestedAt: number | null = null;
 
@@ -56,8 +59,9 @@ export class App {
     this.queue = new QueueView(post);
     this.panels = new PanelsView(post);
     this.changeSet = new ChangeSetView({ post, requestFrame: () => this.frames.schedule(), onClose: () => this.closeChangeSet() });
-    this.composer = new Composer(uiState, post);
-    this.empty = h('div', { id: 'empty-state', class: 'empty-state' }, codicon('comment-discussion'), h('p', null, EMPTY_TEXT));
+    this.composer = new Composer(post);
+    this.emptyText = h('p', null, EMPTY_TEXT);
+    this.empty = h('div', { id: 'empty-state', class: 'empty-state' }, codicon('comment-discussion'), this.emptyText);
     root.replaceChildren(
       this.header.element,
       this.panels.element,
@@ -76,7 +80,17 @@ export class App {
         this.closeChangeSet();
       }
     });
-    window.addEventListener('pagehide', () => this.uiState.flush());
+    const leaving = (): void => {
+      this.uiState.flush();
+      this.composer.flushDraft();
+    };
+    window.addEventListener('pagehide', leaving);
+    // A hidden view's page is discarded (no retainContextWhenHidden): report the draft before it goes.
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') {
+        leaving();
+      }
+    });
     this.renderRun(null);
   }
 
@@ -86,7 +100,10 @@ export class App {
     if (this.changeSet.isOpen && this.changeSet.runKey !== message.run?.key) {
       this.closeChangeSet(false); // another run is shown now
     }
+    this.uiState.setTabRunKey(message.tabRunKey);
+    this.emptyText.textContent = message.tabRunKey !== undefined ? WAITING_TEXT : EMPTY_TEXT;
     this.store.reset(message.run, message.items, message.seq);
+    this.composer.restoreDraft(message.draft ?? '');
     this.renderRun(message.run, previous);
     this.frames.schedule();
   }
@@ -140,6 +157,11 @@ export class App {
       this.composer.insert(insert);
     }
     this.composer.focus();
+  }
+
+  /** Another view of the run changed the draft. */
+  draft(message: Message<'draft'>): void {
+    this.composer.offerDraft(message.runKey, message.text);
   }
 
   toast(message: Message<'toast'>): void {

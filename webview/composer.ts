@@ -1,16 +1,18 @@
 /**
  * The message box under the transcript: a labelled textarea, Send (Ctrl/Cmd+Enter) — "Queue" while a turn runs on a
  * daemon that queues — and Stop, or End Run once an interactive run finished answering (it never ends by itself).
- * Hidden when the run accepts no messages. The draft is kept per run. A `/` at the start offers the agent's slash
- * commands (slashCommandMenu.ts).
+ * Hidden when the run accepts no messages. The draft of each run is the host's (it comes with the snapshot and
+ * every change is reported back, debounced), so the sidebar and an editor tab of a run share it and it survives a
+ * reload. A `/` at the start offers the agent's slash commands (slashCommandMenu.ts).
  */
 import type { RunSummary, WebviewToHost } from '../extension/protocol/webviewMessages';
 import { button, h, setButtonText } from './dom';
 import { isTurnActive } from './runStateDisplay';
 import { SlashCommandMenu } from './slashCommandMenu';
-import type { UiStateStore } from './uiState';
 
 const MAX_HEIGHT_PX = 240;
+/** Draft reports wait for a pause in typing: one message per burst, not per key. */
+const DRAFT_DELAY_MS = 250;
 
 export class Composer {
   /** `#composer`. */
@@ -22,11 +24,13 @@ export class Composer {
   private readonly inputRow: HTMLDivElement;
   private readonly slashMenu: SlashCommandMenu;
   private run: RunSummary | null = null;
+  /** The draft the next snapshot brought, shown when its run becomes the composer's run. */
+  private incomingDraft = '';
+  /** A draft change not reported to the host yet. */
+  private pendingDraft: { runKey: string; text: string } | undefined;
+  private draftTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    private readonly uiState: UiStateStore,
-    private readonly post: (message: WebviewToHost) => void,
-  ) {
+  constructor(private readonly post: (message: WebviewToHost) => void) {
     const mac = /Mac|iPhone|iPad/.test(navigator.platform);
     const shortcut = mac ? '⌘Enter' : 'Ctrl+Enter';
     this.input = h('textarea', {
@@ -77,8 +81,29 @@ export class Composer {
     });
   }
 
+  /** The draft of the run a snapshot is about to show (applied by `render` only when the run changes). */
+  restoreDraft(text: string): void {
+    this.incomingDraft = text;
+  }
+
+  /**
+   * The draft of `runKey` changed in another view of the run. Taken only when nobody is typing here (no focus, no
+   * unreported change): never move text or caret under the user's hands.
+   */
+  offerDraft(runKey: string, text: string): void {
+    if (this.run?.key !== runKey || this.pendingDraft || document.activeElement === this.input || this.input.value === text) {
+      return;
+    }
+    this.input.value = text;
+    this.autosize();
+    this.updateSendEnabled();
+  }
+
   render(run: RunSummary | null): void {
     const previousKey = this.run?.key;
+    if (run?.key !== previousKey) {
+      this.flushDraft(); // the run being left keeps what was typed into it
+    }
     this.run = run;
     if (!run) {
       this.slashMenu.setCommands(undefined);
@@ -86,8 +111,10 @@ export class Composer {
       return;
     }
     if (run.key !== previousKey) {
-      this.input.value = this.uiState.forRun(run.key).draft;
+      // Only on a change of run: a resync of the same run must not overwrite what the user is typing.
+      this.input.value = this.incomingDraft;
     }
+    this.incomingDraft = '';
     this.slashMenu.setCommands(canSendCommands(run));
     const canSend = run.actions.send;
     this.inputRow.hidden = !canSend;
@@ -128,9 +155,9 @@ export class Composer {
     if (!run || !run.actions.send || text.trim() === '') {
       return;
     }
+    this.cancelDraft(); // the host forgets the draft when it gets the send
     this.post({ type: 'send', runKey: run.key, text });
     this.input.value = '';
-    this.uiState.setDraft(run.key, '');
     this.autosize();
     this.updateSendEnabled();
     this.input.focus();
@@ -153,8 +180,26 @@ export class Composer {
     this.autosize();
     this.updateSendEnabled();
     if (this.run) {
-      this.uiState.setDraft(this.run.key, this.input.value);
+      this.pendingDraft = { runKey: this.run.key, text: this.input.value };
+      this.draftTimer ??= setTimeout(() => this.flushDraft(), DRAFT_DELAY_MS);
     }
+  }
+
+  /** Reports a pending draft change now (the page is going away, or another run is shown). */
+  flushDraft(): void {
+    const pending = this.pendingDraft;
+    this.cancelDraft();
+    if (pending) {
+      this.post({ type: 'draft', runKey: pending.runKey, text: pending.text });
+    }
+  }
+
+  private cancelDraft(): void {
+    if (this.draftTimer !== undefined) {
+      clearTimeout(this.draftTimer);
+    }
+    this.draftTimer = undefined;
+    this.pendingDraft = undefined;
   }
 
   private updateSendEnabled(): void {

@@ -29,6 +29,9 @@ function dispatch(message: HostToWebview): void {
     case 'focusComposer':
       app.focusComposer(message.insert);
       return;
+    case 'draft':
+      app.draft(message);
+      return;
     case 'toast':
       app.toast(message);
       return;

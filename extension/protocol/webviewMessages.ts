@@ -136,6 +136,13 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     items: z.array(transcriptItemSchema),
     /** Sequence number of the last patch already folded into `items`; the next patch has `seq + 1`. */
     seq: z.int(),
+    /** The composer draft of the shown run, kept by the host for every view of the run (DraftStore). */
+    draft: z.optional(z.string()),
+    /**
+     * Set for an editor tab: the one run it shows (even before that run is known). The webview keeps it in its
+     * `setState` so the tab's serializer can restore the tab after a reload.
+     */
+    tabRunKey: z.optional(z.string()),
   }),
   /** Patches for the shown run, coalesced by the host; `firstSeq` is the sequence of `patches[0]`. */
   z.object({
@@ -149,6 +156,8 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   /** Keyboard: move focus into the composer. */
   /** Focus the composer; `insert` is text to put at the caret first (e.g. an `@file:10-20` mention of the selection). */
   z.object({ type: z.literal('focusComposer'), insert: z.optional(z.string()) }),
+  /** Another view of the shown run changed its draft (typed, or sent): the composer takes it unless it has focus. */
+  z.object({ type: z.literal('draft'), runKey: z.string(), text: z.string() }),
   /** The host reports the outcome of a webview request (e.g. a send that was refused). */
   z.object({ type: z.literal('toast'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
   changeSetMessageSchema,
@@ -162,6 +171,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** The webview saw a patch gap or a patch for an unknown item: it asks for a fresh snapshot. */
   z.object({ type: z.literal('resync'), runKey: z.nullable(z.string()) }),
   z.object({ type: z.literal('send'), runKey: z.string(), text: z.string() }),
+  /** The composer text of a run changed (debounced by the webview); the host keeps it as the run's draft. */
+  z.object({ type: z.literal('draft'), runKey: z.string(), text: z.string() }),
   z.object({ type: z.literal('stop'), runKey: z.string() }),
   /** "End Run" next to Send: ends a run that waits for the user's next message. */
   z.object({ type: z.literal('endRun'), runKey: z.string() }),

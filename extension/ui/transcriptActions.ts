@@ -2,13 +2,13 @@
 import * as vscode from 'vscode';
 import { linkOpenDecision } from '../base/linkPolicy';
 import { approvalKeyOf } from '../model/modelTypes';
-import type { DaemonActionButton, WebviewToHost } from '../protocol/webviewMessages';
+import type { DaemonActionButton } from '../protocol/webviewMessages';
 import { CHANGE_SET_PANEL_ID } from './changeSets/changeSetFiles';
 import { runChangeSetPanelAction } from './changeSets/changeSetPanels';
 import type { CommandContext } from './commands/commandContext';
 import { applicableActions } from './daemonActions/actionTargets';
 import { runPanelsOf } from './runPanels';
-import type { TranscriptActions } from './transcriptViewProvider';
+import type { TranscriptActionMessage, TranscriptActions } from './transcript/transcriptSurface';
 
 export class TranscriptActionHandler implements TranscriptActions {
   constructor(private readonly ctx: () => CommandContext | undefined) {}
@@ -24,7 +24,7 @@ export class TranscriptActionHandler implements TranscriptActions {
       .map((a) => ({ command: a.command, title: a.title, ...(a.icon ? { icon: a.icon } : {}) }));
   }
 
-  async handle(message: Exclude<WebviewToHost, { type: 'ready' | 'resync' }>): Promise<void> {
+  async handle(message: TranscriptActionMessage): Promise<void> {
     const ctx = this.ctx();
     if (!ctx) {
       throw new Error('Agent Switchboard is still starting.');

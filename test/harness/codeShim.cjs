@@ -91,10 +91,12 @@ const healthy = (port) =>
  * workbench (or, with "webview": true, inside the visible extension webview) and writes {ok, value|error}.
  *   {"action":"click"|"count"|"text"|"textContent"|"style"|"attribute"|"fill"|"press"|"waitFor", "selector": css,
  *    "hasText"?: string, "webview"?: bool, "value"?: string (fill / press key / attribute name),
- *    "properties"?: string[] (style: CSS properties to read), "timeout"?: ms}
+ *    "properties"?: string[] (style: CSS properties to read), "timeout"?: ms,
+ *    "frame"?: css (which webview iframe when several are visible, e.g. an editor tab beside the sidebar view)}
+ *   "value": the current value of an input or textarea.
  */
 async function performAction(page, a) {
-  const scope = a.webview ? page.frameLocator('iframe.webview.ready').frameLocator('#active-frame') : page;
+  const scope = a.webview ? page.frameLocator(a.frame || 'iframe.webview.ready').frameLocator('#active-frame') : page;
   let locator = scope.locator(a.selector);
   if (a.hasText) locator = locator.filter({ hasText: a.hasText });
   const timeout = a.timeout || 15000;
@@ -113,6 +115,8 @@ async function performAction(page, a) {
       return true;
     case 'count':
       return locator.count();
+    case 'value':
+      return locator.first().inputValue({ timeout });
     case 'text':
       return locator.allInnerTexts();
     case 'textContent':

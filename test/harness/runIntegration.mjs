@@ -81,6 +81,7 @@ async function main() {
   // A fresh profile per run: stored transcripts and settings of an earlier run must not leak into this one.
   const profile = mkdtempSync(join(tmpdir(), 'switchboard-profile-'));
   const reloadProfile = mkdtempSync(join(tmpdir(), 'switchboard-reload-'));
+  const windowReloadProfile = mkdtempSync(join(tmpdir(), 'switchboard-window-reload-'));
   const traceFile = join(results, 'integration-trace.jsonl');
   rmSync(traceFile, { force: true });
   Object.assign(process.env, env);
@@ -114,13 +115,17 @@ async function main() {
   let daemon;
   try {
     // 1. Every suite except the reload pair, in one window.
-    if (!only || !/^Reload/.test(only)) {
+    if (!only || !/^(Reload|Window reload)/.test(only)) {
       ok = (await launch(profile, only || 'Reload phase', !only)) && ok;
     }
     // 2. A window reload with three live runs: phase 1 starts them and the window goes away; phase 2 is a new
     //    window on the same profile that must re-attach every run and end with transcripts equal to the journal.
-    if (!only || /Reload/.test(only)) {
+    const phases = !only || /Reload/.test(only);
+    const windowReload = !only || /Window reload/.test(only);
+    if (phases || windowReload) {
       daemon = startReloadDaemon(reloadProfile, workspace);
+    }
+    if (phases) {
       // The ACP reference agent of acpReload.test.ts keeps its sessions here, so phase 2's agent can session/load them.
       // One browser profile and port for both phases, so the workbench state (editors, workspaceState) survives.
       process.env.SHIM_PORT = String(await freePort());
@@ -129,11 +134,20 @@ async function main() {
       ok = (await launch(reloadProfile, 'Reload phase 1', false, reloadEnv)) && ok;
       ok = (await launch(reloadProfile, 'Reload phase 2', false, reloadEnv)) && ok;
     }
+    // 3. A real window reload (workbench.action.reloadWindow) in one launch: what VS Code itself restores (editor
+    //    tabs, workspace state) lives in the browser page, which a second launch does not share. The reload starts
+    //    the suite again in the new window; its state directory says which half runs.
+    if (windowReload) {
+      const windowReloadEnv = { SWITCHBOARD_RELOAD_SOCKET: daemon.socket, SWITCHBOARD_WINDOW_RELOAD_STATE: join(windowReloadProfile, 'state') };
+      mkdirSync(windowReloadEnv.SWITCHBOARD_WINDOW_RELOAD_STATE, { recursive: true });
+      ok = (await launch(windowReloadProfile, 'Window reload', false, windowReloadEnv)) && ok;
+    }
   } finally {
     daemon?.child.kill('SIGTERM');
     rmSync(workspace, { recursive: true, force: true });
     rmSync(profile, { recursive: true, force: true });
     rmSync(reloadProfile, { recursive: true, force: true });
+    rmSync(windowReloadProfile, { recursive: true, force: true });
   }
   const failed = totals.failed + (ok || totals.failed > 0 ? 0 : 1);
   console.log(`\nintegration launches: ${totals.launches}`);

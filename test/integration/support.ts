@@ -74,17 +74,24 @@ export async function setConnections(profiles: readonly Record<string, unknown>[
 }
 
 export interface UiAction {
-  readonly action: 'click' | 'count' | 'text' | 'textContent' | 'style' | 'attribute' | 'fill' | 'press' | 'waitFor';
+  readonly action: 'click' | 'count' | 'text' | 'textContent' | 'style' | 'attribute' | 'fill' | 'press' | 'waitFor' | 'value';
   readonly selector: string;
   readonly hasText?: string;
   /** Act inside the visible extension webview instead of the workbench. */
   readonly webview?: boolean;
+  /** With `webview`: which webview iframe (a selector) when several are visible; see SIDEBAR_WEBVIEW / TAB_WEBVIEW. */
+  readonly frame?: string;
   /** fill: the text; press: the key; attribute: the attribute's name. */
   readonly value?: string;
   /** style: the CSS properties whose computed values are returned (of the first match). */
   readonly properties?: readonly string[];
   readonly timeout?: number;
 }
+
+/** The sidebar's webview view (its iframe says `purpose=webviewView`). */
+export const SIDEBAR_WEBVIEW = 'iframe.webview.ready[src*="purpose=webviewView"]';
+/** The webview of the `n`th visible editor tab (a WebviewPanel: its iframe has no purpose). */
+export const tabWebview = (n = 0): string => `iframe.webview.ready:not([src*="purpose="]) >> nth=${n}`;
 
 /** Computed CSS values of the first element matching `selector` (in the webview when `webview`). */
 export function computedStyle(selector: string, properties: readonly string[], webview = false): Promise<Record<string, string>> {

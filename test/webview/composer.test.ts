@@ -77,17 +77,48 @@ describe('composer and queue', () => {
     assert.equal(await harness.page.locator('#composer-stop').isHidden(), true);
   });
 
-  test('the draft survives a reload (setState), per run', async () => {
-    await input().fill('half-written thought');
-    await harness.page.waitForTimeout(400);
-    const state = await harness.page.evaluate(() => window.__state);
-    await harness.reload(state);
-    await harness.deliver(snapshot([], sampleRun()));
+  test('the draft comes with the snapshot, per run, and a resync does not overwrite typing', async () => {
+    const run2 = sampleRun({ key: 'scv:local:run-2', runId: 'run-2' });
+    await harness.deliver({ ...snapshot([], run2), draft: 'half-written thought' });
     assert.equal(await input().inputValue(), 'half-written thought');
+    await harness.deliver(snapshot([], sampleRun()));
+    assert.equal(await input().inputValue(), '', 'a run without a draft shows an empty composer');
+    await harness.deliver({ ...snapshot([], run2), draft: 'the other draft' });
+    assert.equal(await input().inputValue(), 'the other draft');
+    await input().fill('typed since');
+    await harness.deliver({ ...snapshot([], run2), draft: 'the other draft' });
+    assert.equal(await input().inputValue(), 'typed since', 'a snapshot of the same run keeps the text being typed');
+    await input().fill('');
+  });
+
+  test('draft changes are posted to the host after a pause, the last text per run', async () => {
+    await input().pressSequentially('abc');
+    const draft = await harness.waitForPost((m) => m.type === 'draft' && m.text === 'abc');
+    assert.deepEqual(draft, { type: 'draft', runKey: RUN_KEY, text: 'abc' });
+    // Switching runs reports what was typed into the run being left, at once.
+    await harness.clearPosted();
+    await input().fill('left behind');
     await harness.deliver(snapshot([], sampleRun({ key: 'scv:local:run-2', runId: 'run-2' })));
-    assert.equal(await input().inputValue(), '');
-    await harness.deliver(snapshot([], sampleRun()));
-    assert.equal(await input().inputValue(), 'half-written thought');
+    assert.deepEqual(await harness.posted(), [{ type: 'draft', runKey: RUN_KEY, text: 'left behind' }]);
+  });
+
+  test('sending reports no stale draft after the send', async () => {
+    await input().fill('send me');
+    await input().press('Control+Enter');
+    await harness.waitForPost((m) => m.type === 'send');
+    await harness.page.waitForTimeout(400); // longer than the draft delay: a pending report would have gone out
+    assert.deepEqual((await harness.posted()).filter((m) => m.type === 'draft'), []);
+  });
+
+  test('a draft changed in another view of the run is taken, unless the user is typing here', async () => {
+    await harness.page.locator('#transcript').focus();
+    await harness.deliver({ type: 'draft', runKey: RUN_KEY, text: 'typed in the editor tab' });
+    assert.equal(await input().inputValue(), 'typed in the editor tab');
+    await harness.deliver({ type: 'draft', runKey: 'scv:local:other', text: 'another run' });
+    assert.equal(await input().inputValue(), 'typed in the editor tab', 'another run’s draft is not this one');
+    await input().fill('mine');
+    await harness.deliver({ type: 'draft', runKey: RUN_KEY, text: 'theirs' });
+    assert.equal(await input().inputValue(), 'mine', 'the composer being typed in keeps its text');
     await input().fill('');
   });
 

@@ -170,7 +170,9 @@ export function registerChangeSetCommands(ctx: CommandContext): vscode.Disposabl
         // The rendered diff in the transcript view, then (as before) the native multi-diff editor.
         const parsed = parseChangeSet(info);
         if (parsed.ok) {
-          ctx.transcript.showChangeSet(changeSetMessage(run, info, parsed.files));
+          const message = changeSetMessage(run, info, parsed.files);
+          ctx.transcript.showChangeSet(message);
+          ctx.transcriptTabs.showChangeSet(message); // also in the run's editor tab, if it has one
         }
         await openAll(run.key);
       } else if (info) {

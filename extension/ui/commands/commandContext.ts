@@ -6,6 +6,7 @@ import type { ApprovalCenter } from '../approvals/approvalCenter';
 import type { ApprovalDiffs } from '../approvals/approvalDiffs';
 import type { TreeNode } from '../connectionsTreeProvider';
 import type { RunSelection } from '../runSelection';
+import type { TranscriptPanels } from '../transcript/transcriptPanels';
 import type { TranscriptViewProvider } from '../transcriptViewProvider';
 
 export interface CommandContext {
@@ -15,6 +16,8 @@ export interface CommandContext {
   readonly approvals: ApprovalCenter;
   readonly diffs: ApprovalDiffs;
   readonly transcript: TranscriptViewProvider;
+  /** The transcripts open in editor tabs ("Open in Editor"), one per run. */
+  readonly transcriptTabs: TranscriptPanels;
   readonly log: vscode.LogOutputChannel;
   readonly treeView: vscode.TreeView<TreeNode>;
   /** The extension's global state: choices remembered across windows (New Run's conversation / one-shot). */

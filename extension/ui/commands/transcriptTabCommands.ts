@@ -1,0 +1,32 @@
+/** "Open in Editor": a run's transcript in an editor tab beside the code (TranscriptPanels). */
+import * as vscode from 'vscode';
+import type { TranscriptPanels } from '../transcript/transcriptPanels';
+import type { CommandContext } from './commandContext';
+import { runKeyOfTarget } from './commandContext';
+import { pickRun } from './pickers';
+
+export function registerTranscriptTabCommands(ctx: CommandContext, panels: TranscriptPanels): vscode.Disposable[] {
+  const open = (runKey: string): string => {
+    panels.open(runKey);
+    return runKey;
+  };
+  return [
+    // A run row (tree), a run key (automation) or nothing (palette: ask which run). Returns the run key it opened.
+    vscode.commands.registerCommand('agentSwitchboard.openInEditor', async (target?: unknown) => {
+      const key = runKeyOfTarget(target);
+      if (key && ctx.store.state.runs.has(key)) {
+        return open(key);
+      }
+      const run = await pickRun(ctx.store.state, 'Open which transcript in an editor tab?', () => true);
+      return run ? open(run.key) : undefined;
+    }),
+    // The Transcript view's title bar: the run it shows.
+    vscode.commands.registerCommand('agentSwitchboard.openSelectedRunInEditor', async () => {
+      const key = ctx.selection.runKey;
+      if (key && ctx.store.state.runs.has(key)) {
+        return open(key);
+      }
+      return vscode.commands.executeCommand<string | undefined>('agentSwitchboard.openInEditor');
+    }),
+  ];
+}
