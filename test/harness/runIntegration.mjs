@@ -133,6 +133,9 @@ async function main() {
       const reloadEnv = { SWITCHBOARD_RELOAD_SOCKET: daemon.socket, SWITCHBOARD_RELOAD_STATE: daemon.stateDir, SWITCHBOARD_RELOAD_ACP_STATE: join(reloadProfile, 'acp') };
       ok = (await launch(reloadProfile, 'Reload phase 1', false, reloadEnv)) && ok;
       ok = (await launch(reloadProfile, 'Reload phase 2', false, reloadEnv)) && ok;
+      // The next launch gets a browser profile of its own again.
+      delete process.env.SHIM_PORT;
+      delete process.env.SHIM_BROWSER_PROFILE;
     }
     // 3. A real window reload (workbench.action.reloadWindow) in one launch: what VS Code itself restores (editor
     //    tabs, workspace state) lives in the browser page, which a second launch does not share. The reload starts
