@@ -126,6 +126,7 @@ export function approvalRequested(ed: RunEditor, event: Requested, approvals: Re
     detail: event.detail,
     options: event.options,
     ...(event.subject !== undefined ? { subject: event.subject } : {}),
+    ...(event.saveRuleAs !== undefined ? { saveRuleAs: event.saveRuleAs } : {}),
     requestedAt: now,
     status: 'pending',
     live: !restored,

@@ -41,6 +41,8 @@ export type RunEvent =
       readonly subject?: ApprovalSubject;
       /** The daemon's caveat about its own "allow similar", shown next to the rule buttons. */
       readonly ruleNote?: string;
+      /** The decision sent when a person saves an allow rule from this request (default: allow once). */
+      readonly saveRuleAs?: ApprovalDecision;
     }
   /**
    * The daemon took a decision (`decision`, made `by` a surface; drivers journal this), or can no longer accept one

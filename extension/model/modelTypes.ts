@@ -133,6 +133,8 @@ export interface ApprovalInfo {
   readonly decidedByRule?: string;
   /** The tool and what it touches, when the protocol says (approval rules match on it). */
   readonly subject?: ApprovalSubject;
+  /** The decision sent when a person saves an allow rule from it (the driver says; default allow once). */
+  readonly saveRuleAs?: ApprovalDecision;
   /** Why delivery failed (`failed`) or why it expired. */
   readonly reason?: string;
   /**

@@ -88,6 +88,8 @@ export function mapAgencyProxyEvent(event: WireRunEvent): MappedEvent {
             hasDiff: looksLikeFileEdit(event.payload.detail),
             // WIRE.md §1.7: `title` is the tool's name and `detail` its input.
             subject: subjectOf(event.payload.title, event.payload.detail),
+            // The issue asks for allow_similar on the wire when a rule is saved; the 0.3 daemon treats it as once.
+            saveRuleAs: 'allow_similar',
             ruleNote: 'AgencyProxy 0.3 treats Allow similar as once; the rule in the editor answers the rest.',
           },
         ],

@@ -62,6 +62,7 @@ export const runEventSchema = z.discriminatedUnion('kind', [
     // Added with approval rules: older journals have neither.
     subject: opt(z.object({ tool: z.string(), paths: opt(z.array(z.string())), command: opt(z.string()) })),
     ruleNote: opt(z.string()),
+    saveRuleAs: opt(approvalDecisionSchema),
   }),
   z.object({
     kind: kind('approvalSettled'),
