@@ -1,6 +1,7 @@
 /**
  * Approval rules and attention in a real VS Code, against the AgencyProxy reference daemon (one Edit approval of
- * README.md per run; `multiedit` asks for an ApplyPatch instead): a rule saved from the card (after its modal)
+ * README.md per run; `multiedit` asks for an ApplyPatch instead): a rule saved from the card (after its
+ * confirmation: the test workbench drops modal dialogs, so the test answers it through the API's hook)
  * answers the next matching request and says so in the transcript, does not answer a request of another tool, and
  * answers nothing once revoked in the Approval Rules view. A request arriving while the window is not focused marks
  * the status bar item and badges the view.
@@ -13,7 +14,9 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../extension/extension';
+import type { ApprovalRule } from '../../extension/model/approvalRules';
 import type { ApprovalInfo } from '../../extension/model/modelTypes';
+import { ruleConfirmationDetail } from '../../extension/ui/approvals/approvalRuleFlow';
 import { api, screenshot, sentFrames, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
 
 const NAME = 'Rules';
@@ -33,6 +36,11 @@ function approvalOf(a: SwitchboardApi, runKey: string): ApprovalInfo | undefined
 async function notifiedFor(title: string): Promise<void> {
   await vscode.commands.executeCommand('notifications.showList');
   await ui({ action: 'waitFor', selector: '.notifications-center .notification-list-item', hasText: `Approval needed in "${title}" (${NAME}): Edit` });
+}
+
+/** The Connections pane collapsed or expanded, so the sidebar's transcript has room for the card. */
+async function toggleConnectionsPane(): Promise<void> {
+  await ui({ action: 'click', selector: '.pane-header', hasText: 'Connections' });
 }
 
 async function clearNotifications(): Promise<void> {
@@ -59,7 +67,8 @@ suite('Approval rules', () => {
   suiteTeardown(async () => {
     const a = await api();
     a.testHooks.setWindowFocused(undefined);
-    await vscode.commands.executeCommand('agentSwitchboard.resetApprovalRules').then(undefined, () => undefined);
+    a.testHooks.setRuleConfirmation(undefined);
+    await a.approvals.rules.reset();
     await setConnections([]);
     daemon?.kill('SIGTERM');
   });
@@ -70,8 +79,15 @@ suite('Approval rules', () => {
     const first = await newRun('Tidy the README with a rule');
     const request = await waitFor('the first request', () => approvalOf(a, first)?.status === 'pending' && approvalOf(a, first));
     assert.deepEqual(request.subject, { tool: 'Edit', paths: [path.join(workspaceDir(), 'README.md')] });
+    const shown: string[] = [];
+    a.testHooks.setRuleConfirmation(async (proposed: ApprovalRule, connectionName: string) => {
+      shown.push(ruleConfirmationDetail(proposed, connectionName));
+      return true;
+    });
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', first);
-    await ui({ action: 'waitFor', selector: '.approval-card [data-rule="allow:connection"]', webview: true });
+    await toggleConnectionsPane();
+    try {
+      await ui({ action: 'waitFor', selector: '.approval-card [data-rule="allow:connection"]', webview: true });
     const labels = await ui<string[]>({ action: 'text', selector: '.approval-card .approval-actions button', webview: true });
     assert.deepEqual(
       labels.map((l) => l.trim()),
@@ -79,16 +95,17 @@ suite('Approval rules', () => {
     );
     const note = await ui<string[]>({ action: 'text', selector: '.approval-card .approval-rule-note', webview: true });
     assert.match(note[0] ?? '', /AgencyProxy 0\.3 treats Allow similar as once; the rule in the editor answers the rest\./);
-    await screenshot('approval-rule-card.png');
-    await ui({ action: 'click', selector: '.approval-card [data-rule="allow:connection"]', webview: true });
-    await ui({ action: 'waitFor', selector: '.monaco-dialog-box', hasText: 'Kept in memory until this connection closes' });
-    const dialog = await ui<string[]>({ action: 'text', selector: '.monaco-dialog-box' });
-    for (const part of ['Tool: Edit', `files matching ${workspaceDir()}/**`, 'Scope: this connection until it closes (Rules)', 'Effect: allow']) {
-      assert.ok(dialog[0]?.includes(part), `the modal shows "${part}": ${dialog[0]}`);
+      await screenshot('approval-rule-card.png');
+      // Pressed, not clicked: in the narrow sidebar the composer can sit over the card's last row.
+      await ui({ action: 'press', selector: '.approval-card [data-rule="allow:connection"]', value: 'Enter', webview: true });
+      await waitFor('the first request decided', () => approvalOf(a, first)?.status === 'decided');
+    } finally {
+      await toggleConnectionsPane();
     }
-    await screenshot('approval-rule-confirm.png');
-    await ui({ action: 'click', selector: '.monaco-dialog-box .monaco-button', hasText: 'Save rule and allow' });
-    await waitFor('the first request decided', () => approvalOf(a, first)?.status === 'decided');
+    assert.equal(shown.length, 1, 'the rule was shown before it was saved');
+    for (const part of ['Effect: allow', 'Tool: Edit', `files matching ${workspaceDir()}/**`, 'Scope: this connection until it closes (Rules)', 'Stored: Kept in memory until this connection closes']) {
+      assert.ok(shown[0]!.includes(part), `the confirmation shows "${part}": ${shown[0]}`);
+    }
     const decided = approvalOf(a, first)!;
     assert.equal(decided.decision, 'allow_similar', 'AgencyProxy is sent allow_similar');
     assert.equal(decided.decidedBy, 'transcript');
@@ -128,8 +145,12 @@ suite('Approval rules', () => {
     await vscode.commands.executeCommand('agentSwitchboard.approvalRules.focus');
     await ui({ action: 'waitFor', selector: '.pane-body .monaco-list-row', hasText: rule.label });
     await screenshot('approval-rules-view.png');
+    // Inline actions show on the selected row.
+    await ui({ action: 'click', selector: '.pane-body .monaco-list-row', hasText: rule.label });
     await ui({ action: 'click', selector: '.pane-body .monaco-list-row .action-label[aria-label^="Revoke"]' });
     await waitFor('the rule revoked', () => a.approvals.rules.all().length === 0);
+    // Collapsed again, as it starts: the later suites keep the sidebar's room for the transcript.
+    await ui({ action: 'click', selector: '.pane-header', hasText: 'Approval Rules' });
     const third = await newRun('Edit after revoke');
     const asked = await waitFor('the third request', () => approvalOf(a, third));
     await notifiedFor('Edit after revoke');
@@ -141,6 +162,7 @@ suite('Approval rules', () => {
 
   test('a request arriving while the window is not focused: notification, warning background, badge', async () => {
     const a = await api();
+    await a.approvals.rules.reset();
     assert.equal(a.approvals.statusBarWarning, false, 'nothing waits');
     a.testHooks.setWindowFocused(false);
     try {

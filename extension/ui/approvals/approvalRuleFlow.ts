@@ -85,7 +85,10 @@ export class ApprovalRuleFlow {
     if (!(await this.confirm(rule, connection?.name ?? run?.connectionId ?? ''))) {
       return false;
     }
+    // The person's decision is recorded (as `deciding`) before the rule exists, so the new rule does not answer
+    // this request itself: it is decided as chosen here (AgencyProxy: allow_similar), the rule answers the rest.
+    const decided = this.decide(approval.key, decision, by, rule.label);
     await this.rules.add(rule);
-    return this.decide(approval.key, decision, by, rule.label);
+    return decided;
   }
 }
