@@ -160,6 +160,29 @@ suite('Approval rules', () => {
     await clearNotifications();
   });
 
+  test('a connection rule dies with its connection: after a reconnect the same request is asked', async () => {
+    const a = await api();
+    await a.approvals.rules.reset();
+    a.testHooks.setRuleConfirmation(async () => true);
+    const first = await newRun('Edit before reconnect');
+    const request = await waitFor('the request', () => approvalOf(a, first)?.status === 'pending' && approvalOf(a, first));
+    assert.equal(await a.approvals.ruleFlow.save(request, 'allow', 'connection', 'palette'), true);
+    assert.equal(a.approvals.rules.all().length, 1);
+    await waitFor('completed', () => a.store.state.runs.get(first)?.state === 'completed', 30000);
+    await vscode.commands.executeCommand('agentSwitchboard.disconnect', CONNECTION);
+    await waitFor('the rule dropped with its connection', () => a.approvals.rules.all().length === 0);
+    await vscode.commands.executeCommand('agentSwitchboard.connect', CONNECTION);
+    await waitFor('connected again', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected');
+    await clearNotifications();
+    const second = await newRun('Edit after reconnect');
+    const asked = await waitFor('the second request', () => approvalOf(a, second));
+    await notifiedFor('Edit after reconnect');
+    assert.equal(a.store.state.approvals.get(asked.key)?.status, 'pending', 'the old connection rule answers nothing');
+    assert.equal(await a.approvals.decide(asked.key, 'allow_once', 'palette'), true);
+    await waitFor('completed', () => a.store.state.runs.get(second)?.state === 'completed', 30000);
+    await clearNotifications();
+  });
+
   test('a request arriving while the window is not focused: notification, warning background, badge', async () => {
     const a = await api();
     await a.approvals.rules.reset();
