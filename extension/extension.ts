@@ -13,9 +13,14 @@ import { RunStore } from './model/runStore';
 import type { FrameTap } from './transport/frameTap';
 import { combineTaps, ProtocolTrace } from './transport/protocolTrace';
 import { redactSecrets } from './transport/traceRedaction';
+import { ApprovalAttention, WindowFocus } from './ui/approvals/approvalAttention';
 import { ApprovalCenter } from './ui/approvals/approvalCenter';
+import type { ConfirmRule } from './ui/approvals/approvalRuleFlow';
+import { ApprovalRules } from './ui/approvals/approvalRules';
+import { ApprovalRulesView } from './ui/approvals/approvalRulesView';
 import { ApprovalDiffs } from './ui/approvals/approvalDiffs';
 import { registerApprovalCommands } from './ui/commands/approvalCommands';
+import { registerApprovalRuleCommands } from './ui/commands/approvalRuleCommands';
 import { registerChangeSetCommands } from './ui/commands/changeSetCommands';
 import type { CommandContext } from './ui/commands/commandContext';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
@@ -57,6 +62,13 @@ export interface SwitchboardApi {
   readonly transcriptTabs: { list(): TranscriptPanelInfo[] };
   /** The composer drafts the host keeps for every run; `flush` resolves once they are in the workspace state. */
   readonly drafts: { get(runKey: string): string; flush(): Promise<void> };
+  /** For the integration tests: what a real window does that a test cannot (lose focus, click a modal). */
+  readonly testHooks: {
+    /** Simulates the window losing (`false`) or gaining focus; `undefined` returns to the real state. */
+    setWindowFocused(focused: boolean | undefined): void;
+    /** Replaces the modal that shows a rule before it is saved; `undefined` restores it. */
+    setRuleConfirmation(confirm: ConfirmRule | undefined): void;
+  };
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<SwitchboardApi | undefined> {
@@ -138,16 +150,33 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
 
   const diffs = new ApprovalDiffs(store);
   context.subscriptions.push(diffs);
-  const approvals = new ApprovalCenter(store, connections, diffs, log, (runKey) => {
-    selection.select(runKey);
-    void transcript.reveal();
-  });
+  const approvalRules = new ApprovalRules(store, context.workspaceState, log);
+  const windowFocus = new WindowFocus();
+  const attention = new ApprovalAttention(windowFocus, log);
+  context.subscriptions.push(approvalRules, windowFocus, attention);
+  const approvals = new ApprovalCenter(
+    store,
+    connections,
+    diffs,
+    log,
+    (runKey) => {
+      selection.select(runKey);
+      void transcript.reveal();
+    },
+    approvalRules,
+    attention,
+  );
   context.subscriptions.push(approvals);
+  const defaultRuleConfirmation = approvals.ruleFlow.confirm;
   context.subscriptions.push(
     approvals.onDidChangeCount((count) => {
-      treeView.badge = count > 0 ? { value: count, tooltip: `${count} approval${count === 1 ? '' : 's'} waiting` } : undefined;
+      const away = approvals.awayCount;
+      const tooltip = `${count} approval${count === 1 ? '' : 's'} waiting${away > 0 ? ` (${away} arrived while this window was in the background)` : ''}`;
+      treeView.badge = count > 0 ? { value: count, tooltip } : undefined;
     }),
   );
+  const approvalRulesView = new ApprovalRulesView(approvalRules, store);
+  context.subscriptions.push(approvalRulesView, vscode.window.createTreeView(ApprovalRulesView.viewId, { treeDataProvider: approvalRulesView }));
   context.subscriptions.push(
     treeView.onDidChangeSelection((e) => {
       const node = e.selection[0];
@@ -163,6 +192,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerConnectionCommands(commandContext),
     ...registerRunCommands(commandContext),
     ...registerApprovalCommands(commandContext),
+    ...registerApprovalRuleCommands(commandContext, approvalRulesView),
     ...registerChangeSetCommands(commandContext),
     ...registerDaemonActionCommands(commandContext),
     ...registerTranscriptTabCommands(commandContext, transcriptPanels),
@@ -226,6 +256,12 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     flushTrace: () => trace?.flush() ?? Promise.resolve(),
     transcriptTabs: { list: () => transcriptPanels.list() },
     drafts: { get: (runKey) => drafts.get(runKey), flush: () => drafts.flush() },
+    testHooks: {
+      setWindowFocused: (focused) => windowFocus.setOverride(focused),
+      setRuleConfirmation: (confirm) => {
+        approvals.ruleFlow.confirm = confirm ?? defaultRuleConfirmation;
+      },
+    },
   };
 }
 

@@ -34,13 +34,17 @@ export type ApprovalGateResult =
   /** Sending failed; it is `failed` (still waiting) or, if its run ended meanwhile, `expired`. */
   | { readonly kind: 'failed'; readonly approval: ApprovalInfo; readonly run: RunInfo; readonly error: unknown };
 
-/** Sends `decision` (chosen on surface `by`) for `approvalKey` unless another decision was or is being sent. */
+/**
+ * Sends `decision` (chosen on surface `by`) for `approvalKey` unless another decision was or is being sent. `rule`
+ * is the label of the approval rule that chose it (`by: 'rule'`), so the transcript can say which one.
+ */
 export async function decideApprovalOnce(
   store: RunStore,
   approvalKey: string,
   decision: ApprovalDecision,
   by: DecisionSurface,
   deciderFor: (connectionId: string) => ApprovalDecider | undefined,
+  rule?: string,
 ): Promise<ApprovalGateResult> {
   const approval = store.state.approvals.get(approvalKey);
   if (!approval) {
@@ -65,7 +69,7 @@ export async function decideApprovalOnce(
   }
   const { runKey, approvalId } = approval;
   // Synchronous with the checks above: a second caller in the same tick already sees `deciding`.
-  store.dispatch({ type: 'approvalChange', runKey, approvalId, change: { kind: 'deciding', decision, by } });
+  store.dispatch({ type: 'approvalChange', runKey, approvalId, change: { kind: 'deciding', decision, by, ...(rule !== undefined ? { rule } : {}) } });
   try {
     await driver.decideApproval(run.runId, approvalId, decision, by);
     store.dispatch({ type: 'approvalChange', runKey, approvalId, change: { kind: 'decided', decision, by } });

@@ -26,11 +26,15 @@ export function nextApproval(approval: ApprovalInfo, change: ApprovalChange): Ap
   switch (change.kind) {
     case 'deciding':
       return status === 'pending' || status === 'failed'
-        ? withoutReason({ ...approval, status: 'deciding', decision: change.decision, decidedBy: change.by })
+        ? withoutReason(withRule({ ...approval, status: 'deciding', decision: change.decision, decidedBy: change.by }, change.rule))
         : undefined;
     case 'decided':
       return status === 'pending' || status === 'failed' || status === 'deciding'
-        ? withoutReason({ ...approval, status: 'decided', decision: change.decision, decidedBy: status === 'deciding' ? (approval.decidedBy ?? change.by) : change.by })
+        ? withoutReason(
+            status === 'deciding'
+              ? { ...approval, status: 'decided', decision: change.decision, decidedBy: approval.decidedBy ?? change.by }
+              : withRule({ ...approval, status: 'decided', decision: change.decision, decidedBy: change.by }, change.rule),
+          )
         : undefined;
     case 'failed':
       return status === 'deciding' ? { ...approval, status: 'failed', reason: change.reason } : undefined;
@@ -44,6 +48,15 @@ export function nextApproval(approval: ApprovalInfo, change: ApprovalChange): Ap
       return _exhaustive;
     }
   }
+}
+
+/** Records which rule decided (or that none did: a person's decision after a failed rule attempt drops the label). */
+function withRule(approval: ApprovalInfo, rule: string | undefined): ApprovalInfo {
+  if (rule !== undefined) {
+    return { ...approval, decidedByRule: rule };
+  }
+  const { decidedByRule: _rule, ...rest } = approval;
+  return rest;
 }
 
 function withoutReason(approval: ApprovalInfo): ApprovalInfo {
@@ -61,9 +74,15 @@ export function applyApprovalChange(ed: RunEditor, approval: ApprovalInfo, chang
     return;
   }
   ed.approvals.push(next);
-  if (next.status !== approval.status || next.decision !== approval.decision || next.reason !== approval.reason) {
+  if (next.status !== approval.status || next.decision !== approval.decision || next.reason !== approval.reason || next.decidedByRule !== approval.decidedByRule) {
     // `null` removes a field (the patch appliers of both sides treat it so).
-    ed.update(next.itemId, { status: next.status, decision: next.decision ?? null, decidedBy: next.decidedBy ?? null, reason: next.reason ?? null });
+    ed.update(next.itemId, {
+      status: next.status,
+      decision: next.decision ?? null,
+      decidedBy: next.decidedBy ?? null,
+      decidedByRule: next.decidedByRule ?? null,
+      reason: next.reason ?? null,
+    });
   }
   if ((next.status === 'decided' || next.status === 'expired') && ed.run.pendingApprovals.includes(approval.approvalId)) {
     ed.run = { ...ed.run, pendingApprovals: ed.run.pendingApprovals.filter((a) => a !== approval.approvalId) };
@@ -93,6 +112,8 @@ export function approvalRequested(ed: RunEditor, event: Requested, approvals: Re
     options: [...event.options],
     status: 'pending',
     hasDiff: event.hasDiff,
+    ...(event.subject !== undefined ? { subject: { ...event.subject } } : {}),
+    ...(event.ruleNote !== undefined ? { ruleNote: event.ruleNote } : {}),
   });
   ed.approvals.push({
     key,
@@ -104,6 +125,8 @@ export function approvalRequested(ed: RunEditor, event: Requested, approvals: Re
     ...(event.risk !== undefined ? { risk: event.risk } : {}),
     detail: event.detail,
     options: event.options,
+    ...(event.subject !== undefined ? { subject: event.subject } : {}),
+    ...(event.saveRuleAs !== undefined ? { saveRuleAs: event.saveRuleAs } : {}),
     requestedAt: now,
     status: 'pending',
     live: !restored,

@@ -2,7 +2,7 @@
  * The input vocabulary of the model. Drivers translate their wire events into `RunEvent`s and dispatch
  * `ModelAction`s; the reducer is the only code that turns them into state and transcript patches.
  */
-import type { ApprovalDecision, DecisionSurface, RunState } from '../protocol/transcriptTypes';
+import type { ApprovalDecision, ApprovalSubject, DecisionSurface, RunState } from '../protocol/transcriptTypes';
 import type { Capability, ChangeSetInfo, ConnectionInfo, ConnectionState, Panel, QueueEntry, SlashCommand } from './modelTypes';
 
 /** A normalized run event. Fields are the daemon's data, untrusted. */
@@ -37,6 +37,12 @@ export type RunEvent =
       readonly risk?: string;
       readonly options: readonly ApprovalDecision[];
       readonly hasDiff: boolean;
+      /** The tool and what it touches, as the protocol exposes them (approval rules match on it). */
+      readonly subject?: ApprovalSubject;
+      /** The daemon's caveat about its own "allow similar", shown next to the rule buttons. */
+      readonly ruleNote?: string;
+      /** The decision sent when a person saves an allow rule from this request (default: allow once). */
+      readonly saveRuleAs?: ApprovalDecision;
     }
   /**
    * The daemon took a decision (`decision`, made `by` a surface; drivers journal this), or can no longer accept one
@@ -124,9 +130,9 @@ export type ModelAction =
 /** What the editor itself does to an approval (the daemon's side arrives as `approvalSettled` run events). */
 export type ApprovalChange =
   /** A person chose `decision` on surface `by`; it is about to be sent. */
-  | { readonly kind: 'deciding'; readonly decision: ApprovalDecision; readonly by: DecisionSurface }
+  | { readonly kind: 'deciding'; readonly decision: ApprovalDecision; readonly by: DecisionSurface; readonly rule?: string }
   /** The daemon accepted the decision. */
-  | { readonly kind: 'decided'; readonly decision: ApprovalDecision; readonly by: DecisionSurface }
+  | { readonly kind: 'decided'; readonly decision: ApprovalDecision; readonly by: DecisionSurface; readonly rule?: string }
   /** The decision was not delivered; the request still waits. */
   | { readonly kind: 'failed'; readonly reason: string }
   /** The daemon can no longer take a decision. */

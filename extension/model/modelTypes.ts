@@ -3,7 +3,7 @@
  * hyperhive agents) → transcript items, plus pending approvals, change sets and capabilities. Run-level state is
  * small and immutable (the reducer returns new objects); transcripts live in `Transcript` and change by patches.
  */
-import type { ApprovalDecision, ApprovalStatus, DecisionSurface, RunState } from '../protocol/transcriptTypes';
+import type { ApprovalDecision, ApprovalStatus, ApprovalSubject, DecisionSurface, RunState } from '../protocol/transcriptTypes';
 import type { ProtocolName } from '../protocol/protocolNames';
 import type { Panel } from '../protocol/panels';
 
@@ -131,6 +131,12 @@ export interface ApprovalInfo {
   /** The decision chosen (`deciding`) or made (`decided`), and where. */
   readonly decision?: ApprovalDecision;
   readonly decidedBy?: DecisionSurface;
+  /** The label of the approval rule that answered it (`decidedBy: 'rule'`). */
+  readonly decidedByRule?: string;
+  /** The tool and what it touches, when the protocol says (approval rules match on it). */
+  readonly subject?: ApprovalSubject;
+  /** The decision sent when a person saves an allow rule from it (the driver says; default allow once). */
+  readonly saveRuleAs?: ApprovalDecision;
   /** Why delivery failed (`failed`) or why it expired. */
   readonly reason?: string;
   /**

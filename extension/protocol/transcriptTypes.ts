@@ -42,7 +42,7 @@ export const approvalStatusSchema = z.enum(['pending', 'deciding', 'decided', 'e
 export type ApprovalStatus = z.infer<typeof approvalStatusSchema>;
 
 /** Where a decision was made, so every surface can say truthfully who decided. */
-export const decisionSurfaceSchema = z.enum(['notification', 'editor', 'transcript', 'palette', 'daemon']);
+export const decisionSurfaceSchema = z.enum(['notification', 'editor', 'transcript', 'palette', 'daemon', 'rule']);
 export type DecisionSurface = z.infer<typeof decisionSurfaceSchema>;
 export const DECISION_SURFACE_LABELS: Record<DecisionSurface, string> = {
   notification: 'from the notification',
@@ -50,6 +50,7 @@ export const DECISION_SURFACE_LABELS: Record<DecisionSurface, string> = {
   transcript: 'from the transcript',
   palette: 'from the command palette',
   daemon: 'by the daemon',
+  rule: 'by an approval rule',
 };
 const DECISION_BUTTONS: Record<ApprovalDecision, string> = { allow_once: 'Allow once', allow_similar: 'Allow similar', deny: 'Deny', deny_always: 'Deny similar' };
 /**
@@ -70,6 +71,17 @@ export const DECISION_OUTCOMES: Record<ApprovalDecision, string> = {
 export function isAllowing(decision: ApprovalDecision): boolean {
   return decision === 'allow_once' || decision === 'allow_similar';
 }
+
+/**
+ * What an approval asks to do, as far as its protocol says: the tool and, where the request names them, the files
+ * it touches and the shell command it runs. Approval rules match on it (model/approvalRules.ts). Untrusted.
+ */
+export const approvalSubjectSchema = z.object({
+  tool: z.string(),
+  paths: z.optional(z.array(z.string())),
+  command: z.optional(z.string()),
+});
+export type ApprovalSubject = z.infer<typeof approvalSubjectSchema>;
 
 const base = { id: z.string() };
 
@@ -110,10 +122,16 @@ export const approvalItemSchema = z.object({
   /** The decision chosen (`deciding`) or made (`decided`). */
   decision: z.optional(approvalDecisionSchema),
   decidedBy: z.optional(decisionSurfaceSchema),
+  /** The approval rule that answered it (`decidedBy: 'rule'`), as its label says. */
+  decidedByRule: z.optional(z.string()),
   /** Why the decision was not delivered (`failed`) or why the request expired. */
   reason: z.optional(z.string()),
   /** Whether the proposal edits files, so "Show diff" is offered. */
   hasDiff: z.boolean(),
+  /** What it asks to do; when known, the card offers approval rules ("Allow similar for this run"…). */
+  subject: z.optional(approvalSubjectSchema),
+  /** The daemon's caveat about its own "allow similar" (AgencyProxy 0.3 treats it as once), shown by the rule buttons. */
+  ruleNote: z.optional(z.string()),
 });
 /** Provider-specific data shown as a compact line (usage, rate limit, compaction). */
 export const dataItemSchema = z.object({

@@ -183,6 +183,14 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
     decision: approvalDecisionSchema,
   }),
   z.object({ type: z.literal('showDiff'), runKey: z.string(), approvalId: z.string() }),
+  /** An approval-rule button of the card: save a rule of `effect` for `scope` from this request (`more`: choose). */
+  z.object({
+    type: z.literal('decideRule'),
+    runKey: z.string(),
+    approvalId: z.string(),
+    effect: z.enum(['allow', 'deny']),
+    scope: z.enum(['run', 'connection', 'workspace', 'more']),
+  }),
   z.object({ type: z.literal('showChangeSet'), runKey: z.string() }),
   z.object({ type: z.literal('daemonAction'), runKey: z.string(), command: z.string() }),
   /** "Open in diff editor" on a file of the shown change set: the native before/after diff of that file. */

@@ -50,6 +50,14 @@ export class TranscriptActionHandler implements TranscriptActions {
       case 'decide':
         await ctx.approvals.decide(approvalKeyOf(message.runKey, message.approvalId), message.decision, 'transcript');
         return;
+      case 'decideRule': {
+        const approval = ctx.approvals.find(approvalKeyOf(message.runKey, message.approvalId));
+        if (!approval) {
+          throw new Error('That approval request is no longer known.');
+        }
+        await (message.scope === 'more' ? ctx.approvals.ruleFlow.pick(approval, 'transcript') : ctx.approvals.ruleFlow.save(approval, message.effect, message.scope, 'transcript'));
+        return;
+      }
       case 'showDiff': {
         const approval = ctx.approvals.find(approvalKeyOf(message.runKey, message.approvalId));
         if (approval) {

@@ -111,7 +111,7 @@ suite('ACP reference agent', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), FILE_TEXT, 'nothing written before the decision');
     await ui({ action: 'waitFor', selector: '.approval-card .approval-decide', webview: true });
     await vscode.commands.executeCommand('notifications.showList');
-    await ui({ action: 'waitFor', selector: '.notification-list-item', hasText: 'Agent approval needed' });
+    await ui({ action: 'waitFor', selector: '.notification-list-item', hasText: 'Approval needed in' });
     await screenshot('acp-approval.png');
     await decideFromNotification('Allow once');
     await waitFor('the edit turn', () => endedTurns(a, runKey, 'completed').length === 2, 30000);

@@ -172,7 +172,7 @@ suite('ACP real agents', () => {
         assert.equal(fs.readFileSync(file, 'utf8'), FILE_TEXT, 'nothing written before the decision');
         await ui({ action: 'waitFor', selector: '.approval-card .approval-decide', webview: true });
         await vscode.commands.executeCommand('notifications.showList');
-        await ui({ action: 'waitFor', selector: '.notification-list-item', hasText: 'Agent approval needed' });
+        await ui({ action: 'waitFor', selector: '.notification-list-item', hasText: 'Approval needed in' });
         await screenshot(`acp-${spec.kind}-approval.png`);
         await decideFromNotification(decisionLabel('allow_once', approval.options));
         await waitFor('the turn', () => endedTurns(a, runKey, 'completed').length === 1, 90000);

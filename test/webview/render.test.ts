@@ -176,6 +176,52 @@ describe('transcript rendering', () => {
     assert.equal(await expired.locator('.approval-decide:disabled').count(), 2);
   });
 
+  test('approval card with a subject: rule buttons post decideRule; the outcome names the rule', async () => {
+    await harness.deliver({
+      type: 'patches',
+      runKey: RUN_KEY,
+      firstSeq: 7,
+      patches: [
+        {
+          op: 'add',
+          item: {
+            id: 'a4',
+            kind: 'approval',
+            approvalId: 'ap-4',
+            title: 'Edit',
+            detail: { file_path: 'src/a.ts' },
+            options: ['allow_once', 'allow_similar', 'deny'],
+            status: 'pending',
+            hasDiff: false,
+            subject: { tool: 'Edit', paths: ['src/a.ts'] },
+            ruleNote: 'AgencyProxy 0.3 treats Allow similar as once; the rule in the editor answers the rest.',
+          },
+        },
+      ],
+    });
+    const card = harness.page.locator('[data-item-id="a4"]');
+    await harness.settle();
+    await card.locator('[data-rule="allow:run"]').waitFor();
+    const labels = await card.locator('.approval-actions button').evaluateAll((buttons) => buttons.map((b) => b.textContent?.trim()));
+    assert.deepEqual(labels, ['Allow once', 'Allow similar for this run', 'Allow similar for this connection', 'Deny', 'More…']);
+    assert.match(await card.locator('.approval-rule-note').innerText(), /treats Allow similar as once/);
+    await harness.clearPosted();
+    await card.locator('[data-rule="allow:run"]').click();
+    assert.deepEqual(await harness.waitForPost((m) => m.type === 'decideRule'), { type: 'decideRule', runKey: RUN_KEY, approvalId: 'ap-4', effect: 'allow', scope: 'run' });
+    await harness.clearPosted();
+    await card.locator('[data-rule="more"]').click();
+    assert.deepEqual(await harness.waitForPost((m) => m.type === 'decideRule'), { type: 'decideRule', runKey: RUN_KEY, approvalId: 'ap-4', effect: 'allow', scope: 'more' });
+    await harness.deliver({
+      type: 'patches',
+      runKey: RUN_KEY,
+      firstSeq: 8,
+      patches: [{ op: 'update', id: 'a4', changes: { status: 'decided', decision: 'allow_once', decidedBy: 'rule', decidedByRule: 'Allow Edit on files matching src/**' } }],
+    });
+    assert.match(await card.locator('.approval-outcome').innerText(), /Allowed once by the approval rule "Allow Edit on files matching src\/\*\*"/);
+    assert.equal(await card.locator('.approval-rule:disabled').count(), 3, 'the rule buttons are settled too');
+    assert.equal(await card.locator('.approval-rule-note').count(), 0);
+  });
+
   test('compact lines: usage, rate limit, compaction, error, notice, gap, turn', async () => {
     assert.match(await text('[data-item-id="usage1"]'), /1\.2k in · 350 out tokens/);
     assert.match(await text('[data-item-id="rl1"]'), /10 requests left/);

@@ -23,9 +23,25 @@ const DECISIONS: Record<ApprovalDecision, { icon: string; className: string }> =
 };
 const KNOWN_RISKS = new Set(['low', 'medium', 'high', 'critical']);
 
+/** The rule buttons a card with a subject offers beside its decisions; "More…" lets the host list the rest. */
+const RULE_BUTTONS: readonly { readonly rule: 'allow:run' | 'allow:connection' | 'more'; readonly text: string; readonly icon: string }[] = [
+  { rule: 'allow:run', text: 'Allow similar for this run', icon: 'check-all' },
+  { rule: 'allow:connection', text: 'Allow similar for this connection', icon: 'check-all' },
+  { rule: 'more', text: 'More…', icon: 'ellipsis' },
+];
+
+/** Who decided, and by which rule: "by the approval rule "Allow Edit …"" or "from the transcript · saved rule: …". */
+function decidedByText(item: ApprovalItem): string {
+  const by = item.decidedBy ? ` ${DECISION_SURFACE_LABELS[item.decidedBy]}` : '';
+  if (item.decidedByRule === undefined) {
+    return by;
+  }
+  return item.decidedBy === 'rule' ? ` by the approval rule "${item.decidedByRule}"` : `${by} · saved the rule "${item.decidedByRule}"`;
+}
+
 /** The outcome line of a card that is no longer simply waiting, or null. */
 function outcomeOf(item: ApprovalItem): { text: string; icon: string; className: string } | null {
-  const by = item.decidedBy ? ` ${DECISION_SURFACE_LABELS[item.decidedBy]}` : '';
+  const by = decidedByText(item);
   const chosen = item.decision ? DECISION_OUTCOMES[item.decision] : 'Decided';
   switch (item.status) {
     case 'decided':
@@ -77,11 +93,42 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
 
     const actions = h('div', { class: 'approval-actions', role: 'group', 'aria-label': 'Decision' });
     const decisionButtons: HTMLButtonElement[] = [];
-    for (const decision of item.options) {
-      const spec = DECISIONS[decision];
+    const open = item.status === 'pending' || item.status === 'failed';
+    // With a subject, rules replace the daemon's own "similar" buttons (they stay under More…).
+    const withRules = item.subject !== undefined && item.options.some((o) => isAllowing(o));
+    const shown = withRules ? item.options.filter((o) => o !== 'allow_similar' && o !== 'deny_always') : item.options;
+    const ruleButton = (spec: (typeof RULE_BUTTONS)[number]): HTMLButtonElement => {
       const el = button({
-        label: `${decisionLabel(decision, item.options)}: ${item.title}`,
-        text: decisionLabel(decision, item.options),
+        label: `${spec.text}: ${item.title}`,
+        text: spec.text,
+        icon: spec.icon,
+        className: 'secondary approval-rule',
+        onClick: () => {
+          const runKey = ctx.runKey();
+          if (runKey) {
+            element.focus();
+            const [effect, scope] = spec.rule === 'more' ? (['allow', 'more'] as const) : (spec.rule.split(':') as ['allow', 'run' | 'connection']);
+            ctx.post({ type: 'decideRule', runKey, approvalId: item.approvalId, effect, scope });
+          }
+        },
+      });
+      el.dataset['rule'] = spec.rule;
+      el.disabled = !open;
+      decisionButtons.push(el);
+      return el;
+    };
+    for (const decision of shown) {
+      if (withRules && !isAllowing(decision)) {
+        // Allow once, the allow rules, then Deny: the safe answers first, denial apart.
+        for (const spec of RULE_BUTTONS.filter((b) => b.rule !== 'more')) {
+          actions.appendChild(ruleButton(spec));
+        }
+      }
+      const spec = DECISIONS[decision];
+      const text = withRules && decision === 'allow_once' ? 'Allow once' : decisionLabel(decision, item.options);
+      const el = button({
+        label: `${text}: ${item.title}`,
+        text,
         icon: spec.icon,
         className: `${spec.className} approval-decide`,
         onClick: () => {
@@ -101,6 +148,14 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
       decisionButtons.push(el);
       actions.appendChild(el);
     }
+    if (withRules) {
+      if (!actions.querySelector('[data-rule="allow:run"]')) {
+        for (const spec of RULE_BUTTONS.filter((b) => b.rule !== 'more')) {
+          actions.appendChild(ruleButton(spec));
+        }
+      }
+      actions.appendChild(ruleButton(RULE_BUTTONS[2]!));
+    }
     if (item.hasDiff) {
       actions.appendChild(
         button({
@@ -119,6 +174,9 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
     }
     if (actions.childElementCount > 0) {
       card.appendChild(actions);
+    }
+    if (withRules && open && item.ruleNote) {
+      card.appendChild(h('div', { class: 'approval-rule-note' }, codicon('info'), ` ${item.ruleNote}`));
     }
     const outcome = outcomeOf(item);
     if (outcome) {

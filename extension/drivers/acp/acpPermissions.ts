@@ -9,6 +9,7 @@ import type { PermissionOptionKind, RequestPermissionRequest, RequestPermissionR
 import { createTwoFilesPatch } from 'diff';
 import type { RunEvent } from '../../model/modelActions';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
+import { subjectOf } from '../../model/approvalSubject';
 import { DriverError } from '../kit/errors';
 
 const DECISION_OF: Readonly<Record<PermissionOptionKind, ApprovalDecision>> = {
@@ -65,6 +66,8 @@ export class AcpPermissions {
       ...(locations.length > 0 ? { summary: [request.toolCall.kind, ...locations].filter(Boolean).join(' · ') } : {}),
       options: ORDER.filter((d) => optionFor.has(d)),
       hasDiff: diffs.length > 0,
+      // The kind (edit, execute, …) names the tool: the title is free text that differs per call.
+      subject: subjectOf(request.toolCall.kind ?? request.toolCall.title ?? 'tool', request.toolCall.rawInput, [...diffs.map((d) => d.path), ...locations]),
     };
     return { approvalId, event, response };
   }

@@ -4,6 +4,7 @@
  * daemon itself uses: `session_opened` → running, `approval_requested` → waiting_approval; after `finished` the
  * driver re-reads the snapshot for the exact final state.
  */
+import { subjectOf } from '../../model/approvalSubject';
 import { looksLikeFileEdit } from '../../model/editProposal';
 import type { RunEvent as ModelRunEvent, RunFields } from '../../model/modelActions';
 import type { RunEvent as WireRunEvent } from '../../protocol/agencyProxy';
@@ -85,6 +86,11 @@ export function mapAgencyProxyEvent(event: WireRunEvent): MappedEvent {
             detail: event.payload.detail,
             options: ['allow_once', 'allow_similar', 'deny'],
             hasDiff: looksLikeFileEdit(event.payload.detail),
+            // WIRE.md §1.7: `title` is the tool's name and `detail` its input.
+            subject: subjectOf(event.payload.title, event.payload.detail),
+            // The issue asks for allow_similar on the wire when a rule is saved; the 0.3 daemon treats it as once.
+            saveRuleAs: 'allow_similar',
+            ruleNote: 'AgencyProxy 0.3 treats Allow similar as once; the rule in the editor answers the rest.',
           },
         ],
         fields: { state: 'waiting_approval' },

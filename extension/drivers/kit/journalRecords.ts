@@ -59,6 +59,10 @@ export const runEventSchema = z.discriminatedUnion('kind', [
     risk: opt(z.string()),
     options: z.readonly(z.array(approvalDecisionSchema)),
     hasDiff: z.boolean(),
+    // Added with approval rules: older journals have neither.
+    subject: opt(z.object({ tool: z.string(), paths: opt(z.array(z.string())), command: opt(z.string()) })),
+    ruleNote: opt(z.string()),
+    saveRuleAs: opt(approvalDecisionSchema),
   }),
   z.object({
     kind: kind('approvalSettled'),

@@ -8,6 +8,7 @@
  * The user's prompt is shown when its turn starts (not when it is queued): a queued prompt can still be edited or
  * removed, so the transcript shows what actually ran, while the queue view shows what waits.
  */
+import { subjectOf } from '../../model/approvalSubject';
 import { looksLikeFileEdit } from '../../model/editProposal';
 import type { RunEvent } from '../../model/modelActions';
 import type { ScvEventOf, ScvServerEvent } from '../../protocol/scv';
@@ -91,6 +92,7 @@ export function mapScvEvent(event: ScvServerEvent, lookup: ScvMappingLookup): Sc
             // Protocol 3 has no "always allow".
             options: ['allow_once', 'deny'],
             hasDiff: looksLikeFileEdit(args),
+            subject: subjectOf(event.name, args),
           },
         ],
         state: 'waiting_approval',

@@ -1,6 +1,7 @@
 /**
  * Every approval request shows in three places — a notification, the transcript card and a status-bar count
- * (which also badges the view) — and is decided only by a person. Closing a diff, a notification timing out, a
+ * (which also badges the view) — and is decided by a person or by an approval rule the person saved (checked
+ * before anything is announced; ApprovalRules). Closing a diff, a notification timing out, a
  * disconnect or a reload never decides. `decide` settles exactly once: a second attempt (a stale notification) says
  * truthfully what was decided and where, and sends nothing. All of it projects the model's approval state
  * (model/approvalLifecycle.ts): a request is announced once, and only while its daemon waits for it — a request
@@ -9,16 +10,24 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../../drivers/connectionManager';
 import { decideApprovalOnce } from '../../model/approvalGate';
+import type { ApprovalGateResult } from '../../model/approvalGate';
 import { approvalOutcomeText } from '../../model/approvalLifecycle';
 import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
 import { awaitsDecision } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
-import { decisionLabel } from '../../protocol/transcriptTypes';
+import { decisionLabel, isAllowing } from '../../protocol/transcriptTypes';
 import { Disposable } from '../disposable';
-import { sanitizeNotificationText } from '../notificationText';
 import { approvalNotificationMode } from '../settings';
+import type { ApprovalAttention } from './approvalAttention';
 import type { ApprovalDiffs } from './approvalDiffs';
+import { approvalNotificationText } from './approvalNotificationText';
+import { ApprovalRuleFlow } from './approvalRuleFlow';
+import type { ApprovalRules } from './approvalRules';
+import { workspaceRulesAllowed } from './approvalRules';
+import { decisionForRule, ruleChoices } from './ruleDecision';
+
+const RULE_BUTTON = 'Allow similar…';
 
 export class ApprovalCenter extends Disposable {
   private readonly announced = new Set<string>();
@@ -27,7 +36,9 @@ export class ApprovalCenter extends Disposable {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<number>());
   /** Fires the number of pending approvals whenever it changes (the tree view badge listens). */
   readonly onDidChangeCount = this.changeEmitter.event;
-  private lastCount = -1;
+  private lastStatus = '';
+  /** Saving a rule from a request (card, notification, palette). */
+  readonly ruleFlow: ApprovalRuleFlow;
 
   constructor(
     private readonly store: RunStore,
@@ -35,14 +46,24 @@ export class ApprovalCenter extends Disposable {
     private readonly diffs: ApprovalDiffs,
     private readonly log: vscode.LogOutputChannel,
     private readonly revealRun: (runKey: string) => void,
+    readonly rules: ApprovalRules,
+    readonly attention: ApprovalAttention,
   ) {
     super();
+    this.ruleFlow = new ApprovalRuleFlow(store, rules, (key, decision, by, rule) => this.decide(key, decision, by, rule));
     this.statusBar = this._register(vscode.window.createStatusBarItem('agentSwitchboard.approvals', vscode.StatusBarAlignment.Left, 100));
     this.statusBar.name = 'Agent Switchboard Approvals';
     this.statusBar.command = 'agentSwitchboard.decideApproval';
-    this.statusBar.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this._register(store.onDidChange((state) => this.onStateChange(state)));
+    this._register(attention.onDidChange(() => this.onStateChange(this.store.state)));
+    // A rule saved now answers the requests like it that already wait (in its scope).
+    this._register(rules.onDidChange(() => this.answerWaitingByRules()));
     this.onStateChange(store.state);
+  }
+
+  /** Requests that arrived while the window was not focused and still wait (the status bar's warning background). */
+  get awayCount(): number {
+    return this.pending().filter((a) => this.attention.anyAway([a.key])).length;
   }
 
   pending(): ApprovalInfo[] {
@@ -59,11 +80,11 @@ export class ApprovalCenter extends Disposable {
   }
 
   /** Sends a person's decision once. Returns false (and says so) when it was already decided or is in flight. */
-  async decide(approvalKey: string, decision: ApprovalDecision, by: DecisionSurface): Promise<boolean> {
-    const result = await decideApprovalOnce(this.store, approvalKey, decision, by, (id) => this.connections.driver(id));
+  async decide(approvalKey: string, decision: ApprovalDecision, by: DecisionSurface, rule?: string): Promise<boolean> {
+    const result = await this.gate(approvalKey, decision, by, rule);
     switch (result.kind) {
       case 'sent':
-        this.log.info(`Approval ${result.approval.approvalId} of run ${result.run.runId}: ${decision}`);
+        this.log.info(`Approval ${result.approval.approvalId} of run ${result.run.runId}: ${decision}${rule ? ` (rule: ${rule})` : ''}`);
         return true;
       case 'unknown':
         void vscode.window.showWarningMessage('That approval request is no longer known.');
@@ -100,25 +121,33 @@ export class ApprovalCenter extends Disposable {
     }
   }
 
+  private gate(approvalKey: string, decision: ApprovalDecision, by: DecisionSurface, rule: string | undefined): Promise<ApprovalGateResult> {
+    return decideApprovalOnce(this.store, approvalKey, decision, by, (id) => this.connections.driver(id), rule);
+  }
+
   private onStateChange(state: ModelState): void {
     const pending = [...state.approvals.values()].filter(awaitsDecision);
     for (const approval of pending) {
       if (approval.status === 'pending' && !this.announced.has(approval.key)) {
         this.announced.add(approval.key);
-        void this.announce(approval);
+        void this.arrive(approval);
       }
     }
     for (const approval of state.approvals.values()) {
       if ((approval.status === 'decided' || approval.status === 'expired') && !this.settled.has(approval.key)) {
         this.settled.add(approval.key);
         this.diffs.settled(approval.key);
+        this.attention.settled(approval.key);
       }
     }
     const count = pending.length;
-    if (count !== this.lastCount) {
-      this.lastCount = count;
+    const away = this.attention.anyAway(pending.map((a) => a.key));
+    if (`${count}:${away}` !== this.lastStatus) {
+      this.lastStatus = `${count}:${away}`;
       this.statusBar.text = `$(bell-dot) ${count} approval${count === 1 ? '' : 's'} waiting`;
-      this.statusBar.tooltip = 'Agent Switchboard: answer pending approval requests';
+      this.statusBar.tooltip = away ? 'Agent Switchboard: approval requests arrived while this window was in the background' : 'Agent Switchboard: answer pending approval requests';
+      // The warning background means "this needed you while you were away", until those requests are answered.
+      this.statusBar.backgroundColor = away ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
       this.statusBar.accessibilityInformation = { label: this.statusBar.text.replace('$(bell-dot) ', '') };
       if (count > 0) {
         this.statusBar.show();
@@ -129,24 +158,74 @@ export class ApprovalCenter extends Disposable {
     }
   }
 
+  /** Whether the status bar item shows the warning background (the integration tests read it). */
+  get statusBarWarning(): boolean {
+    return this.statusBar.backgroundColor !== undefined;
+  }
+
+  /** A request that just arrived: a matching rule answers it; otherwise it is announced to a person. */
+  private async arrive(approval: ApprovalInfo): Promise<void> {
+    if (await this.answerByRule(approval)) {
+      return;
+    }
+    await this.announce(approval);
+  }
+
+  private async answerByRule(approval: ApprovalInfo): Promise<boolean> {
+    const rule = this.rules.match(approval);
+    if (!rule) {
+      return false;
+    }
+    const decision = decisionForRule(approval, rule.effect, false);
+    if (!decision) {
+      return false;
+    }
+    const result = await this.gate(approval.key, decision, 'rule', rule.label);
+    if (result.kind === 'sent') {
+      this.log.info(`Approval ${approval.approvalId} of run ${result.run.runId}: ${decision} by the rule "${rule.label}"`);
+      return true;
+    }
+    if (result.kind === 'decided' || result.kind === 'busy') {
+      return true;
+    }
+    this.log.warn(`The rule "${rule.label}" could not answer approval ${approval.approvalId} (${result.kind}); asking instead`);
+    return false;
+  }
+
+  private answerWaitingByRules(): void {
+    for (const approval of this.pending()) {
+      if (approval.status === 'pending' && this.announced.has(approval.key)) {
+        void this.answerByRule(approval);
+      }
+    }
+  }
+
   private async announce(approval: ApprovalInfo): Promise<void> {
+    const run = this.store.state.runs.get(approval.runKey);
+    const connection = run ? this.store.state.connections.get(run.connectionId) : undefined;
+    const message = approvalNotificationText(approval, run?.title, connection?.name);
+    this.attention.arrived(approval.key, message);
     const mode = approvalNotificationMode();
     if (mode === 'statusBarOnly') {
       return;
     }
-    const run = this.store.state.runs.get(approval.runKey);
-    const what = sanitizeNotificationText(approval.summary ?? approval.title);
-    const where = run ? ` in "${sanitizeNotificationText(run.title, 60)}"` : '';
-    const message = `Agent approval needed${where}: ${what}`;
     const hasDiff = this.diffs.canShow(approval);
     const detailsLabel = hasDiff ? 'Show diff' : 'Show details';
-    const buttons = [...approval.options.map((o) => decisionLabel(o, approval.options)), detailsLabel];
+    // With rules on offer, the daemon's own "similar" choices give way to the rule button (uncluttered; the palette
+    // and the card's "More…" still list them).
+    const withRules = ruleChoices(approval, workspaceRulesAllowed()).length > 0;
+    const shown = withRules ? approval.options.filter((o) => o !== 'allow_similar' && o !== 'deny_always') : approval.options;
+    const buttons = [...shown.map((o) => decisionLabel(o, approval.options)), ...(withRules && approval.options.some(isAllowing) ? [RULE_BUTTON] : []), detailsLabel];
     const choice =
       mode === 'modal'
         ? await vscode.window.showWarningMessage(message, { modal: true, detail: 'Only your answer decides this request.' }, ...buttons)
         : await vscode.window.showWarningMessage(message, ...buttons);
     if (choice === undefined) {
       // Dismissed or timed out: never a decision. The status bar and the card keep it visible.
+      return;
+    }
+    if (choice === RULE_BUTTON) {
+      await this.ruleFlow.pick(approval, 'notification');
       return;
     }
     if (choice === detailsLabel) {

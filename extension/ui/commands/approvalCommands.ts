@@ -45,11 +45,17 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
       if (approvalDecisionSchema.safeParse(decision).success) {
         return ctx.approvals.decide(approval.key, decision as ApprovalDecision, 'palette');
       }
-      const items: { label: string; decision?: ApprovalDecision; diff?: boolean }[] = approval.options.map((o) => ({ label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`, decision: o }));
+      const items: { label: string; decision?: ApprovalDecision; diff?: boolean; rule?: boolean }[] = approval.options.map((o) => ({ label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`, decision: o }));
+      if (approval.subject !== undefined) {
+        items.push({ label: '$(law) Allow or deny similar requests (save a rule)…', rule: true });
+      }
       if (ctx.diffs.canShow(approval)) {
         items.push({ label: '$(diff) Show diff', diff: true });
       }
       const pick = await vscode.window.showQuickPick(items, { placeHolder: sanitizeNotificationText(approval.summary ?? approval.title, 120) });
+      if (pick?.rule) {
+        return ctx.approvals.ruleFlow.pick(approval, 'palette');
+      }
       if (pick?.diff) {
         await ctx.diffs.show(approval);
         return false;

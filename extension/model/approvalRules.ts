@@ -1,0 +1,200 @@
+/**
+ * Approval rules: explicit, scoped answers to approval requests that are like one a person already answered. A rule
+ * names one tool and a pattern over what the protocol says the request touches (a path glob for file edits, a
+ * command prefix for shell commands, or any input of that tool), an effect and a scope. A rule never matches
+ * outside its scope: another run, another connection, or the same connection after it closed and opened again (a
+ * new epoch). Deny rules win over allow rules. Pure: the UI owns storage (ui/approvals/approvalRules.ts).
+ */
+import { minimatch } from 'minimatch';
+import type { ApprovalSubject } from '../protocol/transcriptTypes';
+
+export type RuleEffect = 'allow' | 'deny';
+
+export type RulePattern =
+  /** Every path of the request matches the glob. */
+  | { readonly kind: 'pathGlob'; readonly glob: string }
+  /** The shell command is the prefix or starts with it and a space, and chains nothing else. */
+  | { readonly kind: 'commandPrefix'; readonly prefix: string }
+  /** Any request of the tool. */
+  | { readonly kind: 'anyInput' };
+
+export type RuleScope =
+  | { readonly kind: 'run'; readonly runKey: string }
+  /** `epoch` counts the times the connection opened in this window: a rule dies with the connection it was made on. */
+  | { readonly kind: 'connection'; readonly connectionId: string; readonly epoch: number }
+  /** Stored in the workspace, for this connection profile (only when the user opted in). */
+  | { readonly kind: 'workspace'; readonly connectionId: string };
+
+export type RuleScopeKind = RuleScope['kind'];
+
+export interface ApprovalRule {
+  readonly id: string;
+  readonly effect: RuleEffect;
+  readonly tool: string;
+  readonly pattern: RulePattern;
+  readonly scope: RuleScope;
+  readonly createdAt: number;
+  /** What the rule says, in words (shown in the view and in the transcript of what it answered). */
+  readonly label: string;
+}
+
+/** Where a request was made: its run, its connection and that connection's current epoch. */
+export interface RuleContext {
+  readonly runKey: string;
+  readonly connectionId: string;
+  readonly epoch: number;
+}
+
+/** Commands whose second word says what they do (`npm test` and `npm publish` are different requests). */
+const TWO_WORD_COMMANDS = new Set(['npm', 'npx', 'pnpm', 'yarn', 'bun', 'git', 'cargo', 'go', 'make', 'docker', 'kubectl', 'dotnet', 'mvn', 'gradle', 'pip', 'uv', 'poetry', 'deno']);
+/** Anything that could run a second command after the matched prefix. */
+const SHELL_CONTROL = /[;&|`\n\r<>]|\$\(/;
+
+function commonDirectory(paths: readonly string[]): string {
+  const split = paths.map((p) => p.split('/').slice(0, -1));
+  const first = split[0] ?? [];
+  let n = first.length;
+  for (const parts of split) {
+    let i = 0;
+    while (i < n && i < parts.length && parts[i] === first[i]) {
+      i += 1;
+    }
+    n = i;
+  }
+  return first.slice(0, n).join('/');
+}
+
+function hasParentSegment(path: string): boolean {
+  return path.split(/[\\/]/).includes('..');
+}
+
+/** Glob metacharacters in a directory name are matched literally. */
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
+}
+
+function commandPrefixOf(command: string): string {
+  const words = command.trim().split(/\s+/);
+  const first = words[0] ?? '';
+  const second = words[1];
+  return TWO_WORD_COMMANDS.has(first.replace(/^.*\//, '')) && second !== undefined && !second.startsWith('-') && !SHELL_CONTROL.test(second) ? `${first} ${second}` : first;
+}
+
+/** The pattern a rule proposed from `subject` uses: the command's first word(s), else the files' directory, else any. */
+export function patternFor(subject: ApprovalSubject): RulePattern {
+  if (subject.command !== undefined) {
+    const prefix = commandPrefixOf(subject.command.split(SHELL_CONTROL)[0] ?? '');
+    if (prefix !== '') {
+      return { kind: 'commandPrefix', prefix };
+    }
+  }
+  const paths = (subject.paths ?? []).filter((p) => !hasParentSegment(p));
+  if (paths.length > 0 && paths.length === (subject.paths ?? []).length) {
+    const dir = commonDirectory(paths);
+    if (dir === '' || dir === '/') {
+      return paths.length === 1 ? { kind: 'pathGlob', glob: escapeGlob(paths[0]!) } : { kind: 'anyInput' };
+    }
+    return { kind: 'pathGlob', glob: `${escapeGlob(dir)}/**` };
+  }
+  return { kind: 'anyInput' };
+}
+
+export function patternLabel(tool: string, pattern: RulePattern): string {
+  switch (pattern.kind) {
+    case 'pathGlob':
+      return `${tool} on files matching ${pattern.glob}`;
+    case 'commandPrefix':
+      return `${tool} commands starting with "${pattern.prefix}"`;
+    case 'anyInput':
+      return `every ${tool} request`;
+    default: {
+      const _exhaustive: never = pattern;
+      return _exhaustive;
+    }
+  }
+}
+
+export function scopeLabel(scope: RuleScope): string {
+  switch (scope.kind) {
+    case 'run':
+      return 'this run';
+    case 'connection':
+      return 'this connection until it closes';
+    case 'workspace':
+      return 'this workspace';
+    default: {
+      const _exhaustive: never = scope;
+      return _exhaustive;
+    }
+  }
+}
+
+/** Where a rule of this scope is kept, said before it is saved. */
+export function storageLabel(scope: RuleScope): string {
+  switch (scope.kind) {
+    case 'run':
+      return 'Kept in memory for this run; gone when the window closes.';
+    case 'connection':
+      return 'Kept in memory until this connection closes (a reconnect starts without it).';
+    case 'workspace':
+      return "Stored in this workspace's VS Code state until you revoke it (Approval Rules view or Reset Approval Rules).";
+    default: {
+      const _exhaustive: never = scope;
+      return _exhaustive;
+    }
+  }
+}
+
+/** Proposes the rule for requests like `subject` (not saved: the UI shows it first). */
+export function ruleFor(subject: ApprovalSubject, effect: RuleEffect, scope: RuleScope, id: string, now: number): ApprovalRule {
+  const pattern = patternFor(subject);
+  const label = `${effect === 'allow' ? 'Allow' : 'Deny'} ${patternLabel(subject.tool, pattern)}`;
+  return { id, effect, tool: subject.tool, pattern, scope, createdAt: now, label };
+}
+
+export function inScope(scope: RuleScope, context: RuleContext): boolean {
+  switch (scope.kind) {
+    case 'run':
+      return scope.runKey === context.runKey;
+    case 'connection':
+      return scope.connectionId === context.connectionId && scope.epoch === context.epoch;
+    case 'workspace':
+      return scope.connectionId === context.connectionId;
+    default: {
+      const _exhaustive: never = scope;
+      return _exhaustive;
+    }
+  }
+}
+
+export function patternMatches(pattern: RulePattern, subject: ApprovalSubject): boolean {
+  switch (pattern.kind) {
+    case 'pathGlob': {
+      const paths = subject.paths ?? [];
+      // `..` could leave the directory the glob names: such a request is always asked.
+      return paths.length > 0 && paths.every((p) => !hasParentSegment(p) && minimatch(p, pattern.glob, { dot: true, nocomment: true, nonegate: true }));
+    }
+    case 'commandPrefix': {
+      const command = subject.command?.trim();
+      if (command === undefined || SHELL_CONTROL.test(command)) {
+        return false;
+      }
+      return command === pattern.prefix || command.startsWith(`${pattern.prefix} `);
+    }
+    case 'anyInput':
+      return true;
+    default: {
+      const _exhaustive: never = pattern;
+      return _exhaustive;
+    }
+  }
+}
+
+/** The rule that answers a request with `subject` made in `context`, or undefined. Deny rules win. */
+export function matchRules(rules: readonly ApprovalRule[], subject: ApprovalSubject | undefined, context: RuleContext): ApprovalRule | undefined {
+  if (subject === undefined) {
+    return undefined;
+  }
+  const matching = rules.filter((r) => r.tool === subject.tool && inScope(r.scope, context) && patternMatches(r.pattern, subject));
+  return matching.find((r) => r.effect === 'deny') ?? matching[0];
+}

@@ -1,0 +1,25 @@
+/**
+ * The words of an approval notification: which run, on which connection, which tool and what it would do, so two
+ * requests waiting at once can be told apart. Pure (no `vscode`); every part is agent or daemon data and goes through
+ * `sanitizeNotificationText`.
+ */
+import type { ApprovalInfo } from '../../model/modelTypes';
+import { sanitizeNotificationText } from '../notificationText';
+
+/** What the request would do, in one line: the daemon's summary, else the command or the files it names. */
+export function approvalWhat(approval: Pick<ApprovalInfo, 'title' | 'summary' | 'subject'>): string {
+  const subject = approval.subject;
+  const tool = subject?.tool ?? approval.title;
+  const target = approval.summary ?? subject?.command ?? subject?.paths?.join(', ');
+  if (target === undefined || target === tool) {
+    return sanitizeNotificationText(approval.title === tool ? tool : `${tool}: ${approval.title}`, 160);
+  }
+  return `${sanitizeNotificationText(tool, 40)} — ${sanitizeNotificationText(target, 120)}`;
+}
+
+/** `Approval needed in "Fix the parser" (AgencyProxy): Edit — /ws/src/a.ts`. */
+export function approvalNotificationText(approval: Pick<ApprovalInfo, 'title' | 'summary' | 'subject'>, runTitle: string | undefined, connectionName: string | undefined): string {
+  const run = runTitle !== undefined ? ` in "${sanitizeNotificationText(runTitle, 60)}"` : '';
+  const where = connectionName !== undefined ? ` (${sanitizeNotificationText(connectionName, 40)})` : '';
+  return `Approval needed${run}${where}: ${approvalWhat(approval)}`;
+}

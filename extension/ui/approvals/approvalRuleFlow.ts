@@ -1,0 +1,94 @@
+/**
+ * Saving an approval rule from a request: the rule is proposed from what the request touches, shown in full
+ * (tool, pattern, effect, scope and where it is kept) and saved only when the person confirms; then the request
+ * itself is decided through the one gate. Used by the card, the notification and the palette alike.
+ */
+import * as vscode from 'vscode';
+import type { ApprovalRule, RuleEffect, RuleScopeKind } from '../../model/approvalRules';
+import { patternLabel, ruleFor, scopeLabel, storageLabel } from '../../model/approvalRules';
+import type { ApprovalInfo } from '../../model/modelTypes';
+import type { RunStore } from '../../model/runStore';
+import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
+import { decisionLabel } from '../../protocol/transcriptTypes';
+import { sanitizeNotificationText } from '../notificationText';
+import type { ApprovalRules } from './approvalRules';
+import { workspaceRulesAllowed } from './approvalRules';
+import { decisionForRule, ownSimilarDecisions, ruleChoices } from './ruleDecision';
+
+export type ConfirmRule = (rule: ApprovalRule, connectionName: string) => Promise<boolean>;
+export type DecideWithRule = (approvalKey: string, decision: ApprovalDecision, by: DecisionSurface, rule?: string) => Promise<boolean>;
+
+/** The words of the confirmation: everything the rule will do, before it exists. */
+export function ruleConfirmationDetail(rule: ApprovalRule, connectionName: string): string {
+  return [
+    `Effect: ${rule.effect === 'allow' ? 'allow' : 'deny'} without asking`,
+    `Tool: ${sanitizeNotificationText(rule.tool, 80)}`,
+    `Pattern: ${sanitizeNotificationText(patternLabel(rule.tool, rule.pattern), 200)}`,
+    `Scope: ${scopeLabel(rule.scope)} (${sanitizeNotificationText(connectionName, 60)})`,
+    `Stored: ${storageLabel(rule.scope)}`,
+    'Deny rules win over allow rules. Revoke it in the Approval Rules view.',
+  ].join('\n');
+}
+
+const modalConfirm: ConfirmRule = async (rule, connectionName) => {
+  const save = rule.effect === 'allow' ? 'Save rule and allow' : 'Save rule and deny';
+  const choice = await vscode.window.showWarningMessage(`Save this approval rule? ${rule.label}`, { modal: true, detail: ruleConfirmationDetail(rule, connectionName) }, save);
+  return choice === save;
+};
+
+export class ApprovalRuleFlow {
+  /** Replaceable by tests that cannot click a modal dialog (SwitchboardApi.testHooks). */
+  confirm: ConfirmRule = modalConfirm;
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly rules: ApprovalRules,
+    private readonly decide: DecideWithRule,
+  ) {}
+
+  /** Lets the person pick a rule choice for the request, then saves it as `save` does. */
+  async pick(approval: ApprovalInfo, by: DecisionSurface): Promise<boolean> {
+    const choices = ruleChoices(approval, workspaceRulesAllowed());
+    if (choices.length === 0) {
+      void vscode.window.showInformationMessage('This request does not say what it touches, so no rule can be made from it.');
+      return false;
+    }
+    // The daemon's own "similar" answers: the agent decides what is similar, and the editor shows no rule for it.
+    const own = ownSimilarDecisions(approval);
+    type Item = vscode.QuickPickItem & { readonly choice?: (typeof choices)[number]; readonly decision?: ApprovalDecision };
+    const items: Item[] = [
+      ...choices.map((c): Item => ({ label: `$(${c.effect === 'allow' ? 'check-all' : 'circle-slash'}) ${c.label}`, description: c.scope === 'connection' ? 'until it closes' : undefined, choice: c })),
+      ...own.map((d): Item => ({ label: `$(${d === 'allow_similar' ? 'check-all' : 'circle-slash'}) ${decisionLabel(d, approval.options)}`, description: "the agent's own rule (the agent decides what is similar)", decision: d })),
+    ];
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Answer this request and others like it without asking' });
+    if (pick?.decision) {
+      return this.decide(approval.key, pick.decision, by);
+    }
+    return pick?.choice ? this.save(approval, pick.choice.effect, pick.choice.scope, by) : false;
+  }
+
+  /** Proposes the rule, shows it, saves it if confirmed and decides `approval` with it. */
+  async save(approval: ApprovalInfo, effect: RuleEffect, scopeKind: RuleScopeKind, by: DecisionSurface): Promise<boolean> {
+    const run = this.store.state.runs.get(approval.runKey);
+    const connection = run ? this.store.state.connections.get(run.connectionId) : undefined;
+    const scope = this.rules.scopeFor(approval, scopeKind);
+    const decision = decisionForRule(approval, effect, true);
+    if (!approval.subject || !scope || !decision) {
+      void vscode.window.showWarningMessage(
+        scopeKind === 'workspace' && !workspaceRulesAllowed()
+          ? 'Workspace approval rules are off: enable agentSwitchboard.approvals.allowWorkspaceRules first.'
+          : 'No rule can be made from this request.',
+      );
+      return false;
+    }
+    const rule = ruleFor(approval.subject, effect, scope, this.rules.newId(), Date.now());
+    if (!(await this.confirm(rule, connection?.name ?? run?.connectionId ?? ''))) {
+      return false;
+    }
+    // The person's decision is recorded (as `deciding`) before the rule exists, so the new rule does not answer
+    // this request itself: it is decided as chosen here (AgencyProxy: allow_similar), the rule answers the rest.
+    const decided = this.decide(approval.key, decision, by, rule.label);
+    await this.rules.add(rule);
+    return decided;
+  }
+}

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { approvalNotificationText } from '../../../extension/ui/approvals/approvalNotificationText';
+import { attentionFor, osNotificationCommand } from '../../../extension/ui/approvals/attentionPolicy';
+import { decisionForRule, ownSimilarDecisions, ruleChoices } from '../../../extension/ui/approvals/ruleDecision';
+import type { ApprovalDecision } from '../../../extension/protocol/transcriptTypes';
+
+test('an approval arriving unfocused marks the status bar; the OS notification only when opted in and local', () => {
+  assert.deepEqual(attentionFor(true, true, undefined), { markAway: false, osNotification: false }, 'focused: nothing extra');
+  assert.deepEqual(attentionFor(false, false, undefined), { markAway: true, osNotification: false }, 'the setting is off by default');
+  assert.deepEqual(attentionFor(false, true, undefined), { markAway: true, osNotification: true });
+  assert.deepEqual(attentionFor(false, true, 'ssh-remote'), { markAway: true, osNotification: false }, 'never from a remote extension host');
+});
+
+test('the OS notification is a fixed program with plain-text arguments', () => {
+  const linux = osNotificationCommand('linux', 'Agent Switchboard', '-x <b>bold</b> & "q"\nline');
+  assert.deepEqual(linux, { file: 'notify-send', args: ['--app-name=Agent Switchboard', '--', 'Agent Switchboard', '-x ‹b›bold‹/b› + "q" line'] });
+  const mac = osNotificationCommand('darwin', 'T', 'say "hi" \\ do shell script "x"');
+  assert.equal(mac?.file, 'osascript');
+  assert.equal(mac?.args[1], 'display notification "say \\"hi\\" \\\\ do shell script \\"x\\"" with title "T"', 'quotes cannot end the string');
+  assert.equal(osNotificationCommand('win32', 'T', 'b'), undefined);
+});
+
+test('approval notifications name the run, the connection, the tool and what it does', () => {
+  const edit = { title: 'Edit', subject: { tool: 'Edit', paths: ['src/a.ts'] } };
+  assert.equal(approvalNotificationText(edit, 'Fix the parser', 'AgencyProxy'), 'Approval needed in "Fix the parser" (AgencyProxy): Edit — src/a.ts');
+  const shell = { title: 'Run the tool "bash"', summary: 'Run shell command: cargo test', subject: { tool: 'bash', command: 'cargo test' } };
+  assert.equal(approvalNotificationText(shell, 'Tests', 'SCV'), 'Approval needed in "Tests" (SCV): bash — Run shell command: cargo test');
+  assert.notEqual(approvalNotificationText(edit, 'Fix the parser', 'AgencyProxy'), approvalNotificationText({ ...edit, subject: { tool: 'Edit', paths: ['src/b.ts'] } }, 'Fix the parser', 'AgencyProxy'), 'two requests can be told apart');
+  assert.equal(approvalNotificationText({ title: 'Edit' }, undefined, undefined), 'Approval needed: Edit');
+  assert.doesNotMatch(approvalNotificationText({ title: '[x](command:evil)', summary: 'see [a](command:b)' }, 'r', 'c'), /command:|\]\(/);
+});
+
+test('rule choices and the decision each sends', () => {
+  const ap = { subject: { tool: 'Edit' }, options: ['allow_once', 'allow_similar', 'deny'] as const };
+  assert.deepEqual(ruleChoices({ ...ap, options: [...ap.options] }, false).map((c) => c.label), [
+    'Allow similar for this run',
+    'Allow similar for this connection',
+    'Deny similar for this run',
+    'Deny similar for this connection',
+  ]);
+  assert.equal(ruleChoices({ options: ['allow_once'] }, true).length, 0, 'no subject, no rule');
+  assert.ok(ruleChoices({ ...ap, options: [...ap.options] }, true).some((c) => c.scope === 'workspace'), 'workspace only when opted in');
+  const agencyProxy = { options: ['allow_once', 'allow_similar', 'deny'] as ApprovalDecision[], saveRuleAs: 'allow_similar' as const };
+  assert.equal(decisionForRule(agencyProxy, 'allow', true), 'allow_similar', 'AgencyProxy gets allow_similar on the wire');
+  assert.equal(decisionForRule(agencyProxy, 'allow', false), 'allow_once', 'a rule answers later requests once');
+  assert.deepEqual(ownSimilarDecisions(agencyProxy), [], 'its allow_similar is what the rule sends');
+  const acp = { options: ['allow_once', 'allow_similar', 'deny', 'deny_always'] as ApprovalDecision[] };
+  assert.equal(decisionForRule(acp, 'allow', true), 'allow_once', "ACP's allow_always is the agent's rule, not ours");
+  assert.deepEqual(ownSimilarDecisions(acp), ['allow_similar', 'deny_always']);
+  assert.equal(decisionForRule({ options: ['allow_once', 'deny'] }, 'deny', false), 'deny');
+  assert.equal(decisionForRule({ options: ['deny'] }, 'allow', false), undefined);
+});
