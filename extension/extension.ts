@@ -20,6 +20,8 @@ import { registerChangeSetCommands } from './ui/commands/changeSetCommands';
 import type { CommandContext } from './ui/commands/commandContext';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
+import type { RunBoard } from './ui/board/runBoard';
+import { registerRunBoard } from './ui/board/runBoard';
 import type { TreeNode } from './ui/connectionsTreeProvider';
 import { ConnectionsTreeProvider } from './ui/connectionsTreeProvider';
 import { registerDaemonActionCommands } from './ui/daemonActions/actionCommands';
@@ -40,6 +42,8 @@ export interface SwitchboardApi {
   readonly selection: RunSelection;
   readonly approvals: ApprovalCenter;
   readonly diffs: ApprovalDiffs;
+  /** The "Runs" board (read it; the tests do). */
+  readonly board: RunBoard;
   /** The editor's files as every driver's `DriverContext.workspace` sees them (one instance for all connections). */
   readonly workspace: WorkspaceAccess;
   /** Reads the connection settings again (also done automatically when they change). */
@@ -159,6 +163,10 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     watchRunStateOffers(commandContext),
   );
 
+  // The run board: every run of every connection grouped Needs you / Working / Done, and Next Approval.
+  const runBoard = registerRunBoard(commandContext);
+  context.subscriptions.push(...runBoard.disposables);
+
   const reloadProfiles = async (): Promise<void> => {
     const { profiles, problems } = readProfiles();
     for (const problem of problems) {
@@ -199,6 +207,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     selection,
     approvals,
     diffs,
+    board: runBoard.board,
     workspace,
     reloadProfiles,
     flushTrace: () => trace?.flush() ?? Promise.resolve(),

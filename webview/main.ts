@@ -29,6 +29,9 @@ function dispatch(message: HostToWebview): void {
     case 'focusComposer':
       app.focusComposer(message.insert);
       return;
+    case 'revealApproval':
+      app.revealApproval(message.approvalId);
+      return;
     case 'toast':
       app.toast(message);
       return;

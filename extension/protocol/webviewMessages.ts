@@ -149,6 +149,8 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   /** Keyboard: move focus into the composer. */
   /** Focus the composer; `insert` is text to put at the caret first (e.g. an `@file:10-20` mention of the selection). */
   z.object({ type: z.literal('focusComposer'), insert: z.optional(z.string()) }),
+  /** Scroll to (and flash) the shown run's approval card with this id: *Next Approval* on the run board. */
+  z.object({ type: z.literal('revealApproval'), approvalId: z.string() }),
   /** The host reports the outcome of a webview request (e.g. a send that was refused). */
   z.object({ type: z.literal('toast'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
   changeSetMessageSchema,
