@@ -137,11 +137,8 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     void transcript.reveal();
   });
   context.subscriptions.push(approvals);
-  context.subscriptions.push(
-    approvals.onDidChangeCount((count) => {
-      treeView.badge = count > 0 ? { value: count, tooltip: `${count} approval${count === 1 ? '' : 's'} waiting` } : undefined;
-    }),
-  );
+  // The view container's badge is the run board's (runs that need you, approvals included): a second badge here
+  // would be added to it and count every approval twice.
   context.subscriptions.push(
     treeView.onDidChangeSelection((e) => {
       const node = e.selection[0];

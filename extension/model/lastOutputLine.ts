@@ -50,7 +50,8 @@ function lineOf(item: TranscriptItem): string | undefined {
     case 'error':
       return lastLine(item.message);
     case 'notice':
-      return lastLine(item.text);
+      // "Run completed" and the like: the row's icon says it already; the line before is the run's last word.
+      return item.state !== undefined ? undefined : lastLine(item.text);
     case 'message':
       return lastLine(item.body);
     case 'turn':

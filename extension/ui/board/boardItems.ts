@@ -39,11 +39,15 @@ export interface RunItemContext {
 export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
   const expandable = row.approvals.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
   const item = new vscode.TreeItem(row.title, expandable);
-  item.id = `run:${row.runKey}`;
+  // VS Code keeps a row's folding by id: a row that was a leaf would stay folded when its first request arrives.
+  // A row with requests is another id, so it opens with them shown.
+  item.id = row.approvals.length > 0 ? `run:${row.runKey}:approvals` : `run:${row.runKey}`;
   item.description = runDescription(row, ctx.now);
   item.iconPath = row.need === 'approval' ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('charts.yellow')) : runIcon(row.state);
   item.tooltip = runTooltip(row, ctx.now);
-  item.accessibilityInformation = { label: `${row.title}, ${item.description}${row.lastLine ? `, last output: ${row.lastLine}` : ''}` };
+  const stats = hasChanges(row) ? `, ${row.changes.added} lines added, ${row.changes.removed} removed` : '';
+  const last = row.lastLine ? `, last output: ${row.lastLine}` : '';
+  item.accessibilityInformation = { label: `${row.title}, ${stateText(row)}, ${row.daemon} ${row.connectionName}${stats}${last}` };
   let flags = '';
   if (row.canReply) {
     flags += '+reply';
@@ -63,21 +67,29 @@ export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
   return item;
 }
 
-/** `AgencyProxy · work · running · 3m · +12 −3` (the daemon is left out when the connection is named after it). */
+/**
+ * `3m · +12 −3 · AgencyProxy · work · Reading README.md`: what a narrow sidebar cuts last goes last. The state is the
+ * icon's (and the tooltip's and screen reader's); the daemon is left out when the connection is named after it.
+ */
 export function runDescription(row: BoardRow, now: number): string {
-  const parts: string[] = [];
+  // Finished runs say how long ago they started; live ones how long they have been going.
+  const parts = [isLiveRow(row) ? elapsedText(row.createdAt, now) : `${elapsedText(row.createdAt, now)} ago`];
+  if (hasChanges(row)) {
+    parts.push(changeStatsText(row.changes));
+  }
   if (row.connectionName.toLowerCase() !== row.daemon.toLowerCase()) {
     parts.push(row.daemon);
   }
   parts.push(row.connectionName);
-  const label = row.need === 'approval' && row.state !== 'waiting_approval' ? 'waiting for approval' : runStateLabel(row.state).toLowerCase();
-  parts.push(label);
-  // Finished runs say how long ago they started; live ones how long they have been going.
-  parts.push(isLiveRow(row) ? elapsedText(row.createdAt, now) : `${elapsedText(row.createdAt, now)} ago`);
-  if (row.changes) {
-    parts.push(changeStatsText(row.changes));
+  if (row.lastLine) {
+    parts.push(row.lastLine);
   }
   return parts.join(' · ');
+}
+
+/** The state as the row's readers hear it ("waiting for approval" also for a session that asks while it runs). */
+function stateText(row: BoardRow): string {
+  return row.need === 'approval' && row.state !== 'waiting_approval' ? 'waiting for approval' : runStateLabel(row.state).toLowerCase();
 }
 
 function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
@@ -89,7 +101,7 @@ function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
   md.appendText(`${row.daemon} · ${row.connectionName}\n`);
   md.appendMarkdown('\n\n');
   md.appendText(`${runStateLabel(row.state)}${row.stateDetail ? ` (${row.stateDetail})` : ''} · started ${elapsedText(row.createdAt, now)} ago`);
-  if (row.changes) {
+  if (hasChanges(row)) {
     md.appendMarkdown('\n\n');
     md.appendText(`Changes: ${changeStatsText(row.changes)} lines`);
   }
@@ -145,6 +157,11 @@ export function olderItem(hidden: number): vscode.TreeItem {
   item.command = { command: 'agentSwitchboard.board.showOlder', title: 'Show Older Runs' };
   item.contextValue = 'boardOlder';
   return item;
+}
+
+/** A change set that changes no line (captured, nothing edited yet) is not worth `+0 −0` on every row. */
+function hasChanges(row: BoardRow): row is BoardRow & { readonly changes: NonNullable<BoardRow['changes']> } {
+  return row.changes !== undefined && row.changes.added + row.changes.removed > 0;
 }
 
 function oneLine(text: string): string {

@@ -38,6 +38,9 @@ test('items that say nothing are skipped; tools, approvals, errors and the user 
   const approval: TranscriptItem = { id: 'a', kind: 'approval', approvalId: 'ap', title: 'Edit', detail: {}, summary: 'Edit README.md', options: [], status: 'pending', hasDiff: false };
   assert.equal(lastOutputLine(tail([approval])), 'Approval: Edit README.md');
   assert.equal(lastOutputLine(tail([{ id: 'e', kind: 'error', message: 'boom' }])), 'boom');
+  const ended: TranscriptItem = { id: 'n', kind: 'notice', text: 'Run completed', level: 'info', state: 'completed' };
+  assert.equal(lastOutputLine(tail([text('1', 'All done.'), ended])), 'All done.', 'a state notice is the icon\'s to say');
+  assert.equal(lastOutputLine(tail([{ id: 'n2', kind: 'notice', text: 'Reconnected', level: 'info' }])), 'Reconnected');
   assert.equal(lastOutputLine(tail([{ id: 'p', kind: 'user', text: 'do it\n' }])), 'You: do it');
   assert.equal(lastOutputLine(tail([{ id: 'r', kind: 'reasoning', text: 'hmm', streaming: false }])), undefined);
   assert.equal(lastOutputLine(undefined), undefined);
