@@ -116,7 +116,6 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(tree);
   const treeView: vscode.TreeView<TreeNode> = vscode.window.createTreeView('agentSwitchboard.connections', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
-  context.subscriptions.push(new RunListAutoRefresh(treeView, store, connections, log));
 
   // The transcript's action handler needs the command context, which needs the transcript view: late-bound.
   const commandContextRef: { current?: CommandContext } = {};
@@ -163,6 +162,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   // The run board: every run of every connection grouped Needs you / Working / Done, and Next Approval.
   const runBoard = registerRunBoard(commandContext);
   context.subscriptions.push(...runBoard.disposables);
+  context.subscriptions.push(new RunListAutoRefresh([treeView, runBoard.board.view], store, connections, log));
 
   const reloadProfiles = async (): Promise<void> => {
     const { profiles, problems } = readProfiles();
