@@ -2,8 +2,9 @@
  * The run board in a real VS Code, with the reference AgencyProxy daemon and the reference ACP agent: a run that
  * asks for approval appears under *Needs you*, *Next Approval* reveals and selects its request, a click on the row's
  * inline Allow decides it (recorded as "from the run board"), and the run moves to *Working*, then *Done*. Next
- * Approval walks several requests oldest first and wraps; an ACP session waiting for the next message is under
- * Needs you and answered with Reply from its row. Screenshots of the board in the dark and light themes.
+ * Approval walks several requests oldest first and wraps; Enter on a request decides it through a quick pick. An
+ * ACP session waiting for the next message is under Needs you and answered with Reply from its row. Screenshots of
+ * the board in the dark and light themes.
  */
 import * as assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
@@ -116,7 +117,7 @@ suite('Run board', () => {
     assert.equal(a.board.view.badge, undefined, 'nothing needs the user any more');
   });
 
-  test('Next Approval walks every waiting request, oldest first, and wraps; Deny from the board', async () => {
+  test('Next Approval walks every waiting request, oldest first, and wraps; Enter or Deny on a request decides it', async () => {
     const a = await api();
     const first = await newApRun('Rename the config loader');
     await waitFor('the first request', () => rowOf(a, first)?.approvals[0]);
@@ -133,10 +134,15 @@ suite('Run board', () => {
       assert.equal(a.selection.runKey, key.split('::').slice(0, 2).join('::'));
     }
     assert.deepEqual(order, [first, second, first].map((k) => k.split('::')[1]!));
-    for (const runKey of [first, second]) {
-      const node = a.board.provider.approvalNode(rowOf(a, runKey)!.approvals[0]!.key, runKey);
-      assert.equal(await vscode.commands.executeCommand('agentSwitchboard.board.deny', node), true);
-    }
+    // Keyboard: Enter on the selected request asks for the decision in a quick pick.
+    const firstApproval = rowOf(a, first)!.approvals[0]!.key;
+    await ui({ action: 'press', selector: `${BOARD_ROWS}.selected`, value: 'Enter' });
+    await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row', hasText: 'Deny' });
+    await waitFor('denied from the keyboard', () => a.store.state.approvals.get(firstApproval)?.status === 'decided');
+    assert.equal(a.store.state.approvals.get(firstApproval)?.decidedBy, 'board');
+    // The row's Deny (inline or context menu) passes the row.
+    const node = a.board.provider.approvalNode(rowOf(a, second)!.approvals[0]!.key, second);
+    assert.equal(await vscode.commands.executeCommand('agentSwitchboard.board.deny', node), true);
     await waitFor('both completed', () => [first, second].every((k) => a.store.state.runs.get(k)?.state === 'completed'), 30000);
     assert.ok([first, second].every((k) => [...a.store.state.approvals.values()].find((x) => x.runKey === k)?.decision === 'deny'));
     assert.equal(await vscode.commands.executeCommand('agentSwitchboard.nextApproval'), undefined, 'nothing waits');
