@@ -199,6 +199,18 @@ suite('Run board', () => {
       }
       await themed('vs-dark');
       await screenshot('board-dark.png');
+      // A failed run needs the user until they have looked at it and moved on.
+      const selected = (key: string) => () => {
+        const node = a.board.view.selection[0];
+        return node?.type === 'run' && node.key === key;
+      };
+      await a.board.view.reveal(a.board.provider.runNode(failed), { select: true, focus: true });
+      await waitFor('the failed run selected', selected(failed));
+      assert.equal(a.selection.runKey, failed, 'its transcript is shown');
+      assert.equal(a.board.provider.groupOf(failed), 'needsYou', 'it stays while selected');
+      await a.board.view.reveal(a.board.provider.runNode(working), { select: true, focus: true });
+      await waitFor('the working run selected', selected(working));
+      await waitFor('the failed run in Done once looked at', () => a.board.provider.groupOf(failed) === 'done');
     } finally {
       for (let i = 0; i < 4; i++) {
         await vscode.commands.executeCommand('workbench.action.increaseViewWidth');

@@ -27,6 +27,7 @@ export function registerRunBoard(ctx: CommandContext): { readonly board: RunBoar
   const view = vscode.window.createTreeView(BOARD_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   provider.setVisible(view.visible);
   const disposables: vscode.Disposable[] = [provider, view];
+  let looking: string | undefined;
 
   disposables.push(
     view.onDidChangeVisibility((e) => provider.setVisible(e.visible)),
@@ -36,9 +37,14 @@ export function registerRunBoard(ctx: CommandContext): { readonly board: RunBoar
     view.onDidChangeSelection((e) => {
       const node = e.selection[0];
       const runKey = node?.type === 'run' ? node.key : node?.type === 'approval' ? node.runKey : undefined;
+      // A failed run leaves Needs you once the user has looked at it and moved on: not while it is selected, where
+      // the row would jump into the folded Done group under the keyboard.
+      if (looking !== undefined && looking !== runKey) {
+        provider.acknowledge(looking);
+      }
+      looking = runKey;
       if (runKey) {
         void peek(ctx, runKey);
-        provider.acknowledge(runKey);
       }
     }),
   );
