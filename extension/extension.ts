@@ -26,6 +26,8 @@ import type { CommandContext } from './ui/commands/commandContext';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
 import { registerTranscriptTabCommands } from './ui/commands/transcriptTabCommands';
+import type { RunBoard } from './ui/board/runBoard';
+import { registerRunBoard } from './ui/board/runBoard';
 import type { TreeNode } from './ui/connectionsTreeProvider';
 import { ConnectionsTreeProvider } from './ui/connectionsTreeProvider';
 import { registerDaemonActionCommands } from './ui/daemonActions/actionCommands';
@@ -52,6 +54,8 @@ export interface SwitchboardApi {
   readonly selection: RunSelection;
   readonly approvals: ApprovalCenter;
   readonly diffs: ApprovalDiffs;
+  /** The "Runs" board (read it; the tests do). */
+  readonly board: RunBoard;
   /** The editor's files as every driver's `DriverContext.workspace` sees them (one instance for all connections). */
   readonly workspace: WorkspaceAccess;
   /** Reads the connection settings again (also done automatically when they change). */
@@ -135,7 +139,6 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(tree);
   const treeView: vscode.TreeView<TreeNode> = vscode.window.createTreeView('agentSwitchboard.connections', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
-  context.subscriptions.push(new RunListAutoRefresh(treeView, store, connections, log));
 
   // The transcript's action handler needs the command context, which needs the transcript view: late-bound.
   const commandContextRef: { current?: CommandContext } = {};
@@ -168,13 +171,8 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   );
   context.subscriptions.push(approvals);
   const defaultRuleConfirmation = approvals.ruleFlow.confirm;
-  context.subscriptions.push(
-    approvals.onDidChangeCount((count) => {
-      const away = approvals.awayCount;
-      const tooltip = `${count} approval${count === 1 ? '' : 's'} waiting${away > 0 ? ` (${away} arrived while this window was in the background)` : ''}`;
-      treeView.badge = count > 0 ? { value: count, tooltip } : undefined;
-    }),
-  );
+  // The view container's badge is the run board's (runs that need you, approvals included): a second badge here
+  // would be added to it and count every approval twice.
   const approvalRulesView = new ApprovalRulesView(approvalRules, store);
   context.subscriptions.push(approvalRulesView, vscode.window.createTreeView(ApprovalRulesView.viewId, { treeDataProvider: approvalRulesView }));
   context.subscriptions.push(
@@ -210,6 +208,11 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     }),
     reopenRestoredChangeTabs(store, (runKey) => Promise.resolve(vscode.commands.executeCommand('agentSwitchboard.openAllChanges', runKey)), (m) => log.warn(m)),
   );
+
+  // The run board: every run of every connection grouped Needs you / Working / Done, and Next Approval.
+  const runBoard = registerRunBoard(commandContext);
+  context.subscriptions.push(...runBoard.disposables);
+  context.subscriptions.push(new RunListAutoRefresh([treeView, runBoard.board.view], store, connections, log));
 
   const reloadProfiles = async (): Promise<void> => {
     const { profiles, problems } = readProfiles();
@@ -251,6 +254,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     selection,
     approvals,
     diffs,
+    board: runBoard.board,
     workspace,
     reloadProfiles,
     flushTrace: () => trace?.flush() ?? Promise.resolve(),

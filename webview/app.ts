@@ -199,6 +199,14 @@ export class App {
     this.post({ type: 'resync', runKey: this.store.runKey });
   }
 
+  /** The host's *Next Approval*: the card of that request, whatever its state (it may have been decided meanwhile). */
+  revealApproval(approvalId: string): void {
+    const item = this.store.items.find((candidate) => candidate.kind === 'approval' && candidate.approvalId === approvalId);
+    if (item) {
+      this.transcript.revealItem(item.id);
+    }
+  }
+
   private revealPendingApproval(): void {
     const item = this.store.items.find((candidate) => candidate.kind === 'approval' && (candidate.status === 'pending' || candidate.status === 'failed'));
     if (item) {

@@ -32,6 +32,9 @@ function dispatch(message: HostToWebview): void {
     case 'draft':
       app.draft(message);
       return;
+    case 'revealApproval':
+      app.revealApproval(message.approvalId);
+      return;
     case 'toast':
       app.toast(message);
       return;

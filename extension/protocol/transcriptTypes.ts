@@ -42,13 +42,14 @@ export const approvalStatusSchema = z.enum(['pending', 'deciding', 'decided', 'e
 export type ApprovalStatus = z.infer<typeof approvalStatusSchema>;
 
 /** Where a decision was made, so every surface can say truthfully who decided. */
-export const decisionSurfaceSchema = z.enum(['notification', 'editor', 'transcript', 'palette', 'daemon', 'rule']);
+export const decisionSurfaceSchema = z.enum(['notification', 'editor', 'transcript', 'palette', 'board', 'daemon', 'rule']);
 export type DecisionSurface = z.infer<typeof decisionSurfaceSchema>;
 export const DECISION_SURFACE_LABELS: Record<DecisionSurface, string> = {
   notification: 'from the notification',
   editor: 'from the diff editor',
   transcript: 'from the transcript',
   palette: 'from the command palette',
+  board: 'from the run board',
   daemon: 'by the daemon',
   rule: 'by an approval rule',
 };

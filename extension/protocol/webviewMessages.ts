@@ -158,6 +158,8 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('focusComposer'), insert: z.optional(z.string()) }),
   /** Another view of the shown run changed its draft (typed, or sent): the composer takes it unless it has focus. */
   z.object({ type: z.literal('draft'), runKey: z.string(), text: z.string() }),
+  /** Scroll to (and flash) the shown run's approval card with this id: *Next Approval* on the run board. */
+  z.object({ type: z.literal('revealApproval'), approvalId: z.string() }),
   /** The host reports the outcome of a webview request (e.g. a send that was refused). */
   z.object({ type: z.literal('toast'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
   changeSetMessageSchema,

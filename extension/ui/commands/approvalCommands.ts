@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
-import { approvalDecisionSchema, decisionLabel, isAllowing } from '../../protocol/transcriptTypes';
+import { approvalDecisionSchema, decisionLabel, decisionSurfaceSchema, isAllowing } from '../../protocol/transcriptTypes';
 import { sanitizeNotificationText } from '../notificationText';
 import type { CommandContext } from './commandContext';
 
@@ -37,13 +37,16 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
   };
 
   return [
-    vscode.commands.registerCommand('agentSwitchboard.decideApproval', async (approvalKey?: unknown, decision?: unknown) => {
+    // `surface`: where the person chose (the run board passes 'board'); the palette when not said.
+    vscode.commands.registerCommand('agentSwitchboard.decideApproval', async (approvalKey?: unknown, decision?: unknown, surface?: unknown) => {
+      const claimed = decisionSurfaceSchema.safeParse(surface).data;
+      const by = claimed !== undefined && claimed !== 'daemon' ? claimed : 'palette';
       const approval = typeof approvalKey === 'string' && approvalKey.split('::').length === 3 ? ctx.approvals.find(approvalKey) : await pickApproval();
       if (!approval) {
         return false;
       }
       if (approvalDecisionSchema.safeParse(decision).success) {
-        return ctx.approvals.decide(approval.key, decision as ApprovalDecision, 'palette');
+        return ctx.approvals.decide(approval.key, decision as ApprovalDecision, by);
       }
       const items: { label: string; decision?: ApprovalDecision; diff?: boolean; rule?: boolean }[] = approval.options.map((o) => ({ label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`, decision: o }));
       if (approval.subject !== undefined) {
@@ -60,7 +63,7 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
         await ctx.diffs.show(approval);
         return false;
       }
-      return pick?.decision ? ctx.approvals.decide(approval.key, pick.decision, 'palette') : false;
+      return pick?.decision ? ctx.approvals.decide(approval.key, pick.decision, by) : false;
     }),
     vscode.commands.registerCommand('agentSwitchboard.approval.allow', () => decideActive('allow_once')),
     vscode.commands.registerCommand('agentSwitchboard.approval.deny', () => decideActive('deny')),

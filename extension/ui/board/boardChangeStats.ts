@@ -1,0 +1,24 @@
+/**
+ * `+N −M` of a run's change set for the board's rows, counted once per change-set object (the reducer replaces the
+ * object when the change set changes, so identity is the cache key; the parse itself is changeSetFiles.ts's cache).
+ * Pure (no `vscode`).
+ */
+import type { ChangeStats } from '../../model/boardGroups';
+import type { ChangeSetInfo } from '../../model/modelTypes';
+import { parseChangeSet } from '../changeSets/changeSetFiles';
+
+const statsCache = new WeakMap<ChangeSetInfo, ChangeStats | null>();
+
+/** Added and removed lines of a ready change set; none while it is captured, unavailable, refused or unreadable. */
+export function changeStatsOf(info: ChangeSetInfo | undefined): ChangeStats | undefined {
+  if (!info || info.status !== 'ready') {
+    return undefined;
+  }
+  let stats = statsCache.get(info);
+  if (stats === undefined) {
+    const parsed = parseChangeSet(info);
+    stats = parsed.ok ? parsed.files.reduce((s, f) => ({ added: s.added + f.additions, removed: s.removed + f.deletions }), { added: 0, removed: 0 }) : null;
+    statsCache.set(info, stats);
+  }
+  return stats ?? undefined;
+}

@@ -1,0 +1,170 @@
+/**
+ * How the run board's rows look: a run (title; daemon, connection, state, elapsed time, `+N −M`; the last line of
+ * output in the tooltip), an approval under its run (Allow / Deny inline), a group header and the "older runs" row.
+ * `contextValue` carries what the row allows, so package.json's menus show only what works.
+ */
+import * as vscode from 'vscode';
+import type { BoardGroup, BoardRow } from '../../model/boardGroups';
+import { changeStatsText, elapsedText, isLiveRow } from '../../model/boardGroups';
+import type { ApprovalInfo } from '../../model/modelTypes';
+import { decisionLabel } from '../../protocol/transcriptTypes';
+import { runIcon, runStateLabel } from '../runPresentation';
+
+/** A row's node. Run nodes have the Connections tree's shape, so the run commands (send, cancel…) accept them. */
+export type BoardNode =
+  | { readonly type: 'group'; readonly id: BoardGroup['id'] }
+  | { readonly type: 'run'; readonly key: string }
+  | { readonly type: 'approval'; readonly key: string; readonly runKey: string }
+  | { readonly type: 'older' };
+
+export function groupItem(group: BoardGroup): vscode.TreeItem {
+  // Done is history: folded until asked for. VS Code keeps the user's own folding per id after that.
+  const collapsed = group.id === 'done' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded;
+  const item = new vscode.TreeItem(group.label, collapsed);
+  item.id = `group:${group.id}`;
+  const count = group.rows.length + group.hidden;
+  item.description = String(count);
+  item.contextValue = `boardGroup.${group.id}`;
+  item.accessibilityInformation = { label: `${group.label}: ${count} run${count === 1 ? '' : 's'}` };
+  return item;
+}
+
+export interface RunItemContext {
+  readonly now: number;
+  readonly cancellable: boolean;
+  readonly endable: boolean;
+  readonly hasChangeSet: boolean;
+}
+
+export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
+  const expandable = row.approvals.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
+  const item = new vscode.TreeItem(row.title, expandable);
+  // VS Code keeps a row's folding by id: a row that was a leaf would stay folded when its first request arrives.
+  // A row with requests is another id, so it opens with them shown.
+  item.id = row.approvals.length > 0 ? `run:${row.runKey}:approvals` : `run:${row.runKey}`;
+  item.description = runDescription(row, ctx.now);
+  item.iconPath = row.need === 'approval' ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('charts.yellow')) : runIcon(row.state);
+  item.tooltip = runTooltip(row, ctx.now);
+  const stats = hasChanges(row) ? `, ${row.changes.added} lines added, ${row.changes.removed} removed` : '';
+  const last = row.lastLine ? `, last output: ${row.lastLine}` : '';
+  item.accessibilityInformation = { label: `${row.title}, ${stateText(row)}, ${row.daemon} ${row.connectionName}${stats}${last}` };
+  let flags = '';
+  if (row.canReply) {
+    flags += '+reply';
+  }
+  if (ctx.endable) {
+    flags += '+end';
+  } else if (ctx.cancellable) {
+    flags += '+cancel';
+  }
+  if (row.approvals.length > 0) {
+    flags += '+approval';
+  }
+  if (ctx.hasChangeSet) {
+    flags += '+changes';
+  }
+  item.contextValue = `boardRun.${row.state}${flags}`;
+  return item;
+}
+
+/**
+ * `3m · +12 −3 · AgencyProxy · work · Reading README.md`: what a narrow sidebar cuts last goes last. The state is the
+ * icon's (and the tooltip's and screen reader's); the daemon is left out when the connection is named after it.
+ */
+export function runDescription(row: BoardRow, now: number): string {
+  // Finished runs say how long ago they started; live ones how long they have been going.
+  const parts = [isLiveRow(row) ? elapsedText(row.createdAt, now) : `${elapsedText(row.createdAt, now)} ago`];
+  if (hasChanges(row)) {
+    parts.push(changeStatsText(row.changes));
+  }
+  if (row.connectionName.toLowerCase() !== row.daemon.toLowerCase()) {
+    parts.push(row.daemon);
+  }
+  parts.push(row.connectionName);
+  if (row.lastLine) {
+    parts.push(row.lastLine);
+  }
+  return parts.join(' · ');
+}
+
+/** The state as the row's readers hear it ("waiting for approval" also for a session that asks while it runs). */
+function stateText(row: BoardRow): string {
+  return row.need === 'approval' && row.state !== 'waiting_approval' ? 'waiting for approval' : runStateLabel(row.state).toLowerCase();
+}
+
+function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
+  // Titles, state details and output are the agent's: appendText escapes them (no links, no HTML).
+  const md = new vscode.MarkdownString(undefined, false);
+  md.appendMarkdown('**');
+  md.appendText(row.title);
+  md.appendMarkdown('**\n\n');
+  md.appendText(`${row.daemon} · ${row.connectionName}\n`);
+  md.appendMarkdown('\n\n');
+  md.appendText(`${runStateLabel(row.state)}${row.stateDetail ? ` (${row.stateDetail})` : ''} · started ${elapsedText(row.createdAt, now)} ago`);
+  if (hasChanges(row)) {
+    md.appendMarkdown('\n\n');
+    md.appendText(`Changes: ${changeStatsText(row.changes)} lines`);
+  }
+  if (row.approvals.length > 0) {
+    md.appendMarkdown('\n\n');
+    md.appendText(`${row.approvals.length} approval${row.approvals.length === 1 ? '' : 's'} waiting`);
+  }
+  if (row.lastLine) {
+    md.appendMarkdown('\n\n---\n\n');
+    md.appendText(row.lastLine);
+  }
+  return md;
+}
+
+export function approvalItem(approval: ApprovalInfo, canShowDiff: boolean): vscode.TreeItem {
+  const item = new vscode.TreeItem(approval.title, vscode.TreeItemCollapsibleState.None);
+  item.id = `approval:${approval.key}`;
+  const failed = approval.status === 'failed';
+  const summary = approval.summary ? oneLine(approval.summary) : '';
+  item.description = failed ? `not delivered — try again${summary ? ` · ${summary}` : ''}` : summary;
+  item.iconPath = failed ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('shield', new vscode.ThemeColor('charts.yellow'));
+  const md = new vscode.MarkdownString(undefined, false);
+  md.appendMarkdown('**');
+  md.appendText(approval.title);
+  md.appendMarkdown('**');
+  if (approval.summary) {
+    md.appendMarkdown('\n\n');
+    md.appendText(approval.summary);
+  }
+  if (approval.risk) {
+    md.appendMarkdown('\n\n');
+    md.appendText(`Risk: ${approval.risk}`);
+  }
+  if (failed && approval.reason) {
+    md.appendMarkdown('\n\n');
+    md.appendText(`Not delivered: ${approval.reason}`);
+  }
+  md.appendMarkdown('\n\n');
+  md.appendText(`Choices: ${approval.options.map((o) => decisionLabel(o, approval.options)).join(', ')}`);
+  item.tooltip = md;
+  item.accessibilityInformation = { label: `Approval: ${approval.title}${summary ? `, ${summary}` : ''}` };
+  // Enter (or a click) asks for the decision in a quick pick; Allow / Deny are also inline and in the context menu.
+  item.command = { command: 'agentSwitchboard.decideApproval', title: 'Decide', arguments: [approval.key, undefined, 'board'] };
+  item.contextValue = `boardApproval${approval.options.map((o) => `+${o}`).join('')}${canShowDiff ? '+diff' : ''}`;
+  return item;
+}
+
+export function olderItem(hidden: number): vscode.TreeItem {
+  const item = new vscode.TreeItem(`${hidden} older run${hidden === 1 ? '' : 's'}…`, vscode.TreeItemCollapsibleState.None);
+  item.id = 'older';
+  item.iconPath = new vscode.ThemeIcon('history');
+  item.tooltip = 'Show more of the finished runs';
+  item.command = { command: 'agentSwitchboard.board.showOlder', title: 'Show Older Runs' };
+  item.contextValue = 'boardOlder';
+  return item;
+}
+
+/** A change set that changes no line (captured, nothing edited yet) is not worth `+0 −0` on every row. */
+function hasChanges(row: BoardRow): row is BoardRow & { readonly changes: NonNullable<BoardRow['changes']> } {
+  return row.changes !== undefined && row.changes.added + row.changes.removed > 0;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}

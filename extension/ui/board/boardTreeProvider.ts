@@ -1,0 +1,300 @@
+/**
+ * The "Runs" board: every run of every connection grouped Needs you / Working / Done (model/boardGroups.ts), as a
+ * native tree so it is keyboard-first and accessible. Store changes arrive once per event while runs stream, so the
+ * projection is debounced; when only rows changed, only those rows are re-rendered. Elapsed times tick only while the
+ * view is visible and a run is live, and the timer wakes when a text would change (each second for the first
+ * minute, then on the minute), never on an idle board.
+ */
+import * as vscode from 'vscode';
+import type { BoardGroup, BoardGroupId, BoardRow, BoardSources } from '../../model/boardGroups';
+import { boardGroups, boardStructure, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS, isLiveRow, rowSignature, untilNextChange } from '../../model/boardGroups';
+import { lastOutputLine } from '../../model/lastOutputLine';
+import type { RunStore } from '../../model/runStore';
+import { isTerminalRunState } from '../../protocol/transcriptTypes';
+import { Disposable } from '../disposable';
+import { changeStatsOf } from './boardChangeStats';
+import type { BoardNode } from './boardItems';
+import { approvalItem, groupItem, olderItem, runItem } from './boardItems';
+
+/** Long enough to fold a streaming burst into one render, short enough to feel immediate. */
+const DEBOUNCE_MS = 150;
+const DONE_PAGE = DEFAULT_DONE_LIMIT;
+
+export class BoardTreeProvider extends Disposable implements vscode.TreeDataProvider<BoardNode> {
+  private readonly treeEmitter = this._register(new vscode.EventEmitter<BoardNode | BoardNode[] | undefined>());
+  readonly onDidChangeTreeData = this.treeEmitter.event;
+  private readonly countEmitter = this._register(new vscode.EventEmitter<number>());
+  /** The number of runs under Needs you, when it changes (the view's badge). */
+  readonly onDidChangeNeedsYou = this.countEmitter.event;
+  private groups: readonly BoardGroup[] = [];
+  private rows = new Map<string, { readonly row: BoardRow; readonly group: BoardGroupId; readonly signature: string }>();
+  private structure = '';
+  private needsYou = -1;
+  private readonly groupNodes = new Map<BoardGroupId, BoardNode>();
+  private readonly runNodes = new Map<string, BoardNode>();
+  private readonly approvalNodes = new Map<string, BoardNode>();
+  private readonly olderNode: BoardNode = { type: 'older' };
+  private readonly acknowledged = new Set<string>();
+  private doneLimit = DONE_PAGE;
+  private visible = false;
+  private debounce: ReturnType<typeof setTimeout> | undefined;
+  private ticker: ReturnType<typeof setTimeout> | undefined;
+  private readonly sources: BoardSources;
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly canShowDiff: (approvalKey: string) => boolean,
+  ) {
+    super();
+    this.sources = {
+      lastLine: (runKey) => lastOutputLine(store.transcript(runKey)),
+      changeStats: (runKey) => changeStatsOf(store.state.changeSets.get(runKey)),
+    };
+    const changes = store.onDidChange(() => this.schedule());
+    // A patch changes only a last line, which nobody sees while the board is hidden.
+    const patches = store.onDidPatch(() => this.visible && this.schedule());
+    this._register({ dispose: () => (changes.dispose(), patches.dispose()) });
+    this._register({ dispose: () => (this.stopDebounce(), this.stopTicker()) });
+    this.project();
+  }
+
+  /** The board's projection now (the integration tests read it). Flushes a pending refresh first. */
+  snapshot(): readonly BoardGroup[] {
+    this.flush();
+    return this.groups;
+  }
+
+  /** Which group a run is in now, if it is on the board. */
+  groupOf(runKey: string): BoardGroupId | undefined {
+    this.flush();
+    return this.rows.get(runKey)?.group;
+  }
+
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    if (visible) {
+      this.flush();
+      this.treeEmitter.fire(undefined); // rows were not re-rendered for patches while hidden
+    }
+    this.updateTicker();
+  }
+
+  /** A failed run the user looked at leaves Needs you. */
+  acknowledge(runKey: string): void {
+    const run = this.store.state.runs.get(runKey);
+    if (run && ['failed', 'lost', 'interrupted'].includes(run.state) && !this.acknowledged.has(runKey)) {
+      this.acknowledged.add(runKey);
+      this.schedule();
+    }
+  }
+
+  showOlder(): void {
+    this.doneLimit += DONE_PAGE;
+    this.flush();
+    this.project();
+  }
+
+  groupNode(id: BoardGroupId): BoardNode {
+    return cached(this.groupNodes, id, () => ({ type: 'group', id }));
+  }
+
+  runNode(key: string): BoardNode {
+    return cached(this.runNodes, key, () => ({ type: 'run', key }));
+  }
+
+  approvalNode(key: string, runKey: string): BoardNode {
+    return cached(this.approvalNodes, key, () => ({ type: 'approval', key, runKey }));
+  }
+
+  getChildren(node?: BoardNode): BoardNode[] {
+    if (!node) {
+      return this.groups.filter((g) => g.rows.length > 0 || g.hidden > 0).map((g) => this.groupNode(g.id));
+    }
+    if (node.type === 'group') {
+      const group = this.groups.find((g) => g.id === node.id);
+      if (!group) {
+        return [];
+      }
+      const rows = group.rows.map((r) => this.runNode(r.runKey));
+      return group.hidden > 0 ? [...rows, this.olderNode] : rows;
+    }
+    if (node.type === 'run') {
+      return (this.rows.get(node.key)?.row.approvals ?? []).map((a) => this.approvalNode(a.key, node.key));
+    }
+    return [];
+  }
+
+  getParent(node: BoardNode): BoardNode | undefined {
+    switch (node.type) {
+      case 'group':
+        return undefined;
+      case 'run': {
+        const entry = this.rows.get(node.key);
+        return entry ? this.groupNode(entry.group) : undefined;
+      }
+      case 'approval':
+        return this.rows.has(node.runKey) ? this.runNode(node.runKey) : undefined;
+      case 'older':
+        return this.groupNode('done');
+      default: {
+        const _exhaustive: never = node;
+        return _exhaustive;
+      }
+    }
+  }
+
+  getTreeItem(node: BoardNode): vscode.TreeItem {
+    switch (node.type) {
+      case 'group': {
+        const group = this.groups.find((g) => g.id === node.id);
+        return group ? groupItem(group) : new vscode.TreeItem('(empty)');
+      }
+      case 'run': {
+        const row = this.rows.get(node.key)?.row;
+        return row ? runItem(row, this.runContext(row)) : new vscode.TreeItem('(removed)');
+      }
+      case 'approval': {
+        const approval = this.rows.get(node.runKey)?.row.approvals.find((a) => a.key === node.key);
+        return approval ? approvalItem(approval, this.canShowDiff(approval.key)) : new vscode.TreeItem('(decided)');
+      }
+      case 'older':
+        return olderItem(this.groups.find((g) => g.id === 'done')?.hidden ?? 0);
+      default: {
+        const _exhaustive: never = node;
+        return _exhaustive;
+      }
+    }
+  }
+
+  private runContext(row: BoardRow): Parameters<typeof runItem>[1] {
+    const state = this.store.state;
+    const run = state.runs.get(row.runKey);
+    const connection = run ? state.connections.get(run.connectionId) : undefined;
+    const connected = connection?.state.kind === 'connected';
+    const capabilities = connection?.capabilities ?? [];
+    const active = !isTerminalRunState(row.state) && row.state !== 'stopped';
+    return {
+      now: Date.now(),
+      endable: connected && row.state === 'idle' && capabilities.includes('run.end'),
+      cancellable: connected && active && row.state !== 'idle' && capabilities.includes('run.cancel'),
+      hasChangeSet: state.changeSets.has(row.runKey),
+    };
+  }
+
+  private schedule(): void {
+    this.debounce ??= setTimeout(() => {
+      this.debounce = undefined;
+      this.project();
+    }, DEBOUNCE_MS);
+  }
+
+  /** Runs a pending refresh now (a command is about to reveal a row). */
+  flush(): void {
+    if (this.debounce) {
+      this.stopDebounce();
+      this.project();
+    }
+  }
+
+  private project(): void {
+    const groups = boardGroups(this.store.state, this.sources, {
+      doneLimit: this.doneLimit,
+      acknowledged: this.acknowledged,
+      failedWindowMs: DEFAULT_FAILED_WINDOW_MS,
+      now: Date.now(),
+    });
+    const rows = new Map<string, { row: BoardRow; group: BoardGroupId; signature: string }>();
+    for (const group of groups) {
+      for (const row of group.rows) {
+        rows.set(row.runKey, { row, group: group.id, signature: rowSignature(row) });
+      }
+    }
+    // The tree's shape: which rows (and approval children) sit where. A change there re-renders everything;
+    // otherwise only the rows whose content changed are sent.
+    const structure = boardStructure(groups);
+    const changed: BoardNode[] = [];
+    if (structure === this.structure) {
+      for (const [key, entry] of rows) {
+        if (this.rows.get(key)?.signature !== entry.signature) {
+          changed.push(this.runNode(key));
+        }
+      }
+    }
+    const restructured = structure !== this.structure;
+    this.groups = groups;
+    this.rows = rows;
+    this.structure = structure;
+    this.forgetGone();
+    if (restructured) {
+      this.treeEmitter.fire(undefined);
+    } else if (changed.length > 0) {
+      this.treeEmitter.fire(changed);
+    }
+    const needsYou = groups[0]?.rows.length ?? 0;
+    if (needsYou !== this.needsYou) {
+      this.needsYou = needsYou;
+      this.countEmitter.fire(needsYou);
+    }
+    this.updateTicker();
+  }
+
+  private forgetGone(): void {
+    for (const key of this.runNodes.keys()) {
+      if (!this.rows.has(key)) {
+        this.runNodes.delete(key);
+      }
+    }
+    for (const [key, node] of this.approvalNodes) {
+      if (node.type === 'approval' && !this.rows.get(node.runKey)?.row.approvals.some((a) => a.key === key)) {
+        this.approvalNodes.delete(key);
+      }
+    }
+    for (const key of this.acknowledged) {
+      if (!this.store.state.runs.has(key)) {
+        this.acknowledged.delete(key);
+      }
+    }
+  }
+
+  /** Ticks only while someone can see it and a live run's elapsed time is shown; wakes when a text would change. */
+  private updateTicker(): void {
+    this.stopTicker();
+    if (!this.visible) {
+      return;
+    }
+    const now = Date.now();
+    const live = [...this.rows.values()].filter((e) => e.group !== 'done' && isLiveRow(e.row));
+    if (live.length === 0) {
+      return;
+    }
+    const wait = Math.min(...live.map((e) => untilNextChange(now - e.row.createdAt)));
+    this.ticker = setTimeout(() => {
+      this.ticker = undefined;
+      this.treeEmitter.fire([...this.rows.values()].filter((e) => e.group !== 'done' && isLiveRow(e.row)).map((e) => this.runNode(e.row.runKey)));
+      this.updateTicker();
+    }, wait);
+  }
+
+  private stopTicker(): void {
+    if (this.ticker) {
+      clearTimeout(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+
+  private stopDebounce(): void {
+    if (this.debounce) {
+      clearTimeout(this.debounce);
+      this.debounce = undefined;
+    }
+  }
+}
+
+function cached<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}

@@ -1,0 +1,119 @@
+/**
+ * Wires the "Runs" board: its tree view (selecting a row peeks the run's transcript without leaving the board), the
+ * Needs-you badge, the row commands (Allow / Deny and the approval's other choices, decided as 'board'; Reply is the
+ * existing Send Message command, which takes a run row) and *Next Approval*, which walks every waiting request.
+ */
+import * as vscode from 'vscode';
+import type { ApprovalInfo } from '../../model/modelTypes';
+import type { ApprovalDecision } from '../../protocol/transcriptTypes';
+import { isAllowing } from '../../protocol/transcriptTypes';
+import type { CommandContext } from '../commands/commandContext';
+import type { BoardNode } from './boardItems';
+import { BoardTreeProvider } from './boardTreeProvider';
+
+export const BOARD_VIEW_ID = 'agentSwitchboard.board';
+
+export interface RunBoard {
+  readonly provider: BoardTreeProvider;
+  readonly view: vscode.TreeView<BoardNode>;
+}
+
+/** Creates the board and its commands; everything returned in `disposables` belongs to the extension's lifetime. */
+export function registerRunBoard(ctx: CommandContext): { readonly board: RunBoard; readonly disposables: vscode.Disposable[] } {
+  const provider = new BoardTreeProvider(ctx.store, (key) => {
+    const approval = ctx.approvals.find(key);
+    return approval !== undefined && ctx.diffs.canShow(approval);
+  });
+  const view = vscode.window.createTreeView(BOARD_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  provider.setVisible(view.visible);
+  const disposables: vscode.Disposable[] = [provider, view];
+  let looking: string | undefined;
+
+  disposables.push(
+    view.onDidChangeVisibility((e) => provider.setVisible(e.visible)),
+    provider.onDidChangeNeedsYou((count) => {
+      view.badge = count > 0 ? { value: count, tooltip: `${count} run${count === 1 ? '' : 's'} need${count === 1 ? 's' : ''} you` } : undefined;
+    }),
+    view.onDidChangeSelection((e) => {
+      const node = e.selection[0];
+      const runKey = node?.type === 'run' ? node.key : node?.type === 'approval' ? node.runKey : undefined;
+      // A failed run leaves Needs you once the user has looked at it and moved on: not while it is selected, where
+      // the row would jump into the folded Done group under the keyboard.
+      if (looking !== undefined && looking !== runKey) {
+        provider.acknowledge(looking);
+      }
+      looking = runKey;
+      if (runKey) {
+        void peek(ctx, runKey);
+      }
+    }),
+  );
+
+  const approvalOf = (target: unknown): ApprovalInfo | undefined => {
+    const key = typeof target === 'string' ? target : isApprovalNode(target) ? target.key : undefined;
+    return key ? ctx.approvals.find(key) : undefined;
+  };
+  const decide = async (target: unknown, wanted: ApprovalDecision): Promise<boolean> => {
+    const approval = approvalOf(target);
+    if (!approval) {
+      void vscode.window.showWarningMessage('Choose an approval request on the run board.');
+      return false;
+    }
+    // "Allow" on a daemon without "allow once" (none today, but options are the daemon's) means its allowing choice.
+    const decision = wanted === 'allow_once' && !approval.options.includes('allow_once') ? (approval.options.find(isAllowing) ?? wanted) : wanted;
+    return ctx.approvals.decide(approval.key, decision, 'board');
+  };
+
+  let lastVisited: ApprovalInfo | undefined;
+  const nextApproval = async (): Promise<string | undefined> => {
+    const pending = ctx.approvals.pending();
+    if (pending.length === 0) {
+      void vscode.window.showInformationMessage('No approval requests are waiting.');
+      return undefined;
+    }
+    // Oldest first, from the one visited last, wrapping; a visited request that was decided meanwhile keeps its place.
+    const at = lastVisited ? pending.findIndex((a) => a.key === lastVisited!.key) : -1;
+    const after = lastVisited ? pending.findIndex((a) => a.requestedAt > lastVisited!.requestedAt) : 0;
+    const next = at >= 0 ? pending[(at + 1) % pending.length]! : pending[after >= 0 ? after : 0]!;
+    lastVisited = next;
+    provider.flush();
+    ctx.selection.select(next.runKey);
+    ctx.transcript.post({ type: 'revealApproval', approvalId: next.approvalId });
+    try {
+      await view.reveal(provider.approvalNode(next.key, next.runKey), { select: true, focus: true, expand: true });
+    } catch (error) {
+      ctx.log.warn(`Next Approval: could not reveal the row: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return next.key;
+  };
+
+  disposables.push(
+    vscode.commands.registerCommand('agentSwitchboard.board.allow', (target?: unknown) => decide(target, 'allow_once')),
+    vscode.commands.registerCommand('agentSwitchboard.board.allowSimilar', (target?: unknown) => decide(target, 'allow_similar')),
+    vscode.commands.registerCommand('agentSwitchboard.board.deny', (target?: unknown) => decide(target, 'deny')),
+    vscode.commands.registerCommand('agentSwitchboard.board.denySimilar', (target?: unknown) => decide(target, 'deny_always')),
+    vscode.commands.registerCommand('agentSwitchboard.board.showApprovalDiff', async (target?: unknown) => {
+      const approval = approvalOf(target);
+      if (approval) {
+        await ctx.diffs.show(approval);
+      }
+    }),
+    vscode.commands.registerCommand('agentSwitchboard.board.showOlder', () => provider.showOlder()),
+    vscode.commands.registerCommand('agentSwitchboard.nextApproval', nextApproval),
+  );
+  return { board: { provider, view }, disposables };
+}
+
+/** Shows the run in the Transcript view; focus stays on the board (a peek, not a jump). */
+async function peek(ctx: CommandContext, runKey: string): Promise<void> {
+  ctx.selection.select(runKey);
+  if (!ctx.transcript.isVisible) {
+    // Opening a collapsed webview view moves focus into it: give it back so arrow keys keep walking the board.
+    await ctx.transcript.reveal();
+    await vscode.commands.executeCommand(`${BOARD_VIEW_ID}.focus`);
+  }
+}
+
+function isApprovalNode(target: unknown): target is Extract<BoardNode, { type: 'approval' }> {
+  return target !== null && typeof target === 'object' && 'type' in target && target.type === 'approval' && 'key' in target && typeof target.key === 'string';
+}

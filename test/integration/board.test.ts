@@ -1,0 +1,224 @@
+/**
+ * The run board in a real VS Code, with the reference AgencyProxy daemon and the reference ACP agent: a run that
+ * asks for approval appears under *Needs you*, *Next Approval* reveals and selects its request, a click on the row's
+ * inline Allow decides it (recorded as "from the run board"), and the run moves to *Working*, then *Done*. Next
+ * Approval walks several requests oldest first and wraps; Enter on a request decides it through a quick pick. An
+ * ACP session waiting for the next message is under Needs you and answered with Reply from its row. Screenshots of
+ * the board in the dark and light themes.
+ */
+import * as assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
+import * as vscode from 'vscode';
+import type { BoardGroupId } from '../../extension/model/boardGroups';
+import { addConnections, endedTurns, fixturePath, removeConnections, setViewExpanded, webviewTexts } from './acpSupport';
+import { api, screenshot, startFixture, ui, waitFor, workspaceDir } from './support';
+
+const AP_NAME = 'Board daemon';
+const AP = `agency-proxy:${AP_NAME}`;
+const ACP_NAME = 'Board agent';
+const ACP = `acp:${ACP_NAME}`;
+/** The board's rows in the workbench (its pane is the one headed "Runs"). */
+const BOARD_ROWS = '.pane:has(.pane-header:has-text("Runs")) .monaco-list-row';
+
+type Api = Awaited<ReturnType<typeof api>>;
+
+async function newApRun(prompt: string, interactive = false): Promise<string> {
+  const runKey = await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: AP, provider: 'claude', model: '', permission: 'edit', prompt, interactive });
+  assert.equal(typeof runKey, 'string', 'the command returns the new run');
+  return runKey as string;
+}
+
+function rowOf(a: Api, runKey: string) {
+  return a.board.provider
+    .snapshot()
+    .flatMap((g) => g.rows)
+    .find((r) => r.runKey === runKey);
+}
+
+async function boardTexts(): Promise<string[]> {
+  return ui<string[]>({ action: 'text', selector: BOARD_ROWS }).catch((): string[] => []);
+}
+
+suite('Run board', () => {
+  let daemon: ChildProcess | undefined;
+  let dir: string;
+  /** Every group each run was in, in order, as the board projected it after each model change. */
+  const journeys = new Map<string, BoardGroupId[]>();
+  let watch: vscode.Disposable | undefined;
+
+  suiteSetup(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-board-'));
+    const socketPath = path.join(dir, 'run', 'runtime.sock');
+    // Chunks 30 ms apart: a run spends a moment in each state, as a real one does.
+    daemon = startFixture('agencyProxy', ['--socket', socketPath, '--record-dir', path.join(dir, 'state'), '--workspace', workspaceDir(), '--chunk-ms', '30']);
+    await waitFor('the daemon socket', () => fs.existsSync(socketPath));
+    const a = await api();
+    await addConnections([
+      { name: AP_NAME, protocol: 'agency-proxy', socketPath },
+      { name: ACP_NAME, protocol: 'acp', command: process.execPath, args: [fixturePath('acp'), '--state-dir', path.join(dir, 'acp')] },
+    ]);
+    await waitFor('both connected', () => a.store.state.connections.get(AP)?.state.kind === 'connected' && a.store.state.connections.get(ACP)?.state.kind === 'connected', 30000);
+    watch = a.store.onDidChange((state) => {
+      for (const key of state.runs.keys()) {
+        const group = a.board.provider.groupOf(key);
+        const journey = journeys.get(key) ?? [];
+        if (group && journey.at(-1) !== group) {
+          journey.push(group);
+          journeys.set(key, journey);
+        }
+      }
+    });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('agentSwitchboard.board.focus');
+  });
+
+  suiteTeardown(async () => {
+    watch?.dispose();
+    await removeConnections([AP_NAME, ACP_NAME]);
+    daemon?.kill('SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a run needing approval is under Needs you, allowed from the board, then Working, then Done', async () => {
+    const a = await api();
+    const runKey = await newApRun('Tidy up the README');
+    const approval = await waitFor('the request on the board', () => rowOf(a, runKey)?.approvals[0]);
+    assert.equal(a.board.provider.groupOf(runKey), 'needsYou');
+    assert.equal(rowOf(a, runKey)!.need, 'approval');
+    const rows = await waitFor('the row under Needs you in the view', async () => {
+      const t = await boardTexts();
+      return t.some((x) => x.includes('Needs you')) && t.some((x) => x.includes('Tidy up the README')) && t.some((x) => x.startsWith('Edit')) && t;
+    });
+    assert.ok(rows.indexOf(rows.find((x) => x.startsWith('Edit'))!) === rows.indexOf(rows.find((x) => x.includes('Tidy up the README'))!) + 1, `the request is the row below its run: ${rows.join(' | ')}`);
+    assert.equal(a.board.view.badge?.value, 1, 'the badge counts the runs that need you');
+
+    // Next Approval reveals the request's row (selected and focused) and shows the run in the transcript.
+    assert.equal(await vscode.commands.executeCommand('agentSwitchboard.nextApproval'), approval.key);
+    await waitFor('the request selected', () => {
+      const node = a.board.view.selection[0];
+      return node?.type === 'approval' && node.key === approval.key;
+    });
+    assert.equal(a.selection.runKey, runKey, 'the transcript shows the run');
+    await waitFor('the card in the transcript', async () => (await webviewTexts('[data-kind="approval"]')).length === 1);
+    // A click on the row's inline Allow, as a user would.
+    await ui({ action: 'click', selector: `${BOARD_ROWS}.selected .action-label[aria-label="Allow"]` });
+    await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
+    const decided = a.store.state.approvals.get(approval.key)!;
+    assert.equal(decided.decision, 'allow_once');
+    assert.equal(decided.decidedBy, 'board');
+    await waitFor('Done', () => a.board.provider.groupOf(runKey) === 'done');
+    assert.deepEqual(journeys.get(runKey), ['working', 'needsYou', 'working', 'done'], 'started working, needed the user, worked on, ended');
+    const card = await waitFor('the card says where it was decided', async () => (await webviewTexts('[data-kind="approval"]')).find((x) => x.includes('from the run board')));
+    assert.ok(card.includes('Allowed once'), card);
+    assert.equal(a.board.view.badge, undefined, 'nothing needs the user any more');
+  });
+
+  test('Next Approval walks every waiting request, oldest first, and wraps; Enter or Deny on a request decides it', async () => {
+    const a = await api();
+    const first = await newApRun('Rename the config loader');
+    await waitFor('the first request', () => rowOf(a, first)?.approvals[0]);
+    const second = await newApRun('Split the parser module');
+    await waitFor('the second request', () => rowOf(a, second)?.approvals[0]);
+    const order: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const key = (await vscode.commands.executeCommand('agentSwitchboard.nextApproval')) as string;
+      await waitFor('the request selected', () => {
+        const node = a.board.view.selection[0];
+        return node?.type === 'approval' && node.key === key;
+      });
+      order.push(key.split('::')[1]!);
+      assert.equal(a.selection.runKey, key.split('::').slice(0, 2).join('::'));
+    }
+    assert.deepEqual(order, [first, second, first].map((k) => k.split('::')[1]!));
+    // Keyboard: Enter on the selected request asks for the decision in a quick pick.
+    const firstApproval = rowOf(a, first)!.approvals[0]!.key;
+    await ui({ action: 'press', selector: `${BOARD_ROWS}.selected`, value: 'Enter' });
+    await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row', hasText: 'Deny' });
+    await waitFor('denied from the keyboard', () => a.store.state.approvals.get(firstApproval)?.status === 'decided');
+    assert.equal(a.store.state.approvals.get(firstApproval)?.decidedBy, 'board');
+    // The row's Deny (inline or context menu) passes the row.
+    const node = a.board.provider.approvalNode(rowOf(a, second)!.approvals[0]!.key, second);
+    assert.equal(await vscode.commands.executeCommand('agentSwitchboard.board.deny', node), true);
+    await waitFor('both completed', () => [first, second].every((k) => a.store.state.runs.get(k)?.state === 'completed'), 30000);
+    assert.ok([first, second].every((k) => [...a.store.state.approvals.values()].find((x) => x.runKey === k)?.decision === 'deny'));
+    assert.equal(await vscode.commands.executeCommand('agentSwitchboard.nextApproval'), undefined, 'nothing waits');
+  });
+
+  test('an ACP session waiting for the next message is under Needs you; Reply from its row answers it', async () => {
+    const a = await api();
+    const runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: ACP, model: '', permission: 'edit', prompt: 'Explain the build setup' })) as string;
+    await waitFor('the first turn', () => endedTurns(a, runKey, 'completed').length === 1, 30000);
+    const row = await waitFor('the session under Needs you', () => a.board.provider.groupOf(runKey) === 'needsYou' && rowOf(a, runKey));
+    assert.equal(row.need, 'message');
+    assert.equal(row.daemon, 'ACP');
+    assert.equal(row.canReply, true);
+    assert.ok(row.lastLine, 'the row has the last line of the answer');
+    // Reply is the Send Message command on the row (what the inline button runs), here with the text given.
+    await vscode.commands.executeCommand('agentSwitchboard.sendMessage', a.board.provider.runNode(runKey), 'And the release steps?');
+    await waitFor('the second turn', () => endedTurns(a, runKey, 'completed').length === 2, 30000);
+    await waitFor('waiting again', () => a.board.provider.groupOf(runKey) === 'needsYou');
+    assert.deepEqual(journeys.get(runKey)?.slice(-3), ['needsYou', 'working', 'needsYou']);
+  });
+
+  test('the board in the dark and light themes', async () => {
+    const a = await api();
+    // Something in every group: a request waiting, a run working, a failed one, the finished ones of the tests above.
+    const waiting = await newApRun('Add a changelog entry');
+    await waitFor('the request', () => rowOf(a, waiting)?.approvals[0]);
+    const failed = await newApRun('Migrate the database schema\nfail noedit');
+    await waitFor('failed', () => a.board.provider.groupOf(failed) === 'needsYou' && rowOf(a, failed)?.state === 'failed', 30000);
+    const working = await newApRun('Write the release notes\nslow long:400 noedit');
+    await waitFor('working with output', () => a.board.provider.groupOf(working) === 'working' && rowOf(a, working)?.lastLine);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await setViewExpanded('Connections', false);
+    try {
+      // Wide enough for the rows' descriptions (the default 300 px shows the titles); put back afterwards. "View
+      // width" is the editor's: a narrower editor is a wider sidebar.
+      for (let i = 0; i < 4; i++) {
+        await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
+      }
+      await a.board.view.reveal(a.board.provider.groupNode('done'), { expand: true, focus: false, select: false });
+      await vscode.commands.executeCommand('agentSwitchboard.board.focus');
+      await waitFor('every group in the view', async () => {
+        const t = await boardTexts();
+        return ['Needs you', 'Working', 'Done', 'Tidy up the README'].every((s) => t.some((x) => x.includes(s)));
+      });
+      const config = vscode.workspace.getConfiguration('workbench');
+      const themed = (cls: string) => waitFor(`the ${cls} theme`, async () => ((await ui<(string | null)[]>({ action: 'attribute', selector: '.monaco-workbench', value: 'class' }))[0] ?? '').split(/\s+/).includes(cls));
+      try {
+        await config.update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
+        await themed('vs');
+        await screenshot('board-light.png');
+      } finally {
+        await config.update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+      }
+      await themed('vs-dark');
+      await screenshot('board-dark.png');
+      // A failed run needs the user until they have looked at it and moved on.
+      const selected = (key: string) => () => {
+        const node = a.board.view.selection[0];
+        return node?.type === 'run' && node.key === key;
+      };
+      await a.board.view.reveal(a.board.provider.runNode(failed), { select: true, focus: true });
+      await waitFor('the failed run selected', selected(failed));
+      assert.equal(a.selection.runKey, failed, 'its transcript is shown');
+      assert.equal(a.board.provider.groupOf(failed), 'needsYou', 'it stays while selected');
+      await a.board.view.reveal(a.board.provider.runNode(working), { select: true, focus: true });
+      await waitFor('the working run selected', selected(working));
+      await waitFor('the failed run in Done once looked at', () => a.board.provider.groupOf(failed) === 'done');
+    } finally {
+      for (let i = 0; i < 4; i++) {
+        await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
+      }
+      await setViewExpanded('Connections', true);
+      await vscode.commands.executeCommand('agentSwitchboard.cancelRun', working);
+      await a.approvals.decide(rowOf(a, waiting)!.approvals[0]!.key, 'deny', 'board');
+    }
+    await waitFor('the working run ended', () => a.store.state.runs.get(working)?.state === 'canceled', 30000);
+  });
+});

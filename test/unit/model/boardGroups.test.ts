@@ -1,0 +1,210 @@
+/** The run board's projection: which group each run is in, the order, the cap, and what a row says. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { BoardGroup, BoardOptions, BoardSources } from '../../../extension/model/boardGroups';
+import {
+  boardGroups,
+  boardStructure,
+  changeStatsText,
+  DEFAULT_FAILED_WINDOW_MS,
+  elapsedText,
+  rowSignature,
+  untilNextChange,
+} from '../../../extension/model/boardGroups';
+import type { RunEvent } from '../../../extension/model/modelActions';
+import type { Capability } from '../../../extension/model/modelTypes';
+import { runKeyOf } from '../../../extension/model/modelTypes';
+import type { ProtocolName } from '../../../extension/protocol/protocolNames';
+import type { RunState } from '../../../extension/protocol/transcriptTypes';
+import { RunStore } from '../../../extension/model/runStore';
+
+const NOW = 10_000_000;
+
+function world() {
+  let clock = NOW - 1000;
+  const store = new RunStore(() => clock, (e) => assert.fail(String(e)));
+  const connect = (id: string, name: string, protocol: ProtocolName, capabilities: readonly Capability[], connected = true) => {
+    store.dispatch({ type: 'connectionAdded', connection: { id, name, protocol } });
+    store.dispatch({ type: 'connectionInfo', connectionId: id, capabilities });
+    store.dispatch({ type: 'connectionState', connectionId: id, state: connected ? { kind: 'connected', since: 0 } : { kind: 'disconnected' } });
+  };
+  const run = (connectionId: string, runId: string, state: RunState, createdAt: number, title = runId) => {
+    store.dispatch({ type: 'runUpserted', connectionId, runId, fields: { title, state, createdAt } });
+    return runKeyOf(connectionId, runId);
+  };
+  const event = (runKey: string, e: RunEvent) => store.dispatch({ type: 'runEvent', runKey, event: e });
+  const approve = (runKey: string, approvalId: string, at: number) => {
+    clock = at;
+    event(runKey, { kind: 'approvalRequested', approvalId, title: `Edit ${approvalId}`, detail: {}, summary: `summary ${approvalId}`, options: ['allow_once', 'deny'], hasDiff: false });
+  };
+  return { store, connect, run, event, approve };
+}
+
+const noSources: BoardSources = { lastLine: () => undefined, changeStats: () => undefined };
+const options = (o: Partial<BoardOptions> = {}): BoardOptions => ({ doneLimit: 20, acknowledged: new Set(), failedWindowMs: DEFAULT_FAILED_WINDOW_MS, now: NOW, ...o });
+const keysOf = (groups: readonly BoardGroup[]) => Object.fromEntries(groups.map((g) => [g.id, g.rows.map((r) => r.runKey.split('::')[1])]));
+
+const AP: readonly Capability[] = ['run.start', 'run.inject', 'run.cancel', 'run.end', 'approvals'];
+
+test('runs go to Needs you, Working or Done by what they need, in a fixed group order', () => {
+  const w = world();
+  w.connect('ap', 'AgencyProxy', 'agency-proxy', AP);
+  const waiting = w.run('ap', 'waiting', 'waiting_approval', 1);
+  w.approve(waiting, 'ap-1', 100);
+  w.run('ap', 'idle', 'idle', 2);
+  w.run('ap', 'failed', 'failed', NOW - 10);
+  w.run('ap', 'lost', 'lost', NOW - 20);
+  w.run('ap', 'interrupted', 'interrupted', NOW - 30);
+  w.run('ap', 'running', 'running', 3);
+  w.run('ap', 'starting', 'starting', 4);
+  w.run('ap', 'finishing', 'finishing', 5);
+  w.run('ap', 'unconfirmed', 'waiting_approval', 6); // restored: no live approval
+  w.run('ap', 'completed', 'completed', 7);
+  w.run('ap', 'canceled', 'canceled', 8);
+  w.run('ap', 'stopped', 'stopped', 9);
+  const groups = boardGroups(w.store.state, noSources, options());
+  assert.deepEqual(groups.map((g) => g.label), ['Needs you', 'Working', 'Done']);
+  assert.deepEqual(keysOf(groups), {
+    needsYou: ['waiting', 'idle', 'failed', 'lost', 'interrupted'],
+    working: ['unconfirmed', 'finishing', 'starting', 'running'],
+    done: ['stopped', 'canceled', 'completed'],
+  });
+  assert.deepEqual(groups[0]!.rows.map((r) => r.need), ['approval', 'message', 'failed', 'failed', 'failed']);
+});
+
+test('approvals: oldest request first, only those waiting for a person, listed under their run', () => {
+  const w = world();
+  w.connect('ap', 'AgencyProxy', 'agency-proxy', AP);
+  const young = w.run('ap', 'young', 'waiting_approval', 50);
+  const old = w.run('ap', 'old', 'waiting_approval', 10);
+  w.approve(young, 'a1', 200);
+  w.approve(old, 'b1', 300);
+  w.approve(young, 'a2', 400);
+  let groups = boardGroups(w.store.state, noSources, options());
+  assert.deepEqual(keysOf(groups).needsYou, ['young', 'old'], 'the run whose oldest request is oldest comes first');
+  assert.deepEqual(groups[0]!.rows[0]!.approvals.map((a) => a.approvalId), ['a1', 'a2']);
+  // Deciding takes a request off the board; the run is Working again once none waits.
+  w.store.dispatch({ type: 'approvalChange', runKey: young, approvalId: 'a1', change: { kind: 'deciding', decision: 'allow_once', by: 'board' } });
+  groups = boardGroups(w.store.state, noSources, options());
+  assert.deepEqual(groups[0]!.rows.find((r) => r.runKey === young)!.approvals.map((a) => a.approvalId), ['a2']);
+  w.store.dispatch({ type: 'approvalChange', runKey: young, approvalId: 'a2', change: { kind: 'deciding', decision: 'deny', by: 'board' } });
+  w.store.dispatch({ type: 'runUpserted', connectionId: 'ap', runId: 'young', fields: { state: 'running' } });
+  groups = boardGroups(w.store.state, noSources, options());
+  assert.deepEqual(keysOf(groups), { needsYou: ['old'], working: ['young'], done: [] });
+  // A request whose delivery failed still waits for a person.
+  w.store.dispatch({ type: 'approvalChange', runKey: old, approvalId: 'b1', change: { kind: 'deciding', decision: 'allow_once', by: 'board' } });
+  assert.deepEqual(keysOf(boardGroups(w.store.state, noSources, options())).needsYou, []);
+  w.store.dispatch({ type: 'approvalChange', runKey: old, approvalId: 'b1', change: { kind: 'failed', reason: 'socket closed' } });
+  const row = boardGroups(w.store.state, noSources, options())[0]!.rows[0]!;
+  assert.equal(row.runKey, old);
+  assert.equal(row.approvals[0]!.status, 'failed');
+});
+
+test('an approval on a run in any state (an ACP session keeps running) puts it under Needs you', () => {
+  const w = world();
+  w.connect('acp', 'Gemini', 'acp', ['run.start', 'run.inject', 'run.cancel', 'approvals']);
+  const session = w.run('acp', 's1', 'running', 1, 'Refactor the parser');
+  w.approve(session, 'p1', 5);
+  const row = boardGroups(w.store.state, noSources, options())[0]!.rows[0]!;
+  assert.equal(row.need, 'approval');
+  assert.equal(row.daemon, 'ACP');
+  assert.equal(row.connectionName, 'Gemini');
+  assert.equal(row.title, 'Refactor the parser');
+});
+
+test('an idle run waits for a message only where its connected daemon takes one', () => {
+  const w = world();
+  w.connect('acp', 'Claude Code', 'acp', ['run.start', 'run.inject', 'run.cancel']);
+  w.connect('scv', 'SCV', 'scv', ['run.queue']);
+  w.connect('a3s', 'A3S', 'a3s', ['run.start']);
+  w.connect('off', 'Offline', 'acp', ['run.inject'], false);
+  w.run('acp', 'session', 'idle', 4);
+  w.run('scv', 'queued', 'idle', 3);
+  w.run('a3s', 'noinput', 'idle', 2);
+  w.run('off', 'offline', 'idle', 1);
+  const groups = boardGroups(w.store.state, noSources, options());
+  assert.deepEqual(keysOf(groups), { needsYou: ['session', 'queued'], working: [], done: ['noinput', 'offline'] });
+  assert.deepEqual(groups[0]!.rows.map((r) => r.canReply), [true, true]);
+  assert.deepEqual(groups[2]!.rows.map((r) => r.canReply), [false, false]);
+});
+
+test('failed runs need you until looked at, and only recently', () => {
+  const w = world();
+  w.connect('ap', 'AgencyProxy', 'agency-proxy', AP);
+  const seen = w.run('ap', 'seen', 'failed', NOW - 100);
+  w.run('ap', 'fresh', 'failed', NOW - 200);
+  w.run('ap', 'ancient', 'failed', NOW - DEFAULT_FAILED_WINDOW_MS - 1);
+  const groups = boardGroups(w.store.state, noSources, options({ acknowledged: new Set([seen]) }));
+  assert.deepEqual(keysOf(groups), { needsYou: ['fresh'], working: [], done: ['seen', 'fresh', 'ancient'].filter((k) => k !== 'fresh') });
+});
+
+test('Done is newest first and capped; the rest is counted', () => {
+  const w = world();
+  w.connect('ap', 'AgencyProxy', 'agency-proxy', AP);
+  for (let i = 0; i < 25; i++) {
+    w.run('ap', `r${String(i).padStart(2, '0')}`, i % 2 ? 'completed' : 'canceled', 1000 + i);
+  }
+  const done = boardGroups(w.store.state, noSources, options({ doneLimit: 20 }))[2]!;
+  assert.equal(done.rows.length, 20);
+  assert.equal(done.hidden, 5);
+  assert.equal(done.rows[0]!.runKey, runKeyOf('ap', 'r24'));
+  assert.equal(done.rows[19]!.runKey, runKeyOf('ap', 'r05'));
+  assert.equal(boardGroups(w.store.state, noSources, options({ doneLimit: 40 }))[2]!.hidden, 0);
+  assert.equal(boardGroups(w.store.state, noSources, options({ doneLimit: 0 }))[2]!.hidden, 25);
+});
+
+test('rows carry the last line and the change stats from the sources, and the daemon label per protocol', () => {
+  const w = world();
+  w.connect('ap', 'work', 'agency-proxy', AP);
+  w.connect('hive', 'hive', 'hive', ['hive.operatorMessage']);
+  const a = w.run('ap', 'a', 'running', 1, 'Tidy up');
+  const b = w.run('hive', 'b', 'completed', 2, 'Agent b');
+  const sources: BoardSources = {
+    lastLine: (key) => (key === a ? 'Reading README.md' : undefined),
+    changeStats: (key) => (key === b ? { added: 12, removed: 3 } : undefined),
+  };
+  const groups = boardGroups(w.store.state, sources, options());
+  const rowA = groups[1]!.rows[0]!;
+  const rowB = groups[2]!.rows[0]!;
+  assert.equal(rowA.lastLine, 'Reading README.md');
+  assert.equal('changes' in rowA, false);
+  assert.deepEqual(rowB.changes, { added: 12, removed: 3 });
+  assert.equal('lastLine' in rowB, false);
+  assert.deepEqual([rowA.daemon, rowB.daemon], ['AgencyProxy', 'hyperhive']);
+  assert.equal(changeStatsText(rowB.changes!), '+12 \u22123');
+});
+
+test('a run without its connection is not on the board', () => {
+  const w = world();
+  w.connect('ap', 'AgencyProxy', 'agency-proxy', AP);
+  w.run('ap', 'a', 'running', 1);
+  w.store.dispatch({ type: 'connectionRemoved', connectionId: 'ap' });
+  assert.deepEqual(keysOf(boardGroups(w.store.state, noSources, options())), { needsYou: [], working: [], done: [] });
+});
+
+test('signatures change with what a row shows; the structure only with where rows sit', () => {
+  const w = world();
+  w.connect('ap', 'AgencyProxy', 'agency-proxy', AP);
+  const a = w.run('ap', 'a', 'running', 1);
+  let line = 'one';
+  const sources: BoardSources = { lastLine: () => line, changeStats: () => undefined };
+  const first = boardGroups(w.store.state, sources, options());
+  line = 'two';
+  const second = boardGroups(w.store.state, sources, options());
+  assert.equal(boardStructure(first), boardStructure(second));
+  assert.notEqual(rowSignature(first[1]!.rows[0]!), rowSignature(second[1]!.rows[0]!));
+  w.approve(a, 'x', 5);
+  const third = boardGroups(w.store.state, sources, options());
+  assert.notEqual(boardStructure(second), boardStructure(third));
+});
+
+test('elapsed time is compact, and the ticker wakes only when the text changes', () => {
+  assert.equal(elapsedText(0, 42_900), '42s');
+  assert.equal(elapsedText(0, 3 * 60_000 + 5_000), '3m');
+  assert.equal(elapsedText(0, 65 * 60_000), '1h 5m');
+  assert.equal(elapsedText(0, 2 * 3_600_000), '2h');
+  assert.equal(elapsedText(0, 52 * 3_600_000), '2d 4h');
+  assert.equal(elapsedText(1000, 0), '0s', 'a clock that went back says 0s');
+  assert.equal(untilNextChange(1_500), 520);
+  assert.equal(untilNextChange(61_000), 59_020);
+});
