@@ -45,7 +45,7 @@ export class PanelsView {
       }
     });
     details.appendChild(
-      h('summary', { class: 'panel-title' }, h('span', null, panel.title), h('span', { class: 'badge panel-count' }, String(panel.entries.length))),
+      h('summary', { class: 'panel-title' }, h('span', null, panel.title), h('span', { class: 'badge panel-count' }, String(panel.count ?? panel.entries.length))),
     );
     if (panel.entries.length === 0) {
       details.appendChild(h('p', { class: 'panel-empty' }, panel.emptyText ?? 'Nothing here.'));

@@ -17,6 +17,11 @@ export const panelSchema = z.object({
   id: z.string(),
   title: z.string(),
   emptyText: z.optional(z.string()),
+  /**
+   * The number the panel's badge shows when not every entry is one of what the panel counts (the change set's first
+   * entry is the whole set, not a file); default: the number of entries.
+   */
+  count: z.optional(z.number()),
   entries: z.array(
     z.object({
       id: z.string(),

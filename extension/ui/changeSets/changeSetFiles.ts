@@ -163,5 +163,5 @@ function changeSetPanelOf(info: ChangeSetInfo): Panel {
       ...(hunksSelectable(file) ? [{ id: 'applyHunks', label: 'Apply hunks…' }] : []),
     ],
   }));
-  return { id: CHANGE_SET_PANEL_ID, title, entries: [all, ...files] };
+  return { id: CHANGE_SET_PANEL_ID, title, count: files.length, entries: [all, ...files] };
 }
