@@ -22,6 +22,8 @@ export const panelSchema = z.object({
    * entry is the whole set, not a file); default: the number of entries.
    */
   count: z.optional(z.number()),
+  /** `error`: the panel reports a failure (a refused change set): its title and empty text show as an error. */
+  tone: z.optional(z.enum(['error'])),
   entries: z.array(
     z.object({
       id: z.string(),
