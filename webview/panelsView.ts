@@ -82,6 +82,9 @@ export class PanelsView {
             onClick: () => this.post({ type: 'panelAction', runKey, panelId: panel.id, entryId: entry.id, actionId: action.id }),
           });
           b.setAttribute('data-action-id', action.id);
+          if (action.hint) {
+            b.title = action.hint;
+          }
           actions.appendChild(b);
         }
         li.appendChild(actions);

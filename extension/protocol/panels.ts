@@ -6,8 +6,11 @@
 // zod/mini, like webviewMessages: these schemas end up in the webview bundle.
 import * as z from 'zod/mini';
 
-/** An action on a panel entry (e.g. "Mark done" on a todo); `confirm` asks the user first. */
-export const panelActionSchema = z.object({ id: z.string(), label: z.string(), confirm: z.optional(z.boolean()) });
+/**
+ * An action on a panel entry (e.g. "Mark done" on a todo); `confirm` asks the user first; `hint` explains what the
+ * action really does (e.g. whom it acts as), shown as the button's tooltip and in the confirmation.
+ */
+export const panelActionSchema = z.object({ id: z.string(), label: z.string(), confirm: z.optional(z.boolean()), hint: z.optional(z.string()) });
 
 /**
  * A side panel of the transcript view: a titled list of entries that the daemon, not the transcript, owns (hyperhive

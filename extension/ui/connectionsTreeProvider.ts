@@ -11,6 +11,7 @@ import type { RunStore } from '../model/runStore';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 import { Disposable } from './disposable';
 import { markRefusedChangeSet, refusedChangeSetDecoration } from './changeSetRefusal';
+import { takesMessages } from './runMessaging';
 import { connectionIcon, connectionStateText, runDescription, runIcon, runStateLabel } from './runPresentation';
 
 export type TreeNode = { readonly type: 'connection'; readonly id: string } | { readonly type: 'run'; readonly key: string };
@@ -146,7 +147,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     const capabilities = state.connections.get(run.connectionId)?.capabilities ?? [];
     const active = !isTerminalRunState(run.state) && run.state !== 'stopped';
     let flags = '';
-    if (active && (capabilities.includes('run.inject') || capabilities.includes('run.queue') || capabilities.includes('hive.operatorMessage'))) {
+    if (takesMessages(run, capabilities)) {
       flags += '+send';
     }
     const connected = state.connections.get(run.connectionId)?.state.kind === 'connected';
