@@ -51,22 +51,34 @@ suite('AgencyProxy account usage', () => {
 
   test('Show Account Usage opens a rendered, read-only view', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    assert.equal(await vscode.commands.executeCommand('agentSwitchboard.agencyProxy.accountUsage', CONNECTION), true);
-    const tab = await waitFor('the usage preview', () =>
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('account-usage')),
-    );
-    assert.ok(tab);
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.path.endsWith('/account-usage.md'));
-    assert.equal(doc?.uri.scheme, 'agent-switchboard-doc', 'a virtual document: nothing to save');
-    assert.equal(doc?.isDirty, false);
-    assert.match(doc?.getText() ?? '', /## claude[\s\S]*`█{7}░{13}` 37% used · resets 2030-01-01 05:00 UTC/);
-    const rendered = await waitFor('the rendered view', async () => {
-      const t = await ui<string[]>({ action: 'text', selector: 'h2', webview: true }).catch((): string[] => []);
-      return t.includes('claude') && t;
-    });
-    assert.deepEqual(rendered, ['claude', 'codex', 'copilot']);
-    await screenshot('agency-proxy-usage-view.png');
-    const a = await api();
-    assert.equal(a.store.state.connections.get(CONNECTION)?.state.kind, 'connected');
+    // The preview is then the only webview on screen (the transcript view lives in the sidebar).
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    try {
+      await showsTheView();
+    } finally {
+      // Later suites expect the sidebar where it was.
+      await vscode.commands.executeCommand('workbench.action.toggleSidebarVisibility');
+    }
   });
 });
+
+/** The command opens the usage rendered (the markdown preview), backed by a virtual, never-dirty document. */
+async function showsTheView(): Promise<void> {
+  assert.equal(await vscode.commands.executeCommand('agentSwitchboard.agencyProxy.accountUsage', CONNECTION), true);
+  const tab = await waitFor('the usage preview', () =>
+    vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('account-usage')),
+  );
+  assert.ok(tab);
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.path.endsWith('/account-usage.md'));
+  assert.equal(doc?.uri.scheme, 'agent-switchboard-doc', 'a virtual document: nothing to save');
+  assert.equal(doc?.isDirty, false);
+  assert.match(doc?.getText() ?? '', /## claude[\s\S]*`█{7}░{13}` 37% used · resets 2030-01-01 05:00 UTC/);
+  const rendered = await waitFor('the rendered view', async () => {
+    const t = await ui<string[]>({ action: 'text', selector: 'h2', webview: true }).catch((): string[] => []);
+    return t.includes('claude') && t;
+  });
+  assert.deepEqual(rendered, ['claude', 'codex', 'copilot']);
+  await screenshot('agency-proxy-usage-view.png');
+  const a = await api();
+  assert.equal(a.store.state.connections.get(CONNECTION)?.state.kind, 'connected');
+}
