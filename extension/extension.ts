@@ -12,7 +12,7 @@ import type { RunStore as RunStoreType } from './model/runStore';
 import { RunStore } from './model/runStore';
 import type { FrameTap } from './transport/frameTap';
 import { combineTaps, ProtocolTrace } from './transport/protocolTrace';
-import { redactSecrets } from './transport/traceRedaction';
+import { frameLogLine } from './transport/frameLogLine';
 import { ApprovalAttention, WindowFocus } from './ui/approvals/approvalAttention';
 import { ApprovalCenter } from './ui/approvals/approvalCenter';
 import type { ConfirmRule } from './ui/approvals/approvalRuleFlow';
@@ -111,9 +111,10 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   openTrace();
   context.subscriptions.push({ dispose: () => trace?.dispose() });
 
-  const logTap = (connection: string): FrameTap => (dir, frame) => {
+  // Every frame of every transport, at Trace level (Show Protocol Log offers to switch to it).
+  const logTap = (connection: string): FrameTap => (dir, frame, http) => {
     if (log.logLevel === vscode.LogLevel.Trace) {
-      log.trace(`${connection} ${dir === 'out' ? '→' : '←'} ${JSON.stringify(redactSecrets(frame))}`);
+      log.trace(frameLogLine(connection, dir, frame, http));
     }
   };
   const storageDir = context.globalStorageUri.fsPath;

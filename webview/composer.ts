@@ -18,6 +18,7 @@ export class Composer {
   /** `#composer`. */
   readonly element: HTMLDivElement;
   private readonly input: HTMLTextAreaElement;
+  private readonly placeholder: string;
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
   private readonly endButton: HTMLButtonElement;
@@ -33,11 +34,12 @@ export class Composer {
   constructor(private readonly post: (message: WebviewToHost) => void) {
     const mac = /Mac|iPhone|iPad/.test(navigator.platform);
     const shortcut = mac ? '⌘Enter' : 'Ctrl+Enter';
+    this.placeholder = `Message the agent (${shortcut} to send)`;
     this.input = h('textarea', {
       id: 'composer-input',
       class: 'composer-input',
       rows: 2,
-      placeholder: `Message the agent (${shortcut} to send)`,
+      placeholder: this.placeholder,
       'aria-keyshortcuts': mac ? 'Meta+Enter' : 'Control+Enter',
     });
     this.sendButton = button({ label: 'Send', text: 'Send', icon: 'send', className: 'primary', onClick: () => this.send() });
@@ -123,7 +125,10 @@ export class Composer {
     this.endButton.hidden = !run.actions.end;
     this.element.hidden = !canSend && !run.actions.stop && !run.actions.end;
     const queue = run.actions.queues && isTurnActive(run.state);
-    setButtonText(this.sendButton, queue ? 'Queue' : 'Send', queue ? 'Queue the message' : 'Send the message');
+    // A stopped hyperhive agent still takes messages: its inbox keeps them for its next start.
+    const stopped = run.state === 'stopped';
+    setButtonText(this.sendButton, queue || stopped ? 'Queue' : 'Send', stopped ? 'Queue the message in the agent\'s inbox for its next start' : queue ? 'Queue the message' : 'Send the message');
+    this.input.placeholder = stopped ? 'The agent is stopped: your message waits in its inbox until it starts' : this.placeholder;
     this.updateSendEnabled();
     this.autosize();
   }

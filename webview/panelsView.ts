@@ -44,11 +44,18 @@ export class PanelsView {
         this.closed.add(panel.id);
       }
     });
+    const error = panel.tone === 'error';
     details.appendChild(
-      h('summary', { class: 'panel-title' }, h('span', null, panel.title), h('span', { class: 'badge panel-count' }, String(panel.entries.length))),
+      h(
+        'summary',
+        { class: error ? 'panel-title panel-title-error' : 'panel-title' },
+        error ? codicon('error') : null,
+        h('span', null, panel.title),
+        error ? h('span', { class: 'badge badge-error panel-count' }, 'Error') : h('span', { class: 'badge panel-count' }, String(panel.count ?? panel.entries.length)),
+      ),
     );
     if (panel.entries.length === 0) {
-      details.appendChild(h('p', { class: 'panel-empty' }, panel.emptyText ?? 'Nothing here.'));
+      details.appendChild(h('p', error ? { class: 'panel-empty panel-error', role: 'alert' } : { class: 'panel-empty' }, panel.emptyText ?? 'Nothing here.'));
       return details;
     }
     const list = h('ul', { class: 'panel-list' });
@@ -75,6 +82,9 @@ export class PanelsView {
             onClick: () => this.post({ type: 'panelAction', runKey, panelId: panel.id, entryId: entry.id, actionId: action.id }),
           });
           b.setAttribute('data-action-id', action.id);
+          if (action.hint) {
+            b.title = action.hint;
+          }
           actions.appendChild(b);
         }
         li.appendChild(actions);

@@ -100,6 +100,9 @@ export class TranscriptView {
     );
     this.list.onPinnedChange = (pinned) => {
       this.jumpButton.hidden = pinned;
+      // The pill gets a strip of its own under the scroller: floating over it, it covered whatever was at the bottom
+      // of the view (an approval card's buttons).
+      this.element.classList.toggle('jump-visible', !pinned);
     };
     this.list.onUserScroll = () => this.savePosition();
   }

@@ -10,7 +10,7 @@ import { approvalKeyOf, runKeyOf } from './modelTypes';
 import { applyApprovalChange } from './approvalLifecycle';
 import type { RunEventResult } from './runEditor';
 import { RunEditor } from './runEditor';
-import { reduceRunEvent } from './runEventReducer';
+import { endToolsOnTerminal, reduceRunEvent } from './runEventReducer';
 
 export interface RunPatch {
   readonly runKey: string;
@@ -98,7 +98,13 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
       const key = runKeyOf(action.connectionId, action.runId);
       const run = state.runs.get(key) ?? newRun(action.connectionId, action.runId, action.fields.createdAt ?? now);
       const fields = Object.fromEntries(Object.entries(action.fields).filter(([, v]) => v !== undefined));
-      return { state: withRun(state, { ...run, ...fields }), patches: [], changed: true };
+      const ed = new RunEditor({ ...run, ...fields });
+      if (action.fields.state !== undefined) {
+        // Drivers also end runs through their fields (ACP's interrupted turn, SCV's stored sessions).
+        endToolsOnTerminal(ed, action.fields.state);
+      }
+      const patches = ed.patches.map((patch) => ({ runKey: key, patch }));
+      return { state: withRun(state, ed.run), patches, changed: true };
     }
     case 'runRemoved': {
       if (!state.runs.has(action.runKey)) {

@@ -74,6 +74,21 @@ export class RunEditor {
     this.run = { ...this.run, openTools };
   }
 
+  /**
+   * Ends every tool call still in flight (the run or turn ended without their results): without this they would
+   * keep spinning forever, since no result will come for them any more.
+   */
+  endOpenTools(status: 'cancelled' | 'unknown'): void {
+    const open = [...this.run.openTools.values(), ...(this.run.openAnonymousToolId !== undefined ? [this.run.openAnonymousToolId] : [])];
+    if (open.length === 0) {
+      return;
+    }
+    for (const id of open) {
+      this.update(id, { status, progress: null });
+    }
+    this.run = { ...this.run, openTools: new Map(), openAnonymousToolId: undefined };
+  }
+
   addTool(callId: string | null, name: string, input: unknown, status: 'proposed' | 'running' | 'unknown'): string {
     const id = this.nextId('t');
     this.add({ id, kind: 'tool', callId, name, input, status, output: '', truncated: false });

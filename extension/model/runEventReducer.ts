@@ -3,6 +3,8 @@
  * Pure and O(1) in the transcript length: it never reads the transcript, only the run's small bookkeeping
  * (open streaming items, tool calls in flight, pending approvals).
  */
+import type { RunState } from '../protocol/transcriptTypes';
+import { isTerminalRunState } from '../protocol/transcriptTypes';
 import { approvalRequested, approvalSettled } from './approvalLifecycle';
 import type { RunEvent } from './modelActions';
 import type { ApprovalInfo, RunInfo } from './modelTypes';
@@ -10,6 +12,16 @@ import type { RunEventResult } from './runEditor';
 import { RunEditor } from './runEditor';
 
 export type { RunEventResult };
+
+/**
+ * A run that reached a terminal state gets no more tool results: every call still in flight ends — `cancelled` after a
+ * cancel, `unknown` (no result came) otherwise.
+ */
+export function endToolsOnTerminal(ed: RunEditor, state: RunState): void {
+  if (isTerminalRunState(state)) {
+    ed.endOpenTools(state === 'canceled' ? 'cancelled' : 'unknown');
+  }
+}
 
 export function reduceRunEvent(
   run: RunInfo,
@@ -142,6 +154,7 @@ export function reduceRunEvent(
       ed.add({ id: ed.nextId('n'), kind: 'notice', text: event.text, level: event.level });
       break;
     case 'stateChanged':
+      endToolsOnTerminal(ed, event.state);
       ed.run = { ...ed.run, state: event.state, stateDetail: event.detail };
       if (event.announce) {
         ed.closeStreams();
@@ -156,6 +169,10 @@ export function reduceRunEvent(
       break;
     case 'turn':
       ed.closeStreams();
+      if (event.phase !== 'started') {
+        // A turn that ended leaves no call running: a cancelled turn cancelled them, otherwise their outcome is unknown.
+        ed.endOpenTools(event.phase === 'cancelled' ? 'cancelled' : 'unknown');
+      }
       ed.add({
         id: ed.nextId('n'),
         kind: 'turn',

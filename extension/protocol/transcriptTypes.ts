@@ -92,7 +92,8 @@ export const userItemSchema = z.object({ ...base, kind: z.literal('user'), text:
 export const textItemSchema = z.object({ ...base, kind: z.literal('text'), text: z.string(), streaming: z.boolean() });
 /** Model reasoning, appended in chunks while `streaming`; rendered collapsed. */
 export const reasoningItemSchema = z.object({ ...base, kind: z.literal('reasoning'), text: z.string(), streaming: z.boolean() });
-export const toolStatusSchema = z.enum(['proposed', 'running', 'succeeded', 'failed', 'unknown']);
+/** `cancelled`: the run or turn was cancelled before the call's result arrived; `unknown`: it ended without one. */
+export const toolStatusSchema = z.enum(['proposed', 'running', 'succeeded', 'failed', 'unknown', 'cancelled']);
 /** A tool call with its input and (once known) its result. `output` grows by appends for streamed output. */
 export const toolItemSchema = z.object({
   ...base,

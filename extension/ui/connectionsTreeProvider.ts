@@ -10,6 +10,8 @@ import type { ConnectionInfo, ModelState, RunInfo } from '../model/modelTypes';
 import type { RunStore } from '../model/runStore';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 import { Disposable } from './disposable';
+import { markRefusedChangeSet, refusedChangeSetDecoration } from './changeSetRefusal';
+import { takesMessages } from './runMessaging';
 import { connectionIcon, connectionStateText, runDescription, runIcon, runStateLabel } from './runPresentation';
 import type { SessionRow } from './sessionRows';
 import { sessionRows } from './sessionRows';
@@ -143,7 +145,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     const run = this.store.state.runs.get(decodeURIComponent(uri.path.slice(1)));
     const pending = run?.pendingApprovals.length ?? 0;
     if (pending === 0) {
-      return undefined;
+      return run ? refusedChangeSetDecoration(this.store.state.changeSets.get(run.key)) : undefined;
     }
     return new vscode.FileDecoration(
       pending > 9 ? '9+' : String(pending),
@@ -183,10 +185,11 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     item.resourceUri = runUri(run.key);
     item.tooltip = `${run.title}\nRun ${run.runId}\nState: ${runStateLabel(run.state)}${run.stateDetail ? ` (${run.stateDetail})` : ''}`;
     item.command = { command: 'agentSwitchboard.showTranscript', title: 'Show Transcript', arguments: [this.runNode(run.key)] };
+    markRefusedChangeSet(item, state.changeSets.get(run.key));
     const capabilities = state.connections.get(run.connectionId)?.capabilities ?? [];
     const active = !isTerminalRunState(run.state) && run.state !== 'stopped';
     let flags = '';
-    if (active && (capabilities.includes('run.inject') || capabilities.includes('run.queue') || capabilities.includes('hive.operatorMessage'))) {
+    if (takesMessages(run, capabilities)) {
       flags += '+send';
     }
     const connected = state.connections.get(run.connectionId)?.state.kind === 'connected';

@@ -7,6 +7,7 @@ import type { ModelState, SlashCommand } from '../model/modelTypes';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 import type { DaemonActionButton, RunSummary, SlashCommandView } from '../protocol/webviewMessages';
 import { runPanelsOf } from './runPanels';
+import { takesMessages } from './runMessaging';
 
 /** `daemonActions`: the header buttons of the daemon actions that apply to the run now (actionTargets.ts). */
 export function runSummaryOf(state: ModelState, runKey: string, daemonActions: readonly DaemonActionButton[] = []): RunSummary | null {
@@ -21,10 +22,7 @@ export function runSummaryOf(state: ModelState, runKey: string, daemonActions: r
   const connected = connection.state.kind === 'connected';
   const active = !isTerminalRunState(run.state) && run.state !== 'stopped';
   const queues = capabilities.includes('run.queue');
-  const canSend =
-    connected &&
-    active &&
-    (capabilities.includes('run.inject') || queues || capabilities.includes('hive.operatorMessage'));
+  const canSend = connected && takesMessages(run, capabilities);
   return {
     key: run.key,
     protocol: connection.protocol,

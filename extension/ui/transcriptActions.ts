@@ -122,7 +122,7 @@ export class TranscriptActionHandler implements TranscriptActions {
           throw new Error('That item changed meanwhile; try again.');
         }
         if (action.confirm) {
-          const ok = await vscode.window.showWarningMessage(`${action.label}: ${entry.label}?`, { modal: true }, action.label);
+          const ok = await vscode.window.showWarningMessage(`${action.label}: ${entry.label}?`, { modal: true, ...(action.hint ? { detail: action.hint } : {}) }, action.label);
           if (ok !== action.label) {
             return;
           }

@@ -113,6 +113,9 @@ async function performAction(page, a) {
     case 'waitFor':
       await locator.first().waitFor({ timeout });
       return true;
+    case 'hover':
+      await locator.first().hover({ timeout });
+      return true;
     case 'count':
       return locator.count();
     case 'value':

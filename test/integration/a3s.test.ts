@@ -167,4 +167,35 @@ suite('A3S', () => {
     await ui({ action: 'click', selector: '#cs-back', webview: true });
     await ui({ action: 'waitFor', selector: '#transcript', webview: true });
   });
+
+  test('a change set that fails its digest check is an error on the run row and in the panel', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // `baddigest`: the harness delivers the change set with the digest of other bytes.
+    const badKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, model: '', permission: 'edit', prompt: 'baddigest check' })) as string;
+    await waitFor('completed', () => a.store.state.runs.get(badKey)?.state === 'completed', 30000);
+    const cs = await waitFor('a refused change set', () => {
+      const c = a.store.state.changeSets.get(badKey);
+      return c?.status === 'refused' ? c : undefined;
+    });
+    assert.match(cs.reason ?? '', /digest/i);
+    const panel = runPanelsOf(a.store.state, badKey).find((p) => p.id === 'changeSet');
+    assert.equal(panel?.tone, 'error');
+
+    await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
+    const row = await waitFor('the run row saying the change set was refused', async () => {
+      const rows = await ui<string[]>({ action: 'text', selector: '.pane-body .monaco-list-row', hasText: 'baddigest' }).catch((): string[] => []);
+      return rows.find((r) => r.includes('change set refused'));
+    });
+    assert.match(row, /completed/);
+    await vscode.commands.executeCommand('agentSwitchboard.showTranscript', badKey);
+    const title = await waitFor('the change-set panel as an error', async () => {
+      const t = await ui<string[]>({ action: 'text', selector: '[data-panel-id="changeSet"] .panel-title-error', webview: true }).catch((): string[] => []);
+      return t.length > 0 ? t : undefined;
+    });
+    assert.match(title.join(' '), /Change set/);
+    const empty = await ui<string[]>({ action: 'text', selector: '[data-panel-id="changeSet"] .panel-error', webview: true });
+    assert.match(empty.join(' '), /Refused: .*digest/i);
+    await screenshot('a3s-refused-change-set.png');
+  });
 });

@@ -127,4 +127,35 @@ suite('hyperhive', () => {
     assert.equal(journal, true);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
+
+  test('a stopped agent takes messages (its inbox queues them), and loose-end buttons say they act as the agent', async () => {
+    const a = await api();
+    assert.equal(a.store.state.runs.get(runKey('otto'))?.state, 'stopped');
+    await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runKey('otto'));
+    const placeholder = await waitFor('the composer of the stopped agent', async () => {
+      const p = await ui<string[]>({ action: 'attribute', selector: '#composer-input', value: 'placeholder', webview: true }).catch((): string[] => []);
+      return p.find((x) => x.includes('stopped'));
+    });
+    assert.match(placeholder, /waits in its inbox/);
+    const body = 'Otto, when you are back: rebase on main.';
+    await ui({ action: 'fill', selector: '#composer-input', value: body, webview: true });
+    assert.deepEqual(await ui<string[]>({ action: 'text', selector: '#composer-send', webview: true }), ['Queue']);
+    await screenshot('hive-stopped-composer.png');
+    await ui({ action: 'click', selector: '#composer-send', webview: true });
+    await waitFor('the queued message in otto\'s transcript', () =>
+      a.store.transcript(runKey('otto'))?.snapshot().some((i) => i.kind === 'message' && i.from === 'operator' && i.body === body),
+    );
+    assert.equal(a.store.state.runs.get(runKey('otto'))?.state, 'stopped', 'sending did not start the agent');
+
+    await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runKey('iris'));
+    const labels = await waitFor('the loose-end buttons', async () => {
+      const t = await ui<string[]>({ action: 'text', selector: '[data-panel-id="looseEnds"] .panel-action', webview: true }).catch((): string[] => []);
+      return t.length > 0 ? t : undefined;
+    });
+    assert.ok(labels.includes('Mark done (as the agent)'), labels.join(' | '));
+    assert.ok(labels.every((l) => l.endsWith('(as the agent)')), labels.join(' | '));
+    const hints = await ui<string[]>({ action: 'attribute', selector: '[data-panel-id="looseEnds"] [data-action-id="markDone"]', value: 'title', webview: true });
+    assert.match(hints[0] ?? '', /records this as done by iris/);
+    await screenshot('hive-loose-ends-as-agent.png');
+  });
 });

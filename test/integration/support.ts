@@ -74,7 +74,7 @@ export async function setConnections(profiles: readonly Record<string, unknown>[
 }
 
 export interface UiAction {
-  readonly action: 'click' | 'count' | 'text' | 'textContent' | 'style' | 'attribute' | 'fill' | 'press' | 'waitFor' | 'value';
+  readonly action: 'click' | 'count' | 'text' | 'textContent' | 'style' | 'attribute' | 'fill' | 'press' | 'waitFor' | 'value' | 'hover';
   readonly selector: string;
   readonly hasText?: string;
   /** Act inside the visible extension webview instead of the workbench. */

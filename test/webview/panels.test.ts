@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Panel } from '../../extension/protocol/webviewMessages';
+import { buildChangeSetPanel } from '../../extension/ui/changeSets/changeSetFiles';
 import { RUN_KEY, sampleRun, snapshot } from './fixtures';
 import { openHarness } from './harness';
 import type { Harness } from './harness';
@@ -58,5 +59,35 @@ describe('side panels', () => {
     await harness.deliver({ type: 'run', run: sampleRun() });
     await harness.settle();
     assert.equal(await harness.page.locator('#panels').isHidden(), true);
+  });
+
+  test('the change-set badge counts files, not the "N files changed" entry above them', async () => {
+    const patch = 'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n';
+    const panel = buildChangeSetPanel({ runKey: RUN_KEY, source: 'daemon', status: 'ready', patch });
+    await harness.deliver({ type: 'run', run: sampleRun({ panels: [panel] }) });
+    await harness.settle();
+    assert.equal(await harness.page.locator('[data-panel-id="changeSet"] .panel-entry-label').first().innerText(), '1 file changed');
+    assert.equal(await harness.page.locator('[data-panel-id="changeSet"] .panel-count').innerText(), '1');
+  });
+
+  test('a refused change set shows as an error, not grey text', async () => {
+    const panel = buildChangeSetPanel({ runKey: RUN_KEY, source: 'daemon', status: 'refused', reason: 'patch_digest: the digest does not match' });
+    await harness.deliver({ type: 'run', run: sampleRun({ panels: [panel] }) });
+    await harness.settle();
+    const root = harness.page.locator('[data-panel-id="changeSet"]');
+    assert.equal(await root.locator('.panel-title-error .codicon-error').count(), 1);
+    assert.equal(await root.locator('.panel-count').innerText(), 'Error');
+    const empty = root.locator('.panel-empty.panel-error');
+    assert.match(await empty.innerText(), /Refused: patch_digest/);
+    assert.equal(await empty.getAttribute('role'), 'alert');
+    const [text, error] = await harness.page.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--vscode-errorForeground)';
+      document.body.appendChild(probe);
+      const colours = [getComputedStyle(document.querySelector('.panel-empty.panel-error')!).color, getComputedStyle(probe).color];
+      probe.remove();
+      return colours;
+    });
+    assert.equal(text, error, 'in the error colour');
   });
 });

@@ -46,6 +46,17 @@ describe('patches', () => {
     assert.deepEqual(await resyncs(), []);
   });
 
+  test('a running tool call that ends cancelled stops spinning and says so', async () => {
+    await patches(11, [{ op: 'add', item: { id: 't', kind: 'tool', callId: 'c1', name: 'bash', input: null, status: 'running', output: '', truncated: false, progress: 'step 2' } }]);
+    const status = harness.page.locator('[data-item-id="t"] .tool-status');
+    assert.equal(await status.locator('xpath=self::*[contains(@class, "codicon-modifier-spin")]').count(), 1);
+    await patches(12, [{ op: 'update', id: 't', changes: { status: 'cancelled', progress: null } }]);
+    assert.equal(await status.getAttribute('aria-label'), 'Cancelled');
+    assert.doesNotMatch((await status.getAttribute('class')) ?? '', /spin/);
+    assert.equal(await harness.page.locator('[data-item-id="t"] .tool-progress').count(), 0);
+    assert.deepEqual(await resyncs(), []);
+  });
+
   test('a gap in sequence posts resync and ignores later patches until a snapshot', async () => {
     await patches(13, [{ op: 'add', item: { id: 'x', kind: 'text', text: 'x', streaming: false } }]);
     assert.deepEqual(await resyncs(), [{ type: 'resync', runKey: RUN_KEY }]);

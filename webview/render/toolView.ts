@@ -21,6 +21,7 @@ const STATUS: Record<ToolItem['status'], { icon: string; label: string; extra?: 
   succeeded: { icon: 'pass', label: 'Succeeded' },
   failed: { icon: 'error', label: 'Failed' },
   unknown: { icon: 'question', label: 'Status unknown' },
+  cancelled: { icon: 'circle-slash', label: 'Cancelled' },
 };
 
 export function toolView(initial: ToolItem, ctx: RenderContext): ItemView {

@@ -7,6 +7,7 @@
 import type { ActionAnswers, ActionResult, ActionTarget, DaemonAction } from '../kit/daemonActions';
 import { DriverError } from '../kit/errors';
 import type { AgencyProxyDriver } from './agencyProxyDriver';
+import { accountUsageMarkdown, accountUsageSummary } from './accountUsageMarkdown';
 import { DEFAULT_CONTINUE_PROMPT } from './continueRun';
 
 const A = 'agentSwitchboard.agencyProxy';
@@ -20,6 +21,7 @@ export const AGENCY_PROXY_ACTIONS: readonly DaemonAction[] = [
     menus: [{ item: 'connection', group: '3_daemon@1' }],
     pickTarget: 'Account usage of which AgencyProxy?',
     failure: 'Account usage',
+    statusBar: { text: 'Usage', name: 'AgencyProxy Account Usage' },
   },
   {
     command: `${A}.shutdown`,
@@ -111,9 +113,19 @@ export function agencyProxyFacts(driver: AgencyProxyDriver, runId?: string): rea
 export async function performAgencyProxyAction(driver: AgencyProxyDriver, command: string, target: ActionTarget, answers: ActionAnswers): Promise<ActionResult> {
   const runId = target.runId ?? '';
   switch (command) {
-    case `${A}.accountUsage`:
-      // Provider-specific shapes: shown as the daemon reports them.
-      return { kind: 'document', name: 'account-usage.json', language: 'json', content: JSON.stringify(await driver.readAccountUsage(), null, 2) };
+    case `${A}.accountUsage`: {
+      // Provider-specific shapes: bars where a usage window is recognised, the raw JSON otherwise.
+      const providers = await driver.readAccountUsage();
+      const now = Date.now();
+      return {
+        kind: 'document',
+        name: 'account-usage.md',
+        language: 'markdown',
+        preview: true,
+        content: accountUsageMarkdown(driver.connectionName, providers, now),
+        summary: accountUsageSummary(providers, now),
+      };
+    }
     case `${A}.shutdown`: {
       const mode = stringAnswer(answers, 'mode');
       if (mode === 'idle') {

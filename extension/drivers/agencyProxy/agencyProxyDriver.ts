@@ -185,6 +185,11 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
     await this.attachments.reconcile(client, await client.listRuns());
   }
 
+  /** The connection's name, as the user named it (for views titled after it). */
+  get connectionName(): string {
+    return this.ctx.profile.name;
+  }
+
   /** Provider account usage as the daemon reports it (provider-specific; shown raw). */
   async readAccountUsage(): Promise<readonly { provider: string; supported: boolean; usage: unknown; error: string | null }[]> {
     try {

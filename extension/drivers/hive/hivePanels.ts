@@ -56,7 +56,12 @@ export function parseLooseEndEntryId(entryId: string): { readonly kind: string; 
   return Number.isSafeInteger(id) ? { kind: match[1]!, id } : undefined;
 }
 
-const cancel = (confirm = true) => ({ id: ACTION_CANCEL, label: 'Cancel', confirm });
+/**
+ * A client on an agent's socket *is* that agent (WIRE.md 4.9): what these buttons do, the hive records as the
+ * agent's own doing. The label says so; the hint (tooltip, confirmation) names the agent.
+ */
+const asAgentHint = (agent: string): string => `Sent on ${agent}'s own socket: the hive records this as done by ${agent}, not by you.`;
+const cancel = (agent: string, confirm = true) => ({ id: ACTION_CANCEL, label: 'Cancel (as the agent)', confirm, hint: asAgentHint(agent) });
 
 function looseEndEntry(agent: string, isManager: boolean, item: Lenient<LooseEnd>, index: number, nowMs: number): Entry {
   if (!item.ok) {
@@ -71,7 +76,7 @@ function looseEndEntry(agent: string, isManager: boolean, item: Lenient<LooseEnd
       const route = end.target ? `${end.asker ?? agent} → ${end.target}` : `asked by ${end.asker ?? agent}`;
       const options = end.options && end.options.length > 0 ? `options: ${end.options.join(' / ')}${end.multi ? ' (multi)' : ''}` : undefined;
       return withDescription(
-        { id: looseEndEntryId('question', end.id), icon: 'question', label: end.question, actions: mine ? [cancel()] : [] },
+        { id: looseEndEntryId('question', end.id), icon: 'question', label: end.question, actions: mine ? [cancel(agent)] : [] },
         joined([route, options, end.target === 'operator' && 'answer on the dashboard', openedAt(end.age_seconds, nowMs)]),
       );
     }
@@ -82,7 +87,7 @@ function looseEndEntry(agent: string, isManager: boolean, item: Lenient<LooseEnd
           id: looseEndEntryId('approval', end.id),
           icon: 'shield',
           label: end.description ?? `Approval #${end.id}`,
-          actions: isManager ? [cancel()] : [],
+          actions: isManager ? [cancel(agent)] : [],
         },
         joined([
           typeof end['approval_kind'] === 'string' ? end['approval_kind'] : undefined,
@@ -98,14 +103,14 @@ function looseEndEntry(agent: string, isManager: boolean, item: Lenient<LooseEnd
           id: looseEndEntryId('todo', end.id),
           icon: 'checklist',
           label: end.summary,
-          actions: [{ id: ACTION_MARK_DONE, label: 'Mark done' }, cancel()],
+          actions: [{ id: ACTION_MARK_DONE, label: 'Mark done (as the agent)', hint: asAgentHint(agent) }, cancel(agent)],
         },
         joined([end.subsystem, end.key, end.source && `from ${end.source}`, openedAt(end.age_seconds, nowMs)]),
       );
     case 'reminder': {
       const due = shortTime(hiveTimeIso(end.due_at));
       return withDescription(
-        { id: looseEndEntryId('reminder', end.id), icon: 'bell', label: end.message ?? `Reminder #${end.id}`, actions: [cancel()] },
+        { id: looseEndEntryId('reminder', end.id), icon: 'bell', label: end.message ?? `Reminder #${end.id}`, actions: [cancel(agent)] },
         joined([due && `due ${due}`, openedAt(end.age_seconds, nowMs)]),
       );
     }

@@ -102,8 +102,19 @@ export type ActionResult =
   | { readonly kind: 'declined'; readonly message: string }
   /** Open this run's transcript (a new run or session); the command resolves with its run key. */
   | { readonly kind: 'openRun'; readonly runId: string; readonly message?: string }
-  /** A read-only document; *Refresh* in its editor title performs the action again with the same answers. */
-  | { readonly kind: 'document'; readonly name: string; readonly language: 'json' | 'log' | 'markdown' | 'plaintext'; readonly content: string }
+  /**
+   * A read-only document; *Refresh* in its editor title performs the action again with the same answers. `preview`:
+   * markdown shown rendered (the markdown preview) rather than as text; `summary`: short markdown for the action's
+   * status bar tooltip (see `DaemonAction.statusBar`).
+   */
+  | {
+      readonly kind: 'document';
+      readonly name: string;
+      readonly language: 'json' | 'log' | 'markdown' | 'plaintext';
+      readonly content: string;
+      readonly preview?: boolean;
+      readonly summary?: string;
+    }
   /** Ask this, then perform the action again with `answers` added (e.g. "end the live session first?"). */
   | { readonly kind: 'confirmFirst'; readonly message: string; readonly detail: string; readonly button: string; readonly answers: ActionAnswers };
 
@@ -136,6 +147,12 @@ export interface DaemonAction {
    * (not when it is restored that way after a reload). `message` may use the template placeholders.
    */
   readonly offer?: { readonly runBecomes: RunState; readonly message: string };
+  /**
+   * Connection scope, a `document` action with a `summary`: a status bar item per connection where it applies, whose
+   * tooltip is the summary and whose click performs the action. Read again when the connection connects, when one
+   * of its runs ends and whenever the action runs — never on a timer.
+   */
+  readonly statusBar?: { readonly text: string; readonly name: string };
 }
 
 export interface ActionMenu {

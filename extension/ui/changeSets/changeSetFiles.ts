@@ -123,7 +123,8 @@ function changeSetPanelOf(info: ChangeSetInfo): Panel {
     case 'unavailable':
       return { id: CHANGE_SET_PANEL_ID, title, emptyText: info.reason ?? 'There is no change set for this run.', entries: [] };
     case 'refused':
-      return { id: CHANGE_SET_PANEL_ID, title, emptyText: `Refused: ${info.reason ?? 'the change set failed verification.'}`, entries: [] };
+      // The delivered patch failed its digest, length or decoding check: nothing of it is shown or applied.
+      return { id: CHANGE_SET_PANEL_ID, title, tone: 'error', emptyText: `Refused: ${info.reason ?? 'the change set failed verification.'}`, entries: [] };
     case 'ready':
       break;
   }
@@ -163,5 +164,5 @@ function changeSetPanelOf(info: ChangeSetInfo): Panel {
       ...(hunksSelectable(file) ? [{ id: 'applyHunks', label: 'Apply hunks…' }] : []),
     ],
   }));
-  return { id: CHANGE_SET_PANEL_ID, title, entries: [all, ...files] };
+  return { id: CHANGE_SET_PANEL_ID, title, count: files.length, entries: [all, ...files] };
 }

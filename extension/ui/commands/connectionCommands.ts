@@ -5,6 +5,7 @@ import { connectionIdOfTarget, errorText } from './commandContext';
 import type { AddConnectionArgs } from './manageConnections';
 import { manageConnections } from './manageConnections';
 import { pickConnection } from './pickers';
+import { showProtocolLog } from './protocolLogCommand';
 
 function isAddConnectionArgs(value: unknown): value is AddConnectionArgs {
   return value !== null && typeof value === 'object' && typeof (value as { socketPath?: unknown }).socketPath === 'string';
@@ -37,7 +38,7 @@ export function registerConnectionCommands(ctx: CommandContext): vscode.Disposab
     vscode.commands.registerCommand('agentSwitchboard.manageConnections', (args?: unknown) =>
       manageConnections(ctx, isAddConnectionArgs(args) ? args : undefined),
     ),
-    vscode.commands.registerCommand('agentSwitchboard.showLog', () => ctx.log.show(true)),
+    vscode.commands.registerCommand('agentSwitchboard.showLog', () => showProtocolLog(ctx.log)),
     vscode.commands.registerCommand('agentSwitchboard.refresh', async () => {
       for (const connection of ctx.store.state.connections.values()) {
         const driver = ctx.connections.driver(connection.id);

@@ -6,6 +6,7 @@ import { connectionIdOfTarget, errorText, runKeyOfTarget } from './commandContex
 import type { NewRunArgs } from './newRunPrompts';
 import { askNewRun } from './newRunPrompts';
 import { isActiveRun, isEndableRun, pickConnection, pickRun } from './pickers';
+import { takesMessages } from '../runMessaging';
 
 export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
   const runOf = (target: unknown): RunInfo | undefined => {
@@ -50,7 +51,9 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
       }
     }),
     vscode.commands.registerCommand('agentSwitchboard.sendMessage', async (target?: unknown, text?: unknown) => {
-      const run = runOf(target) ?? (await pickRun(ctx.store.state, 'Send a message to which run?', isActiveRun));
+      const run =
+        runOf(target) ??
+        (await pickRun(ctx.store.state, 'Send a message to which run?', (r) => takesMessages(r, ctx.store.state.connections.get(r.connectionId)?.capabilities ?? [])));
       if (!run) {
         return;
       }

@@ -14,6 +14,7 @@ import type { CommandContext } from '../commands/commandContext';
 import { errorText } from '../commands/commandContext';
 import { sanitizeNotificationText } from '../notificationText';
 import { ActionDocuments } from './actionDocuments';
+import { ActionStatusBars } from './actionStatusBars';
 import type { TemplateValues } from './actionInputs';
 import { askInput, automationAnswers, confirmModal, fillTemplate, needsAsking } from './actionInputs';
 import type { ResolvedTarget } from './actionTargets';
@@ -108,7 +109,9 @@ class ActionRun {
       }
       case 'document': {
         const origin = { command: this.entry.action.command, target, answers };
-        await this.documents.show(this.documents.uriFor(origin, this.resolved.connectionName, result.name), origin, result.language, result.content);
+        this.documents.onResult?.(origin.command, target.connectionId, result.summary);
+        const uri = this.documents.uriFor(origin, this.resolved.connectionName, result.name);
+        await this.documents.show(uri, origin, result.language, result.content, result.preview === true);
         return true;
       }
       case 'confirmFirst': {
@@ -161,6 +164,7 @@ async function refreshDocument(ctx: CommandContext, documents: ActionDocuments, 
     if (result.kind !== 'document') {
       throw new Error('The daemon gave no document this time.');
     }
+    documents.onResult?.(origin.command, origin.target.connectionId, result.summary);
     documents.update(target, origin, result.content);
     return true;
   } catch (error) {
@@ -171,8 +175,11 @@ async function refreshDocument(ctx: CommandContext, documents: ActionDocuments, 
 
 export function registerDaemonActionCommands(ctx: CommandContext): vscode.Disposable[] {
   const documents = new ActionDocuments();
+  const statusBars = new ActionStatusBars(ctx.store, ctx.connections, ctx.log);
+  documents.onResult = (command, connectionId, summary) => statusBars.noteResult(command, connectionId, summary);
   return [
     documents,
+    statusBars,
     ...registeredActions().map((entry) =>
       vscode.commands.registerCommand(entry.action.command, (target?: unknown, answers?: unknown) => runAction(ctx, documents, entry, target, answers)),
     ),

@@ -42,11 +42,23 @@ export class ActionDocuments extends Disposable implements vscode.TextDocumentCo
     return vscode.Uri.from({ scheme: ACTION_DOCUMENT_SCHEME, path: `/${connectionName.replace(/[\\/]/g, '_')}/${name.replace(/[\\/]/g, '_')}`, query: query.toString() });
   }
 
-  async show(uri: vscode.Uri, origin: DocumentOrigin, language: string, content: string): Promise<void> {
+  /** Told of every document an action produced (its status bar summary, if any). */
+  onResult?: (command: string, connectionId: string, summary: string | undefined) => void;
+
+  /** `rendered`: a markdown document is shown as VS Code's markdown preview (it follows later refreshes). */
+  async show(uri: vscode.Uri, origin: DocumentOrigin, language: string, content: string, rendered = false): Promise<void> {
     this.update(uri, origin, content);
     let doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== language) {
       doc = await vscode.languages.setTextDocumentLanguage(doc, language);
+    }
+    if (rendered && language === 'markdown') {
+      try {
+        await vscode.commands.executeCommand('markdown.showPreview', uri);
+        return;
+      } catch {
+        // No markdown preview (the built-in extension disabled): the text, which reads well too.
+      }
     }
     await vscode.window.showTextDocument(doc, { preview: false });
   }

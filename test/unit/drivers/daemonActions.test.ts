@@ -120,6 +120,9 @@ function recordingDriver(calls: string[]): never {
     if (name === 'listSchedules') {
       return Promise.resolve([{ ok: true, value: { id: 1, body: 'b' } }]);
     }
+    if (name === 'readAccountUsage') {
+      return Promise.resolve([{ provider: 'claude', supported: true, usage: null, error: null }]);
+    }
     if (name === 'leftoverOffer') {
       return { id: 'o', fromRunId: 'a', toRunId: 'b', prompts: [] };
     }
@@ -129,6 +132,9 @@ function recordingDriver(calls: string[]): never {
     get: (_t, name: string) => {
       if (name === 'leftoverOffer') {
         return answer(name);
+      }
+      if (name === 'connectionName') {
+        return 'demo';
       }
       if (name === 'authMethods') {
         return [{ id: 'm', name: 'Key', kind: 'env_var', vars: [] }];

@@ -38,3 +38,19 @@ test('an update replaces the list the header shows', () => {
   store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'r1', fields: { slashCommands: [{ name: 'b', description: 'B', hint: 'h' }] } });
   assert.deepEqual(runSummaryOf(store.state, key)!.slashCommands, [{ name: 'b', description: 'B', hint: 'h' }]);
 });
+
+test('a stopped hyperhive agent can be sent a message (its inbox queues it); a stopped or ended run elsewhere cannot', () => {
+  const store = new RunStore(() => 1000, (e) => assert.fail(String(e)));
+  const send = (protocol: 'hive' | 'scv', capabilities: readonly ('hive.operatorMessage' | 'run.queue')[], state: 'stopped' | 'completed' | 'running') => {
+    const id = `${protocol}-${state}`;
+    store.dispatch({ type: 'connectionAdded', connection: { id, name: id, protocol } });
+    store.dispatch({ type: 'connectionState', connectionId: id, state: { kind: 'connected', since: 1 } });
+    store.dispatch({ type: 'connectionInfo', connectionId: id, capabilities });
+    store.dispatch({ type: 'runUpserted', connectionId: id, runId: 'a', fields: { title: 'agent', state } });
+    return runSummaryOf(store.state, runKeyOf(id, 'a'))!.actions.send;
+  };
+  assert.equal(send('hive', ['hive.operatorMessage'], 'stopped'), true);
+  assert.equal(send('hive', ['hive.operatorMessage'], 'running'), true);
+  assert.equal(send('scv', ['run.queue'], 'stopped'), false);
+  assert.equal(send('scv', ['run.queue'], 'completed'), false);
+});

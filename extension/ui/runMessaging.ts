@@ -1,0 +1,19 @@
+/**
+ * Whether a run takes a message from the user now — the one rule the composer, the tree's Send Message and the
+ * palette share. Pure (no `vscode`).
+ */
+import type { Capability, RunInfo } from '../model/modelTypes';
+import { isTerminalRunState } from '../protocol/transcriptTypes';
+
+/**
+ * An active run of a daemon that injects or queues messages; or a *stopped* hyperhive agent: its broker keeps an
+ * operator message in the agent's inbox until the agent's next start (WIRE.md 4.6), so the message is not lost.
+ * (Whether the connection is up is the caller's question.)
+ */
+export function takesMessages(run: RunInfo, capabilities: readonly Capability[]): boolean {
+  const hive = capabilities.includes('hive.operatorMessage');
+  if (isTerminalRunState(run.state) || (run.state === 'stopped' && !hive)) {
+    return false;
+  }
+  return hive || capabilities.includes('run.inject') || capabilities.includes('run.queue');
+}
