@@ -15,7 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import { api, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
+import { api, connectAgencyProxyFixture, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
 
 const NAME = 'AgencyProxy Chat';
 const QUICK_PICK_ROW = '.quick-input-widget .monaco-list-row';
@@ -50,13 +50,7 @@ suite('AgencyProxy conversations', () => {
   let daemon: ChildProcess | undefined;
 
   suiteSetup(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-apc-'));
-    const socketPath = path.join(dir, 'run', 'runtime.sock');
-    daemon = startFixture('agencyProxy', ['--socket', socketPath, '--workspace', workspaceDir()]);
-    await waitFor('the daemon socket', () => fs.existsSync(socketPath));
-    const a = await api();
-    await setConnections([{ name: NAME, protocol: 'agency-proxy', socketPath }]);
-    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected');
+    ({ daemon } = await connectAgencyProxyFixture(NAME, 'sb-apc-'));
   });
 
   suiteTeardown(async () => {

@@ -4,15 +4,11 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import { api, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
+import { connectAgencyProxyFixture, screenshot, setConnections, ui, waitFor } from './support';
 
 const NAME = 'Log Proxy';
-const CONNECTION = `agency-proxy:${NAME}`;
 const NOTIFICATION_BUTTON = '.notification-toast .monaco-button, .notifications-center .monaco-button';
 
 /** The Output panel's visible text (Monaco renders spaces as no-break spaces and wraps long lines). */
@@ -25,13 +21,7 @@ suite('Protocol log', () => {
   let daemon: ChildProcess | undefined;
 
   suiteSetup(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-plog-'));
-    const socketPath = path.join(dir, 'run', 'runtime.sock');
-    daemon = startFixture('agencyProxy', ['--socket', socketPath, '--workspace', workspaceDir()]);
-    await waitFor('the daemon socket', () => fs.existsSync(socketPath));
-    const a = await api();
-    await setConnections([{ name: NAME, protocol: 'agency-proxy', socketPath }]);
-    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected');
+    ({ daemon } = await connectAgencyProxyFixture(NAME, 'sb-plog-'));
   });
 
   suiteTeardown(async () => {

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../extension/extension';
@@ -67,6 +68,21 @@ export function startFixture(name: string, args: readonly string[]): ChildProces
   child.stdout?.on('data', (d: Buffer) => process.stdout.write(`[${name}] ${d.toString()}`));
   child.stderr?.on('data', (d: Buffer) => process.stdout.write(`[${name}!] ${d.toString()}`));
   return child;
+}
+
+/**
+ * Starts a reference AgencyProxy on a socket of its own and makes it the only connection, named `name`; resolves
+ * once it is connected. The suite stops the daemon and clears the connections in its teardown.
+ */
+export async function connectAgencyProxyFixture(name: string, tempPrefix: string): Promise<{ readonly daemon: ChildProcess; readonly socketPath: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), tempPrefix));
+  const socketPath = path.join(dir, 'run', 'runtime.sock');
+  const daemon = startFixture('agencyProxy', ['--socket', socketPath, '--workspace', workspaceDir()]);
+  await waitFor('the daemon socket', () => fs.existsSync(socketPath));
+  const a = await api();
+  await setConnections([{ name, protocol: 'agency-proxy', socketPath }]);
+  await waitFor('connected', () => a.store.state.connections.get(`agency-proxy:${name}`)?.state.kind === 'connected');
+  return { daemon, socketPath };
 }
 
 export async function setConnections(profiles: readonly Record<string, unknown>[]): Promise<void> {
