@@ -92,7 +92,8 @@ suite('AgencyProxy conversations', () => {
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
     await treeRow(title, 'waiting for your message');
     const inline = await waitFor('the inline End Run action', async () => {
-      const n = await ui<number>({ action: 'count', selector: `.pane-body .monaco-list-row:has-text("${title}") .action-label[aria-label="End Run"]` }).catch(() => 0);
+      // In the Connections tree (the run board offers End Run on its row too).
+      const n = await ui<number>({ action: 'count', selector: `.pane:has(.pane-header:has-text("Connections")) .pane-body .monaco-list-row:has-text("${title}") .action-label[aria-label="End Run"]` }).catch(() => 0);
       return n > 0 && n;
     });
     assert.equal(inline, 1);

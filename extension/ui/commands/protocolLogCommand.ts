@@ -9,11 +9,15 @@ import * as vscode from 'vscode';
 const SET_ACTIVE_CHANNEL_TRACE = 'workbench.action.output.activeOutputLogLevel.1';
 const SHOW_FRAMES = 'Show Every Frame (Trace)';
 
-export async function showProtocolLog(log: vscode.LogOutputChannel): Promise<void> {
+/** Shows the log; below Trace it also offers Trace, without waiting for the answer (the command is done once shown). */
+export function showProtocolLog(log: vscode.LogOutputChannel): void {
   log.show(true);
-  if (log.logLevel === vscode.LogLevel.Trace) {
-    return;
+  if (log.logLevel !== vscode.LogLevel.Trace) {
+    offerTrace(log).catch((error: unknown) => log.warn(`Switching the log to Trace: ${error instanceof Error ? error.message : String(error)}`));
   }
+}
+
+async function offerTrace(log: vscode.LogOutputChannel): Promise<void> {
   const choice = await vscode.window.showInformationMessage(
     `The log is at level ${vscode.LogLevel[log.logLevel]}: protocol frames are logged only at Trace.`,
     SHOW_FRAMES,
