@@ -87,6 +87,27 @@ const healthy = (port) =>
   });
 
 /**
+ * In the page: the values under `key` in the workbench's state databases (IndexedDB, per origin), i.e. what a later
+ * launch on the same browser profile and port restores. The workbench writes them when idle and on unload.
+ */
+async function readStoredState(key) {
+  const request = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+  const values = [];
+  for (const { name } of await indexedDB.databases()) {
+    if (!name || !name.startsWith('vscode-web-state-db-')) continue;
+    const db = await request(indexedDB.open(name));
+    try {
+      if (!db.objectStoreNames.contains('ItemTable')) continue;
+      const value = await request(db.transaction('ItemTable', 'readonly').objectStore('ItemTable').get(key));
+      if (typeof value === 'string') values.push(value);
+    } finally {
+      db.close();
+    }
+  }
+  return values;
+}
+
+/**
  * UI actions a test asks for by logging `SHIM_ACTION /abs/result.json {json}`: the shim performs them in the real
  * workbench (or, with "webview": true, inside the visible extension webview) and writes {ok, value|error}.
  *   {"action":"click"|"count"|"text"|"textContent"|"style"|"attribute"|"fill"|"press"|"waitFor", "selector": css,
@@ -94,8 +115,10 @@ const healthy = (port) =>
  *    "properties"?: string[] (style: CSS properties to read), "timeout"?: ms,
  *    "frame"?: css (which webview iframe when several are visible, e.g. an editor tab beside the sidebar view)}
  *   "value": the current value of an input or textarea.
+ *   "storedState" (no selector): the workbench's stored values of the key `value` (see readStoredState).
  */
 async function performAction(page, a) {
+  if (a.action === 'storedState') return page.evaluate(readStoredState, a.value);
   const scope = a.webview ? page.frameLocator(a.frame || 'iframe.webview.ready').frameLocator('#active-frame') : page;
   let locator = scope.locator(a.selector);
   if (a.hasText) locator = locator.filter({ hasText: a.hasText });
@@ -177,6 +200,8 @@ const NOISE = /AgentHost|ChatModelSelection|AccountPolicyGate|Creating a socket|
   fs.writeFileSync(cfg, '{}\n');
   // SHIM_PORT + SHIM_BROWSER_PROFILE: a window "reload" across two launches. The workbench keeps its state (open
   // editors, workspaceState) in the browser's IndexedDB, per origin: the same profile and port bring it back.
+  // It writes its open editors there when idle or on unload, and ending a launch unloads nothing: a test that needs
+  // them in the next launch waits for them (the "storedState" action).
   const port = Number(process.env.SHIM_PORT) || (await freePort());
   const logFile = path.join(tmp, 'code-server.log');
   const log = fs.openSync(logFile, 'w');

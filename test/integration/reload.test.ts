@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import { addConnections } from './acpSupport';
-import { api, screenshot, sentFrames, setConnections, waitFor } from './support';
+import { api, EXTENSION_ID, screenshot, sentFrames, setConnections, ui, waitFor } from './support';
 import { CHANGES_SCHEME } from '../../extension/ui/changeSets/changeSetDocuments';
 
 const CONNECTION = 'agency-proxy:Reload daemon';
@@ -55,6 +55,11 @@ function daemonJournal(runId: string): { type: string; payload?: unknown }[] {
     }
   }
   return events;
+}
+
+/** The workbench's stored values of `key` (what a later launch on the same browser profile restores). */
+function storedState(key: string): Promise<string[]> {
+  return ui<string[]>({ action: 'storedState', selector: '', value: key });
 }
 
 /** The README edit the decided approval applied (test/fixtures/agencyProxy/scriptedProvider.ts). */
@@ -109,6 +114,14 @@ suite('Reload phase 1', () => {
     const waiting = await startApprovalRun(WAITING);
     await waitFor('the second approval', () => a.store.state.runs.get(waiting)?.pendingApprovals.length === 1, 30000);
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', keys[0]);
+    // Phase 2 is another launch on this browser profile: it restores what the workbench has stored. The workbench
+    // stores its open editors when idle and when its page unloads (a real reload), and a launch that ends has no
+    // unload: without this wait the window could go away before the change-set tab was ever stored.
+    const runId = a.store.state.runs.get(decided)!.runId;
+    await waitFor('the workbench stored the change-set tab', async () =>
+      (await storedState('memento/workbench.parts.editor')).some((v) => v.includes(CHANGES_SCHEME) && v.includes(runId)), 60000);
+    await waitFor('the workspace state stored the selected run', async () =>
+      (await storedState(EXTENSION_ID)).some((v) => (JSON.parse(v) as Record<string, unknown>)['agentSwitchboard.selectedRun'] === keys[0]), 60000);
     await screenshot('reload-phase1.png');
   });
 });

@@ -90,14 +90,14 @@ export async function setConnections(profiles: readonly Record<string, unknown>[
 }
 
 export interface UiAction {
-  readonly action: 'click' | 'count' | 'text' | 'textContent' | 'style' | 'attribute' | 'fill' | 'press' | 'waitFor' | 'value' | 'hover';
+  readonly action: 'click' | 'count' | 'text' | 'textContent' | 'style' | 'attribute' | 'fill' | 'press' | 'waitFor' | 'value' | 'hover' | 'storedState';
   readonly selector: string;
   readonly hasText?: string;
   /** Act inside the visible extension webview instead of the workbench. */
   readonly webview?: boolean;
   /** With `webview`: which webview iframe (a selector) when several are visible; see SIDEBAR_WEBVIEW / TAB_WEBVIEW. */
   readonly frame?: string;
-  /** fill: the text; press: the key; attribute: the attribute's name. */
+  /** fill: the text; press: the key; attribute: the attribute's name; storedState: the storage key. */
   readonly value?: string;
   /** style: the CSS properties whose computed values are returned (of the first match). */
   readonly properties?: readonly string[];
