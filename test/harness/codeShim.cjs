@@ -113,16 +113,17 @@ async function readStoredState(key) {
  *   {"action":"click"|"count"|"text"|"textContent"|"style"|"attribute"|"fill"|"press"|"waitFor", "selector": css,
  *    "hasText"?: string, "webview"?: bool, "value"?: string (fill / press key / attribute name),
  *    "properties"?: string[] (style: CSS properties to read), "timeout"?: ms,
- *    "frame"?: css (which webview iframe when several are visible, e.g. an editor tab beside the sidebar view)}
+ *    "frame"?: css | {"part": css, "nth"?: n} (which webview iframe when several are visible, e.g. an editor tab
+ *    beside the sidebar view; see webviewFrame)}
  *   "value": the current value of an input or textarea.
  *   "storedState" (no selector): the workbench's stored values of the key `value` (see readStoredState).
  */
 async function performAction(page, a) {
   if (a.action === 'storedState') return page.evaluate(readStoredState, a.value);
-  const scope = a.webview ? page.frameLocator(a.frame || 'iframe.webview.ready').frameLocator('#active-frame') : page;
+  const timeout = a.timeout || 15000;
+  const scope = a.webview ? page.frameLocator(await webviewFrame(page, a, timeout)).frameLocator('#active-frame') : page;
   let locator = scope.locator(a.selector);
   if (a.hasText) locator = locator.filter({ hasText: a.hasText });
-  const timeout = a.timeout || 15000;
   switch (a.action) {
     case 'click':
       await locator.first().click({ timeout });
@@ -160,6 +161,46 @@ async function performAction(page, a) {
       return locator.evaluateAll((els, name) => els.map((e) => e.getAttribute(name)), a.value || 'class');
     default:
       throw new Error(`unknown action ${a.action}`);
+  }
+}
+
+/** The actions that wait for their element; the others read what is there now. */
+const WAITING_ACTIONS = new Set(['click', 'fill', 'press', 'waitFor', 'hover', 'value', 'style']);
+
+/**
+ * The selector of the webview iframe an action means. "frame" is a selector, or {"part": css, "nth"?: n}: the nth
+ * webview (in document order) drawn over that workbench part, e.g. ".part.sidebar" or ".part.editor". VS Code draws
+ * every webview in an overlay outside the part it belongs to, and nothing on the iframe says which part that is
+ * (its src has purpose=webviewView only until the view is first hidden and shown again), so the shim looks at where
+ * it is on screen and marks the one it found. Waiting actions wait for it to appear; the others fail at once.
+ */
+async function webviewFrame(page, a, timeout) {
+  if (!a.frame || typeof a.frame === 'string') return a.frame || 'iframe.webview.ready';
+  const { part, nth = 0 } = a.frame;
+  const deadline = Date.now() + (WAITING_ACTIONS.has(a.action) ? timeout : 0);
+  for (;;) {
+    const mark = await page.evaluate(
+      ({ part, nth }) => {
+        const area = document.querySelector(part);
+        if (!area || area.getClientRects().length === 0) return null;
+        const box = area.getBoundingClientRect();
+        const over = [...document.querySelectorAll('iframe.webview.ready')].filter((f) => {
+          const r = f.getBoundingClientRect();
+          const x = r.left + r.width / 2;
+          const y = r.top + r.height / 2;
+          return r.width > 0 && r.height > 0 && getComputedStyle(f).visibility !== 'hidden' && x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
+        });
+        const frame = over[nth];
+        if (!frame) return null;
+        window.__shimFrameMark = (window.__shimFrameMark || 0) + 1;
+        frame.setAttribute('data-shim-frame', String(window.__shimFrameMark));
+        return String(window.__shimFrameMark);
+      },
+      { part, nth },
+    );
+    if (mark) return `iframe.webview.ready[data-shim-frame="${mark}"]`;
+    if (Date.now() >= deadline) throw new Error(`no webview number ${nth} over ${part}`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

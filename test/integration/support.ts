@@ -95,8 +95,8 @@ export interface UiAction {
   readonly hasText?: string;
   /** Act inside the visible extension webview instead of the workbench. */
   readonly webview?: boolean;
-  /** With `webview`: which webview iframe (a selector) when several are visible; see SIDEBAR_WEBVIEW / TAB_WEBVIEW. */
-  readonly frame?: string;
+  /** With `webview`: which webview iframe when several are visible: a selector, or SIDEBAR_WEBVIEW / tabWebview(n). */
+  readonly frame?: string | WebviewFrame;
   /** fill: the text; press: the key; attribute: the attribute's name; storedState: the storage key. */
   readonly value?: string;
   /** style: the CSS properties whose computed values are returned (of the first match). */
@@ -104,10 +104,19 @@ export interface UiAction {
   readonly timeout?: number;
 }
 
-/** The sidebar's webview view (its iframe says `purpose=webviewView`). */
-export const SIDEBAR_WEBVIEW = 'iframe.webview.ready[src*="purpose=webviewView"]';
-/** The webview of the `n`th visible editor tab (a WebviewPanel: its iframe has no purpose). */
-export const tabWebview = (n = 0): string => `iframe.webview.ready:not([src*="purpose="]) >> nth=${n}`;
+/**
+ * The `nth` webview drawn over a workbench part (`.part.sidebar`, `.part.editor`), found by the shim from where it is
+ * on screen: the iframe itself does not say (its `purpose=webviewView` is gone once the view was hidden and shown).
+ */
+export interface WebviewFrame {
+  readonly part: string;
+  readonly nth?: number;
+}
+
+/** The sidebar's webview view (the Transcript). */
+export const SIDEBAR_WEBVIEW: WebviewFrame = { part: '.part.sidebar' };
+/** The webview of the `n`th visible editor tab (a WebviewPanel), in document order. */
+export const tabWebview = (n = 0): WebviewFrame => ({ part: '.part.editor', nth: n });
 
 /** Computed CSS values of the first element matching `selector` (in the webview when `webview`). */
 export function computedStyle(selector: string, properties: readonly string[], webview = false): Promise<Record<string, string>> {

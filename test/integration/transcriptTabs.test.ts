@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
+import type { WebviewFrame } from './support';
 import { api, SIDEBAR_WEBVIEW, screenshot, setConnections, startFixture, tabWebview, ui, waitFor, workspaceDir } from './support';
 
 const NAME = 'Tabs daemon';
@@ -32,7 +33,7 @@ async function newRun(prompt: string, interactive: boolean): Promise<string> {
 }
 
 /** The streamed text shown by one webview (joined), '' while it shows none or is not there. */
-async function shownText(frame: string): Promise<string> {
+async function shownText(frame: WebviewFrame): Promise<string> {
   const texts = await ui<string[]>({ action: 'text', selector: '[data-kind="text"]', webview: true, frame }).catch((): string[] => []);
   return texts.join('');
 }
