@@ -108,16 +108,19 @@ export function webviewTexts(selector: string): Promise<string[]> {
 /**
  * Expands or collapses a view of the Agent Switchboard sidebar by its header: with Connections collapsed the
  * Transcript view gets the sidebar's height, so its screenshots show the items and not only the header and panels.
+ * Returns whether it was expanded before, so a suite can put it back as it found it.
  */
-export async function setViewExpanded(title: string, expanded: boolean): Promise<void> {
+export async function setViewExpanded(title: string, expanded: boolean): Promise<boolean> {
   await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
   const header = { selector: '.sidebar .pane-header', hasText: title } as const;
   const [state] = await ui<(string | null)[]>({ action: 'attribute', ...header, value: 'aria-expanded' });
-  if ((state === 'true') !== expanded) {
+  const was = state === 'true';
+  if (was !== expanded) {
     await ui({ action: 'click', ...header });
     await waitFor(`${title} ${expanded ? 'expanded' : 'collapsed'}`, async () => {
       const [now] = await ui<(string | null)[]>({ action: 'attribute', ...header, value: 'aria-expanded' });
       return (now === 'true') === expanded;
     });
   }
+  return was;
 }

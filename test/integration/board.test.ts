@@ -23,6 +23,8 @@ const ACP_NAME = 'Board agent';
 const ACP = `acp:${ACP_NAME}`;
 /** The board's rows in the workbench (its pane is the one headed "Runs"). */
 const BOARD_ROWS = '.pane:has(.pane-header:has-text("Runs")) .monaco-list-row';
+/** The sidebar's views below the board. */
+const OTHER_VIEWS = ['Connections', 'Approval Rules', 'Transcript'];
 
 type Api = Awaited<ReturnType<typeof api>>;
 
@@ -175,8 +177,13 @@ suite('Run board', () => {
     await waitFor('working with output', () => a.board.provider.groupOf(working) === 'working' && rowOf(a, working)?.lastLine);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('notifications.clearAll');
-    await setViewExpanded('Connections', false);
+    // The board gets the sidebar's height: the other views folded (and put back as they were afterwards). Earlier
+    // suites leave the views sized as they used them; the tree draws only the rows that fit.
+    const folded = new Map<string, boolean>();
     try {
+      for (const title of OTHER_VIEWS) {
+        folded.set(title, await setViewExpanded(title, false));
+      }
       // Wide enough for the rows' descriptions (the default 300 px shows the titles); put back afterwards. "View
       // width" is the editor's: a narrower editor is a wider sidebar.
       for (let i = 0; i < 4; i++) {
@@ -215,7 +222,9 @@ suite('Run board', () => {
       for (let i = 0; i < 4; i++) {
         await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
       }
-      await setViewExpanded('Connections', true);
+      for (const [title, expanded] of folded) {
+        await setViewExpanded(title, expanded);
+      }
       await vscode.commands.executeCommand('agentSwitchboard.cancelRun', working);
       await a.approvals.decide(rowOf(a, waiting)!.approvals[0]!.key, 'deny', 'board');
     }
