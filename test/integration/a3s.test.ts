@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../extension/ui/changeSets/changeSetApply';
 import { parseChangeSet } from '../../extension/ui/changeSets/changeSetFiles';
 import { runPanelsOf } from '../../extension/ui/runPanels';
-import { api, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
+import { api, CONNECTIONS_ROWS, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
 
 const CONNECTION = 'a3s:A3S';
 const RELEASE = `sha256:${'1'.repeat(64)}`;
@@ -184,7 +184,7 @@ suite('A3S', () => {
 
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
     const row = await waitFor('the run row saying the change set was refused', async () => {
-      const rows = await ui<string[]>({ action: 'text', selector: '.pane-body .monaco-list-row', hasText: 'baddigest' }).catch((): string[] => []);
+      const rows = await ui<string[]>({ action: 'text', selector: CONNECTIONS_ROWS, hasText: 'baddigest' }).catch((): string[] => []);
       return rows.find((r) => r.includes('change set refused'));
     });
     assert.match(row, /completed/);

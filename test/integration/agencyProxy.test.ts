@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { PROPOSAL_SCHEME } from '../../extension/ui/approvals/proposalContentProvider';
-import { api, computedStyle, screenshot, sentFrames, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
+import { api, computedStyle, CONNECTIONS_ROWS, screenshot, sentFrames, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
 
 const CONNECTION = 'agency-proxy:AgencyProxy';
 /**
@@ -162,7 +162,7 @@ suite('AgencyProxy', () => {
     assert.ok(runs.length >= 2);
     // The tree refreshes on model changes; read it until it shows the finished runs.
     const labels = await waitFor('the run rows', async () => {
-      const rows = await ui<string[]>({ action: 'text', selector: '.pane-body .monaco-list-row' }).catch((): string[] => []);
+      const rows = await ui<string[]>({ action: 'text', selector: CONNECTIONS_ROWS }).catch((): string[] => []);
       return rows.some((l) => l.includes('Tidy up the README')) && rows.some((l) => l.includes('completed')) && rows;
     });
     assert.ok(labels.some((l) => l.includes('Tidy up the README') && l.includes('completed')), labels.join(' | '));

@@ -15,7 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import { api, connectAgencyProxyFixture, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
+import { api, CONNECTIONS_ROWS, connectAgencyProxyFixture, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
 
 const NAME = 'AgencyProxy Chat';
 const QUICK_PICK_ROW = '.quick-input-widget .monaco-list-row';
@@ -41,7 +41,7 @@ async function newConversation(prompt: string): Promise<string> {
 /** The text of the tree row whose label contains `title`, once it also contains `expected`. */
 function treeRow(title: string, expected: string): Promise<string> {
   return waitFor(`the tree row "${title}" to say "${expected}"`, async () => {
-    const rows = await ui<string[]>({ action: 'text', selector: '.pane-body .monaco-list-row', hasText: title }).catch((): string[] => []);
+    const rows = await ui<string[]>({ action: 'text', selector: CONNECTIONS_ROWS, hasText: title }).catch((): string[] => []);
     return rows.find((r) => r.includes(expected));
   });
 }
@@ -68,7 +68,8 @@ suite('AgencyProxy conversations', () => {
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
     const row = await treeRow(title, 'waiting for your message');
     assert.ok(!row.includes('running'), row);
-    const iconClasses = await ui<(string | null)[]>({ action: 'attribute', selector: `.pane-body .monaco-list-row:has-text("${title}") .custom-view-tree-node-item-icon`, value: 'class' });
+    // The Connections tree's row (the run board, above it, has a row for the run too, re-rendered a moment later).
+    const iconClasses = await ui<(string | null)[]>({ action: 'attribute', selector: `${CONNECTIONS_ROWS}:has-text("${title}") .custom-view-tree-node-item-icon`, value: 'class' });
     assert.match(iconClasses[0] ?? '', /codicon-comment-discussion/);
     assert.doesNotMatch(iconClasses[0] ?? '', /spin/, 'a run waiting for you does not spin');
 
@@ -93,7 +94,7 @@ suite('AgencyProxy conversations', () => {
     await treeRow(title, 'waiting for your message');
     const inline = await waitFor('the inline End Run action', async () => {
       // In the Connections tree (the run board offers End Run on its row too).
-      const n = await ui<number>({ action: 'count', selector: `.pane:has(.pane-header:has-text("Connections")) .pane-body .monaco-list-row:has-text("${title}") .action-label[aria-label="End Run"]` }).catch(() => 0);
+      const n = await ui<number>({ action: 'count', selector: `${CONNECTIONS_ROWS}:has-text("${title}") .action-label[aria-label="End Run"]` }).catch(() => 0);
       return n > 0 && n;
     });
     assert.equal(inline, 1);

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import { api, screenshot, setConnections, startFixture, ui, waitFor } from './support';
+import { api, CONNECTIONS_ROWS, screenshot, setConnections, startFixture, ui, waitFor } from './support';
 
 const CONNECTION = 'hive:Hive';
 const runKey = (agent: string): string => `${CONNECTION}::${agent}`;
@@ -42,7 +42,7 @@ suite('hyperhive', () => {
     assert.ok(a.store.state.connections.get(CONNECTION)?.capabilities.includes('hive.manager'));
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
     const rows = await waitFor('the agent rows', async () => {
-      const labels = await ui<string[]>({ action: 'text', selector: '.pane-body .monaco-list-row' }).catch(() => []);
+      const labels = await ui<string[]>({ action: 'text', selector: CONNECTIONS_ROWS }).catch(() => []);
       // The connection's description (hive revision, running count) follows the first status poll.
       return labels.some((l) => l.includes('otto')) && labels.some((l) => l.includes('hyperhive f00dfee')) && labels;
     });
@@ -91,7 +91,7 @@ suite('hyperhive', () => {
     assert.equal(await vscode.commands.executeCommand('agentSwitchboard.hive.restartAgent', { type: 'run', key: runKey('otto') }, { confirmed: true }), true);
     await waitFor('otto running', () => a.store.state.runs.get(runKey('otto'))?.state === 'running');
     const rows = await waitFor('otto running in the tree', async () => {
-      const labels = await ui<string[]>({ action: 'text', selector: '.pane-body .monaco-list-row' }).catch(() => []);
+      const labels = await ui<string[]>({ action: 'text', selector: CONNECTIONS_ROWS }).catch(() => []);
       return labels.some((l) => l.includes('otto') && l.includes('running')) && labels;
     });
     assert.ok(rows.length > 0);

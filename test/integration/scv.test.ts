@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { RunInfo } from '../../extension/model/modelTypes';
-import { api, screenshot, setConnections, startFixture, ui, waitFor } from './support';
+import { api, CONNECTIONS_ROWS, screenshot, setConnections, startFixture, ui, waitFor } from './support';
 
 const CONNECTION = 'scv:SCV';
 /** A button of a notification, as a toast or in the notification center (see agencyProxy.test.ts). */
@@ -123,7 +123,7 @@ suite('SCV', () => {
     assert.ok(runKey && runKey !== old.key);
     assert.equal(a.store.state.runs.get(runKey)?.state, 'idle');
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
-    const labels = await ui<string[]>({ action: 'text', selector: '.pane-body .monaco-list-row' });
+    const labels = await ui<string[]>({ action: 'text', selector: CONNECTIONS_ROWS });
     assert.ok(labels.some((l) => l.includes('interrupted')), labels.join(' | '));
     await screenshot('scv-tree.png');
   });
@@ -146,7 +146,7 @@ suite('SCV', () => {
     assert.ok(sameName.length >= 3, `three sessions of one name (${sameName.length})`);
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
     const rows = await waitFor('the ended sessions folded', async () => {
-      const labels = await ui<string[]>({ action: 'text', selector: '.pane-body .monaco-list-row' });
+      const labels = await ui<string[]>({ action: 'text', selector: CONNECTIONS_ROWS });
       return labels.some((l) => /\d+ ended sessions/.test(l)) && labels;
     });
     const live = rows.findIndex((l) => l.includes('second run from New Run') || l.includes(a.store.state.runs.get(second)!.title));

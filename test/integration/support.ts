@@ -113,6 +113,9 @@ export interface WebviewFrame {
   readonly nth?: number;
 }
 
+/** The rows of the Connections tree in the sidebar (the run board above it has rows for the same runs). */
+export const CONNECTIONS_ROWS = '.pane:has(.pane-header:has-text("Connections")) .pane-body .monaco-list-row';
+
 /** The sidebar's webview view (the Transcript). */
 export const SIDEBAR_WEBVIEW: WebviewFrame = { part: '.part.sidebar' };
 /** The webview of the `n`th visible editor tab (a WebviewPanel), in document order. */
