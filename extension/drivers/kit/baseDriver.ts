@@ -62,18 +62,29 @@ export abstract class BaseDriver {
     });
   }
 
+  /** Counts connect and disconnect calls: a connect still loading storage gives way to a later call. */
+  private connectRequests = 0;
+
   /** Loads what the driver stored (once, before the first attempt), then connects and keeps reconnecting until `disconnect`. */
   async connect(): Promise<void> {
     if (this.disposing) {
       return;
     }
+    const request = ++this.connectRequests;
     this.storageLoaded ??= this.loadStorage();
     await this.storageLoaded;
+    // Disconnected or disposed while the journal was being replayed (a reload, a removed profile, a quick
+    // Disconnect): the loop must not start, or it would keep retrying for a driver nobody wants connected (a test
+    // process that never exited saw it).
+    if (this.disposing || request !== this.connectRequests) {
+      return;
+    }
     await this.loop.start();
   }
 
   /** Stops reconnecting and closes the connection (its scope ends). */
   async disconnect(): Promise<void> {
+    this.connectRequests++;
     this.loop.stop();
     this.current?.close();
     await this.afterDisconnect();

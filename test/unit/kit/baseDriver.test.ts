@@ -185,3 +185,28 @@ test('dispose stops the loop, closes the connection, flushes and closes storage,
   assert.equal(driver.scopes.length, 1);
   assert.equal(state().kind, 'disconnected');
 });
+
+test('dispose while connect is still loading storage: the loop never starts (no attempt, no timer left)', async () => {
+  const { clock, driver, state } = setup();
+  const connecting = driver.connect(); // awaits loadStorage: dispose comes in between, as in a reload test
+  await driver.dispose();
+  await connecting;
+  clock.advance(1_000);
+  await settle();
+  assert.equal(driver.scopes.length, 0, 'no attempt after dispose');
+  assert.equal(clock.pendingCount, 0, 'no reconnect timer left behind');
+  assert.notEqual(state().kind, 'connecting');
+});
+
+test('disconnect while connect is still loading storage: no attempt follows; a later connect connects', async () => {
+  const { driver, state } = setup();
+  const connecting = driver.connect();
+  await driver.disconnect();
+  await connecting;
+  await settle();
+  assert.equal(driver.scopes.length, 0, 'the disconnect won');
+  await driver.connect();
+  assert.equal(driver.scopes.length, 1);
+  assert.equal(state().kind, 'connected');
+  await driver.dispose();
+});
