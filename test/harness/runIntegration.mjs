@@ -4,12 +4,12 @@
 import { runTests } from '@vscode/test-electron';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTestBundles } from './buildTestBundles.mjs';
 import { prepareWorkspace } from './workspace.mjs';
+import { freePort } from './freePort.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -51,15 +51,6 @@ function countResults() {
   return totals;
 }
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 /** Starts the reference AgencyProxy outside VS Code, so its runs outlive a window (the reload suites). */
 function startReloadDaemon(dir, workspace) {

@@ -8,27 +8,18 @@
 // the workspace is clean, report, and exit (non-zero when a check failed).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTestBundles } from './buildTestBundles.mjs';
 import { prepareWorkspace } from './workspace.mjs';
+import { freePort } from './freePort.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const children = [];
 const temp = mkdtempSync(join(tmpdir(), 'switchboard-demo-'));
 let workspace;
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 const bundle = (name) => join(root, 'out/fixtures', `${name}.js`);
 
