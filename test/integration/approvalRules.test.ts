@@ -8,8 +8,6 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
@@ -17,7 +15,7 @@ import type { SwitchboardApi } from '../../extension/extension';
 import type { ApprovalRule } from '../../extension/model/approvalRules';
 import type { ApprovalInfo } from '../../extension/model/modelTypes';
 import { ruleConfirmationDetail } from '../../extension/ui/approvals/approvalRuleFlow';
-import { api, screenshot, sentFrames, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
+import { api, connectAgencyProxyFixture, screenshot, sentFrames, setConnections, ui, waitFor, workspaceDir } from './support';
 
 const NAME = 'Rules';
 const CONNECTION = `agency-proxy:${NAME}`;
@@ -52,13 +50,8 @@ suite('Approval rules', () => {
   let daemon: ChildProcess | undefined;
 
   suiteSetup(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-rules-'));
-    const socketPath = path.join(dir, 'run', 'runtime.sock');
-    daemon = startFixture('agencyProxy', ['--socket', socketPath, '--record-dir', path.join(dir, 'state'), '--workspace', workspaceDir()]);
-    await waitFor('the daemon socket', () => fs.existsSync(socketPath));
+    ({ daemon } = await connectAgencyProxyFixture(NAME, 'sb-rules-', { recordRuns: true }));
     const a = await api();
-    await setConnections([{ name: NAME, protocol: 'agency-proxy', socketPath }]);
-    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected');
     // Headless, the browser window may or may not report focus: the tests say which.
     a.testHooks.setWindowFocused(true);
     await clearNotifications();

@@ -74,10 +74,16 @@ export function startFixture(name: string, args: readonly string[]): ChildProces
  * Starts a reference AgencyProxy on a socket of its own and makes it the only connection, named `name`; resolves
  * once it is connected. The suite stops the daemon and clears the connections in its teardown.
  */
-export async function connectAgencyProxyFixture(name: string, tempPrefix: string): Promise<{ readonly daemon: ChildProcess; readonly socketPath: string }> {
+export async function connectAgencyProxyFixture(
+  name: string,
+  tempPrefix: string,
+  options: { readonly recordRuns?: boolean } = {},
+): Promise<{ readonly daemon: ChildProcess; readonly socketPath: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), tempPrefix));
   const socketPath = path.join(dir, 'run', 'runtime.sock');
-  const daemon = startFixture('agencyProxy', ['--socket', socketPath, '--workspace', workspaceDir()]);
+  // `recordRuns`: the daemon keeps its record of every run (--record-dir), which a test can compare with.
+  const record = options.recordRuns ? ['--record-dir', path.join(dir, 'state')] : [];
+  const daemon = startFixture('agencyProxy', ['--socket', socketPath, ...record, '--workspace', workspaceDir()]);
   await waitFor('the daemon socket', () => fs.existsSync(socketPath));
   const a = await api();
   await setConnections([{ name, protocol: 'agency-proxy', socketPath }]);

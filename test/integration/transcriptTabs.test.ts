@@ -6,13 +6,11 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { WebviewFrame } from './support';
-import { api, SIDEBAR_WEBVIEW, screenshot, setConnections, startFixture, tabWebview, ui, waitFor, workspaceDir } from './support';
+import { api, connectAgencyProxyFixture, SIDEBAR_WEBVIEW, screenshot, setConnections, tabWebview, ui, waitFor, workspaceDir } from './support';
 
 const NAME = 'Tabs daemon';
 const CONNECTION = `agency-proxy:${NAME}`;
@@ -44,16 +42,9 @@ function panelTabs(): vscode.Tab[] {
 
 suite('Transcript tabs', () => {
   let daemon: ChildProcess | undefined;
-  let dir: string;
 
   suiteSetup(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-tabs-'));
-    const socketPath = path.join(dir, 'run', 'runtime.sock');
-    daemon = startFixture('agencyProxy', ['--socket', socketPath, '--record-dir', path.join(dir, 'state'), '--workspace', workspaceDir()]);
-    await waitFor('the daemon socket', () => fs.existsSync(socketPath));
-    const a = await api();
-    await setConnections([{ name: NAME, protocol: 'agency-proxy', socketPath }]);
-    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected');
+    ({ daemon } = await connectAgencyProxyFixture(NAME, 'sb-tabs-', { recordRuns: true }));
     // Code to sit beside.
     await vscode.window.showTextDocument(vscode.Uri.file(path.join(workspaceDir(), 'greeting.ts')));
   });
