@@ -33,9 +33,6 @@ export class ApprovalCenter extends Disposable {
   private readonly announced = new Set<string>();
   private readonly settled = new Set<string>();
   private readonly statusBar: vscode.StatusBarItem;
-  private readonly changeEmitter = this._register(new vscode.EventEmitter<number>());
-  /** Fires the number of pending approvals whenever it changes (the tree view badge listens). */
-  readonly onDidChangeCount = this.changeEmitter.event;
   private lastStatus = '';
   /** Saving a rule from a request (card, notification, palette). */
   readonly ruleFlow: ApprovalRuleFlow;
@@ -59,11 +56,6 @@ export class ApprovalCenter extends Disposable {
     // A rule saved now answers the requests like it that already wait (in its scope).
     this._register(rules.onDidChange(() => this.answerWaitingByRules()));
     this.onStateChange(store.state);
-  }
-
-  /** Requests that arrived while the window was not focused and still wait (the status bar's warning background). */
-  get awayCount(): number {
-    return this.pending().filter((a) => this.attention.anyAway([a.key])).length;
   }
 
   pending(): ApprovalInfo[] {
@@ -154,7 +146,6 @@ export class ApprovalCenter extends Disposable {
       } else {
         this.statusBar.hide();
       }
-      this.changeEmitter.fire(count);
     }
   }
 
