@@ -37,20 +37,30 @@ test('gemini: sends the API key, streams with alt=sse and asks its side question
 
 /*
  * Gemini CLI 0.61.0 advertises loadSession, but session/load in a new process builds the session's config first, and
- * that starts a chat recording under the same id, which resets the stored conversation before it is read: the load
- * then fails with "No previous sessions found for this project." (the record holds only the new preamble). The
- * extension keeps the restored transcript from its own journal and says the session cannot continue (the error of
- * the load reaches the user when they send the next message). This test pins the behaviour so an upgrade that fixes
- * it shows up here.
+ * that starts a chat recording under the same id which can reset the stored conversation before it is read: the
+ * load then fails with "No previous sessions found for this project." Whether the reset wins is a race (seen both
+ * ways on this machine). Either outcome is pinned: a load that fails says exactly that, and a load that succeeds
+ * carries the earlier turn into the next one. The extension keeps the restored transcript from its own journal
+ * either way; a failed load reaches the user when they send the next message.
  */
-test('gemini 0.61: session/load of a session from an earlier process fails (the CLI resets the record first)', { timeout: TIMEOUT }, async () => {
+test('gemini 0.61: session/load in a new process either fails with "No previous sessions" (a race in the CLI) or keeps the context', { timeout: TIMEOUT }, async () => {
   const s = await harness.setup({ kind: 'text', text: 'First answer.' });
   await s.client.agent.request(methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'first prompt' }] });
   await harness.stop(s.agent);
   const next = await harness.start(s.fake, s.ws, s.home);
-  await assert.rejects(next.client.agent.request(methods.agent.session.load, { sessionId: s.sessionId, cwd: s.ws.dir, mcpServers: [] }), (error: unknown) => {
-    assert.ok(error instanceof RequestError);
-    assert.match(JSON.stringify(error.data), /No previous sessions found/);
-    return true;
-  });
+  const loaded = await next.client.agent.request(methods.agent.session.load, { sessionId: s.sessionId, cwd: s.ws.dir, mcpServers: [] }).then(
+    () => true,
+    (error: unknown) => {
+      assert.ok(error instanceof RequestError, String(error));
+      assert.match(JSON.stringify(error.data), /No previous sessions found/);
+      return false;
+    },
+  );
+  if (loaded) {
+    s.fake.setScenario({ kind: 'text', text: 'Second answer.' });
+    await next.client.agent.request(methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'second prompt' }] });
+    const body = JSON.stringify(s.fake.modelRequests().at(-1)?.body);
+    assert.ok(body.includes('first prompt') && body.includes('First answer.'), 'the model saw the earlier turn');
+  }
+  process.stdout.write(`# gemini session/load in a new process: ${loaded ? 'loaded' : 'failed (the record was reset)'}\n`);
 });
