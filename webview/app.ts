@@ -76,6 +76,11 @@ export class App {
     installLinkGuard(document, (href) => this.post({ type: 'openLink', href }));
     // Escape with nothing focused (e.g. after a click on plain text) also leaves the change set.
     document.addEventListener('keydown', (event) => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'f') {
+        event.preventDefault(); // the transcript's own find: the browser's would only see the rows on screen
+        this.openFind();
+        return;
+      }
       if (event.key === 'Escape' && this.changeSet.isOpen && (event.target === document.body || event.target === document.documentElement)) {
         this.closeChangeSet();
       }
@@ -102,7 +107,7 @@ export class App {
     }
     this.uiState.setTabRunKey(message.tabRunKey);
     this.emptyText.textContent = message.tabRunKey !== undefined ? WAITING_TEXT : EMPTY_TEXT;
-    this.store.reset(message.run, message.items, message.seq);
+    this.store.reset(message.run, message);
     this.composer.restoreDraft(message.draft ?? '');
     this.renderRun(message.run, previous);
     this.frames.schedule();
@@ -199,18 +204,39 @@ export class App {
     this.post({ type: 'resync', runKey: this.store.runKey });
   }
 
-  /** The host's *Next Approval*: the card of that request, whatever its state (it may have been decided meanwhile). */
-  revealApproval(approvalId: string): void {
-    const item = this.store.items.find((candidate) => candidate.kind === 'approval' && candidate.approvalId === approvalId);
-    if (item) {
-      this.transcript.revealItem(item.id);
+  /** The host located an item (*Next Approval*, the pending-approval button, an "in reply to" link). */
+  revealItem(message: Message<'revealItem'>): void {
+    if (message.runKey === this.store.runKey) {
+      this.transcript.revealIndex(message.index, message.id);
+    }
+  }
+
+  /** The host's answer to a `range` request. */
+  items(message: Message<'items'>): void {
+    if (message.runKey !== this.store.runKey || this.resyncRequestedAt !== null) {
+      return; // for another run, or the snapshot that replaces everything is on the way
+    }
+    this.transcript.loadRange(message.start, message.items, message.seq);
+    this.frames.schedule();
+  }
+
+  findResult(message: Message<'findResult'>): void {
+    if (message.runKey === this.store.runKey) {
+      this.transcript.find.result(message.query, message.matchCase, message.hits, message.truncated);
+    }
+  }
+
+  /** Ctrl/Cmd+F in the view, or *Find in Transcript* from the palette. */
+  openFind(): void {
+    if (this.store.run && !this.changeSet.isOpen) {
+      this.transcript.find.open();
     }
   }
 
   private revealPendingApproval(): void {
-    const item = this.store.items.find((candidate) => candidate.kind === 'approval' && (candidate.status === 'pending' || candidate.status === 'failed'));
-    if (item) {
-      this.transcript.revealItem(item.id);
+    const runKey = this.store.runKey;
+    if (runKey) {
+      this.post({ type: 'locate', runKey, target: { kind: 'pendingApproval' } });
     }
   }
 }

@@ -32,8 +32,17 @@ function dispatch(message: HostToWebview): void {
     case 'draft':
       app.draft(message);
       return;
-    case 'revealApproval':
-      app.revealApproval(message.approvalId);
+    case 'revealItem':
+      app.revealItem(message);
+      return;
+    case 'items':
+      app.items(message);
+      return;
+    case 'findResult':
+      app.findResult(message);
+      return;
+    case 'openFind':
+      app.openFind();
       return;
     case 'toast':
       app.toast(message);

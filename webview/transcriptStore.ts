@@ -1,48 +1,58 @@
 /**
- * The webview's copy of one run's transcript: a snapshot, then patches applied strictly in sequence, with the same
- * patch semantics as the host (extension/protocol/transcriptPatch.ts). Pure (no DOM),
- * so it is unit-tested in Node. Applying records what changed (`PendingChanges`) for the next animation frame to
- * render; it never renders itself.
+ * The webview's copy of one run's transcript: a window of it. The host sends a snapshot of the tail (plus the count
+ * and the kind of every item) and, on request, other ranges; patches apply strictly in sequence, with the same
+ * semantics as the host (extension/protocol/transcriptPatch.ts). The window is one contiguous run of items,
+ * `[windowStart, windowStart + loaded)`, at most WINDOW_CAP long: loading a range far from it replaces it, one next
+ * to it extends it and evicts from the far side. Patches to items outside the window are skipped (a later range
+ * brings them as the host has them then); that is exact because a range is served "as of" a sequence number and
+ * refused here unless it is ours. Pure (no DOM), so it is unit-tested in Node. Applying records what changed
+ * (`PendingChanges`) for the next animation frame to render; it never renders itself.
  */
 import { applyPatch } from '../extension/protocol/transcriptPatch';
 import type { PatchTarget } from '../extension/protocol/transcriptPatch';
-import { transcriptItemSchema } from '../extension/protocol/transcriptTypes';
-import type { TranscriptItem, TranscriptPatch } from '../extension/protocol/transcriptTypes';
+import { kindCode, kindOfCode, transcriptItemSchema } from '../extension/protocol/transcriptTypes';
+import type { TranscriptItem, TranscriptItemKind, TranscriptPatch } from '../extension/protocol/transcriptTypes';
 import type { RunSummary } from '../extension/protocol/webviewMessages';
+import { ItemChanges } from './itemChanges';
+import type { PendingChanges } from './itemChanges';
 
-/** What changed for one item since the last frame. */
-export interface ItemChange {
-  /** The item was replaced or merged: re-render it entirely. */
-  full: boolean;
-  /** Text appended since the last frame (only meaningful when `full` is false), per field, in order. */
-  readonly appends: Map<'text' | 'output', string[]>;
-}
+export type { ItemChange, PendingChanges } from './itemChanges';
 
-/** Everything that changed since the last `takeChanges()`. */
-export interface PendingChanges {
-  /** A snapshot replaced everything: re-render from scratch. */
-  reset: boolean;
-  /** Number of items appended at the end (after any reset). */
-  added: number;
-  /** Changes to items that existed before this batch (keyed by item id). */
-  readonly items: Map<string, ItemChange>;
-}
+/** Most items held at once, whatever the run's length (the rendered rows are far fewer: the virtual list's window). */
+export const WINDOW_CAP = 1_500;
+/** Streaming grows the window past the cap by this much before it is trimmed back, so trimming is rare. */
+const TRIM_SLACK = 250;
 
 export type ApplyResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
-function emptyChanges(): PendingChanges {
-  return { reset: false, added: 0, items: new Map() };
+/** The parts of a snapshot the store keeps. */
+export interface SnapshotWindow {
+  readonly items: readonly TranscriptItem[];
+  readonly seq: number;
+  /** Index of `items[0]` (default 0). */
+  readonly start?: number;
+  /** Items in the whole transcript (default `start + items.length`). */
+  readonly total?: number;
+  /** One kind code per item of the whole transcript (default: the items' own, unknown ones read as text). */
+  readonly kinds?: string;
 }
 
 export class TranscriptStore {
-  private itemsList: TranscriptItem[] = [];
+  private windowItems: TranscriptItem[] = [];
+  private windowStart = 0;
+  private totalCount = 0;
+  private kindCodes = '';
+  /** Item id → absolute index, for the items in the window. */
   private indexById = new Map<string, number>();
-  /** hyperhive message id → item id, for "in reply to" links. */
-  private messageIndex = new Map<string, string>();
   private lastSeq = 0;
   private currentRun: RunSummary | null = null;
-  private changes: PendingChanges = emptyChanges();
-  private readonly target: PatchTarget = { indexOf: (id) => this.indexById.get(id), at: (i) => this.itemsList[i] };
+  private changes = new ItemChanges();
+  private readonly target: PatchTarget = { indexOf: (id) => this.indexById.get(id), at: (i) => this.at(i) };
+  /**
+   * The index the user looks at (the view sets it after each layout): when the window outgrows WINDOW_CAP, the items
+   * farthest from it go, never the rows on screen.
+   */
+  focus = 0;
 
   get run(): RunSummary | null {
     return this.currentRun;
@@ -53,42 +63,57 @@ export class TranscriptStore {
   get seq(): number {
     return this.lastSeq;
   }
+  /** Items in the whole transcript (loaded or not). */
   get length(): number {
-    return this.itemsList.length;
+    return this.totalCount;
   }
-  get items(): readonly TranscriptItem[] {
-    return this.itemsList;
+  /** The loaded items, `[start, end)`. */
+  get loaded(): { readonly start: number; readonly end: number } {
+    return { start: this.windowStart, end: this.windowStart + this.windowItems.length };
   }
+  /** The loaded items, in order (all of them while the transcript fits the window). */
+  get loadedItems(): readonly TranscriptItem[] {
+    return this.windowItems;
+  }
+  /** The item at `index`, if it is loaded. */
   at(index: number): TranscriptItem | undefined {
-    return this.itemsList[index];
+    return index >= this.windowStart ? this.windowItems[index - this.windowStart] : undefined;
   }
+  /** The kind of the item at `index`, loaded or not (for its height estimate). */
+  kindAt(index: number): TranscriptItemKind {
+    return this.at(index)?.kind ?? kindOfCode(this.kindCodes.charCodeAt(index));
+  }
+  /** The absolute index of a loaded item, or -1. */
   indexOf(id: string): number {
     return this.indexById.get(id) ?? -1;
   }
   get(id: string): TranscriptItem | undefined {
     const index = this.indexById.get(id);
-    return index === undefined ? undefined : this.itemsList[index];
-  }
-  /** The item id of the hyperhive message with `messageId`, if it is in this transcript. */
-  findMessage(messageId: string): string | undefined {
-    return this.messageIndex.get(messageId);
+    return index === undefined ? undefined : this.at(index);
   }
 
   /** Replaces everything (a `snapshot` message). Duplicate ids keep the first occurrence's position. */
-  reset(run: RunSummary | null, items: readonly TranscriptItem[], seq: number): void {
+  reset(run: RunSummary | null, snapshot: SnapshotWindow): void {
+    const start = snapshot.start ?? 0;
     this.currentRun = run;
-    this.lastSeq = seq;
-    this.itemsList = [];
+    this.lastSeq = snapshot.seq;
+    this.windowStart = start;
+    this.windowItems = [];
     this.indexById = new Map();
-    this.messageIndex = new Map();
-    for (const item of items) {
-      if (this.indexById.has(item.id)) {
-        continue;
+    for (const item of snapshot.items) {
+      if (!this.indexById.has(item.id)) {
+        this.indexById.set(item.id, start + this.windowItems.length);
+        this.windowItems.push(item);
       }
-      this.pushItem(item);
     }
-    this.changes = emptyChanges();
-    this.changes.reset = true;
+    this.totalCount = Math.max(snapshot.total ?? 0, start + this.windowItems.length);
+    this.kindCodes = snapshot.kinds ?? '';
+    if (this.kindCodes.length !== this.totalCount) {
+      // An older host (or a test) sent no kinds: what is loaded has its own, the rest reads as text.
+      this.kindCodes = 'b'.repeat(start) + this.windowItems.map((item) => kindCode(item.kind)).join('');
+    }
+    this.changes = new ItemChanges();
+    this.changes.record.reset = true;
   }
 
   /** Replaces the header (a `run` message). Returns false if it is for another run than the one shown. */
@@ -119,30 +144,97 @@ export class TranscriptStore {
     return { ok: true };
   }
 
+  /**
+   * The host's items `[start, start + items.length)` as of patch `seq` (a `range` answer). Refused unless `seq` is
+   * ours: patches this store skipped or will still apply would otherwise count twice or not at all.
+   */
+  load(start: number, items: readonly TranscriptItem[], seq: number): boolean {
+    if (seq !== this.lastSeq || start < 0 || start + items.length > this.totalCount || items.length === 0) {
+      return false;
+    }
+    const end = start + items.length;
+    const loaded = this.loaded;
+    if (end < loaded.start || start > loaded.end || loaded.start === loaded.end) {
+      this.replaceWindow(start, items);
+    } else {
+      const from = Math.min(start, loaded.start);
+      const to = Math.max(end, loaded.end);
+      const merged = new Array<TranscriptItem>(to - from);
+      for (let i = from; i < to; i++) {
+        // The new range wins where they overlap: it is at the same sequence, and fresher if anything was skipped.
+        merged[i - from] = i >= start && i < end ? items[i - start]! : this.at(i)!;
+      }
+      this.replaceWindow(from, merged);
+    }
+    this.trim(0);
+    this.changes.record.loaded.push({ start, end });
+    return true;
+  }
+
   /** Returns the changes recorded since the last call and starts a new record. */
   takeChanges(): PendingChanges {
-    const changes = this.changes;
-    this.changes = emptyChanges();
-    return changes;
+    const record = this.changes.record;
+    this.changes = new ItemChanges();
+    return record;
+  }
+
+  private replaceWindow(start: number, items: readonly TranscriptItem[]): void {
+    this.windowStart = start;
+    this.windowItems = items.slice();
+    this.indexById = new Map();
+    this.windowItems.forEach((item, i) => this.indexById.set(item.id, start + i));
+  }
+
+  /** Back to WINDOW_CAP items around `focus` once the window holds more than WINDOW_CAP + `slack`. */
+  private trim(slack: number): void {
+    if (this.windowItems.length <= WINDOW_CAP + slack) {
+      return;
+    }
+    const focus = this.focus;
+    // Keep WINDOW_CAP items centred on the focus as far as the window allows.
+    const loaded = this.loaded;
+    const keepStart = Math.min(Math.max(loaded.start, focus - Math.floor(WINDOW_CAP / 2)), loaded.end - WINDOW_CAP);
+    const dropped = [...this.windowItems.slice(0, keepStart - loaded.start), ...this.windowItems.slice(keepStart - loaded.start + WINDOW_CAP)];
+    for (const item of dropped) {
+      this.indexById.delete(item.id);
+    }
+    this.windowItems = this.windowItems.slice(keepStart - loaded.start, keepStart - loaded.start + WINDOW_CAP);
+    this.windowStart = keepStart;
   }
 
   /**
    * One patch: what it does comes from the shared applyPatch (the host's Transcript uses the same); the store adds
-   * validation of merged items, the message index and the change record.
+   * the window, validation of merged items and the change record.
    */
   private applyOne(patch: TranscriptPatch): ApplyResult {
+    if (patch.op === 'add') {
+      if (this.indexById.has(patch.item.id)) {
+        return { ok: false, reason: `duplicate item id ${patch.item.id}` };
+      }
+      const atTail = this.loaded.end === this.totalCount;
+      const index = this.totalCount++;
+      this.kindCodes += kindCode(patch.item.kind);
+      if (atTail) {
+        this.indexById.set(patch.item.id, index);
+        this.windowItems.push(patch.item);
+        this.trim(TRIM_SLACK); // streaming at the bottom: the window follows the tail
+      }
+      this.changes.record.added++;
+      return { ok: true };
+    }
+    if (!this.indexById.has(patch.id) && !this.isComplete) {
+      return { ok: true }; // not loaded: a range brings it as it is by then
+    }
     const step = applyPatch(this.target, patch);
     if (!step.ok) {
       return step;
     }
     if (step.op === 'add') {
-      this.pushItem(step.item);
-      this.changes.added++;
-      return { ok: true };
+      return { ok: false, reason: 'unexpected add' }; // handled above
     }
-    if (patch.op === 'append') {
-      this.itemsList[step.index] = step.item;
-      this.noteAppend(patch.id, step.index, patch.field, patch.chunk);
+    if (step.op === 'append' && patch.op === 'append') {
+      this.windowItems[step.index - this.windowStart] = step.item;
+      this.changes.noteAppend(patch.id, step.index >= this.totalCount - this.changes.record.added, patch.field, patch.chunk);
       return { ok: true };
     }
     // An update: the merge is the shared one, but its input crossed a process boundary, so the result is validated.
@@ -150,57 +242,13 @@ export class TranscriptStore {
     if (!parsed.success) {
       return { ok: false, reason: `update of ${step.item.id} is invalid: ${parsed.error.message}` };
     }
-    this.itemsList[step.index] = parsed.data;
-    if (parsed.data.kind === 'message' && parsed.data.messageId) {
-      this.messageIndex.set(parsed.data.messageId, parsed.data.id);
-    }
-    this.noteFull(parsed.data.id, step.index);
+    this.windowItems[step.index - this.windowStart] = parsed.data;
+    this.changes.noteFull(parsed.data.id, step.index >= this.totalCount - this.changes.record.added);
     return { ok: true };
   }
 
-  private pushItem(item: TranscriptItem): void {
-    this.indexById.set(item.id, this.itemsList.length);
-    this.itemsList.push(item);
-    if (item.kind === 'message' && item.messageId) {
-      this.messageIndex.set(item.messageId, item.id);
-    }
-  }
-
-  /** Items added in this batch render fresh anyway: only changes to older items are recorded. */
-  private isNewInBatch(index: number): boolean {
-    return this.changes.reset || index >= this.itemsList.length - this.changes.added;
-  }
-
-  private noteAppend(id: string, index: number, field: 'text' | 'output', chunk: string): void {
-    if (this.isNewInBatch(index)) {
-      return;
-    }
-    let change = this.changes.items.get(id);
-    if (!change) {
-      change = { full: false, appends: new Map() };
-      this.changes.items.set(id, change);
-    }
-    if (change.full) {
-      return;
-    }
-    const chunks = change.appends.get(field);
-    if (chunks) {
-      chunks.push(chunk);
-    } else {
-      change.appends.set(field, [chunk]);
-    }
-  }
-
-  private noteFull(id: string, index: number): void {
-    if (this.isNewInBatch(index)) {
-      return;
-    }
-    const change = this.changes.items.get(id);
-    if (change) {
-      change.full = true;
-      change.appends.clear();
-    } else {
-      this.changes.items.set(id, { full: true, appends: new Map() });
-    }
+  /** The whole transcript is loaded: a patch for an id not in it is a real inconsistency. */
+  private get isComplete(): boolean {
+    return this.windowStart === 0 && this.windowItems.length === this.totalCount;
   }
 }

@@ -1,13 +1,16 @@
 /**
- * The transcript pane: glues the store (data), the virtual list (which rows exist) and item views (how a row
- * looks). Once per animation frame `flush()` turns the store's recorded changes into DOM work: appended items grow
- * the list, changes to mounted items re-render or append to just those items, then the list lays out.
+ * The transcript pane: glues the store (a window of the data), the virtual list (which rows exist) and item views
+ * (how a row looks). Once per animation frame `flush()` turns the store's recorded changes into DOM work: appended
+ * items grow the list, changes to mounted items re-render or append to just those items, loaded ranges replace their
+ * placeholder rows, then the list lays out and the range loader asks the host for what the new rows lack.
  */
 import type { TranscriptItem } from '../extension/protocol/transcriptTypes';
 import type { WebviewToHost } from '../extension/protocol/webviewMessages';
 import { button, h } from './dom';
+import { FindBar } from './findBar';
 import { createItemView } from './render/createItemView';
 import type { ItemView, RenderContext } from './render/renderContext';
+import { RangeLoader } from './rangeLoader';
 import type { TranscriptStore } from './transcriptStore';
 import type { UiStateStore } from './uiState';
 import { VirtualList } from './virtualList';
@@ -44,8 +47,12 @@ export class TranscriptView {
   private readonly jumpButton: HTMLButtonElement;
   private readonly list: VirtualList;
   private readonly views = new Map<number, ItemView>();
+  /** Rows mounted before their item was loaded. */
+  private readonly placeholders = new Set<number>();
   private readonly ctx: RenderContext;
-  private flashId: string | null = null;
+  private readonly loader: RangeLoader;
+  readonly find: FindBar;
+  private flash: { readonly index: number; readonly id: string | undefined } | null = null;
 
   constructor(private readonly deps: TranscriptViewDeps) {
     const { store, uiState } = deps;
@@ -62,7 +69,16 @@ export class TranscriptView {
     });
     this.jumpButton.id = 'jump-to-latest';
     this.jumpButton.hidden = true;
-    this.element = h('div', { id: 'transcript-container', class: 'transcript-container' }, this.scroller, this.jumpButton);
+    this.find = new FindBar({
+      runKey: () => store.runKey,
+      post: deps.post,
+      reveal: (index) => this.revealIndex(index),
+      focusIndex: () => store.focus,
+      rowsRoot: () => this.list.windowEl,
+      rowOf: (index) => this.list.row(index),
+      restoreFocus: () => this.scroller.focus(),
+    });
+    this.element = h('div', { id: 'transcript-container', class: 'transcript-container' }, this.find.element, this.scroller, this.jumpButton);
 
     this.ctx = {
       runKey: () => store.runKey,
@@ -77,14 +93,14 @@ export class TranscriptView {
           uiState.setExpanded(runKey, key, open, defaultOpen);
         }
       },
-      hasMessage: (messageId) => store.findMessage(messageId) !== undefined,
       revealMessage: (messageId) => {
-        const id = store.findMessage(messageId);
-        if (id) {
-          this.revealItem(id);
+        const runKey = store.runKey;
+        if (runKey) {
+          deps.post({ type: 'locate', runKey, target: { kind: 'message', messageId } });
         }
       },
     };
+    this.loader = new RangeLoader(store, deps.post, deps.requestFrame);
 
     this.list = new VirtualList(
       this.scroller,
@@ -93,8 +109,9 @@ export class TranscriptView {
         unmount: (index) => {
           this.views.get(index)?.dispose();
           this.views.delete(index);
+          this.placeholders.delete(index);
         },
-        estimate: (index) => ESTIMATES[store.at(index)?.kind ?? 'text'],
+        estimate: (index) => ESTIMATES[store.kindAt(index)],
       },
       deps.requestFrame,
     );
@@ -111,14 +128,18 @@ export class TranscriptView {
     return this.list.pinned;
   }
 
-  /** Scrolls to the item with `id` and briefly highlights it. */
-  revealItem(id: string): void {
-    const index = this.deps.store.indexOf(id);
-    if (index < 0) {
+  /** The rows in the DOM, `[start, end)`. */
+  get renderedRange(): { start: number; end: number } {
+    return this.list.renderedRange;
+  }
+
+  /** Scrolls to the item at `index` (loaded or not; its id is `id`, if known) and briefly highlights it once shown. */
+  revealIndex(index: number, id?: string): void {
+    if (index < 0 || index >= this.deps.store.length) {
       return;
     }
     this.list.scrollToIndex(index);
-    this.flashId = id;
+    this.flash = { index, id };
     this.savePosition();
   }
 
@@ -127,9 +148,14 @@ export class TranscriptView {
     const { store } = this.deps;
     const changes = store.takeChanges();
     if (changes.reset) {
+      this.loader.reset();
+      this.find.reset();
       this.list.reset(store.length, this.restoredPosition());
     } else if (changes.added > 0) {
       this.list.append(changes.added);
+    }
+    if (changes.loaded.length > 0) {
+      this.remountLoaded();
     }
     for (const [id, change] of changes.items) {
       const index = store.indexOf(id);
@@ -147,21 +173,56 @@ export class TranscriptView {
       }
     }
     this.list.layout();
-    if (this.flashId !== null) {
-      const row = this.list.row(store.indexOf(this.flashId));
-      if (row) {
-        this.flashId = null;
-        row.classList.remove('flash');
-        void row.offsetWidth; // restart the animation
-        row.classList.add('flash');
+    const rendered = this.list.renderedRange;
+    store.focus = Math.floor((rendered.start + rendered.end) / 2);
+    this.loader.ensure(rendered);
+    this.flashRevealed();
+    this.find.paint();
+  }
+
+  /** The host answered a `range`: loads it unless it is stale (then the loader asks again). */
+  loadRange(start: number, items: Parameters<TranscriptStore['load']>[1], seq: number): void {
+    this.deps.store.load(start, items, seq);
+    this.loader.answered();
+  }
+
+  /** Placeholders whose item arrived, and rows whose item left the window, are mounted afresh by the next layout. */
+  private remountLoaded(): void {
+    const { store } = this.deps;
+    const loaded = store.loaded;
+    const stale: number[] = [];
+    for (const index of this.views.keys()) {
+      if (index < loaded.start || index >= loaded.end) {
+        stale.push(index);
       }
     }
+    for (const index of [...this.placeholders, ...stale]) {
+      if (this.placeholders.has(index) ? store.at(index) !== undefined : true) {
+        this.list.invalidate(index, index + 1);
+      }
+    }
+  }
+
+  private flashRevealed(): void {
+    const flash = this.flash;
+    const row = flash ? this.list.row(flash.index) : undefined;
+    if (!flash || !row || row.dataset.itemId === undefined || (flash.id !== undefined && row.dataset.itemId !== flash.id)) {
+      return; // not there yet (or still a placeholder)
+    }
+    this.flash = null;
+    row.classList.remove('flash');
+    void row.offsetWidth; // restart the animation
+    row.classList.add('flash');
   }
 
   private mount(index: number): HTMLElement {
     const item = this.deps.store.at(index);
     if (!item) {
-      return h('div', { class: 'item item-missing' });
+      // Not loaded yet: a row of the estimated height until the range arrives (the loader asks after this layout).
+      this.placeholders.add(index);
+      const row = h('div', { class: 'item item-placeholder', 'aria-busy': 'true', role: 'article' }, 'Loading…');
+      row.style.height = `${ESTIMATES[this.deps.store.kindAt(index)]}px`;
+      return row;
     }
     const view = createItemView(item, this.ctx);
     this.views.set(index, view);
@@ -175,7 +236,9 @@ export class TranscriptView {
       return { pinned: true, anchorIndex: 0, anchorDelta: 0 };
     }
     const state = uiState.forRun(runKey);
-    const anchorIndex = state.anchorId !== undefined ? store.indexOf(state.anchorId) : -1;
+    // The anchor's id where it is loaded; otherwise its index (items never move: a transcript only grows).
+    const byId = state.anchorId !== undefined ? store.indexOf(state.anchorId) : -1;
+    const anchorIndex = byId >= 0 ? byId : state.anchorIndex !== undefined && state.anchorIndex < store.length ? state.anchorIndex : -1;
     if (state.pinned || anchorIndex < 0) {
       return { pinned: true, anchorIndex: 0, anchorDelta: 0 };
     }
@@ -192,6 +255,7 @@ export class TranscriptView {
     const position = this.list.position;
     state.pinned = position.pinned;
     state.anchorId = position.pinned ? undefined : store.at(position.anchorIndex)?.id;
+    state.anchorIndex = position.pinned ? undefined : position.anchorIndex;
     state.anchorDelta = position.pinned ? undefined : position.anchorDelta;
     uiState.save();
   }

@@ -15,6 +15,8 @@ const SAVE_DELAY_MS = 250;
 const runUiSchema = z.object({
   pinned: z.boolean(),
   anchorId: z.optional(z.string()),
+  /** The anchor's index: what restores the position when the anchor is not in the loaded window. */
+  anchorIndex: z.optional(z.int()),
   anchorDelta: z.optional(z.number()),
   /** Explicit open/closed choices that differ from an item's default, keyed `<part>:<itemId>`. */
   expanded: z.record(z.string(), z.boolean()),

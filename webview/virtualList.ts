@@ -89,7 +89,17 @@ export class VirtualList {
       }
     }, { passive: true });
     scroller.addEventListener('keydown', (event) => {
-      if (['ArrowUp', 'PageUp', 'Home'].includes(event.key)) {
+      // Home/End go straight to the first/last row: the browser's animated scroll over a long list would be cut short
+      // by the first layout that corrects the scroll offset (rows measured on the way).
+      if (event.target === scroller && (event.key === 'Home' || event.key === 'End')) {
+        event.preventDefault();
+        if (event.key === 'Home') {
+          this.scrollToIndex(0, 0);
+        } else {
+          this.jumpToLatest();
+        }
+        this.onUserScroll();
+      } else if (['ArrowUp', 'PageUp', 'Home'].includes(event.key)) {
         this.unpinHere();
       }
     });
@@ -136,6 +146,16 @@ export class VirtualList {
   append(added: number): void {
     for (let i = 0; i < added; i++) {
       this.heights.push(this.source.estimate(this.heights.length));
+    }
+    this.requestFrame();
+  }
+
+  /** Rows `[start, end)` that are mounted are dropped; the next layout mounts them again (their item arrived). */
+  invalidate(start: number, end: number): void {
+    for (const [index, el] of this.rows) {
+      if (index >= start && index < end) {
+        this.removeRow(index, el);
+      }
     }
     this.requestFrame();
   }

@@ -6,6 +6,7 @@
  */
 import { applyPatch } from '../protocol/transcriptPatch';
 import type { PatchTarget } from '../protocol/transcriptPatch';
+import { kindCode } from '../protocol/transcriptTypes';
 import type { TranscriptItem, TranscriptPatch } from '../protocol/transcriptTypes';
 
 export class PatchError extends Error {}
@@ -14,6 +15,11 @@ export class Transcript {
   private readonly items: TranscriptItem[] = [];
   private readonly index = new Map<string, number>();
   private patchSeq = 0;
+  /** One kind code per item (see `kindCode`): what a windowed snapshot sends instead of the items it leaves out. */
+  private kindCodes = '';
+  /** Approval id → index and hyperhive message id → index, for revealing an item the webview has not loaded. */
+  private readonly approvalIndex = new Map<string, number>();
+  private readonly messageIndex = new Map<string, number>();
   private readonly target: PatchTarget = { indexOf: (id) => this.index.get(id), at: (i) => this.items[i] };
 
   get length(): number {
@@ -34,9 +40,36 @@ export class Transcript {
     return this.items[i];
   }
 
-  /** A copy of the items for a snapshot (the only O(n) operation, done on view open or resync). */
+  indexOf(id: string): number | undefined {
+    return this.index.get(id);
+  }
+
+  /** The kind codes of all items, in order (one character each). */
+  get kinds(): string {
+    return this.kindCodes;
+  }
+
+  /** A copy of the items `[start, end)` (clamped). */
+  slice(start: number, end: number): TranscriptItem[] {
+    return this.items.slice(Math.max(0, start), Math.min(this.items.length, end));
+  }
+
+  /** A copy of all items (O(n): for tools and tests; views get windows, see transcriptWindow.ts). */
   snapshot(): TranscriptItem[] {
     return this.items.slice();
+  }
+
+  indexOfApproval(approvalId: string): number | undefined {
+    return this.approvalIndex.get(approvalId);
+  }
+
+  indexOfMessage(messageId: string): number | undefined {
+    return this.messageIndex.get(messageId);
+  }
+
+  /** Indices of the approval cards, in order (a few per run: scanning them is cheap). */
+  approvalIndices(): IterableIterator<number> {
+    return this.approvalIndex.values();
   }
 
   /** Applies one patch (semantics: extension/protocol/transcriptPatch.ts) and returns its sequence number. */
@@ -48,10 +81,23 @@ export class Transcript {
     if (step.op === 'add') {
       this.index.set(step.item.id, this.items.length);
       this.items.push(step.item);
+      this.kindCodes += kindCode(step.item.kind);
+      this.noteIds(step.item, this.items.length - 1);
     } else {
       this.items[step.index] = step.item;
+      if (step.op === 'update') {
+        this.noteIds(step.item, step.index);
+      }
     }
     this.patchSeq += 1;
     return this.patchSeq;
+  }
+
+  private noteIds(item: TranscriptItem, index: number): void {
+    if (item.kind === 'approval' && !this.approvalIndex.has(item.approvalId)) {
+      this.approvalIndex.set(item.approvalId, index);
+    } else if (item.kind === 'message' && item.messageId !== undefined && !this.messageIndex.has(item.messageId)) {
+      this.messageIndex.set(item.messageId, index);
+    }
   }
 }

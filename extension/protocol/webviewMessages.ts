@@ -10,9 +10,11 @@ import { approvalDecisionSchema, runStateSchema, transcriptItemSchema, transcrip
 
 // Re-exported so the webview keeps one import for its whole contract (it may not import ./panels directly).
 export { panelActionSchema, panelSchema } from './panels';
+export { TRANSCRIPT_WINDOW } from './transcriptWindowSizes';
 export type { Panel } from './panels';
 
 export const protocolNameSchema = z.enum(PROTOCOL_NAMES);
+
 
 /** What the composer and toolbar may offer for a run; derived by the host from the daemon's capabilities. */
 export const runActionsSchema = z.object({
@@ -133,7 +135,17 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('snapshot'),
     run: z.nullable(runSummarySchema),
+    /**
+     * A window of the transcript: its last items (what fills a few screens), starting at index `start`. The webview
+     * asks for other ranges (`range`) as the user scrolls, so opening a run costs the same at any length.
+     */
     items: z.array(transcriptItemSchema),
+    /** Index of `items[0]` in the whole transcript (absent: 0). */
+    start: z.optional(z.int()),
+    /** Number of items in the whole transcript (absent: `start + items.length`). */
+    total: z.optional(z.int()),
+    /** The kind of every item of the transcript, one code character each (transcriptTypes.ts `kindCode`), for height estimates. */
+    kinds: z.optional(z.string()),
     /** Sequence number of the last patch already folded into `items`; the next patch has `seq + 1`. */
     seq: z.int(),
     /** The composer draft of the shown run, kept by the host for every view of the run (DraftStore). */
@@ -158,8 +170,25 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('focusComposer'), insert: z.optional(z.string()) }),
   /** Another view of the shown run changed its draft (typed, or sent): the composer takes it unless it has focus. */
   z.object({ type: z.literal('draft'), runKey: z.string(), text: z.string() }),
-  /** Scroll to (and flash) the shown run's approval card with this id: *Next Approval* on the run board. */
-  z.object({ type: z.literal('revealApproval'), approvalId: z.string() }),
+  /**
+   * Scroll to (and flash) the item at `index` (its id is `id`) of the shown run: *Next Approval* on the run board, the
+   * header's pending-approval button, an "in reply to" link, a find hit chosen on the host.
+   */
+  z.object({ type: z.literal('revealItem'), runKey: z.string(), index: z.int(), id: z.string() }),
+  /** The answer to `range`: the items `[start, start + items.length)` as of patch `seq` (every earlier patch was posted before it). */
+  z.object({ type: z.literal('items'), runKey: z.string(), start: z.int(), items: z.array(transcriptItemSchema), seq: z.int() }),
+  /** The answer to `find`: the indices of the matching items, in order (at most `FIND_MAX_HITS`). */
+  z.object({
+    type: z.literal('findResult'),
+    runKey: z.string(),
+    query: z.string(),
+    matchCase: z.boolean(),
+    hits: z.array(z.int()),
+    /** More items matched than `hits` holds. */
+    truncated: z.boolean(),
+  }),
+  /** *Find in Transcript* (Ctrl/Cmd+F): open the find bar and focus it. */
+  z.object({ type: z.literal('openFind') }),
   /** The host reports the outcome of a webview request (e.g. a send that was refused). */
   z.object({ type: z.literal('toast'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
   changeSetMessageSchema,
@@ -212,6 +241,19 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('queueRemove'), runKey: z.string(), queueId: z.string(), revision: z.int() }),
   z.object({ type: z.literal('queuePause'), runKey: z.string(), paused: z.boolean() }),
+  /** The view needs the items `[start, end)` of the shown run (it scrolled to where none are loaded); at most RANGE_MAX. */
+  z.object({ type: z.literal('range'), runKey: z.string(), start: z.int(), end: z.int() }),
+  /** Find in the whole transcript (on the host, which has all of it); answered with `findResult`. */
+  z.object({ type: z.literal('find'), runKey: z.string(), query: z.string(), matchCase: z.boolean() }),
+  /** Show an item the view may not have loaded: answered with `revealItem`, or a toast when there is none. */
+  z.object({
+    type: z.literal('locate'),
+    runKey: z.string(),
+    target: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('pendingApproval') }),
+      z.object({ kind: z.literal('message'), messageId: z.string() }),
+    ]),
+  }),
   /** A panel entry's action button was pressed. */
   z.object({ type: z.literal('panelAction'), runKey: z.string(), panelId: z.string(), entryId: z.string(), actionId: z.string() }),
 ]);

@@ -60,6 +60,11 @@ export class TranscriptViewProvider extends Disposable implements vscode.Webview
     this.surface?.post(message);
   }
 
+  /** Scrolls the view to the card of `approvalId` when it shows that approval's run. */
+  revealApproval(approvalId: string): void {
+    this.surface?.revealApproval(approvalId);
+  }
+
   /**
    * Shows a run's change set in place of the transcript. The run should be the selected one; if the view is not
    * ready yet (it is being revealed), the message waits for its first snapshot.

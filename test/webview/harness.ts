@@ -17,6 +17,7 @@ import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { renderWebviewHtml } from '../../extension/ui/webviewHtml';
 import type { HostToWebview, WebviewToHost } from '../../extension/protocol/webviewMessages';
+import { initScript } from './harnessInit';
 import { DARK_THEME_CSS } from './theme';
 
 /** The repository root: the nearest directory (from the working directory up) holding webview/main.ts. */
@@ -124,6 +125,7 @@ declare global {
     __state: unknown;
     __cspViolations: CspViolation[];
     __pwned?: unknown;
+    __toHost?: (message: unknown) => void;
   }
 }
 
@@ -141,6 +143,8 @@ export interface Harness {
   posted(): Promise<WebviewToHost[]>;
   /** Forgets the recorded posts. */
   clearPosted(): Promise<void>;
+  /** Calls `listener` with everything the webview posts from now on (the fake host of fakeHost.ts answers there). */
+  onPost(listener: (message: WebviewToHost) => void): () => void;
   /** Waits for a post matching `predicate` (evaluated in Node on the recorded posts). */
   waitForPost(predicate: (message: WebviewToHost) => boolean, timeoutMs?: number): Promise<WebviewToHost>;
   cspViolations(): Promise<CspViolation[]>;
@@ -153,35 +157,6 @@ export interface HarnessOptions {
   readonly width?: number;
   readonly height?: number;
   readonly state?: unknown;
-}
-
-/**
- * Runs before the webview's script: the stub VS Code API (acquirable once, like the real one), the CSP violation
- * recorder, and the theme class on <body>. A string, not a function: tsx compiles test functions with esbuild's
- * keepNames, whose `__name` helper does not exist in the page (it is also stubbed here for `page.evaluate`).
- */
-function initScript(state: unknown): string {
-  return `(() => {
-    globalThis.__name = (target) => target;
-    window.__posted = [];
-    window.__state = ${JSON.stringify(state ?? null)};
-    window.__cspViolations = [];
-    let acquired = false;
-    const api = Object.freeze({
-      postMessage: (message) => void window.__posted.push(JSON.parse(JSON.stringify(message))),
-      getState: () => window.__state,
-      setState: (next) => { window.__state = next; return next; },
-    });
-    window.acquireVsCodeApi = () => {
-      if (acquired) throw new Error('An instance of the VS Code API has already been acquired');
-      acquired = true;
-      return api;
-    };
-    document.addEventListener('securitypolicyviolation', (event) => {
-      window.__cspViolations.push({ directive: event.violatedDirective, blocked: event.blockedURI, sample: event.sample });
-    });
-    document.addEventListener('DOMContentLoaded', () => document.body.classList.add('vscode-dark'));
-  })();`;
 }
 
 export async function openHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -229,6 +204,7 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
   const context = await browser.newContext({ viewport: { width: options.width ?? 420, height: options.height ?? 800 } });
   const errors: string[] = [];
   let page!: Page;
+  const listeners: Array<(message: WebviewToHost) => void> = [];
 
   const openPage = async (state: unknown): Promise<void> => {
     page = await context.newPage();
@@ -238,6 +214,7 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
         errors.push(`console: ${message.text()}`);
       }
     });
+    await page.exposeFunction('__toHost', (message: WebviewToHost) => listeners.forEach((listener) => listener(message)));
     await page.addInitScript(initScript(state));
     await page.goto(`${origin}/`);
     await page
@@ -272,6 +249,10 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
       await page.evaluate(() => {
         window.__posted.length = 0;
       });
+    },
+    onPost(listener) {
+      listeners.push(listener);
+      return () => listeners.splice(listeners.indexOf(listener) >>> 0, 1);
     },
     async waitForPost(predicate, timeoutMs = 5_000) {
       const deadline = Date.now() + timeoutMs;

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
 import { openHarness, ROOT } from './harness';
 import type { Harness } from './harness';
+import { FakeHost } from './fakeHost';
 import { everyKind, RUN_KEY, sampleRun, snapshot } from './fixtures';
 
 let harness: Harness;
@@ -237,10 +238,18 @@ describe('transcript rendering', () => {
     assert.equal(await reply.locator('.message-from').innerText(), 'operator');
     assert.equal(await reply.locator('time').getAttribute('datetime'), '2025-01-02T10:31:00.000Z');
     assert.equal(await harness.page.locator('[data-item-id="m1"] .message-body strong').innerText(), 'empty');
-    await reply.locator('.message-reply').click();
-    await harness.settle();
-    await harness.settle();
-    assert.ok(await harness.page.locator('[data-item-id="m1"].flash').count());
+    // The view asks the host where the original is (it may be outside the loaded window); the host answers.
+    const host = new FakeHost(harness, sampleRun(), everyKind());
+    try {
+      await reply.locator('.message-reply').click();
+      await harness.waitForPost((m) => m.type === 'locate');
+      await host.idle();
+      await harness.settle();
+      await harness.settle();
+      assert.ok(await harness.page.locator('[data-item-id="m1"].flash').count());
+    } finally {
+      host.close();
+    }
   });
 
   test('raw items are pretty JSON', async () => {

@@ -1,11 +1,14 @@
 /**
- * *Next Approval* on the run board asks the view to show one request's card (`revealApproval`): the list scrolls to
- * it and flashes it, wherever it is in a long transcript; an id the transcript does not have changes nothing.
+ * *Next Approval* on the run board, and the header's pending-approval button, show one request's card: the host
+ * says where it is (`revealItem`, from `locateApproval` / `locate`), the list scrolls there — loading that part of a
+ * long transcript if the view does not hold it — and flashes it; an index for another run changes nothing.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { locateApproval } from '../../extension/model/transcriptWindow';
 import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
-import { sampleRun, snapshot } from './fixtures';
+import { FakeHost } from './fakeHost';
+import { RUN_KEY, sampleRun } from './fixtures';
 import { openHarness } from './harness';
 import type { Harness } from './harness';
 
@@ -25,10 +28,23 @@ const approval = (id: string, approvalId: string): TranscriptItem => ({
 
 describe('reveal an approval card', () => {
   let harness: Harness;
+  let host: FakeHost;
+  /** What the surface's `revealApproval` posts for this request. */
+  const reveal = async (approvalId: string): Promise<void> => {
+    const at = locateApproval(host.transcript, approvalId);
+    assert.ok(at, approvalId);
+    await harness.deliver({ type: 'revealItem', runKey: RUN_KEY, index: at.index, id: at.id });
+    for (let i = 0; i < 5; i++) {
+      await host.idle();
+      await harness.settle();
+    }
+  };
 
   before(async () => {
     harness = await openHarness();
-    await harness.deliver(snapshot([...filler(0, 3), approval('card-early', 'ap-early'), ...filler(3, 120), approval('card-late', 'ap-late'), ...filler(123, 5)], sampleRun()));
+    // Longer than one snapshot window: the early card is not in the view until it is revealed.
+    host = new FakeHost(harness, sampleRun(), [...filler(0, 3), approval('card-early', 'ap-early'), ...filler(3, 400), approval('card-late', 'ap-late'), ...filler(403, 5)]);
+    await host.sendSnapshot();
   });
   after(async () => {
     await harness?.close();
@@ -37,21 +53,31 @@ describe('reveal an approval card', () => {
   test('scrolls the card of that request into view and flashes it', async () => {
     const early = harness.page.locator('[data-item-id="card-early"]');
     const late = harness.page.locator('[data-item-id="card-late"]');
-    await harness.deliver({ type: 'revealApproval', approvalId: 'ap-late' });
-    await harness.settle();
+    await reveal('ap-late');
     assert.equal(await late.count(), 1, 'the late card is mounted');
     assert.ok(await harness.page.locator('[data-item-id="card-late"].flash').count(), 'and flashed');
-    await harness.deliver({ type: 'revealApproval', approvalId: 'ap-early' });
-    await harness.settle();
-    await harness.settle();
+    await reveal('ap-early');
     assert.equal(await early.count(), 1, 'the early card is mounted');
     assert.ok(await harness.page.locator('[data-item-id="card-early"].flash').count());
     assert.ok(await early.isVisible());
   });
 
-  test('an unknown request changes nothing', async () => {
+  test('the header button asks the host for the first waiting request and shows it', async () => {
+    await harness.clearPosted();
+    await reveal('ap-late'); // far from the early card
+    await harness.page.locator('#run-approvals').click();
+    const asked = await harness.waitForPost((m) => m.type === 'locate');
+    assert.deepEqual(asked, { type: 'locate', runKey: RUN_KEY, target: { kind: 'pendingApproval' } });
+    for (let i = 0; i < 5; i++) {
+      await host.idle();
+      await harness.settle();
+    }
+    assert.ok(await harness.page.locator('[data-item-id="card-early"]').isVisible(), 'the oldest waiting card is shown');
+  });
+
+  test('a reveal for another run changes nothing', async () => {
     const before = await harness.page.evaluate(() => document.getElementById('transcript')?.scrollTop ?? -1);
-    await harness.deliver({ type: 'revealApproval', approvalId: 'nope' });
+    await harness.deliver({ type: 'revealItem', runKey: 'scv:local:other', index: 3, id: 'card-early' });
     await harness.settle();
     assert.equal(await harness.page.evaluate(() => document.getElementById('transcript')?.scrollTop ?? -1), before);
   });

@@ -18,7 +18,7 @@ function textOf(store: TranscriptStore, id: string): string | undefined {
 
 function fresh(seq = 5): TranscriptStore {
   const store = new TranscriptStore();
-  store.reset(sampleRun(), items(), seq);
+  store.reset(sampleRun(), { items: items(), seq });
   store.takeChanges();
   return store;
 }
@@ -33,7 +33,7 @@ test('snapshot then patches in sequence', () => {
   assert.ok(tool?.kind === 'tool');
   assert.equal(tool.output, 'out');
   assert.equal(tool.status, 'succeeded');
-  assert.equal(store.findMessage('mid'), 'm');
+  assert.equal(store.indexOf('m'), 2);
 });
 
 test('gaps and replays are refused without changing anything', () => {

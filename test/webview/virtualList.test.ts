@@ -4,14 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { RUN_KEY, sampleRun } from './fixtures';
+import { sampleRun } from './fixtures';
+import { FakeHost, mixedItems } from './fakeHost';
 import { openHarness } from './harness';
 import type { Harness } from './harness';
 
 const COUNT = 100_000;
 
 /** Scrolls the list to `fraction` of its height as the user would (a wheel step first, so it counts as theirs). */
-async function userScrollTo(harness: Harness, fraction: number): Promise<void> {
+async function userScrollTo(harness: Harness, fraction: number, host?: FakeHost): Promise<void> {
   await harness.page.locator('#transcript').hover();
   await harness.page.mouse.wheel(0, -40);
   await harness.page.evaluate((f) => {
@@ -19,42 +20,42 @@ async function userScrollTo(harness: Harness, fraction: number): Promise<void> {
     scroller.scrollTop = (scroller.scrollHeight - scroller.clientHeight) * f;
   }, fraction);
   await harness.page.waitForTimeout(50);
-  await harness.settle();
-  await harness.settle();
+  await settleLoaded(harness, host);
 }
 
-/** Builds and posts the snapshot inside the page (faster than shipping 100k items over CDP). */
-async function deliverBigSnapshot(harness: Harness, count: number): Promise<number> {
+/**
+ * A host with `count` mixed items sends its snapshot (the tail window); returns how long until it was shown. A fresh
+ * FakeHost per call: the webview asks it for the ranges it scrolls into.
+ */
+let lastHost: FakeHost | undefined;
+async function deliverBigSnapshot(harness: Harness, count: number): Promise<{ ms: number; host: FakeHost }> {
+  lastHost?.close();
+  const host = new FakeHost(harness, sampleRun(), mixedItems(count));
+  lastHost = host;
   const started = Date.now();
-  await harness.page.evaluate(
-    ({ count, run }) => {
-      const items: unknown[] = [];
-      for (let i = 0; i < count; i++) {
-        const id = `item-${i}`;
-        switch (i % 5) {
-          case 0:
-            items.push({ id, kind: 'user', text: `prompt ${i}` });
-            break;
-          case 1:
-            items.push({ id, kind: 'text', text: `answer ${i} `.repeat(1 + (i % 13) * 4), streaming: false });
-            break;
-          case 2:
-            items.push({ id, kind: 'tool', callId: `c${i}`, name: 'bash', input: { command: `echo ${i}` }, status: 'succeeded', output: `out ${i}\n`.repeat(1 + (i % 7)), truncated: false });
-            break;
-          case 3:
-            items.push({ id, kind: 'usage', data: {}, summary: `usage ${i}` });
-            break;
-          default:
-            items.push({ id, kind: 'notice', text: `notice ${i}`, level: 'info' });
-        }
-      }
-      window.postMessage({ type: 'snapshot', run, items, seq: 0 }, '*');
-    },
-    { count, run: sampleRun() },
-  );
-  await harness.settle();
-  await harness.settle();
-  return Date.now() - started;
+  await host.sendSnapshot();
+  await settleLoaded(harness, host);
+  return { ms: Date.now() - started, host };
+}
+
+/** Waits until the rows in the viewport are items, not placeholders (their ranges were asked for and delivered). */
+async function settleLoaded(harness: Harness, host: FakeHost | undefined): Promise<void> {
+  for (let round = 0; round < 50; round++) {
+    await host?.idle();
+    await harness.settle();
+    const waiting = await harness.page.evaluate(() => {
+      const box = (document.getElementById('transcript') as HTMLElement).getBoundingClientRect();
+      return [...document.querySelectorAll('.item-placeholder')].some((row) => {
+        const r = row.getBoundingClientRect();
+        return r.bottom > box.top && r.top < box.bottom;
+      });
+    });
+    if (!waiting) {
+      await harness.settle();
+      return;
+    }
+  }
+  throw new Error('placeholders in the viewport never got their items');
 }
 
 async function metrics(harness: Harness) {
@@ -87,11 +88,11 @@ async function metrics(harness: Harness) {
 
 describe('virtualized transcript', () => {
   let harness: Harness;
-  let seq = 0;
+  let host: FakeHost | undefined;
   const add = async (from: number, n: number) => {
-    const patches = Array.from({ length: n }, (_, k) => ({ op: 'add', item: { id: `new-${from + k}`, kind: 'text', text: `new item ${from + k}`, streaming: false } }));
-    await harness.deliver({ type: 'patches', runKey: RUN_KEY, firstSeq: ++seq, patches });
-    seq += n - 1;
+    const patches = Array.from({ length: n }, (_, k) => ({ op: 'add' as const, item: { id: `new-${from + k}`, kind: 'text' as const, text: `new item ${from + k}`, streaming: false } }));
+    await host!.patch(patches);
+    await settleLoaded(harness, host);
   };
 
   before(async () => {
@@ -102,7 +103,9 @@ describe('virtualized transcript', () => {
   });
 
   test('100k items: bounded DOM, newest item visible at the bottom', async () => {
-    const ms = await deliverBigSnapshot(harness, COUNT);
+    const big = await deliverBigSnapshot(harness, COUNT);
+    host = big.host;
+    const ms = big.ms;
     const m = await metrics(harness);
     assert.ok(m.nodes < 3_000, `DOM has ${m.nodes} elements`);
     assert.ok(m.rows < 150, `${m.rows} rows mounted`);
@@ -172,7 +175,7 @@ describe('virtualized transcript', () => {
 
   test('jumping into the middle renders a full viewport there, still bounded', async () => {
     for (const fraction of [0.5, 0.1, 0.77, 0]) {
-      await userScrollTo(harness, fraction);
+      await userScrollTo(harness, fraction, host);
       const m = await metrics(harness);
       assert.ok(m.coversTop && m.coversBottom, `viewport not covered at ${fraction}: ${JSON.stringify(m)}`);
       assert.ok(m.nodes < 3_000, `DOM has ${m.nodes} elements`);
@@ -183,15 +186,14 @@ describe('virtualized transcript', () => {
   });
 
   test('a reloaded webview restores the reading position from setState', async () => {
-    await deliverBigSnapshot(harness, 5_000);
-    await userScrollTo(harness, 0.3);
+    host = (await deliverBigSnapshot(harness, 5_000)).host;
+    await userScrollTo(harness, 0.3, host);
     const before = await metrics(harness);
     assert.equal(before.jumpVisible, true);
     await harness.page.waitForTimeout(400); // the state write is debounced
     const state = await harness.page.evaluate(() => window.__state);
     await harness.reload(state);
-    await deliverBigSnapshot(harness, 5_000);
-    await harness.settle();
+    host = (await deliverBigSnapshot(harness, 5_000)).host;
     const after = await metrics(harness);
     assert.equal(after.firstVisibleId, before.firstVisibleId);
     assert.ok(Math.abs((after.firstVisibleTop ?? 0) - (before.firstVisibleTop ?? 0)) <= 2);

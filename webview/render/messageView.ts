@@ -41,10 +41,8 @@ function timeElement(at: string): HTMLTimeElement {
   );
 }
 
+/** Always a link: the message may be outside the loaded window; the host reveals it or says it is not in the run. */
 function replyLink(inReplyTo: string, ctx: RenderContext): HTMLElement {
-  if (!ctx.hasMessage(inReplyTo)) {
-    return h('span', { class: 'message-reply' }, codicon('reply'), ` in reply to ${inReplyTo}`);
-  }
   return button({
     label: `Show the message this replies to (${inReplyTo})`,
     text: 'in reply to',

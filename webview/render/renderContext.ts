@@ -11,9 +11,7 @@ export interface RenderContext {
   readonly expansion: (key: string) => boolean | undefined;
   /** Remembers an open/closed choice (forgotten when it equals `defaultOpen`). */
   readonly setExpansion: (key: string, open: boolean, defaultOpen: boolean) => void;
-  /** Whether a hyperhive message with this id is in the transcript (for "in reply to" links). */
-  readonly hasMessage: (messageId: string) => boolean;
-  /** Scrolls to the hyperhive message with this id. */
+  /** Scrolls to the hyperhive message with this id (asked of the host, which has the whole transcript). */
   readonly revealMessage: (messageId: string) => void;
 }
 

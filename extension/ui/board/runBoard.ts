@@ -78,7 +78,7 @@ export function registerRunBoard(ctx: CommandContext): { readonly board: RunBoar
     lastVisited = next;
     provider.flush();
     ctx.selection.select(next.runKey);
-    ctx.transcript.post({ type: 'revealApproval', approvalId: next.approvalId });
+    ctx.transcript.revealApproval(next.approvalId);
     try {
       await view.reveal(provider.approvalNode(next.key, next.runKey), { select: true, focus: true, expand: true });
     } catch (error) {

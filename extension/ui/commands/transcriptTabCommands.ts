@@ -1,4 +1,7 @@
-/** "Open in Editor": a run's transcript in an editor tab beside the code (TranscriptPanels). */
+/**
+ * "Open in Editor": a run's transcript in an editor tab beside the code (TranscriptPanels); "Find in Transcript":
+ * the transcript's own find bar (it searches the whole run on the host), in the active tab or the sidebar view.
+ */
 import * as vscode from 'vscode';
 import type { TranscriptPanels } from '../transcript/transcriptPanels';
 import type { CommandContext } from './commandContext';
@@ -19,6 +22,14 @@ export function registerTranscriptTabCommands(ctx: CommandContext, panels: Trans
       }
       const run = await pickRun(ctx.store.state, 'Open which transcript in an editor tab?', () => true);
       return run ? open(run.key) : undefined;
+    }),
+    // Ctrl/Cmd+F in a transcript (the webview handles the key itself too when it gets it) and the palette.
+    vscode.commands.registerCommand('agentSwitchboard.findInTranscript', async () => {
+      if (panels.postToActive({ type: 'openFind' })) {
+        return;
+      }
+      await ctx.transcript.reveal(true);
+      ctx.transcript.post({ type: 'openFind' });
     }),
     // The Transcript view's title bar: the run it shows.
     vscode.commands.registerCommand('agentSwitchboard.openSelectedRunInEditor', async () => {

@@ -5,7 +5,7 @@
  * see webview/uiState.ts); a tab whose run is not restored yet shows "waiting" and fills in when the run appears.
  */
 import * as vscode from 'vscode';
-import type { ChangeSetMessage } from '../../protocol/webviewMessages';
+import type { ChangeSetMessage, HostToWebview } from '../../protocol/webviewMessages';
 import { Disposable } from '../disposable';
 import type { SurfaceDeps } from './transcriptSurface';
 import { TranscriptSurface } from './transcriptSurface';
@@ -48,8 +48,9 @@ export class TranscriptPanels extends Disposable implements vscode.WebviewPanelS
       TranscriptPanels.viewType,
       this.titleOf(runKey),
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
-      // The surface repaints from a snapshot when the tab is shown again: no retained hidden webview.
-      { enableScripts: true, enableFindWidget: true, retainContextWhenHidden: false },
+      // The surface repaints from a snapshot when the tab is shown again: no retained hidden webview. No find widget:
+      // it would search only the rows on screen; the transcript's own find (Ctrl/Cmd+F) searches the whole run.
+      { enableScripts: true, enableFindWidget: false, retainContextWhenHidden: false },
     );
     this.adopt(panel, runKey);
   }
@@ -68,6 +69,17 @@ export class TranscriptPanels extends Disposable implements vscode.WebviewPanelS
   /** Shows a change set in its run's tab, if the run has one (it waits there for the tab's webview to be ready). */
   showChangeSet(message: ChangeSetMessage): void {
     this.panels.get(message.runKey)?.surface.showChangeSet(message);
+  }
+
+  /** Posts `message` to the transcript tab that is the active editor, if one is; says whether one was. */
+  postToActive(message: HostToWebview): boolean {
+    for (const { panel, surface } of this.panels.values()) {
+      if (panel.active) {
+        surface.post(message);
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The open tabs, in the order they were opened. */

@@ -12,11 +12,13 @@ import type { ChangeSetMessage, DaemonActionButton, HostToWebview, RunSummary, W
 import { hostToWebviewSchema, webviewToHostSchema } from '../../protocol/webviewMessages';
 import { Disposable } from '../disposable';
 import type { DraftStore } from '../draftStore';
+import { locateApproval, tailWindow } from '../../model/transcriptWindow';
 import { runSummaryOf } from '../runSummary';
 import { renderWebviewHtml } from '../webviewHtml';
+import { answerViewRequest, isViewRequest } from './viewRequests';
 
 /** A webview request the command layer carries out; each names the run it acts on. */
-export type TranscriptActionMessage = Exclude<WebviewToHost, { type: 'ready' | 'resync' | 'draft' }>;
+export type TranscriptActionMessage = Exclude<WebviewToHost, { type: 'ready' | 'resync' | 'draft' | 'range' | 'find' | 'locate' }>;
 
 /** What the webview can ask the host to do; implemented by the command layer. */
 export interface TranscriptActions {
@@ -99,6 +101,16 @@ export class TranscriptSurface extends Disposable {
     this.sendSnapshot();
   }
 
+  /** Scrolls the view to the card of `approvalId` if it is in the shown run (*Next Approval*). */
+  revealApproval(approvalId: string): void {
+    const runKey = this.runKey;
+    const transcript = runKey ? this.deps.store.transcript(runKey) : undefined;
+    const at = transcript ? locateApproval(transcript, approvalId) : undefined;
+    if (runKey && at) {
+      this.post({ type: 'revealItem', runKey, index: at.index, id: at.id });
+    }
+  }
+
   /**
    * Shows a run's change set (file list and rendered diff) in place of the transcript. The run should be the shown
    * one; if the webview is not ready yet (it is being revealed), the message waits for its first snapshot.
@@ -136,6 +148,11 @@ export class TranscriptSurface extends Disposable {
       case 'draft':
         this.deps.drafts.set(message.runKey, message.text, this);
         return;
+      case 'range':
+      case 'find':
+      case 'locate':
+        this.answer(message);
+        return;
       default:
         if (message.type === 'send') {
           // The composer emptied itself when it sent: so does the draft every other surface of the run gets.
@@ -149,20 +166,38 @@ export class TranscriptSurface extends Disposable {
     }
   }
 
+  /** A question about the run the view has not loaded (extension/ui/transcript/viewRequests.ts). */
+  private answer(message: WebviewToHost): void {
+    const runKey = this.runKey;
+    if (!runKey || !isViewRequest(message)) {
+      return;
+    }
+    const answer = answerViewRequest(message, runKey, this.deps.store.transcript(runKey));
+    if (answer) {
+      // Items come "as of" the transcript's sequence: the patches before it must reach the view first.
+      this.flush();
+      this.postValidated(answer);
+    }
+  }
+
   private sendSnapshot(): void {
     this.cancelFlush();
     if (!this.ready) {
       return;
     }
     const runKey = this.runKey;
-    const transcript = runKey ? this.deps.store.transcript(runKey) : undefined;
     const run = this.summary(runKey);
+    // The tail only (O(screen), whatever the run's length): the view asks for the rest as the user scrolls.
+    const window = tailWindow(run && runKey ? this.deps.store.transcript(runKey) : undefined);
     this.lastSummaryJson = JSON.stringify(run);
     this.postValidated({
       type: 'snapshot',
       run,
-      items: run ? (transcript?.snapshot() ?? []) : [],
-      seq: run ? (transcript?.seq ?? 0) : 0,
+      items: window.items,
+      start: window.start,
+      total: window.total,
+      kinds: window.kinds,
+      seq: window.seq,
       ...(run ? { draft: this.deps.drafts.get(run.key) } : {}),
       ...(this.source.kind === 'fixed' ? { tabRunKey: this.source.runKey } : {}),
     });

@@ -28,7 +28,7 @@ export class WebviewMirror {
     // A transcript starts at seq 1 (a new run, or one removed and added again): a fresh view, as after a snapshot.
     if (!view || event.seq === 1) {
       view = new TranscriptStore();
-      view.reset(null, [], 0);
+      view.reset(null, { items: [], seq: 0 });
       this.views.set(event.runKey, view);
     }
     const message = hostToWebviewSchema.safeParse(JSON.parse(JSON.stringify({ type: 'patches', runKey: event.runKey, firstSeq: event.seq, patches: [event.patch] })));
@@ -39,7 +39,7 @@ export class WebviewMirror {
     if (!result.ok) {
       this.refused.push(`${event.runKey} seq ${event.seq} ${JSON.stringify(event.patch).slice(0, 200)}: ${result.reason}`);
       // What the real webview ends up with after its resync: the host's snapshot.
-      view.reset(null, this.store.transcript(event.runKey)?.snapshot() ?? [], event.seq);
+      view.reset(null, { items: this.store.transcript(event.runKey)?.snapshot() ?? [], seq: event.seq });
     }
   }
 
@@ -53,7 +53,7 @@ export class WebviewMirror {
       }
       const expected = JSON.parse(JSON.stringify(host.snapshot())) as TranscriptItem[];
       try {
-        assert.deepEqual(view.items, expected);
+        assert.deepEqual(view.loadedItems, expected);
       } catch {
         out.push(`${runKey}: webview items differ from the host's`);
       }

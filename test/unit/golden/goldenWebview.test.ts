@@ -90,15 +90,15 @@ for (const { daemon, name, replay } of goldens) {
       const ops = new Set(run.patches.map((e) => e.patch.op));
 
       const oneByOne = new TranscriptStore();
-      oneByOne.reset(summary, [], 0);
+      oneByOne.reset(summary, { items: [], seq: 0 });
       assert.deepEqual(feed(oneByOne, runKey, run.patches.map((e) => [e])), [], `${runKey}: patches refused (each would resync)`);
       assert.equal(oneByOne.seq, run.patches.at(-1)?.seq);
-      assert.deepEqual(oneByOne.items, asSent(run.items), `${runKey}: the webview's items equal the host's`);
+      assert.deepEqual(oneByOne.loadedItems, asSent(run.items), `${runKey}: the webview's items equal the host's`);
 
       const batched = new TranscriptStore();
-      batched.reset(summary, [], 0);
+      batched.reset(summary, { items: [], seq: 0 });
       assert.deepEqual(feed(batched, runKey, [run.patches]), [], `${runKey}: one coalesced batch refused`);
-      assert.deepEqual(batched.items, asSent(run.items));
+      assert.deepEqual(batched.loadedItems, asSent(run.items));
 
       assert.ok(ops.has('add'), `${runKey}: ${[...ops].join(', ')} (kinds ${[...kinds].join(', ')})`);
     }
@@ -116,9 +116,9 @@ for (const { daemon, name, replay } of goldens) {
         continue;
       }
       const webview = new TranscriptStore();
-      webview.reset(snapshot.run, snapshot.items, snapshot.seq);
+      webview.reset(snapshot.run, { items: snapshot.items, seq: snapshot.seq });
       assert.deepEqual(feed(webview, runKey, run.patches.slice(half).map((e) => [e])), [], `${runKey}: patches after the snapshot refused`);
-      assert.deepEqual(webview.items, asSent(run.items));
+      assert.deepEqual(webview.loadedItems, asSent(run.items));
     }
   });
 }
@@ -126,7 +126,7 @@ for (const { daemon, name, replay } of goldens) {
 /** Sanity: the comparison is not vacuous — a patch the host would never send is refused by the webview store. */
 test('a patch for an item the webview does not have is refused (what a resync looks like here)', () => {
   const webview = new TranscriptStore();
-  webview.reset(null, [], 0);
+  webview.reset(null, { items: [], seq: 0 });
   const patch: TranscriptPatch = { op: 'append', id: 'nope', field: 'text', chunk: 'x' };
   assert.equal(webview.applyPatches(1, [patch]).ok, false);
 });

@@ -97,9 +97,9 @@ test('the host Transcript and the webview TranscriptStore both fold a stream exa
   assert.deepEqual(host.snapshot(), expected.items);
 
   const webview = new TranscriptStore();
-  webview.reset(run, [], 0);
+  webview.reset(run, { items: [], seq: 0 });
   assert.deepEqual(webview.applyPatches(1, JSON.parse(JSON.stringify(stream)) as TranscriptPatch[]), { ok: true });
-  assert.deepEqual(webview.items, expected.items);
+  assert.deepEqual(webview.loadedItems, expected.items);
 });
 
 test('both sides refuse the same bad patches', () => {
@@ -115,7 +115,7 @@ test('both sides refuse the same bad patches', () => {
     host.apply({ op: 'add', item: text });
     assert.throws(() => host.apply(patch), `host refuses ${JSON.stringify(patch)}`);
     const webview = new TranscriptStore();
-    webview.reset(run, [text], 1);
+    webview.reset(run, { items: [text], seq: 1 });
     assert.equal(webview.applyPatches(2, [patch]).ok, false, `webview refuses ${JSON.stringify(patch)}`);
   }
 });
