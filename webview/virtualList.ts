@@ -9,12 +9,11 @@
  */
 import { FenwickTree } from './fenwickTree';
 import { h } from './dom';
+import { ScrollIntent } from './scrollIntent';
 
 const OVERSCAN_PX = 800;
 /** Within this distance of the bottom the user counts as "at the bottom". */
 const PIN_THRESHOLD_PX = 8;
-/** A scroll this soon after wheel/key/pointer/touch/focus input in the list counts as the user's. */
-const USER_INTENT_MS = 1_000;
 
 export interface VirtualListRows {
   /** Builds the row element for `index` (it becomes visible). */
@@ -43,9 +42,7 @@ export class VirtualList {
   private anchorDelta = 0;
   /** The scrollTop we set last; the scroll event it causes is not a user scroll. */
   private expectedScrollTop: number | null = null;
-  /** When the user last touched the list (wheel, keys, pointer, touch, focus), for telling their scrolls apart. */
-  private lastUserInput = -Infinity;
-  private pointerDown = false;
+  private readonly intent: ScrollIntent;
   private windowStart = 0;
   private windowEnd = 0;
   /** Called when `pinned` changes (to show or hide "jump to latest"). */
@@ -64,22 +61,7 @@ export class VirtualList {
     this.observer = new ResizeObserver((entries) => this.onResize(entries));
     this.observer.observe(scroller);
     scroller.addEventListener('scroll', () => this.onScroll(), { passive: true });
-    const noteInput = (): void => {
-      this.lastUserInput = performance.now();
-    };
-    for (const type of ['wheel', 'touchstart', 'touchmove', 'keydown', 'focusin'] as const) {
-      scroller.addEventListener(type, noteInput, { passive: true });
-    }
-    scroller.addEventListener('pointerdown', () => {
-      noteInput();
-      this.pointerDown = true;
-    }, { passive: true });
-    window.addEventListener('pointerup', () => {
-      if (this.pointerDown) {
-        noteInput(); // the end of a scrollbar drag
-      }
-      this.pointerDown = false;
-    }, { passive: true });
+    this.intent = new ScrollIntent(scroller);
     // A webview that was hidden may come back with a reset scroll position: lay out again.
     document.addEventListener('visibilitychange', () => this.requestFrame());
     // Intent to scroll up unpins at once, even if the first wheel step stays within the threshold.
@@ -265,8 +247,7 @@ export class VirtualList {
       return;
     }
     this.expectedScrollTop = null;
-    const byUser = this.pointerDown || performance.now() - this.lastUserInput < USER_INTENT_MS;
-    if (!byUser && this.pinnedState) {
+    if (!this.intent.byUser && this.pinnedState) {
       // Not the user (the webview was hidden and reset its scroll offset, find-in-page, …): stay pinned.
       this.requestFrame();
       return;
