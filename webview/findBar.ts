@@ -9,6 +9,8 @@ import { button, h } from './dom';
 
 /** Typing pauses this long before the query is sent. */
 const QUERY_DELAY_MS = 150;
+/** While the run streams, the hits are brought up to date this often (a search is O(transcript) on the host). */
+const REFRESH_DELAY_MS = 1_000;
 const MATCH = 'switchboard-find';
 const CURRENT = 'switchboard-find-current';
 
@@ -38,6 +40,9 @@ export class FindBar {
   /** The query the shown hits are for (null until the first answer). */
   private answered: { readonly query: string; readonly matchCase: boolean } | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The query in flight only brings the hits up to date: the user's place among them stays. */
+  private refreshing = false;
 
   constructor(private readonly deps: FindBarDeps) {
     this.input = h('input', { type: 'text', class: 'find-input', placeholder: 'Find', 'aria-label': 'Find in transcript', spellcheck: 'false' });
@@ -86,6 +91,8 @@ export class FindBar {
     }
     this.element.hidden = true;
     clearTimeout(this.timer);
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
     CSS.highlights?.delete(MATCH);
     CSS.highlights?.delete(CURRENT);
     this.deps.restoreFocus();
@@ -102,9 +109,35 @@ export class FindBar {
     this.renderCount();
   }
 
+  /** The transcript grew or changed: the hits are searched again shortly (while the bar is open with a query). */
+  contentChanged(): void {
+    if (!this.isOpen || this.answered === null || this.refreshTimer !== undefined) {
+      return;
+    }
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      if (this.isOpen && this.answered !== null) {
+        this.refreshing = true;
+        this.send();
+      }
+    }, REFRESH_DELAY_MS);
+  }
+
   /** The host's answer; an answer to an older query is dropped. */
   result(query: string, matchCase: boolean, hits: readonly number[], truncated: boolean): void {
     if (query !== this.input.value || matchCase !== this.matchCase) {
+      return;
+    }
+    const refresh = this.refreshing;
+    this.refreshing = false;
+    const shownIndex = this.current >= 0 ? this.hits[this.current] : undefined;
+    const kept = refresh && shownIndex !== undefined ? hits.indexOf(shownIndex) : -1;
+    if (kept >= 0) {
+      // New matches streamed in: the count grows, the hit the user is on stays (no scrolling away from it).
+      this.hits = hits;
+      this.truncated = truncated;
+      this.current = kept;
+      this.renderCount();
       return;
     }
     this.answered = { query, matchCase };
@@ -114,8 +147,8 @@ export class FindBar {
     const first = hits.findIndex((index) => index >= from);
     this.current = hits.length === 0 ? -1 : first >= 0 ? first : 0;
     this.renderCount();
-    if (this.current >= 0) {
-      this.deps.reveal(hits[this.current]!);
+    if (this.current >= 0 && !refresh) {
+      this.deps.reveal(hits[this.current]!); // a refresh never scrolls the view away from where the user is
     }
   }
 
@@ -144,11 +177,13 @@ export class FindBar {
   }
 
   private queryChanged(): void {
+    this.refreshing = false;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.send(), QUERY_DELAY_MS);
   }
 
   private toggleCase(): void {
+    this.refreshing = false;
     this.matchCase = !this.matchCase;
     this.caseButton.setAttribute('aria-pressed', String(this.matchCase));
     this.caseButton.classList.toggle('active', this.matchCase);

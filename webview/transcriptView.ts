@@ -172,6 +172,9 @@ export class TranscriptView {
         }
       }
     }
+    if (changes.added > 0 || changes.items.size > 0) {
+      this.find.contentChanged();
+    }
     this.list.layout();
     const rendered = this.list.renderedRange;
     store.focus = Math.floor((rendered.start + rendered.end) / 2);

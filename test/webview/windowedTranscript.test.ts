@@ -141,6 +141,20 @@ describe('windowed transcript at 100k items', () => {
     assert.equal(await count.innerText(), `${((first - 1 + expected.length) % expected.length) + 1} of ${expected.length.toLocaleString()}`);
   });
 
+  test('matches that stream in while the bar is open join the count; the hit the user is on stays', async () => {
+    const query = 'notice 1234';
+    const count = harness.page.locator('.find-count');
+    const before = await count.innerText();
+    const shown = (await viewport(harness)).ids;
+    const total = findInTranscript(host.transcript, query, false).hits.length;
+    await host.patch([{ op: 'add', item: { id: 'late-match', kind: 'notice', text: 'notice 1234 (late)', level: 'info' } }]);
+    await harness.waitForPost((m) => m.type === 'find' && m.query === query && host.answered.filter((a) => a.type === 'find').length >= 2, 10_000);
+    await host.idle();
+    await harness.settle();
+    assert.equal(await count.innerText(), before.replace(/of .*/, `of ${(total + 1).toLocaleString()}`));
+    assert.deepEqual((await viewport(harness)).ids, shown, 'the view did not move');
+  });
+
   test('Match Case, no results, and Escape closes the bar', async () => {
     await harness.page.locator('#find-bar .find-toggle').click();
     await harness.page.locator('.find-input').fill('NOTICE 1234');
