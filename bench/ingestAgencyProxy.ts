@@ -1,46 +1,79 @@
 /**
  * Ingest, AgencyProxy: 200k recorded event frames, length-prefixed and cut into 64 KiB reads, through the client's
- * whole read path — decoder (UTF-8 + JSON.parse) → zod (`parseServerFrame`) → `mapAgencyProxyEvent` → RunStore
- * dispatch (reducer + transcript patches), as `AgencyProxyDriver.fold` does — against bare `JSON.parse` of the same
- * payloads (UTF-8 bytes → string → JSON.parse, frame by frame). Target: at least half of JSON.parse's throughput.
+ * whole read path — the framing's decoder as `StreamConnection` runs it (UTF-8 + JSON.parse) → zod
+ * (`parseServerFrame`, as `AgencyProxyConnection` does) → the read's event frames into the driver's own
+ * `AgencyProxyEventFolder` (mapping, activity and session books, the chunks of a read folded by the kit's
+ * `StreamedChunks`) → RunStore dispatch of the journal records (reducer + transcript patches; the journal's disk
+ * writes are left out) — against bare `JSON.parse` of the same payloads (UTF-8 bytes → string → JSON.parse, frame
+ * by frame). Target: at least half of JSON.parse's throughput.
  */
-import { mapAgencyProxyEvent } from '../extension/drivers/agencyProxy/eventMapping';
+import { AckTracker } from '../extension/drivers/agencyProxy/ackTracker';
+import { AgencyProxyEventFolder } from '../extension/drivers/agencyProxy/agencyProxyEventFolder';
+import { AgencyProxyLocalChanges } from '../extension/drivers/agencyProxy/agencyProxyLocalChanges';
+import type { AgencyProxyRunParts } from '../extension/drivers/agencyProxy/agencyProxyRunParts';
+import { RunActivityBook } from '../extension/drivers/agencyProxy/runActivityBook';
+import { RunOwnership } from '../extension/drivers/agencyProxy/runOwnership';
+import { DriverRuns } from '../extension/drivers/kit/driverRuns';
+import { journalRecordAction } from '../extension/drivers/kit/runRecorder';
 import { runKeyOf } from '../extension/model/modelTypes';
 import { RunStore } from '../extension/model/runStore';
 import { parseServerFrame } from '../extension/protocol/agencyProxy';
-import { LengthPrefixedDecoder } from '../extension/transport/lengthPrefixed';
+import type { EventFrame } from '../extension/protocol/agencyProxy';
+import { lengthPrefixedFraming } from '../extension/transport/lengthPrefixedFraming';
 import type { BenchRow } from './benchKit';
 import { sideBySide } from './benchKit';
 import { BENCH_RUN_ID, agencyProxyFrames, encodeAsReads } from './agencyProxyStream';
 
 const CONNECTION = 'agency-proxy:bench';
 
-/** The read path of one connection, from socket bytes to the store. Returns the store (for checks). */
-export function ingestAgencyProxy(reads: readonly Buffer[]): RunStore {
+/** The driver's folder over a store holding the bench run, with its books; the journal only dispatches. */
+export function benchFolder(): { readonly store: RunStore; readonly folder: AgencyProxyEventFolder } {
   const store = new RunStore();
   store.dispatch({ type: 'connectionAdded', connection: { id: CONNECTION, name: 'bench', protocol: 'agency-proxy' } });
   store.dispatch({ type: 'runUpserted', connectionId: CONNECTION, runId: BENCH_RUN_ID, fields: { title: 'bench', state: 'running' } });
-  const key = runKeyOf(CONNECTION, BENCH_RUN_ID);
-  const decoder = new LengthPrefixedDecoder();
+  const runs = new DriverRuns(store, CONNECTION);
+  const log = { info: () => undefined, warn: () => undefined, error: (message: string) => { throw new Error(message); } };
+  const parts: AgencyProxyRunParts = {
+    runs,
+    log,
+    acks: new AckTracker(() => undefined, () => undefined),
+    ownership: new RunOwnership(),
+    activity: new RunActivityBook(),
+    localChanges: new AgencyProxyLocalChanges(store, runs, log, () => Promise.resolve()),
+    // The journal's `record` without its disk writes: each record dispatched as the recorder dispatches it.
+    storeEvent: (runId, _sequence, records) => {
+      for (const record of records) {
+        const action = journalRecordAction(CONNECTION, runId, record);
+        if (action) {
+          store.dispatch(action);
+        }
+      }
+    },
+    saveRun: () => Promise.resolve(),
+    recordLocal: () => Promise.resolve(),
+    expireApprovals: () => undefined,
+  };
+  return { store, folder: new AgencyProxyEventFolder(parts, () => Promise.resolve()) };
+}
+
+/** The read path of one connection, from socket bytes to the store. Returns the store (for checks). */
+export function ingestAgencyProxy(reads: readonly Buffer[]): RunStore {
+  const { store, folder } = benchFolder();
+  const decoder = lengthPrefixedFraming({ ignorePingPong: true }).createDecoder();
   for (const read of reads) {
+    // One socket read: its event frames go to the folder together, as `AgencyProxyConnection.onEvents` hands them.
+    const frames: EventFrame[] = [];
     for (const result of decoder.push(read)) {
-      if (result.type !== 'message') {
-        throw new Error(`decoder: ${result.type}`);
+      if (result.kind !== 'frame') {
+        throw new Error(`decoder: ${result.kind}`);
       }
       const parsed = parseServerFrame(result.value);
       if (!parsed.ok || parsed.frame.kind !== 'event') {
         throw new Error('not an event frame');
       }
-      const frame = parsed.frame;
-      const mapped = mapAgencyProxyEvent(frame.event);
-      const events = mapped.events.length > 0 ? mapped.events : [{ kind: 'messageBoundary' } as const];
-      for (let i = 0; i < events.length; i++) {
-        store.dispatch({ type: 'runEvent', runKey: key, ...(i === 0 ? { sequence: frame.sequence } : {}), event: events[i]! });
-      }
-      if (mapped.fields) {
-        store.dispatch({ type: 'runUpserted', connectionId: CONNECTION, runId: frame.run_id, fields: mapped.fields });
-      }
+      frames.push(parsed.frame);
     }
+    folder.foldRead(frames);
   }
   return store;
 }

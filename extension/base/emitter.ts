@@ -19,7 +19,9 @@ export class Emitter<T> implements Disposable {
     if (this.disposed) {
       return { dispose: () => undefined };
     }
-    this.listeners.push(listener);
+    // Copy on write: `fire` walks the array it found, so listeners may (un)subscribe meanwhile, and firing (once
+    // per streamed frame) copies nothing.
+    this.listeners = [...this.listeners, listener];
     return {
       dispose: () => {
         this.listeners = this.listeners.filter((l) => l !== listener);
@@ -28,8 +30,7 @@ export class Emitter<T> implements Disposable {
   };
 
   fire(value: T): void {
-    // Snapshot so listeners may unsubscribe while being called.
-    for (const listener of this.listeners.slice()) {
+    for (const listener of this.listeners) {
       try {
         listener(value);
       } catch (error) {

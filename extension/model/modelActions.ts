@@ -114,6 +114,12 @@ export type ModelAction =
       readonly type: 'runEvent';
       readonly runKey: string;
       readonly sequence?: number;
+      /**
+       * With `sequence`: the first of the daemon events `firstSequence`..`sequence` this one event stands for (a
+       * driver folds a read's consecutive streamed chunks into one; they must be consecutive and all above the
+       * run's `lastSequence`). The gap check starts from it; absent, the event stands for `sequence` alone.
+       */
+      readonly firstSequence?: number;
       readonly event: RunEvent;
       /** Replayed from the editor's own storage (a reload), not received from the daemon in this window. */
       readonly restored?: boolean;

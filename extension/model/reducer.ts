@@ -4,7 +4,8 @@
  * shallowly (cost O(runs), independent of transcript length); transcripts change only through the patches.
  */
 import type { TranscriptPatch } from '../protocol/transcriptTypes';
-import type { ModelAction } from './modelActions';
+import { isTerminalRunState } from '../protocol/transcriptTypes';
+import type { ModelAction, RunFields } from './modelActions';
 import type { ConnectionInfo, ModelState, Panel, RunInfo } from './modelTypes';
 import { approvalKeyOf, runKeyOf } from './modelTypes';
 import { applyApprovalChange } from './approvalLifecycle';
@@ -30,6 +31,20 @@ function withRun(state: ModelState, run: RunInfo): ModelState {
   const runs = new Map(state.runs);
   runs.set(run.key, run);
   return { ...state, runs };
+}
+
+/**
+ * Whether upserting `fields` would leave `run` as it is: every given field already has that value, and a terminal
+ * state (which ends the run's open tool calls) has none left to end.
+ */
+function sameFields(run: RunInfo, fields: RunFields): boolean {
+  const current = run as unknown as Readonly<Record<string, unknown>>;
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined && current[name] !== value) {
+      return false;
+    }
+  }
+  return fields.state === undefined || !isTerminalRunState(fields.state) || (run.openTools.size === 0 && run.openAnonymousToolId === undefined);
 }
 
 function withConnection(state: ModelState, connection: ConnectionInfo): ModelState {
@@ -96,7 +111,12 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
     }
     case 'runUpserted': {
       const key = runKeyOf(action.connectionId, action.runId);
-      const run = state.runs.get(key) ?? newRun(action.connectionId, action.runId, action.fields.createdAt ?? now);
+      const existing = state.runs.get(key);
+      if (existing !== undefined && sameFields(existing, action.fields)) {
+        // Drivers restate fields with many events (a tool call says "running" again): no copy, no view refresh.
+        return unchanged(state);
+      }
+      const run = existing ?? newRun(action.connectionId, action.runId, action.fields.createdAt ?? now);
       const fields = Object.fromEntries(Object.entries(action.fields).filter(([, v]) => v !== undefined));
       const ed = new RunEditor({ ...run, ...fields });
       if (action.fields.state !== undefined) {
@@ -118,7 +138,7 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
       return { state: { ...state, runs, approvals, changeSets }, patches: [], changed: true };
     }
     case 'runEvent':
-      return reduceRunEventAction(state, action.runKey, action.sequence, action.event, now, action.restored === true);
+      return reduceRunEventAction(state, action.runKey, action.sequence, action.firstSequence, action.event, now, action.restored === true);
     case 'runGap': {
       const run = state.runs.get(action.runKey);
       if (!run || action.to <= action.from) {
@@ -180,6 +200,7 @@ function reduceRunEventAction(
   state: ModelState,
   runKey: string,
   sequence: number | undefined,
+  firstSequence: number | undefined,
   event: Parameters<typeof reduceRunEvent>[1],
   now: number,
   restored: boolean,
@@ -194,7 +215,9 @@ function reduceRunEventAction(
       // Replay overlap after a reconnect or an internal re-attach: already folded in.
       return unchanged(state);
     }
-    if (sequence > run.lastSequence + 1) {
+    // A folded run of chunks stands for firstSequence..sequence: only a jump before its first one is a gap.
+    const first = firstSequence !== undefined && firstSequence < sequence ? firstSequence : sequence;
+    if (first > run.lastSequence + 1) {
       // Whatever was streaming is cut by the gap: close it so text after the gap starts a new item.
       const closed = reduceRunEvent(run, { kind: 'messageBoundary' }, state.approvals, now);
       run = closed.run;
@@ -206,7 +229,7 @@ function reduceRunEventAction(
         runKey,
         patch: {
           op: 'add',
-          item: { id, kind: 'gap', from: run.lastSequence + 1, to: sequence - 1, reason: 'not in the daemon journal any more' },
+          item: { id, kind: 'gap', from: run.lastSequence + 1, to: first - 1, reason: 'not in the daemon journal any more' },
         },
       });
       run = { ...run, itemCount: run.itemCount + 1 };

@@ -138,9 +138,12 @@ export class LengthPrefixedDecoder {
         // The common case, the whole frame inside one read: the kind is read in place and the payload is one view,
         // no copy (Buffer views are not free at 100k+ frames/s; this path makes one per frame instead of three).
         const kind = head[start + 4]!;
-        const payload = head.subarray(start + 5, start + 4 + length);
         this.advance(4 + length);
-        this.deliver(out, kind, payload);
+        if (kind === FrameKind.text) {
+          out.push(this.decodeText(head, start + 5, start + 4 + length));
+        } else {
+          this.deliver(out, kind, head.subarray(start + 5, start + 4 + length));
+        }
       } else {
         this.advance(4);
         const frame = this.take(length);
@@ -190,6 +193,23 @@ export class LengthPrefixedDecoder {
       text = utf8.decode(payload);
     } catch {
       return this.fail('invalid_utf8', 'text frame is not valid UTF-8');
+    }
+    try {
+      return { type: 'message', value: JSON.parse(text) as unknown, text };
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      return this.fail('invalid_json', `text frame is not valid JSON (${detail})`);
+    }
+  }
+
+  /**
+   * A Text frame's payload, `bytes[start, end)`, read in place. `toString` replaces every invalid UTF-8 sequence
+   * with U+FFFD, so only a text holding one (bad input, or a real U+FFFD) is checked again by the strict decoder.
+   */
+  private decodeText(bytes: Buffer, start: number, end: number): DecodeResult {
+    const text = bytes.toString('utf8', start, end);
+    if (text.includes('\uFFFD')) {
+      return this.decodeFrame(FrameKind.text, bytes.subarray(start, end));
     }
     try {
       return { type: 'message', value: JSON.parse(text) as unknown, text };

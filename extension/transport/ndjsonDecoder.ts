@@ -40,6 +40,15 @@ export class NdjsonDecoder {
     let start = 0;
     while (start < chunk.length) {
       const nl = chunk.indexOf(0x0a, start);
+      if (nl !== -1 && this.partsBytes === 0 && this.skipped < 0) {
+        // The common case, a whole line inside this chunk: read in place (no slice, no copy).
+        const end = nl > start && chunk[nl - 1] === 0x0d ? nl - 1 : nl;
+        // Sizes as the slow path reports them: a line refused before its end counts its '\r'.
+        const oversized = nl - start > this.maxLineBytes + 1 ? nl - start : end - start > this.maxLineBytes ? end - start : -1;
+        out.push(oversized >= 0 ? { kind: 'oversized', bytes: oversized } : { kind: 'line', text: chunk.toString('utf8', start, end) });
+        start = nl + 1;
+        continue;
+      }
       const end = nl === -1 ? chunk.length : nl;
       const piece = chunk.subarray(start, end);
       if (this.skipped >= 0) {

@@ -71,6 +71,7 @@ export class StreamConnection {
   private readonly frameEmitter = new Emitter<unknown>();
   private readonly framingErrorEmitter = new Emitter<FramingError>();
   private readonly closeEmitter = new Emitter<StreamCloseInfo>();
+  private readonly readEndEmitter = new Emitter<void>();
   private readonly decoder: FrameDecoder;
   private readonly tap: FrameTap;
   private closed = false;
@@ -81,6 +82,12 @@ export class StreamConnection {
   readonly onFramingError: Event<FramingError> = this.framingErrorEmitter.event;
   /** Fires once, when the connection stops carrying frames, whoever ended it. */
   readonly onClose: Event<StreamCloseInfo> = this.closeEmitter.event;
+  /**
+   * After everything one socket read held was delivered (`onFrame`, `onFramingError`): a reader that folds the
+   * frames of a read (kit/streamedChunks.ts) flushes here. A read that closed the connection ends with `onClose`
+   * instead.
+   */
+  readonly onReadEnd: Event<void> = this.readEndEmitter.event;
 
   /** Wraps an already connected socket. */
   constructor(
@@ -171,6 +178,9 @@ export class StreamConnection {
       return;
     }
     this.deliver(this.decode(() => this.decoder.push(chunk)), false);
+    if (!this.closed) {
+      this.readEndEmitter.fire();
+    }
   }
 
   /** The socket is gone (the peer's EOF, an error, or our own end/destroy finishing). */
@@ -232,6 +242,7 @@ export class StreamConnection {
     this.frameEmitter.dispose();
     this.framingErrorEmitter.dispose();
     this.closeEmitter.dispose();
+    this.readEndEmitter.dispose();
     return true;
   }
 }

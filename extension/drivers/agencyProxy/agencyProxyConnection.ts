@@ -30,6 +30,9 @@ export type ResponseOf<T extends ResponseFrame['type']> = Extract<ResponseFrame,
 
 export class AgencyProxyConnection {
   private readonly eventEmitter = new Emitter<EventFrame>();
+  private readonly readEmitter = new Emitter<readonly EventFrame[]>();
+  /** The event frames of the socket read being delivered. */
+  private readEvents: EventFrame[] = [];
   private readonly closeEmitter = new Emitter<AgencyProxyCloseInfo>();
   private readonly warningEmitter = new Emitter<AgencyProxyWarning>();
   private readonly pending = new PendingRequests<number, Pending>();
@@ -38,6 +41,11 @@ export class AgencyProxyConnection {
 
   /** Event frames of attached runs, in wire order. */
   readonly onEvent: Event<EventFrame> = this.eventEmitter.event;
+  /**
+   * The same frames, a socket read at a time: once the read is through (or the connection ends in it), its event
+   * frames in wire order — for a reader that folds them (kit/streamedChunks.ts). Listen to this or to `onEvent`.
+   */
+  readonly onEvents: Event<readonly EventFrame[]> = this.readEmitter.event;
   /** Fires once when the connection ends. */
   readonly onClose: Event<AgencyProxyCloseInfo> = this.closeEmitter.event;
   /** Frames that were ignored (unparseable server frames, late responses). The connection stays open. */
@@ -49,6 +57,7 @@ export class AgencyProxyConnection {
   ) {
     this.nextId = options.firstRequestId ?? 1;
     stream.onFrame((value) => this.dispatch(value));
+    stream.onReadEnd(() => this.endRead());
     stream.onClose((info) => this.streamClosed(info));
   }
 
@@ -137,6 +146,7 @@ export class AgencyProxyConnection {
     const frame = parsed.frame;
     if (frame.kind === 'event') {
       this.eventEmitter.fire(frame);
+      this.readEvents.push(frame);
       return;
     }
     const pending = this.pending.take(frame.request_id);
@@ -166,15 +176,27 @@ export class AgencyProxyConnection {
     }
   }
 
+  /** The read is through: its event frames go out together. */
+  private endRead(): void {
+    if (this.readEvents.length > 0) {
+      const frames = this.readEvents;
+      this.readEvents = [];
+      this.readEmitter.fire(frames);
+    }
+  }
+
   private finish(info: AgencyProxyCloseInfo): void {
     if (this.closeInfo !== undefined) {
       return;
     }
+    // What arrived before the end is folded before anyone hears of the close.
+    this.endRead();
     this.closeInfo = info;
     this.pending.rejectAll((pending, id) => new AgencyProxyError('connection_closed',
       `connection closed before AgencyProxy answered ${pending.type} (request ${id}): ${info.reason}`, false, pending.type));
     this.closeEmitter.fire(info);
     this.eventEmitter.dispose();
+    this.readEmitter.dispose();
     this.closeEmitter.dispose();
     this.warningEmitter.dispose();
   }

@@ -12,7 +12,6 @@
  * `agencyProxyLocalChanges.ts` and `agencyProxyJournal.ts`. Reconnecting and cleanup are the base driver's.
  */
 import { toDisposable } from '../../base/emitter';
-import type { EventFrame } from '../../protocol/agencyProxy';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
 import type { ActionAnswers, ActionResult, ActionTarget } from '../kit/daemonActions';
@@ -240,7 +239,7 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
     this.client = client;
     this.attachments.clear();
     client.onWarning((w) => this.ctx.log.warn(w.message));
-    client.onEvent((frame) => this.onEvent(frame));
+    client.onEvents((frames) => this.folder.foldRead(frames));
     client.onClose((info) => {
       if (this.client === client) {
         this.client = undefined;
@@ -258,10 +257,6 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
       throw new DriverError('AgencyProxy is not connected.');
     }
     return this.client;
-  }
-
-  private onEvent(frame: EventFrame): void {
-    this.folder.foldLive(frame);
   }
 
   // --- journaling (agencyProxyJournal.ts) --------------------------------------------------------------------------

@@ -5,39 +5,81 @@
  * is remembered for continueInNewRun, answering/waiting is tracked (runActivityBook.ts). A terminal event expires
  * what the run still waits for and finishes its local change set. A reload does not come through here: it
  * dispatches the journaled records as they are (agencyProxyJournal.ts), touching nothing outside the model.
+ *
+ * Frames come a socket read at a time. A frame whose records are a lone streamed chunk (text, reasoning: nothing
+ * else changed) is held by the kit's `StreamedChunks`, which folds it with the chunks that follow it in the read;
+ * any other frame, and the end of the read, records what is held first. So a read of 500 text chunks is one model
+ * step, one journal line, one patch, and one `stored` for acks through its last sequence.
  */
 import type { EventFrame, RunEvent as WireRunEvent } from '../../protocol/agencyProxy';
-import { agencyProxyFold } from './agencyProxyRecords';
+import { StreamedChunks, isStreamedChunk } from '../kit/streamedChunks';
+import type { StreamedChunk } from '../kit/streamedChunks';
+import type { AgencyProxyFold } from './agencyProxyRecords';
+import { agencyProxyFold, agencyProxySteadyChunk } from './agencyProxyRecords';
 import type { AgencyProxyRunParts } from './agencyProxyRunParts';
 
 export class AgencyProxyEventFolder {
+  private readonly chunks: StreamedChunks;
+
   constructor(
     private readonly parts: AgencyProxyRunParts,
     /** After a live terminal event: the snapshot's exact final state. */
     private readonly readFinalState: (runId: string) => Promise<void>,
-  ) {}
+  ) {
+    this.chunks = new StreamedChunks((runId, record) => this.parts.storeEvent(runId, record.q!, [record]));
+  }
+
+  /** The event frames of one socket read, in wire order. */
+  foldRead(frames: readonly EventFrame[]): void {
+    try {
+      for (const frame of frames) {
+        try {
+          this.foldLive(frame);
+        } catch (error) {
+          // One bad frame must not cost the rest of the read (each used to be a listener call of its own).
+          this.parts.log.error(`Could not fold event ${frame.sequence} of run ${frame.run_id}: ${String(error)}`);
+        }
+      }
+    } finally {
+      this.chunks.flush();
+    }
+  }
 
   /** A frame from the daemon; one already folded (replay overlap, WIRE.md 1.9) is dropped, not stored again. */
-  foldLive(frame: EventFrame): void {
+  private foldLive(frame: EventFrame): void {
     const { runs } = this.parts;
     let run = runs.get(frame.run_id);
     if (!run) {
+      this.chunks.flush();
       runs.upsert(frame.run_id, { title: frame.run_id, state: 'running' });
       run = runs.get(frame.run_id)!;
     }
-    if (frame.sequence <= run.lastSequence) {
-      return; // already folded in and journaled
+    const held = this.chunks.heldSequence(frame.run_id);
+    if (frame.sequence <= (held !== undefined && held > run.lastSequence ? held : run.lastSequence)) {
+      return; // already folded in and journaled (or held to be)
     }
-    if (this.fold(frame.run_id, frame.sequence, frame.event)) {
+    const { ownership, activity } = this.parts;
+    const steady = agencyProxySteadyChunk({ activity, ownership }, frame.run_id, frame.event);
+    if (steady !== undefined) {
+      this.chunks.add(frame.run_id, steady, frame.sequence); // most frames: nothing to fold but the chunk
+      return;
+    }
+    const folded = agencyProxyFold({ activity, ownership }, frame.run_id, frame.sequence, frame.event);
+    const chunk = loneChunkOf(folded, frame.event);
+    if (chunk !== undefined) {
+      this.chunks.add(frame.run_id, chunk, frame.sequence);
+      return;
+    }
+    this.chunks.flush();
+    if (this.fold(frame.run_id, frame.sequence, frame.event, folded)) {
       // An answer ended (live, or replayed after an attach): show what it changed without waiting for the end.
       void this.parts.localChanges.refresh(frame.run_id);
     }
   }
 
   /** Folds one daemon event into the model and the journal; true when the run just finished an answer. */
-  private fold(runId: string, sequence: number, event: WireRunEvent): boolean {
-    const { acks, ownership, activity } = this.parts;
-    const folded = agencyProxyFold({ activity, ownership }, runId, sequence, event);
+  private fold(runId: string, sequence: number, event: WireRunEvent, folded: AgencyProxyFold): boolean {
+    const { acks } = this.parts;
     // Dispatched before the books below look at the run (an expiry reads its pending approvals).
     this.parts.storeEvent(runId, sequence, folded.records);
     if (event.type === 'approval_requested') {
@@ -53,4 +95,13 @@ export class AgencyProxyEventFolder {
     }
     return folded.becameIdle;
   }
+}
+
+/** The chunk a frame folds into, when that is all it does (no fields, cursor, session, state or end). */
+function loneChunkOf(folded: AgencyProxyFold, event: WireRunEvent): StreamedChunk | undefined {
+  if (folded.records.length !== 1 || folded.terminal || folded.sessionChanged || folded.becameIdle || event.type === 'approval_requested') {
+    return undefined;
+  }
+  const record = folded.records[0]!;
+  return 'e' in record && isStreamedChunk(record.e) ? record.e : undefined;
 }

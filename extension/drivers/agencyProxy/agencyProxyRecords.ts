@@ -23,7 +23,8 @@ import type { LegacyDecoder, ReplayHandlers } from '../kit/runRecorder';
 import { connectionRecorder } from '../kit/connectionJournal';
 import type { RunRecorder } from '../kit/runRecorder';
 import type { AckTracker } from './ackTracker';
-import { mapAgencyProxyEvent } from './eventMapping';
+import type { StreamedChunk } from '../kit/streamedChunks';
+import { mapAgencyProxyEvent, mapChunkEvent } from './eventMapping';
 import type { RunActivity } from './runActivity';
 import { RunActivityBook } from './runActivityBook';
 import { RunOwnership } from './runOwnership';
@@ -74,6 +75,15 @@ function sameActivity(a: RunActivity, b: RunActivity): boolean {
   return a.phase === b.phase && a.openAnonymousTools === b.openAnonymousTools && sameIds(a.openToolIds, b.openToolIds) && sameIds(a.openApprovals, b.openApprovals);
 }
 
+/**
+ * The chunk a text or reasoning event folds into when it changes nothing else — the run is already answering and
+ * shown running, so `agencyProxyFold` would give exactly this one event record (no fields, no cursor) and leave the
+ * books as they are. Undefined otherwise: fold the event with `agencyProxyFold`.
+ */
+export function agencyProxySteadyChunk(books: AgencyProxyFoldBooks, runId: string, event: WireRunEvent): StreamedChunk | undefined {
+  return (event.type === 'text' || event.type === 'reasoning') && books.activity.steadyAnswering(runId) ? mapChunkEvent(event) : undefined;
+}
+
 /** Maps one daemon event onto the records that fold it into the model (live, and for 0.1.0 journals at load). */
 export function agencyProxyFold(books: AgencyProxyFoldBooks, runId: string, sequence: number, event: WireRunEvent): AgencyProxyFold {
   const mapped = mapAgencyProxyEvent(event);
@@ -95,7 +105,7 @@ export function agencyProxyFold(books: AgencyProxyFoldBooks, runId: string, sequ
     records.push(journalRecord.fields({ state: change.state }));
   }
   const after = books.activity.activityOf(runId);
-  if (after && (!before || !sameActivity(before, after))) {
+  if (after && after !== before && (!before || !sameActivity(before, after))) {
     cursor = { ...cursor, activity: after };
   }
   if (cursor) {

@@ -4,6 +4,7 @@
  * daemon itself uses: `session_opened` → running, `approval_requested` → waiting_approval; after `finished` the
  * driver re-reads the snapshot for the exact final state.
  */
+import { formatCount } from '../../base/formatCount';
 import { subjectOf } from '../../model/approvalSubject';
 import { looksLikeFileEdit } from '../../model/editProposal';
 import type { RunEvent as ModelRunEvent, RunFields } from '../../model/modelActions';
@@ -36,10 +37,10 @@ export function summarizeUsage(data: unknown): string {
   const cost = num('total_cost_usd', 'cost_usd', 'costUsd');
   const parts: string[] = [];
   if (input !== undefined) {
-    parts.push(`${input.toLocaleString('en-US')} in`);
+    parts.push(`${formatCount(input)} in`);
   }
   if (output !== undefined) {
-    parts.push(`${output.toLocaleString('en-US')} out`);
+    parts.push(`${formatCount(output)} out`);
   }
   if (cost !== undefined) {
     parts.push(`$${cost.toFixed(4)}`);
@@ -59,6 +60,11 @@ function summarizeRateLimit(data: unknown): string {
   return typeof data === 'string' ? `Rate limit: ${data}` : 'Rate limit';
 }
 
+/** A streamed chunk's model event (text → textDelta, reasoning → reasoningDelta): the one mapping of both. */
+export function mapChunkEvent(event: Extract<WireRunEvent, { readonly type: 'text' | 'reasoning' }>): Extract<ModelRunEvent, { readonly kind: 'textDelta' | 'reasoningDelta' }> {
+  return event.type === 'text' ? { kind: 'textDelta', text: event.payload } : { kind: 'reasoningDelta', text: event.payload };
+}
+
 export function mapAgencyProxyEvent(event: WireRunEvent): MappedEvent {
   switch (event.type) {
     case 'session_opened':
@@ -67,9 +73,8 @@ export function mapAgencyProxyEvent(event: WireRunEvent): MappedEvent {
         fields: { state: 'running', ...(event.payload.model ? { model: event.payload.model } : {}) },
       };
     case 'reasoning':
-      return { events: [{ kind: 'reasoningDelta', text: event.payload }] };
     case 'text':
-      return { events: [{ kind: 'textDelta', text: event.payload }] };
+      return { events: [mapChunkEvent(event)] };
     case 'message_boundary':
       return { events: [{ kind: 'messageBoundary' }] };
     case 'tool_call':

@@ -35,7 +35,10 @@ function settle(activity: RunActivity): ActivityPhase {
  * Work after an approval means it was answered (by this editor or by another client: the daemon continues only
  * after a decision), so the approval no longer keeps the run waiting.
  */
-function working(activity: RunActivity, changes: Partial<RunActivity> = {}): RunActivity {
+function working(activity: RunActivity, changes?: Partial<RunActivity>): RunActivity {
+  if (changes === undefined && activity.phase === 'answering' && activity.openApprovals.length === 0) {
+    return activity; // the common case, one more streamed chunk: nothing changes, nothing is allocated
+  }
   return { ...activity, openApprovals: [], ...changes, phase: 'answering' };
 }
 

@@ -18,6 +18,8 @@ export interface ActivityChange {
   readonly becameIdle: boolean;
 }
 
+const NO_CHANGE: ActivityChange = { becameIdle: false };
+
 interface Entry {
   activity: RunActivity;
   interactive: boolean;
@@ -48,10 +50,19 @@ export class RunActivityBook {
     entry.activity = foldActivity(entry.activity, event);
     const state = activityRunState(entry.activity, entry.interactive);
     if (state === undefined || state === entry.shown) {
-      return { becameIdle: false };
+      return NO_CHANGE;
     }
     entry.shown = state;
     return { state, becameIdle: state === 'idle' };
+  }
+
+  /**
+   * Whether observing one more streamed chunk (text, reasoning) would change nothing: the run is answering, with no
+   * approval to clear, and shown running. Then the chunk needs no `observe` (it would be a no-op).
+   */
+  steadyAnswering(runId: string): boolean {
+    const entry = this.runs.get(runId);
+    return entry !== undefined && entry.activity.phase === 'answering' && entry.activity.openApprovals.length === 0 && entry.shown === 'running';
   }
 
   /**

@@ -14,8 +14,17 @@ export class DriverRuns {
     readonly connectionId: string,
   ) {}
 
+  /** The last key built: a stream asks for the same run's key once per frame. */
+  private lastKey: { readonly runId: string; readonly key: string } | undefined;
+
   key(runId: string): string {
-    return runKeyOf(this.connectionId, runId);
+    const last = this.lastKey;
+    if (last?.runId === runId) {
+      return last.key;
+    }
+    const key = runKeyOf(this.connectionId, runId);
+    this.lastKey = { runId, key };
+    return key;
   }
 
   get(runId: string): RunInfo | undefined {

@@ -4,6 +4,8 @@
  *
  *   {"v":2,"q":7,"e":<RunEvent>}   a run event; `q` is the daemon's sequence when the event opens a daemon event
  *                                  (the model dedupes by it, the driver resumes after the highest)
+ *   {"v":2,"s":3,"q":7,"e":…}      one event standing for the daemon events 3..7: streamed chunks of one read,
+ *                                  folded into one (kit/streamedChunks.ts); `s` only when it differs from `q`
  *   {"v":2,"f":<RunFields>}        run fields a daemon event set (state, model…)
  *   {"v":2,"g":{from,to,reason}}   events (from, to] are lost
  *   {"v":2,"p":[<Panel>…]}         side panels, merged by id
@@ -115,7 +117,7 @@ export interface JournalGap {
 
 /** One journal line; `C` is the driver's cursor (`never` for a driver that keeps none). */
 export type JournalRecord<C> =
-  | { readonly v: 2; readonly q?: number; readonly e: RunEvent }
+  | { readonly v: 2; readonly s?: number; readonly q?: number; readonly e: RunEvent }
   | { readonly v: 2; readonly f: RunFields }
   | { readonly v: 2; readonly g: JournalGap }
   | { readonly v: 2; readonly p: readonly Panel[] }
@@ -125,7 +127,7 @@ export type JournalRecord<C> =
 export function journalRecordSchema<C>(cursor: z.ZodMiniType<C>): z.ZodMiniType<JournalRecord<C>> {
   const v = z.literal(JOURNAL_VERSION);
   return z.union([
-    z.object({ v, q: opt(z.int().check(z.positive())), e: runEventSchema }),
+    z.object({ v, s: opt(z.int().check(z.positive())), q: opt(z.int().check(z.positive())), e: runEventSchema }),
     z.object({ v, f: runFieldsSchema }),
     z.object({ v, g: z.object({ from: z.number(), to: z.number(), reason: z.string() }) }),
     z.object({ v, p: z.readonly(z.array(panelSchema)) }),
@@ -141,6 +143,8 @@ export function isCurrentRecord(value: unknown): boolean {
 /** Builders, so call sites say what they journal rather than spelling the keys. */
 export const journalRecord = {
   event: (e: RunEvent, q?: number): JournalRecord<never> => (q !== undefined ? { v: 2, q, e } : { v: 2, e }),
+  /** One event standing for the daemon events `s`..`q` (folded chunks); a single sequence is a plain event. */
+  folded: (e: RunEvent, s: number, q: number): JournalRecord<never> => (s < q ? { v: 2, s, q, e } : { v: 2, q, e }),
   fields: (f: RunFields): JournalRecord<never> => ({ v: 2, f }),
   gap: (g: JournalGap): JournalRecord<never> => ({ v: 2, g }),
   panels: (p: readonly Panel[]): JournalRecord<never> => ({ v: 2, p }),

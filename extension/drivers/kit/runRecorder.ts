@@ -171,47 +171,53 @@ export class RunRecorder<C = never> {
     return stats;
   }
 
-  /** The daemon sequences a run's journal holds, in order (for tests and tools: replay never collects). */
+  /** The daemon sequences a run's journal holds, in order (a folded record counts each of its own). */
   async sequencesOf(runId: string): Promise<number[]> {
     const out: number[] = [];
     await this.journal.readLines(runId, (line) => {
       const parsed = line.ok ? this.schema.safeParse(line.value) : undefined;
       if (parsed?.success && 'e' in parsed.data && parsed.data.q !== undefined) {
-        out.push(parsed.data.q);
+        for (let q = parsed.data.s ?? parsed.data.q; q <= parsed.data.q; q++) {
+          out.push(q);
+        }
       }
     });
     return out;
   }
 
   private dispatch(runId: string, record: JournalRecord<C>, restored = false): void {
-    const action = this.actionOf(runId, record, restored);
+    const action = journalRecordAction(this.options.connectionId, runId, record, restored);
     if (action) {
       this.options.store.dispatch(action);
     }
   }
+}
 
-  private actionOf(runId: string, record: JournalRecord<C>, restored: boolean): ModelAction | undefined {
-    const runKey = runKeyOf(this.options.connectionId, runId);
-    if ('e' in record) {
-      // Spelled out, not spread: this runs for every streamed chunk.
-      const action: { type: 'runEvent'; runKey: string; event: RunEvent; sequence?: number; restored?: boolean } = { type: 'runEvent', runKey, event: record.e };
-      if (record.q !== undefined) {
-        action.sequence = record.q;
+/** The model action a journal record stands for (undefined for a cursor: the driver's, not the model's). */
+export function journalRecordAction<C>(connectionId: string, runId: string, record: JournalRecord<C>, restored = false): ModelAction | undefined {
+  const runKey = runKeyOf(connectionId, runId);
+  if ('e' in record) {
+    // Spelled out, not spread: this runs for every streamed chunk.
+    const action: { type: 'runEvent'; runKey: string; event: RunEvent; sequence?: number; firstSequence?: number; restored?: boolean } = { type: 'runEvent', runKey, event: record.e };
+    if (record.q !== undefined) {
+      action.sequence = record.q;
+      if (record.s !== undefined) {
+        action.firstSequence = record.s;
       }
-      if (restored) {
-        action.restored = true;
-      }
-      return action;
     }
-    if ('f' in record) {
-      return { type: 'runUpserted', connectionId: this.options.connectionId, runId, fields: record.f };
+    if (restored) {
+      action.restored = true;
     }
-    if ('g' in record) {
-      return { type: 'runGap', runKey, ...record.g };
-    }
-    if ('p' in record) {
-      return { type: 'runPanels', runKey, panels: record.p, merge: true };
-    }
-    return undefined; // a cursor: the driver's, not the model's
+    return action;
   }
+  if ('f' in record) {
+    return { type: 'runUpserted', connectionId, runId, fields: record.f };
+  }
+  if ('g' in record) {
+    return { type: 'runGap', runKey, ...record.g };
+  }
+  if ('p' in record) {
+    return { type: 'runPanels', runKey, panels: record.p, merge: true };
+  }
+  return undefined;
 }

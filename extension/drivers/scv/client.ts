@@ -35,6 +35,8 @@ export class ScvClient {
   readonly onError: Event<ScvErrorInfo>;
   /** Fires once when the connection ends, whatever the cause. */
   readonly onClose: Event<ScvCloseInfo>;
+  /** Everything one socket read held was delivered (events, gaps, errors). */
+  readonly onReadEnd: Event<void>;
 
   readonly socketPath: string;
   private readonly channel: ScvChannel;
@@ -52,6 +54,7 @@ export class ScvClient {
     this.onGap = this.channel.onGap;
     this.onError = this.channel.onError;
     this.onClose = this.channel.onClose;
+    this.onReadEnd = this.channel.onReadEnd;
   }
 
   get state(): ScvClientState {

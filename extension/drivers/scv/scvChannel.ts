@@ -41,10 +41,13 @@ export class ScvChannel {
   private readonly emitGap = new Emitter<ScvGap>();
   private readonly emitError = new Emitter<ScvErrorInfo>();
   private readonly emitClose = new Emitter<ScvCloseInfo>();
+  private readonly emitReadEnd = new Emitter<void>();
   readonly onEvent: Event<ScvServerEvent> = this.emitEvent.event;
   readonly onGap: Event<ScvGap> = this.emitGap.event;
   readonly onError: Event<ScvErrorInfo> = this.emitError.event;
   readonly onClose: Event<ScvCloseInfo> = this.emitClose.event;
+  /** Everything one socket read held was delivered (a reader folding a read's chunks flushes here). */
+  readonly onReadEnd: Event<void> = this.emitReadEnd.event;
 
   private readonly reader: ScvEventReader;
   private readonly pending = newScvPendingRequests();
@@ -131,6 +134,7 @@ export class ScvChannel {
     this.stream = stream;
     stream.onFrame((value) => this.reader.frame(value));
     stream.onFramingError((error) => this.reader.framingError(error));
+    stream.onReadEnd(() => this.emitReadEnd.fire());
     stream.onClose((info) => this.streamClosed(info));
     this.stateValue = 'open';
   }
@@ -232,6 +236,7 @@ export class ScvChannel {
     this.emitGap.dispose();
     this.emitError.dispose();
     this.emitClose.dispose();
+    this.emitReadEnd.dispose();
   }
 
   private notEstablished(): ScvNotSentError {

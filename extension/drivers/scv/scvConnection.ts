@@ -29,6 +29,8 @@ export interface ScvConnectionHandlers {
   gap(live: ScvConnectionBook, gap: ScvGap): void;
   error(live: ScvConnectionBook, info: ScvErrorInfo): void;
   close(live: ScvConnectionBook, info: ScvCloseInfo): void;
+  /** A socket read was delivered: what the handlers held from it is recorded now. */
+  readEnd(live: ScvConnectionBook): void;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function openScvConnection(
   wire(client.onGap, (l, g) => handlers.gap(l, g));
   wire(client.onError, (l, i) => handlers.error(l, i));
   wire(client.onClose, (l, i) => handlers.close(l, i));
+  wire(client.onReadEnd, (l) => handlers.readEnd(l));
   try {
     await client.connect();
   } catch (error) {

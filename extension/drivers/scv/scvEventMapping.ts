@@ -8,6 +8,7 @@
  * The user's prompt is shown when its turn starts (not when it is queued): a queued prompt can still be edited or
  * removed, so the transcript shows what actually ran, while the queue view shows what waits.
  */
+import { formatCount } from '../../base/formatCount';
 import { subjectOf } from '../../model/approvalSubject';
 import { looksLikeFileEdit } from '../../model/editProposal';
 import type { RunEvent } from '../../model/modelActions';
@@ -34,10 +35,10 @@ const none: ScvMappedEvent = { events: [] };
 export function summarizeScvUsage(usage: Usage): string {
   const parts: string[] = [];
   if (usage.input_tokens !== undefined) {
-    parts.push(`${usage.input_tokens.toLocaleString('en-US')} in`);
+    parts.push(`${formatCount(usage.input_tokens)} in`);
   }
   if (usage.output_tokens !== undefined) {
-    parts.push(`${usage.output_tokens.toLocaleString('en-US')} out`);
+    parts.push(`${formatCount(usage.output_tokens)} out`);
   }
   return parts.length > 0 ? `Tokens: ${parts.join(' · ')}` : 'No token usage reported';
 }

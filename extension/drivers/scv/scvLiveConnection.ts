@@ -178,6 +178,7 @@ export class ScvLiveConnection {
         gap: (l, gap) => this.guard(() => this.events.onGap(l, gap)),
         error: (l, info) => this.guard(() => this.events.onError(l, info)),
         close: (l, info) => this.guard(() => this.onClose(l, info, connection)),
+        readEnd: () => this.guard(() => this.events.endRead()),
       },
       () => {
         this.lastEpoch = nextConnectionEpoch(this.ctx.store.state, this.ctx.connectionId, this.lastEpoch, Date.now());

@@ -4,6 +4,10 @@
  * jobs feed a side panel; seq gaps and errors become transcript items. Also ends a session when its connection goes
  * (§6.2): the transcript is kept, the run is interrupted (its approvals expire with the connection, in the base
  * driver). Everything it folds is kept on disk through `ScvTranscripts`.
+ *
+ * Streamed chunks (`assistant.delta`, `tool.progress`) are held by the kit's `StreamedChunks` and folded with the
+ * chunks after them in the same socket read; every other event, gap, error, the end of the read and the end of the
+ * session record what is held first (SCV's seq is checked per event by the reader, before anything lands here).
  */
 import { basename } from 'node:path';
 import type { RunEvent } from '../../model/modelActions';
@@ -21,10 +25,14 @@ import { applyScvQueueEvent, queueForModel } from './scvQueue';
 import type { ScvConnectionBook, ScvSessionBook } from './scvSessionBook';
 import { newSessionBook, scvRunId } from './scvSessionBook';
 import type { ScvTranscripts } from './scvTranscripts';
+import { StreamedChunks, isStreamedChunk } from '../kit/streamedChunks';
+import type { StreamedChunk } from '../kit/streamedChunks';
 import { neverRanNotice } from './scvTranscripts';
 import { leftoverPromptsOf } from './scvLeftovers';
 
 export class ScvSessionEvents {
+  private readonly chunks = new StreamedChunks((runId, record) => this.transcripts.event(runId, record.e));
+
   constructor(
     private readonly ctx: DriverContext,
     private readonly transcripts: ScvTranscripts,
@@ -43,6 +51,7 @@ export class ScvSessionEvents {
    * expire with the connection (the base driver's `approvalsDieWithConnection`), right after this.
    */
   endSession(live: ScvConnectionBook, session: ScvSessionBook, reason: string): void {
+    this.chunks.flush();
     live.session = undefined;
     const runId = session.runId;
     if (session.turnId !== undefined) {
@@ -60,7 +69,18 @@ export class ScvSessionEvents {
     void this.transcripts.saveRun(runId);
   }
 
+  /** The socket read is through: what it streamed goes into the transcript. */
+  endRead(): void {
+    this.chunks.flush();
+  }
+
   onEvent(live: ScvConnectionBook, event: ScvServerEvent): void {
+    const chunk = scvChunkOf(event);
+    if (chunk !== undefined && live.session !== undefined && 'session_id' in event && event.session_id === live.session.sessionId) {
+      this.chunks.add(live.session.runId, chunk);
+      return;
+    }
+    this.chunks.flush();
     if (event.type === 'session.started') {
       this.beginSession(live, event.session_id, event.cwd, event.model, event.restored);
       return;
@@ -185,6 +205,7 @@ export class ScvSessionEvents {
   }
 
   onGap(live: ScvConnectionBook, gap: ScvGap): void {
+    this.chunks.flush();
     const session = live.session;
     if (session && gap.sessionId === session.sessionId) {
       this.transcripts.gap(session.runId, gap.from, gap.to, 'SCV does not replay events; these never arrived');
@@ -192,6 +213,7 @@ export class ScvSessionEvents {
   }
 
   onError(live: ScvConnectionBook, info: ScvErrorInfo): void {
+    this.chunks.flush();
     const session = live.session;
     const approvalId = info.requestId !== undefined ? live.decisions.get(info.requestId) : undefined;
     if (!session) {
@@ -230,4 +252,20 @@ export class ScvSessionEvents {
       this.transcripts.event(session.runId, { kind: 'toolResult', callId, ok: null, output: '' });
     }
   }
+}
+
+/** Streamed events read nothing from earlier ones. */
+const NO_LOOKUP: ScvMappingLookup = { turnPrompt: () => undefined, toolArguments: () => undefined };
+
+/**
+ * The chunk a streamed event maps to (`assistant.delta`, `tool.progress`); such an event touches nothing but the
+ * transcript (no queue, jobs or state), so it may be held and folded.
+ */
+export function scvChunkOf(event: ScvServerEvent): StreamedChunk | undefined {
+  if (event.type !== 'assistant.delta' && event.type !== 'tool.progress') {
+    return undefined;
+  }
+  const mapped = mapScvEvent(event, NO_LOOKUP);
+  const only = mapped.events.length === 1 && mapped.state === undefined ? mapped.events[0]! : undefined;
+  return only !== undefined && isStreamedChunk(only) ? only : undefined;
 }
