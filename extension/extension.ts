@@ -36,6 +36,7 @@ import { DraftStore } from './ui/draftStore';
 import { rowActions } from './ui/daemonActions/actionTargets';
 import { watchActionOffers, watchRunStateOffers } from './ui/daemonActions/actionOffers';
 import { RunListAutoRefresh } from './ui/runListAutoRefresh';
+import { SurfaceVisibility } from './ui/surfaceVisibility';
 import { RunSelection } from './ui/runSelection';
 import { rememberSelection } from './ui/selectionMemory';
 import { reopenRestoredChangeTabs } from './ui/changeSets/staleChangeTabs';
@@ -214,6 +215,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const runBoard = registerRunBoard(commandContext);
   context.subscriptions.push(...runBoard.disposables);
   context.subscriptions.push(new RunListAutoRefresh([treeView, runBoard.board.view], store, connections, log));
+  context.subscriptions.push(new SurfaceVisibility([treeView, runBoard.board.view], transcript, store, connections));
 
   const reloadProfiles = async (): Promise<void> => {
     const { profiles, problems } = readProfiles();
