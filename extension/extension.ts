@@ -141,6 +141,8 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(tree);
   const treeView: vscode.TreeView<TreeNode> = vscode.window.createTreeView('agentSwitchboard.connections', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
+  tree.setVisible(treeView.visible);
+  context.subscriptions.push(treeView.onDidChangeVisibility((e) => tree.setVisible(e.visible)));
 
   // The transcript's action handler needs the command context, which needs the transcript view: late-bound.
   const commandContextRef: { current?: CommandContext } = {};
