@@ -9,7 +9,9 @@
  *   clock that is advanced by 10 minutes — what a real sample that long would see, including every backoff that
  *   stretches past a minute. Connecting happens before, on real timers, so the handshakes are untouched.
  * Target: 0 per minute for both. `benchIdleHive` runs the virtual figure with a hive profile as well, views hidden:
- * the hive's status poll runs only while a view shows it (ui/surfaceVisibility.ts), so that is 0 too.
+ * the hive's status poll runs only while a view shows it (ui/surfaceVisibility.ts), so that is 0 too; and
+ * `benchIdleReconnecting` with a connection that keeps reconnecting: its backoff may wake, and the run board's
+ * refresh after each attempt (the activity-bar badge shows while the view is hidden); nothing else (no countdown).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -72,6 +74,8 @@ export interface IdleOptions {
   readonly virtualMs?: number;
   /** Adds a hive profile (the fake hive-c0re of test/fixtures/hive). */
   readonly hive?: boolean;
+  /** Adds an AgencyProxy profile whose socket does not exist: that connection keeps reconnecting. */
+  readonly unreachable?: boolean;
 }
 
 function row(id: string, name: string, census: TimerCensus, ms: number): BenchRow {
@@ -119,6 +123,9 @@ export async function benchIdleWakeups(options: IdleOptions = {}): Promise<Bench
       started.push(startDaemon('hive', ['--dir', join(temp, 'hive')], children));
       profiles.push({ name: 'Hive', protocol: 'hive', hiveDir: join(temp, 'hive') });
     }
+    if (options.unreachable === true) {
+      profiles.push({ name: 'Gone', protocol: 'agency-proxy', socketPath: join(temp, 'gone', 'runtime.sock') });
+    }
     await Promise.all(started);
     const { api } = createVscodeStub({ configuration: { connections: profiles, autoConnect: true } });
     loader._load = function load(request: string, parent: unknown, isMain: boolean): unknown {
@@ -143,10 +150,11 @@ export async function benchIdleWakeups(options: IdleOptions = {}): Promise<Bench
       throw new Error('activate() failed under the stub');
     }
     const connections = (): { state: { kind: string } }[] => [...result.store.state.connections.values()];
-    await waitFor(`${profiles.length} connections`, () => connections().length === profiles.length && connections().every((c) => c.state.kind === 'connected'), 60_000);
+    const settled = (c: { state: { kind: string } }, i: number): boolean => c.state.kind === (options.unreachable === true && i === profiles.length - 1 ? 'reconnecting' : 'connected');
+    await waitFor(`${profiles.length} connections`, () => connections().length === profiles.length && connections().every(settled), 60_000);
     // Let the connect-time work (first reads, journals) settle before the sample.
     await new Promise((r) => setTimeout(r, 2_000));
-    const what = `${profiles.length} connections open${options.hive === true ? ' (one a hive)' : ''}, no live run, views hidden`;
+    const what = `${profiles.length} connections${options.hive === true ? ' (one a hive)' : ''}${options.unreachable === true ? ' (one reconnecting)' : ''}, no live run, views hidden`;
     if (sampleMs > 0) {
       census.counting = true;
       await new Promise((r) => setTimeout(r, sampleMs));
@@ -158,12 +166,14 @@ export async function benchIdleWakeups(options: IdleOptions = {}): Promise<Bench
       const pendingAtSwitch = census.pendingSites();
       census.useVirtualTime();
       await census.advance(virtualMs);
-      const id = options.hive === true ? 'idle.wakeupsFakeHive' : 'idle.wakeupsFake';
+      const id = options.unreachable === true ? 'idle.wakeupsFakeReconnecting' : options.hive === true ? 'idle.wakeupsFakeHive' : 'idle.wakeupsFake';
       const virtualRow = row(id, `Timer wake-ups per virtual minute, ${what} (fake timers, ${Math.round(virtualMs / 60_000)} min)`, census, virtualMs);
       const stillOpen = connections().filter((c) => c.state.kind === 'connected').length;
       rows.push({
         ...virtualRow,
-        note: `${virtualRow.note ?? ''}; ${pendingAtSwitch.length} timer(s) of ours pending at the switch${pendingAtSwitch.length > 0 ? ` (${pendingAtSwitch.join(', ')})` : ''}; ${stillOpen}/${profiles.length} connections still connected after`,
+        // Retrying a lost daemon is a reason to wake: that figure shows the backoff, it has no target.
+        ...(options.unreachable === true ? { target: 'none (retrying is a reason)', met: null } : {}),
+        note: `${virtualRow.note ?? ''}; ${pendingAtSwitch.length} timer(s) of ours pending at the switch${pendingAtSwitch.length > 0 ? ` (${pendingAtSwitch.join(', ')})` : ''}; ${stillOpen}/${profiles.length} connections connected after`,
       });
     }
     return rows;
@@ -188,4 +198,9 @@ export async function benchIdleWakeups(options: IdleOptions = {}): Promise<Bench
 /** The virtual figure with a hive profile too (its status poll must stop while every view is hidden). */
 export function benchIdleHive(virtualMs = 600_000): Promise<BenchRow[]> {
   return benchIdleWakeups({ sampleMs: 0, virtualMs, hive: true });
+}
+
+/** The virtual figure with a fourth connection that keeps reconnecting: its backoff may wake, no UI countdown. */
+export function benchIdleReconnecting(virtualMs = 600_000): Promise<BenchRow[]> {
+  return benchIdleWakeups({ sampleMs: 0, virtualMs, unreachable: true });
 }
