@@ -8,7 +8,7 @@ import { benchBundles } from './bundles';
 import { benchCatchUp } from './catchUp';
 import { benchChangeSet } from './changeSet';
 import { benchHostMemory } from './hostMemory';
-import { benchIdleWakeups } from './idleWakeups';
+import { benchIdleHive, benchIdleReconnecting, benchIdleWakeups } from './idleWakeups';
 import { benchIngestAgencyProxy } from './ingestAgencyProxy';
 import { benchIngestScv } from './ingestScv';
 import { benchStreamingCost } from './streamingCost';
@@ -34,6 +34,8 @@ export const BENCH_GROUPS: readonly BenchGroup[] = [
   // One measurement per process: the heap of a warm-up's store would still be around.
   { id: 'memory', title: '7. Memory — extension host with three 100k-item runs', run: () => benchHostMemory(), warmUp: false },
   // A real 60 s sample: once.
-  { id: 'idle', title: '8. Idle — timer wake-ups with connections open', run: () => benchIdleWakeups(), repeat: 1, warmUp: false },
+  { id: 'idle', title: '8. Idle — timer wake-ups with connections open (real 60 s, then 10 virtual minutes)', run: () => benchIdleWakeups(), repeat: 1, warmUp: false },
+  { id: 'idle.hive', title: '8b. Idle — the same with a hive profile (10 virtual minutes)', run: () => benchIdleHive(), repeat: 1, warmUp: false },
+  { id: 'idle.reconnecting', title: '8c. Idle — the same with a connection that keeps reconnecting (10 virtual minutes)', run: () => benchIdleReconnecting(), repeat: 1, warmUp: false },
   { id: 'bundle', title: '6. Bundles and activation', run: () => benchBundles(), repeat: 1, warmUp: false },
 ];

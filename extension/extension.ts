@@ -36,6 +36,7 @@ import { DraftStore } from './ui/draftStore';
 import { rowActions } from './ui/daemonActions/actionTargets';
 import { watchActionOffers, watchRunStateOffers } from './ui/daemonActions/actionOffers';
 import { RunListAutoRefresh } from './ui/runListAutoRefresh';
+import { SurfaceVisibility } from './ui/surfaceVisibility';
 import { RunSelection } from './ui/runSelection';
 import { rememberSelection } from './ui/selectionMemory';
 import { reopenRestoredChangeTabs } from './ui/changeSets/staleChangeTabs';
@@ -140,6 +141,8 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(tree);
   const treeView: vscode.TreeView<TreeNode> = vscode.window.createTreeView('agentSwitchboard.connections', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
+  tree.setVisible(treeView.visible);
+  context.subscriptions.push(treeView.onDidChangeVisibility((e) => tree.setVisible(e.visible)));
 
   // The transcript's action handler needs the command context, which needs the transcript view: late-bound.
   const commandContextRef: { current?: CommandContext } = {};
@@ -214,6 +217,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const runBoard = registerRunBoard(commandContext);
   context.subscriptions.push(...runBoard.disposables);
   context.subscriptions.push(new RunListAutoRefresh([treeView, runBoard.board.view], store, connections, log));
+  context.subscriptions.push(new SurfaceVisibility([treeView, runBoard.board.view], transcript, store, connections));
 
   const reloadProfiles = async (): Promise<void> => {
     const { profiles, problems } = readProfiles();

@@ -71,6 +71,12 @@ export interface Driver extends Disposable {
   panelAction?(runId: string, panelId: string, entryId: string, actionId: string): Promise<void>;
   /** Re-reads daemon state on demand (runs, status, counts). */
   refresh?(): Promise<void>;
+  /**
+   * Whether anyone can see this connection's runs (a Switchboard view or a transcript tab is visible; true until
+   * told otherwise). A driver that polls only to keep the views current stops polling while false, and catches up
+   * at once when it turns true again.
+   */
+  setWatched?(watched: boolean): void;
   /** Recomputes an editor-computed change set of a run that is still open, so Show Change Set is current. */
   refreshChangeSet?(runId: string): Promise<void>;
   /**

@@ -8,6 +8,7 @@ import type { ModelAction } from './modelActions';
 import type { ModelState } from './modelTypes';
 import { emptyModelState } from './modelTypes';
 import { reduce } from './reducer';
+import { flattenSettledText, settlesItem } from './settledText';
 import { Transcript } from './transcript';
 
 export interface PatchEvent {
@@ -54,6 +55,9 @@ export class RunStore {
       }
       try {
         const seq = transcript.apply(patch);
+        if (settlesItem(patch)) {
+          flattenSettledText(transcript.get(patch.id));
+        }
         this.patchEmitter.fire({ runKey, seq, patch });
       } catch (error) {
         // A reducer bug must not take the extension down; it is logged and the view can resync from a snapshot.

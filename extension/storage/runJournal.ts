@@ -132,18 +132,27 @@ export class RunJournal {
     };
     const decoder = new StringDecoder('utf8');
     const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    let rest = '';
+    // The pieces of a line that spans chunks, joined once its end is read: re-splitting the growing line with every
+    // chunk would copy it over and over (a 32 MB tool output took seconds to replay).
+    const partial: string[] = [];
     try {
       for (;;) {
         const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
         if (bytesRead === 0) {
           break;
         }
-        const lines = (rest + decoder.write(chunk.subarray(0, bytesRead))).split('\n');
-        rest = lines.pop() ?? '';
-        lines.forEach(take);
+        const lines = decoder.write(chunk.subarray(0, bytesRead)).split('\n');
+        const last = lines.pop() ?? '';
+        if (lines.length > 0) {
+          partial.push(lines[0]!);
+          lines[0] = partial.join('');
+          partial.length = 0;
+          lines.forEach(take);
+        }
+        partial.push(last);
       }
-      take(rest + decoder.end());
+      partial.push(decoder.end());
+      take(partial.join(''));
     } finally {
       await handle.close().catch(() => undefined);
     }

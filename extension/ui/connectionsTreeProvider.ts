@@ -40,6 +40,8 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   private readonly runNodes = new Map<string, TreeNode>();
   private readonly endedNodes = new Map<string, TreeNode>();
   private countdown: ReturnType<typeof setInterval> | undefined;
+  /** Whether the view is visible (`setVisible`): the countdown ticks only for someone who can see it. */
+  private visible = false;
 
   constructor(
     private readonly store: RunStore,
@@ -210,14 +212,27 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     return item;
   }
 
+  /** The tree view was shown or hidden; shown, it is refreshed (the countdown texts moved on meanwhile). */
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    if (visible) {
+      this.treeEmitter.fire(undefined);
+    }
+    this.updateCountdown(this.store.state);
+  }
+
   private refresh(state: ModelState): void {
     this.treeEmitter.fire(undefined);
     this.decorationEmitter.fire(undefined);
-    const reconnecting = [...state.connections.values()].some((c) => c.state.kind === 'reconnecting');
-    if (reconnecting && !this.countdown) {
-      // "reconnecting in Ns" counts down while a retry is scheduled.
+    this.updateCountdown(state);
+  }
+
+  /** "reconnecting in Ns" counts down each second while a retry is scheduled and the view is visible. */
+  private updateCountdown(state: ModelState): void {
+    const ticking = this.visible && [...state.connections.values()].some((c) => c.state.kind === 'reconnecting');
+    if (ticking && !this.countdown) {
       this.countdown = setInterval(() => this.treeEmitter.fire(undefined), 1000);
-    } else if (!reconnecting && this.countdown) {
+    } else if (!ticking && this.countdown) {
       clearInterval(this.countdown);
       this.countdown = undefined;
     }

@@ -14,6 +14,9 @@ export class TranscriptViewProvider extends Disposable implements vscode.Webview
   static readonly viewType = 'agentSwitchboard.transcript';
 
   private view: vscode.WebviewView | undefined;
+  private readonly visibilityEmitter = this._register(new vscode.EventEmitter<void>());
+  /** `isVisible` may have changed (shown, hidden, resolved, disposed). */
+  readonly onDidChangeVisibility = this.visibilityEmitter.event;
   private surface: TranscriptSurface | undefined;
   /** A change set asked for before the view was resolved: handed to its surface. */
   private pendingChangeSet: ChangeSetMessage | undefined;
@@ -40,12 +43,15 @@ export class TranscriptViewProvider extends Disposable implements vscode.Webview
       surface.showChangeSet(this.pendingChangeSet);
       this.pendingChangeSet = undefined;
     }
+    view.onDidChangeVisibility(() => this.visibilityEmitter.fire());
     view.onDidDispose(() => {
       if (this.surface === surface) {
         this.disposeSurface();
         this.view = undefined;
       }
+      this.visibilityEmitter.fire();
     });
+    this.visibilityEmitter.fire();
   }
 
   /** Reveals the view (and the sidebar) without stealing focus unless asked. */

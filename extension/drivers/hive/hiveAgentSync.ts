@@ -35,8 +35,10 @@ export interface HiveAgentSyncOptions {
 export class HiveAgentSync {
   readonly poller: Poller;
   private generation = 0;
-  /** The connection the poller runs on (lost when the hive stops answering). */
+  /** The connection the poller runs on (lost when the hive stops answering); undefined while not connected. */
   private connection: ConnectionScope | undefined;
+  /** Whether anyone can see the hive's runs: the poller runs only while connected and watched. */
+  private watched = true;
 
   constructor(
     private readonly ctx: DriverContext,
@@ -75,13 +77,47 @@ export class HiveAgentSync {
     }
     this.mirror.publishConnection();
     this.connection = connection;
-    connection.add(toDisposable(() => this.poller.stop()));
-    this.poller.start();
+    connection.add(
+      toDisposable(() => {
+        this.poller.stop();
+        if (this.connection === connection) {
+          this.connection = undefined;
+        }
+      }),
+    );
+    if (this.watched) {
+      this.poller.start();
+    }
+  }
+
+  /** Connected: the hive was read and answers (whether or not the poller runs, which also needs a watcher). */
+  get isConnected(): boolean {
+    return this.connection !== undefined;
+  }
+
+  /**
+   * Nobody sees the hive's runs (every view hidden): polling stops — a hive run never needs the user, so a poll
+   * would only update views no one looks at. Seen again: one poll at once, then the usual backoff from 2 s.
+   */
+  setWatched(watched: boolean): void {
+    if (watched === this.watched) {
+      return;
+    }
+    this.watched = watched;
+    if (!this.connection) {
+      return;
+    }
+    if (watched) {
+      this.poller.start({ tickNow: true });
+    } else {
+      this.poller.stop();
+    }
   }
 
   /** The driver disconnects: reads still in flight are dropped, polling stops. */
   stop(): void {
     this.generation++;
+    this.connection = undefined;
     this.poller.stop();
   }
 

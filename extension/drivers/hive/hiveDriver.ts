@@ -148,6 +148,9 @@ export class HiveDriver extends BaseDriver implements Driver {
     return this.agentSync.refreshAll();
   }
 
+  /** Polls only while someone can see the hive's runs (hiveAgentSync.ts `setWatched`). */
+  readonly setWatched = (watched: boolean): void => this.agentSync.setWatched(watched);
+
   // ---- manager (privileged, on the manager socket) ---------------------------------------------------------------
 
   startAgent(name: string): Promise<void> {
@@ -273,7 +276,7 @@ export class HiveDriver extends BaseDriver implements Driver {
   }
 
   private requireOwnClient(book: AgentBook): HiveClient {
-    if (!book.client || !this.agentSync.poller.isActive) {
+    if (!book.client || !this.agentSync.isConnected) {
       throw new DriverError(book.client ? 'The hive is not connected.' : `${book.name} has no socket under ${this.target}: it cannot be reached from here.`);
     }
     return book.client;

@@ -351,6 +351,22 @@ describe('hive driver: polling', () => {
       assert.equal(timers.pendingDelay, 2000, 'a user action resets the interval');
     }));
 
+  it('polls only while someone sees it: hidden, no poll is armed and messages still go out; shown, it reads at once', () =>
+    withDriver(async ({ hive, driver, timers, items }) => {
+      assert.equal(timers.pendingDelay, 2000);
+      driver.setWatched(false);
+      assert.equal(timers.pendingDelay, undefined, 'no poll armed while every view is hidden');
+      await driver.sendMessage('ruth', 'sent while hidden');
+      assert.equal(messages(items('ruth')).at(-1)?.body, 'sent while hidden', 'the hive is still connected');
+      assert.equal(timers.pendingDelay, undefined, 'a user action while hidden arms no poll');
+      hive.inject('iris', 'ruth', 'arrived while hidden');
+      const statusCalls = hive.totalCalls('status');
+      driver.setWatched(true);
+      await until('the message read as soon as a view shows the hive', () => messages(items('iris')).some((m) => m.body === 'arrived while hidden'));
+      assert.ok(hive.totalCalls('status') > statusCalls, 'read by a poll, at once');
+      await until('the next poll armed at the base interval', () => timers.pendingDelay === 2000);
+    }));
+
   it('loses the hive when its sockets go away, reconnects with backoff when they are back', async () => {
     const dir = mkdtempSync(join(base, 'd'));
     const hive = new FakeHive({ dir });
