@@ -3,6 +3,11 @@
  * the chunk for appends), so streaming cost does not grow with the transcript. What a patch does is defined once, in
  * extension/protocol/transcriptPatch.ts (shared with the webview's store); this class keeps the index and the
  * sequence. Every applied patch gets the next sequence number, which the webview uses to detect gaps.
+ *
+ * Compact on purpose (three runs of 100k items are a normal day): the model names items by a letter and their
+ * position (`RunEditor.nextId`), so such an id needs no map entry — its index is in the id; only other ids are
+ * mapped. The kinds are one byte per item in a growable array, not a string grown by concatenation (a rope node
+ * per item).
  */
 import { applyPatch } from '../protocol/transcriptPatch';
 import type { PatchTarget } from '../protocol/transcriptPatch';
@@ -13,14 +18,17 @@ export class PatchError extends Error {}
 
 export class Transcript {
   private readonly items: TranscriptItem[] = [];
+  /** Ids that do not carry their own index (see above). */
   private readonly index = new Map<string, number>();
   private patchSeq = 0;
   /** One kind code per item (see `kindCode`): what a windowed snapshot sends instead of the items it leaves out. */
-  private kindCodes = '';
+  private kindBytes = new Uint8Array(256);
+  /** `kinds` as a string, kept until an item is added. */
+  private kindsText: string | undefined = '';
   /** Approval id → index and hyperhive message id → index, for revealing an item the webview has not loaded. */
   private readonly approvalIndex = new Map<string, number>();
   private readonly messageIndex = new Map<string, number>();
-  private readonly target: PatchTarget = { indexOf: (id) => this.index.get(id), at: (i) => this.items[i] };
+  private readonly target: PatchTarget = { indexOf: (id) => this.indexOf(id), at: (i) => this.items[i] };
 
   get length(): number {
     return this.items.length;
@@ -32,7 +40,7 @@ export class Transcript {
   }
 
   get(id: string): TranscriptItem | undefined {
-    const i = this.index.get(id);
+    const i = this.indexOf(id);
     return i === undefined ? undefined : this.items[i];
   }
 
@@ -41,12 +49,18 @@ export class Transcript {
   }
 
   indexOf(id: string): number | undefined {
-    return this.index.get(id);
+    const mapped = this.index.get(id);
+    if (mapped !== undefined) {
+      return mapped;
+    }
+    const at = positionIn(id);
+    return at !== undefined && this.items[at]?.id === id ? at : undefined;
   }
 
   /** The kind codes of all items, in order (one character each). */
   get kinds(): string {
-    return this.kindCodes;
+    this.kindsText ??= KIND_DECODER.decode(this.kindBytes.subarray(0, this.items.length));
+    return this.kindsText;
   }
 
   /** A copy of the items `[start, end)` (clamped). */
@@ -79,10 +93,13 @@ export class Transcript {
       throw new PatchError(step.reason);
     }
     if (step.op === 'add') {
-      this.index.set(step.item.id, this.items.length);
+      const at = this.items.length;
+      if (positionIn(step.item.id) !== at) {
+        this.index.set(step.item.id, at);
+      }
       this.items.push(step.item);
-      this.kindCodes += kindCode(step.item.kind);
-      this.noteIds(step.item, this.items.length - 1);
+      this.noteKind(at, step.item);
+      this.noteIds(step.item, at);
     } else {
       this.items[step.index] = step.item;
       if (step.op === 'update') {
@@ -100,4 +117,24 @@ export class Transcript {
       this.messageIndex.set(item.messageId, index);
     }
   }
+
+  private noteKind(at: number, item: TranscriptItem): void {
+    if (at === this.kindBytes.length) {
+      const grown = new Uint8Array(this.kindBytes.length * 2);
+      grown.set(this.kindBytes);
+      this.kindBytes = grown;
+    }
+    this.kindBytes[at] = kindCode(item.kind).charCodeAt(0);
+    this.kindsText = undefined;
+  }
+}
+
+/** Kind codes are ASCII letters: any single-byte decoding reads them as themselves. */
+const KIND_DECODER = new TextDecoder('latin1');
+
+/** The index a model-made id carries (`x42` → 42), if it has that shape. */
+function positionIn(id: string): number | undefined {
+  const digits = id.length > 1 && id.length < 12 ? id.slice(1) : '';
+  const n = digits.length > 0 && digits.charCodeAt(0) >= 48 && digits.charCodeAt(0) <= 57 ? Number(digits) : Number.NaN;
+  return Number.isSafeInteger(n) && String(n) === digits ? n : undefined;
 }

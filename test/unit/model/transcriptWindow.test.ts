@@ -122,3 +122,21 @@ test('the view requests: answered for the shown run only; a missing target is sa
   const none = answerViewRequest({ type: 'locate', runKey, target: { kind: 'pendingApproval' } }, runKey, transcript);
   assert.equal(none?.type, 'toast');
 });
+
+test('the compact index: positional ids, any other ids, duplicates of either refused; kinds past the first block', () => {
+  const transcript = new Transcript();
+  const ids = ['x0', 'weird', 'x2', 'x7', 'x04', 'x5'];
+  ids.forEach((id, i) => transcript.apply({ op: 'add', item: { ...text(i), id } }));
+  ids.forEach((id, i) => assert.equal(transcript.indexOf(id), i, id));
+  assert.equal(transcript.indexOf('x3'), undefined);
+  assert.equal(transcript.indexOf('x1'), undefined, 'index 1 holds another id');
+  for (const id of ['x2', 'weird', 'x7', 'x04']) {
+    assert.throws(() => transcript.apply({ op: 'add', item: { ...text(9), id } }), /duplicate/, id);
+  }
+  const long = transcriptOf(Array.from({ length: 1_000 }, (_, i) => (i % 3 === 0 ? approval(String(i), 'pending') : text(i))));
+  assert.equal(long.kinds.length, 1_000);
+  assert.equal(kindOfCode(long.kinds.charCodeAt(999)), 'approval');
+  assert.equal(kindOfCode(long.kinds.charCodeAt(998)), 'text');
+  long.apply({ op: 'add', item: text(1_000) });
+  assert.equal(long.kinds.length, 1_001, 'the cached string follows an add');
+});
