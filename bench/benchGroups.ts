@@ -11,6 +11,7 @@ import { benchHostMemory } from './hostMemory';
 import { benchIdleWakeups } from './idleWakeups';
 import { benchIngestAgencyProxy } from './ingestAgencyProxy';
 import { benchIngestScv } from './ingestScv';
+import { benchReloadThreeRuns } from './reloadThreeRuns';
 import { benchStreamingCost } from './streamingCost';
 import { benchWebview } from './webview';
 
@@ -35,5 +36,7 @@ export const BENCH_GROUPS: readonly BenchGroup[] = [
   { id: 'memory', title: '7. Memory — extension host with three 100k-item runs', run: () => benchHostMemory(), warmUp: false },
   // A real 60 s sample: once.
   { id: 'idle', title: '8. Idle — timer wake-ups with connections open', run: () => benchIdleWakeups(), repeat: 1, warmUp: false },
+  // The first call streams the three runs (set-up, untimed); every call then times one reload of them.
+  { id: 'reload', title: '9. Window reload — three 100k-item runs re-attached, the selected one painted', run: () => benchReloadThreeRuns(), warmUp: false },
   { id: 'bundle', title: '6. Bundles and activation', run: () => benchBundles(), repeat: 1, warmUp: false },
 ];
