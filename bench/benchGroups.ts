@@ -11,6 +11,7 @@ import { benchHostMemory } from './hostMemory';
 import { benchIdleHive, benchIdleReconnecting, benchIdleWakeups } from './idleWakeups';
 import { benchIngestAgencyProxy } from './ingestAgencyProxy';
 import { benchIngestScv } from './ingestScv';
+import { benchReloadThreeRuns } from './reloadThreeRuns';
 import { benchStreamingCost } from './streamingCost';
 import { benchWebview } from './webview';
 
@@ -37,5 +38,7 @@ export const BENCH_GROUPS: readonly BenchGroup[] = [
   { id: 'idle', title: '8. Idle — timer wake-ups with connections open (real 60 s, then 10 virtual minutes)', run: () => benchIdleWakeups(), repeat: 1, warmUp: false },
   { id: 'idle.hive', title: '8b. Idle — the same with a hive profile (10 virtual minutes)', run: () => benchIdleHive(), repeat: 1, warmUp: false },
   { id: 'idle.reconnecting', title: '8c. Idle — the same with a connection that keeps reconnecting (10 virtual minutes)', run: () => benchIdleReconnecting(), repeat: 1, warmUp: false },
+  // The first call streams the three runs (set-up, untimed); every call then times one reload of them.
+  { id: 'reload', title: '9. Window reload — three 100k-item runs re-attached, the selected one painted', run: () => benchReloadThreeRuns(), warmUp: false },
   { id: 'bundle', title: '6. Bundles and activation', run: () => benchBundles(), repeat: 1, warmUp: false },
 ];
