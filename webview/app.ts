@@ -44,6 +44,8 @@ export class App {
   private readonly emptyText: HTMLElement;
   /** When we last asked for a snapshot and have not received one yet. */
   private resyncRequestedAt: number | null = null;
+  /** Asks again while the snapshot is outstanding: a lost answer must not leave the view waiting for ever. */
+  private resyncRetry: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -101,6 +103,8 @@ export class App {
 
   snapshot(message: Message<'snapshot'>): void {
     this.resyncRequestedAt = null;
+    clearTimeout(this.resyncRetry);
+    this.resyncRetry = undefined;
     const previous = this.store.run;
     if (this.changeSet.isOpen && this.changeSet.runKey !== message.run?.key) {
       this.closeChangeSet(false); // another run is shown now
@@ -202,6 +206,12 @@ export class App {
     console.warn(`[switchboard] transcript out of sync (${reason}); requesting a snapshot`);
     this.resyncRequestedAt = now;
     this.post({ type: 'resync', runKey: this.store.runKey });
+    clearTimeout(this.resyncRetry);
+    this.resyncRetry = setTimeout(() => {
+      if (this.resyncRequestedAt !== null) {
+        this.requestResync('no snapshot came');
+      }
+    }, RESYNC_RETRY_MS);
   }
 
   /** The host located an item (*Next Approval*, the pending-approval button, an "in reply to" link). */

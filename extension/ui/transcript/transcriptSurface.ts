@@ -7,7 +7,6 @@
  */
 import * as vscode from 'vscode';
 import type { PatchEvent, RunStore } from '../../model/runStore';
-import type { TranscriptPatch } from '../../protocol/transcriptTypes';
 import type { ChangeSetMessage, DaemonActionButton, HostToWebview, RunSummary, WebviewToHost } from '../../protocol/webviewMessages';
 import { hostToWebviewSchema, webviewToHostSchema } from '../../protocol/webviewMessages';
 import { Disposable } from '../disposable';
@@ -15,6 +14,7 @@ import type { DraftStore } from '../draftStore';
 import { locateApproval, tailWindow } from '../../model/transcriptWindow';
 import { runSummaryOf } from '../runSummary';
 import { renderWebviewHtml } from '../webviewHtml';
+import { PatchCoalescer } from './patchCoalescer';
 import { answerViewRequest, isViewRequest } from './viewRequests';
 
 /** A webview request the command layer carries out; each names the run it acts on. */
@@ -41,9 +41,7 @@ export interface SurfaceDeps {
 
 export class TranscriptSurface extends Disposable {
   private ready = false;
-  private pending: TranscriptPatch[] = [];
-  private pendingFirstSeq = 0;
-  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly coalescer = new PatchCoalescer(() => this.flush());
   private lastSummaryJson = '';
   /** A change set to show once the (just revealed) webview is ready and has the run's snapshot. */
   private pendingChangeSet: ChangeSetMessage | undefined;
@@ -211,35 +209,25 @@ export class TranscriptSurface extends Disposable {
     if (!this.ready || event.runKey !== this.runKey || this.lastSummaryJson === 'null') {
       return; // a run the webview does not show yet gets its snapshot when its summary appears
     }
-    if (this.pending.length === 0) {
-      this.pendingFirstSeq = event.seq;
-    }
-    this.pending.push(event.patch);
-    // Coalesce: a burst of deltas becomes one message; 16 ms keeps streaming at display rate.
-    this.flushTimer ??= setTimeout(() => this.flush(), 16);
+    this.coalescer.add(event.seq, event.patch);
   }
 
+  /** Sends what the coalescer holds: one `patches` message, or (after a huge burst) a fresh snapshot. */
   private flush(): void {
-    if (this.flushTimer) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = undefined;
-    }
     const runKey = this.runKey;
-    if (!runKey || this.pending.length === 0) {
-      this.pending = [];
+    const output = this.coalescer.take();
+    if (!runKey || output.kind === 'none') {
       return;
     }
-    const patches = this.pending;
-    this.pending = [];
-    this.post({ type: 'patches', runKey, firstSeq: this.pendingFirstSeq, patches });
+    if (output.kind === 'snapshot') {
+      this.sendSnapshot();
+      return;
+    }
+    this.post({ type: 'patches', runKey, firstSeq: output.firstSeq, patches: output.patches });
   }
 
   private cancelFlush(): void {
-    if (this.flushTimer) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = undefined;
-    }
-    this.pending = [];
+    this.coalescer.clear();
   }
 
   private onStoreChange(): void {
