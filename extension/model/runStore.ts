@@ -22,6 +22,9 @@ export class RunStore {
   private readonly transcripts = new Map<string, Transcript>();
   private readonly changeEmitter: Emitter<ModelState>;
   private readonly patchEmitter: Emitter<PatchEvent>;
+  /** Open `holdChanges` holds, and whether the state changed under them. */
+  private holds = 0;
+  private changedWhileHeld = false;
 
   readonly onDidChange;
   readonly onDidPatch;
@@ -72,8 +75,33 @@ export class RunStore {
       }
     }
     if (result.changed) {
-      this.changeEmitter.fire(this.current);
+      if (this.holds > 0) {
+        this.changedWhileHeld = true;
+      } else {
+        this.changeEmitter.fire(this.current);
+      }
     }
+  }
+
+  /**
+   * Defers `onDidChange` until the returned release is called (every hold released): a journal replay of 100k
+   * records then notifies the views once, with the final state, instead of once per record (each one a tree
+   * refresh, a status bar update, a `setContext` round trip to the workbench). Patches still go out as they happen.
+   */
+  holdChanges(): () => void {
+    this.holds += 1;
+    let released = false;
+    return () => {
+      if (released) {
+        return;
+      }
+      released = true;
+      this.holds -= 1;
+      if (this.holds === 0 && this.changedWhileHeld) {
+        this.changedWhileHeld = false;
+        this.changeEmitter.fire(this.current);
+      }
+    };
   }
 
   dispose(): void {

@@ -23,7 +23,8 @@ import { isCurrentRecord, journalRecord, journalRecordSchema } from './journalRe
 
 /** What a recorder writes into and how it reads its driver's cursors. */
 export interface RunRecorderOptions<C> {
-  readonly store: Pick<RunStore, 'dispatch'>;
+  /** `holdChanges`, where the store has it, makes a replay notify views once (RunStore.holdChanges). */
+  readonly store: Pick<RunStore, 'dispatch'> & Partial<Pick<RunStore, 'holdChanges'>>;
   readonly connectionId: string;
   /** The connection's journal directory (private to one connection profile). */
   readonly dir: string;
@@ -130,6 +131,15 @@ export class RunRecorder<C = never> {
 
   /** Replays every stored run, record by record (see the file comment). */
   async replay(handlers: ReplayHandlers<C>): Promise<ReplayStats> {
+    const release = this.options.store.holdChanges?.();
+    try {
+      return await this.replayRuns(handlers);
+    } finally {
+      release?.();
+    }
+  }
+
+  private async replayRuns(handlers: ReplayHandlers<C>): Promise<ReplayStats> {
     const stats = { runs: 0, records: 0, invalid: 0, torn: 0 };
     for (const stored of await this.journal.loadRuns()) {
       const fields = handlers.open(stored);

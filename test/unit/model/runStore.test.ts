@@ -186,3 +186,24 @@ test('streaming cost does not depend on transcript length', () => {
   assert.deepEqual(long.patches, [{ op: 'append', id: 'x100000', field: 'text', chunk: 'b' }]);
   assert.deepEqual([short.itemsReplaced, long.itemsReplaced], [1, 1], 'only the open text item changes');
 });
+
+test('holdChanges: one onDidChange with the final state when the last hold is released; patches meanwhile as usual', () => {
+  const store = new RunStore();
+  const changes: number[] = [];
+  let patches = 0;
+  store.onDidChange((state) => changes.push(state.connections.size));
+  store.onDidPatch(() => patches++);
+  const outer = store.holdChanges();
+  const inner = store.holdChanges();
+  store.dispatch({ type: 'connectionAdded', connection: { id: 'c1', name: 'one', protocol: 'scv' } });
+  store.dispatch({ type: 'connectionAdded', connection: { id: 'c2', name: 'two', protocol: 'scv' } });
+  inner();
+  inner(); // a second call of the same release counts once
+  assert.deepEqual(changes, []);
+  outer();
+  assert.deepEqual(changes, [2]);
+  const idle = store.holdChanges();
+  idle();
+  assert.deepEqual(changes, [2], 'nothing changed under that hold: no event');
+  assert.equal(patches, 0);
+});
