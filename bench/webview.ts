@@ -126,11 +126,23 @@ export async function benchWebview(count = 100_000, patchCount = 1_000): Promise
     const { mixedItems } = (await import(join(__dirname, '..', 'test', 'webview', 'fakeHost.ts'))) as FakeHostApi;
     const smallCount = 1_000;
     const small = hostSnapshot(smallCount, mixedItems);
-    const smallPaintMs = small.hostMs + (await harness.page.evaluate<number>(call(SNAPSHOT_SCRIPT, { message: small.message })));
-    const smallHeap = await heapMb(harness.page);
-    await harness.reload();
     const big = hostSnapshot(count, mixedItems);
-    const paintMs = big.hostMs + (await harness.page.evaluate<number>(call(SNAPSHOT_SCRIPT, { message: big.message })));
+    // Each open in a fresh page, 1k and 100k alternating, OPENS times: one open of ~70 ms moves by ±20 ms with
+    // whatever else the page and the machine do, more than the two differ; the medians are compared.
+    const OPENS = 5;
+    const smallOpens: number[] = [];
+    const bigOpens: number[] = [];
+    let smallHeap = 0;
+    for (let i = 0; i < OPENS; i++) {
+      await harness.reload();
+      smallOpens.push(small.hostMs + (await harness.page.evaluate<number>(call(SNAPSHOT_SCRIPT, { message: small.message }))));
+      smallHeap = await heapMb(harness.page);
+      await harness.reload();
+      bigOpens.push(big.hostMs + (await harness.page.evaluate<number>(call(SNAPSHOT_SCRIPT, { message: big.message }))));
+    }
+    const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const smallPaintMs = median(smallOpens);
+    const paintMs = median(bigOpens);
     const snapshotKb = JSON.stringify(big.message).length / 1024;
     const heap = await heapMb(harness.page);
     const nodes = await harness.page.evaluate<number>('document.getElementsByTagName("*").length');
@@ -168,7 +180,7 @@ export async function benchWebview(count = 100_000, patchCount = 1_000): Promise
         ratio: paintMs / smallPaintMs,
         target: '< 150 ms and ≤ 1.2× the 1k open',
         met: paintMs < 150 && paintMs / smallPaintMs <= 1.2,
-        note: `host: tail window + schema check ${big.hostMs.toFixed(1)} ms CPU; page: post (structured clone), validation, paint; snapshot ${snapshotKb.toFixed(0)} KB (${big.message.type === 'snapshot' ? big.message.items.length : 0} items + ${count.toLocaleString('en-US')} kind codes)`,
+        note: `median of ${OPENS} opens each, alternating; host: tail window + schema check ${big.hostMs.toFixed(1)} ms CPU; page: post (structured clone), validation, paint; snapshot ${snapshotKb.toFixed(0)} KB (${big.message.type === 'snapshot' ? big.message.items.length : 0} items + ${count.toLocaleString('en-US')} kind codes)`,
       },
       {
         id: 'webview.heap',
