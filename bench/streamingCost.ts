@@ -12,18 +12,33 @@ import { HostPatchSink } from './hostPatchSink';
 
 export const CONNECTION = 'agency-proxy:bench';
 
-/** Fills a run with about `items` transcript items of mixed kinds, leaving nothing open. */
-export function fill(store: RunStore, runId: string, items: number): number {
+/** How `fill` sends text and reasoning. */
+export interface FillOptions {
+  /** In deltas of 2–12 characters, each appended to the open item, as daemons stream them (default: one event each). */
+  readonly streamed?: boolean;
+  /** End with an open text item to stream into (default true). */
+  readonly open?: boolean;
+}
+
+/** Fills a run with about `items` transcript items of mixed kinds (prose, tool calls with input and output, usage, reasoning). */
+export function fill(store: RunStore, runId: string, items: number, options: FillOptions = {}): number {
   const key = runKeyOf(CONNECTION, runId);
   store.dispatch({ type: 'runUpserted', connectionId: CONNECTION, runId, fields: { title: runId, state: 'running' } });
   const random = prng(7);
   let sequence = 0;
   const send = (event: RunEvent): void => store.dispatch({ type: 'runEvent', runKey: key, sequence: ++sequence, event });
+  const text = (kind: 'textDelta' | 'reasoningDelta', body: string): void => {
+    for (let at = 0; at < body.length; ) {
+      const n = options.streamed ? randInt(random, 2, 12) : body.length;
+      send({ kind, text: body.slice(at, at + n) });
+      at += n;
+    }
+    send({ kind: 'messageBoundary' });
+  };
   while ((store.state.runs.get(key)?.itemCount ?? 0) < items) {
     switch (randInt(random, 0, 3)) {
       case 0:
-        send({ kind: 'textDelta', text: prose(random, 60) });
-        send({ kind: 'messageBoundary' });
+        text('textDelta', prose(random, 60));
         break;
       case 1:
         send({ kind: 'toolCall', callId: `c${sequence}`, name: 'Bash', input: { command: prose(random, 20) } });
@@ -33,12 +48,12 @@ export function fill(store: RunStore, runId: string, items: number): number {
         send({ kind: 'data', dataKind: 'usage', data: { input_tokens: 10 }, summary: 'usage' });
         break;
       default:
-        send({ kind: 'reasoningDelta', text: prose(random, 40) });
-        send({ kind: 'messageBoundary' });
+        text('reasoningDelta', prose(random, 40));
     }
   }
-  // An open text item to stream into.
-  send({ kind: 'textDelta', text: 'Streaming: ' });
+  if (options.open ?? true) {
+    send({ kind: 'textDelta', text: 'Streaming: ' }); // an open text item to stream into
+  }
   return sequence;
 }
 
