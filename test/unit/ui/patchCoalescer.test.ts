@@ -3,12 +3,15 @@
  * journal replay) goes out as one snapshot once it pauses — at most once a second while it goes on.
  */
 import assert from 'node:assert/strict';
-import { mock, test } from 'node:test';
+import { afterEach, beforeEach, mock, test } from 'node:test';
 import type { TranscriptPatch } from '../../../extension/protocol/transcriptTypes';
 import { BURST_AS_SNAPSHOT, PatchCoalescer } from '../../../extension/ui/transcript/patchCoalescer';
 import type { CoalescedOutput } from '../../../extension/ui/transcript/patchCoalescer';
 
 const append = (i: number): TranscriptPatch => ({ op: 'append', id: 'x1', field: 'text', chunk: String(i) });
+
+beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'] }));
+afterEach(() => mock.timers.reset());
 
 function rig(): { coalescer: PatchCoalescer; sent: CoalescedOutput[] } {
   const sent: CoalescedOutput[] = [];
@@ -17,84 +20,64 @@ function rig(): { coalescer: PatchCoalescer; sent: CoalescedOutput[] } {
 }
 
 test('streaming at any agent rate is patches only: 200 deltas a second for 10 s', () => {
-  mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-  try {
-    const { coalescer, sent } = rig();
-    for (let seq = 1; seq <= 2_000; seq++) {
-      coalescer.add(seq, append(seq));
-      mock.timers.tick(5);
-    }
-    mock.timers.tick(16);
-    assert.ok(sent.every((o) => o.kind === 'patches'));
-    assert.equal(sent.reduce((n, o) => n + (o.kind === 'patches' ? o.patches.length : 0), 0), 2_000);
-  } finally {
-    mock.timers.reset();
+  const { coalescer, sent } = rig();
+  for (let seq = 1; seq <= 2_000; seq++) {
+    coalescer.add(seq, append(seq));
+    mock.timers.tick(5);
   }
+  mock.timers.tick(16);
+  assert.ok(sent.every((o) => o.kind === 'patches'));
+  assert.equal(sent.reduce((n, o) => n + (o.kind === 'patches' ? o.patches.length : 0), 0), 2_000);
 });
 
 test('a burst of deltas is one patches message per 16 ms, in order, from its first sequence', () => {
-  mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-  try {
-    const { coalescer, sent } = rig();
-    for (let seq = 5; seq < 10; seq++) {
-      coalescer.add(seq, append(seq));
-    }
-    mock.timers.tick(15);
-    assert.deepEqual(sent, []);
-    mock.timers.tick(1);
-    assert.deepEqual(sent, [{ kind: 'patches', firstSeq: 5, patches: [5, 6, 7, 8, 9].map(append) }]);
-    coalescer.add(10, append(10));
-    mock.timers.tick(16);
-    assert.deepEqual(sent.at(-1), { kind: 'patches', firstSeq: 10, patches: [append(10)] });
-  } finally {
-    mock.timers.reset();
+  const { coalescer, sent } = rig();
+  for (let seq = 5; seq < 10; seq++) {
+    coalescer.add(seq, append(seq));
   }
+  mock.timers.tick(15);
+  assert.deepEqual(sent, []);
+  mock.timers.tick(1);
+  assert.deepEqual(sent, [{ kind: 'patches', firstSeq: 5, patches: [5, 6, 7, 8, 9].map(append) }]);
+  coalescer.add(10, append(10));
+  mock.timers.tick(16);
+  assert.deepEqual(sent.at(-1), { kind: 'patches', firstSeq: 10, patches: [append(10)] });
 });
 
 test('a burst bigger than BURST_AS_SNAPSHOT becomes one snapshot after it pauses, not a flood of patches', () => {
-  mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-  try {
-    const { coalescer, sent } = rig();
-    let seq = 1;
-    // A replay: 5,000 patches arriving over 400 ms without a pause.
-    for (let ms = 0; ms < 400; ms++) {
-      for (let k = 0; k < 13; k++) {
-        coalescer.add(seq, append(seq));
-        seq++;
-      }
-      mock.timers.tick(1);
+  const { coalescer, sent } = rig();
+  let seq = 1;
+  // A replay: 5,000 patches arriving over 400 ms without a pause.
+  for (let ms = 0; ms < 400; ms++) {
+    for (let k = 0; k < 13; k++) {
+      coalescer.add(seq, append(seq));
+      seq++;
     }
-    // The first frames went out as patches before the rate gave the flood away; then nothing while it goes on.
-    const before = sent.length;
-    assert.ok(sent.every((o) => o.kind === 'patches') && before <= 6, JSON.stringify(sent.map((o) => o.kind)));
-    mock.timers.tick(100);
-    assert.deepEqual(sent.slice(before), [{ kind: 'snapshot' }]);
-    // Once the flood is over, small bursts are patches again.
-    mock.timers.tick(300);
-    coalescer.add(seq, append(seq));
-    mock.timers.tick(16);
-    assert.deepEqual(sent.at(-1), { kind: 'patches', firstSeq: seq, patches: [append(seq)] });
-  } finally {
-    mock.timers.reset();
+    mock.timers.tick(1);
   }
+  // The first frames went out as patches before the rate gave the flood away; then nothing while it goes on.
+  const before = sent.length;
+  assert.ok(sent.every((o) => o.kind === 'patches') && before <= 6, JSON.stringify(sent.map((o) => o.kind)));
+  mock.timers.tick(100);
+  assert.deepEqual(sent.slice(before), [{ kind: 'snapshot' }]);
+  // Once the flood is over, small bursts are patches again.
+  mock.timers.tick(300);
+  coalescer.add(seq, append(seq));
+  mock.timers.tick(16);
+  assert.deepEqual(sent.at(-1), { kind: 'patches', firstSeq: seq, patches: [append(seq)] });
 });
 
 test('a burst that never pauses still gets a snapshot about once a second', () => {
-  mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-  try {
-    const { coalescer, sent } = rig();
-    let seq = 1;
-    for (let ms = 0; ms < 3_500; ms++) {
-      for (let k = 0; k < 5; k++) {
-        coalescer.add(seq, append(seq));
-        seq++;
-      }
-      mock.timers.tick(1);
+  const { coalescer, sent } = rig();
+  let seq = 1;
+  for (let ms = 0; ms < 3_500; ms++) {
+    for (let k = 0; k < 5; k++) {
+      coalescer.add(seq, append(seq));
+      seq++;
     }
-    const snapshots = sent.filter((o) => o.kind === 'snapshot').length;
-    assert.ok(snapshots >= 2 && snapshots <= 4, `${snapshots} snapshots in 3.5 s (${sent.length} outputs)`);
-    assert.ok(sent.every((o) => o.kind === 'snapshot' || (o.kind === 'patches' && o.patches.length <= BURST_AS_SNAPSHOT)));
-  } finally {
-    mock.timers.reset();
+    mock.timers.tick(1);
   }
+  const snapshots = sent.filter((o) => o.kind === 'snapshot').length;
+  assert.ok(snapshots >= 2 && snapshots <= 4, `${snapshots} snapshots in 3.5 s (${sent.length} outputs)`);
+  assert.ok(sent.every((o) => o.kind === 'snapshot' || (o.kind === 'patches' && o.patches.length <= BURST_AS_SNAPSHOT)));
 });
