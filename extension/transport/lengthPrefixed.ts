@@ -194,6 +194,11 @@ export class LengthPrefixedDecoder {
     } catch {
       return this.fail('invalid_utf8', 'text frame is not valid UTF-8');
     }
+    return this.parseText(text);
+  }
+
+  /** A Text frame's decoded payload as a message, or the JSON error that ends the stream. */
+  private parseText(text: string): DecodeResult {
     try {
       return { type: 'message', value: JSON.parse(text) as unknown, text };
     } catch (error) {
@@ -211,12 +216,7 @@ export class LengthPrefixedDecoder {
     if (text.includes('\uFFFD')) {
       return this.decodeFrame(FrameKind.text, bytes.subarray(start, end));
     }
-    try {
-      return { type: 'message', value: JSON.parse(text) as unknown, text };
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      return this.fail('invalid_json', `text frame is not valid JSON (${detail})`);
-    }
+    return this.parseText(text);
   }
 
   private fail(code: FrameErrorCode, message: string): DecodeResult {
