@@ -234,7 +234,7 @@ export class TranscriptStore {
     }
     if (step.op === 'append' && patch.op === 'append') {
       this.windowItems[step.index - this.windowStart] = step.item;
-      this.changes.noteAppend(patch.id, step.index >= this.totalCount - this.changes.record.added, patch.field, patch.chunk);
+      this.changes.noteAppend(patch.id, this.isNewInBatch(step.index), patch.field, patch.chunk);
       return { ok: true };
     }
     // An update: the merge is the shared one, but its input crossed a process boundary, so the result is validated.
@@ -243,8 +243,13 @@ export class TranscriptStore {
       return { ok: false, reason: `update of ${step.item.id} is invalid: ${parsed.error.message}` };
     }
     this.windowItems[step.index - this.windowStart] = parsed.data;
-    this.changes.noteFull(parsed.data.id, step.index >= this.totalCount - this.changes.record.added);
+    this.changes.noteFull(parsed.data.id, this.isNewInBatch(step.index));
     return { ok: true };
+  }
+
+  /** Added since the last frame: it renders fresh anyway, so changes to it need no record. */
+  private isNewInBatch(index: number): boolean {
+    return index >= this.totalCount - this.changes.record.added;
   }
 
   /** The whole transcript is loaded: a patch for an id not in it is a real inconsistency. */

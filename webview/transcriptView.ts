@@ -193,16 +193,10 @@ export class TranscriptView {
   private remountLoaded(): void {
     const { store } = this.deps;
     const loaded = store.loaded;
-    const stale: number[] = [];
-    for (const index of this.views.keys()) {
-      if (index < loaded.start || index >= loaded.end) {
-        stale.push(index);
-      }
-    }
-    for (const index of [...this.placeholders, ...stale]) {
-      if (this.placeholders.has(index) ? store.at(index) !== undefined : true) {
-        this.list.invalidate(index, index + 1);
-      }
+    const arrived = [...this.placeholders].filter((index) => store.at(index) !== undefined);
+    const gone = [...this.views.keys()].filter((index) => index < loaded.start || index >= loaded.end);
+    for (const index of [...arrived, ...gone]) {
+      this.list.invalidate(index, index + 1);
     }
   }
 

@@ -42,30 +42,35 @@ export function rangeOf(transcript: Transcript, start: number, end: number): { r
 /** What a view can ask to be shown without having it loaded. */
 export type LocateTarget = { readonly kind: 'pendingApproval' } | { readonly kind: 'message'; readonly messageId: string };
 
-/**
- * Where `target` is: the first approval still waiting for a person (pending, or failed to deliver and open again),
- * or the hyperhive message with that id. `undefined` when there is none.
- */
-export function locate(transcript: Transcript, target: LocateTarget): { readonly index: number; readonly id: string } | undefined {
-  let index: number | undefined;
-  if (target.kind === 'message') {
-    index = transcript.indexOfMessage(target.messageId);
-  } else {
-    for (const candidate of transcript.approvalIndices()) {
-      const item = transcript.at(candidate);
-      if (item?.kind === 'approval' && (item.status === 'pending' || item.status === 'failed')) {
-        index = candidate;
-        break;
-      }
-    }
-  }
+/** Where an item is: its index and id (what a `revealItem` carries). */
+export interface ItemPlace {
+  readonly index: number;
+  readonly id: string;
+}
+
+function placeAt(transcript: Transcript, index: number | undefined): ItemPlace | undefined {
   const item = index === undefined ? undefined : transcript.at(index);
   return index === undefined || !item ? undefined : { index, id: item.id };
 }
 
+/**
+ * Where `target` is: the first approval still waiting for a person (pending, or failed to deliver and open again),
+ * or the hyperhive message with that id. `undefined` when there is none.
+ */
+export function locate(transcript: Transcript, target: LocateTarget): ItemPlace | undefined {
+  if (target.kind === 'message') {
+    return placeAt(transcript, transcript.indexOfMessage(target.messageId));
+  }
+  for (const index of transcript.approvalIndices()) {
+    const item = transcript.at(index);
+    if (item?.kind === 'approval' && (item.status === 'pending' || item.status === 'failed')) {
+      return placeAt(transcript, index);
+    }
+  }
+  return undefined;
+}
+
 /** Where the approval card of `approvalId` is (for *Next Approval*). */
-export function locateApproval(transcript: Transcript, approvalId: string): { readonly index: number; readonly id: string } | undefined {
-  const index = transcript.indexOfApproval(approvalId);
-  const item = index === undefined ? undefined : transcript.at(index);
-  return index === undefined || !item ? undefined : { index, id: item.id };
+export function locateApproval(transcript: Transcript, approvalId: string): ItemPlace | undefined {
+  return placeAt(transcript, transcript.indexOfApproval(approvalId));
 }
