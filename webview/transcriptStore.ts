@@ -10,7 +10,8 @@
  */
 import { applyPatch } from '../extension/protocol/transcriptPatch';
 import type { PatchTarget } from '../extension/protocol/transcriptPatch';
-import { kindCode, kindOfCode, transcriptItemSchema } from '../extension/protocol/transcriptTypes';
+import { KindCodes } from '../extension/protocol/kindCodes';
+import { transcriptItemSchema } from '../extension/protocol/transcriptTypes';
 import type { TranscriptItem, TranscriptItemKind, TranscriptPatch } from '../extension/protocol/transcriptTypes';
 import type { RunSummary } from '../extension/protocol/webviewMessages';
 import { ItemChanges } from './itemChanges';
@@ -41,7 +42,7 @@ export class TranscriptStore {
   private windowItems: TranscriptItem[] = [];
   private windowStart = 0;
   private totalCount = 0;
-  private kindCodes = '';
+  private kindCodes = new KindCodes();
   /** Item id → absolute index, for the items in the window. */
   private indexById = new Map<string, number>();
   private lastSeq = 0;
@@ -81,7 +82,7 @@ export class TranscriptStore {
   }
   /** The kind of the item at `index`, loaded or not (for its height estimate). */
   kindAt(index: number): TranscriptItemKind {
-    return this.at(index)?.kind ?? kindOfCode(this.kindCodes.charCodeAt(index));
+    return this.at(index)?.kind ?? this.kindCodes.at(index);
   }
   /** The absolute index of a loaded item, or -1. */
   indexOf(id: string): number {
@@ -107,10 +108,12 @@ export class TranscriptStore {
       }
     }
     this.totalCount = Math.max(snapshot.total ?? 0, start + this.windowItems.length);
-    this.kindCodes = snapshot.kinds ?? '';
+    this.kindCodes = new KindCodes(snapshot.kinds?.length === this.totalCount ? snapshot.kinds : '');
     if (this.kindCodes.length !== this.totalCount) {
       // An older host (or a test) sent no kinds: what is loaded has its own, the rest reads as text.
-      this.kindCodes = 'b'.repeat(start) + this.windowItems.map((item) => kindCode(item.kind)).join('');
+      for (let i = 0; i < this.totalCount; i++) {
+        this.kindCodes.push(this.at(i)?.kind ?? 'text');
+      }
     }
     this.changes = new ItemChanges();
     this.changes.record.reset = true;
@@ -213,7 +216,7 @@ export class TranscriptStore {
       }
       const atTail = this.loaded.end === this.totalCount;
       const index = this.totalCount++;
-      this.kindCodes += kindCode(patch.item.kind);
+      this.kindCodes.push(patch.item.kind);
       if (atTail) {
         this.indexById.set(patch.item.id, index);
         this.windowItems.push(patch.item);

@@ -6,12 +6,11 @@
  *
  * Compact on purpose (three runs of 100k items are a normal day): the model names items by a letter and their
  * position (`RunEditor.nextId`), so such an id needs no map entry — its index is in the id; only other ids are
- * mapped. The kinds are one byte per item in a growable array, not a string grown by concatenation (a rope node
- * per item).
+ * mapped. The kinds are a byte per item (protocol/kindCodes.ts).
  */
 import { applyPatch } from '../protocol/transcriptPatch';
 import type { PatchTarget } from '../protocol/transcriptPatch';
-import { kindCode } from '../protocol/transcriptTypes';
+import { KindCodes } from '../protocol/kindCodes';
 import type { TranscriptItem, TranscriptPatch } from '../protocol/transcriptTypes';
 
 export class PatchError extends Error {}
@@ -22,9 +21,7 @@ export class Transcript {
   private readonly index = new Map<string, number>();
   private patchSeq = 0;
   /** One kind code per item (see `kindCode`): what a windowed snapshot sends instead of the items it leaves out. */
-  private kindBytes = new Uint8Array(256);
-  /** `kinds` as a string, kept until an item is added. */
-  private kindsText: string | undefined = '';
+  private readonly kindCodes = new KindCodes();
   /** Approval id → index and hyperhive message id → index, for revealing an item the webview has not loaded. */
   private readonly approvalIndex = new Map<string, number>();
   private readonly messageIndex = new Map<string, number>();
@@ -59,8 +56,7 @@ export class Transcript {
 
   /** The kind codes of all items, in order (one character each). */
   get kinds(): string {
-    this.kindsText ??= KIND_DECODER.decode(this.kindBytes.subarray(0, this.items.length));
-    return this.kindsText;
+    return this.kindCodes.text;
   }
 
   /** A copy of the items `[start, end)` (clamped). */
@@ -98,7 +94,7 @@ export class Transcript {
         this.index.set(step.item.id, at);
       }
       this.items.push(step.item);
-      this.noteKind(at, step.item);
+      this.kindCodes.push(step.item.kind);
       this.noteIds(step.item, at);
     } else {
       this.items[step.index] = step.item;
@@ -117,20 +113,7 @@ export class Transcript {
       this.messageIndex.set(item.messageId, index);
     }
   }
-
-  private noteKind(at: number, item: TranscriptItem): void {
-    if (at === this.kindBytes.length) {
-      const grown = new Uint8Array(this.kindBytes.length * 2);
-      grown.set(this.kindBytes);
-      this.kindBytes = grown;
-    }
-    this.kindBytes[at] = kindCode(item.kind).charCodeAt(0);
-    this.kindsText = undefined;
-  }
 }
-
-/** Kind codes are ASCII letters: any single-byte decoding reads them as themselves. */
-const KIND_DECODER = new TextDecoder('latin1');
 
 /** The index a model-made id carries (`x42` → 42), if it has that shape. */
 function positionIn(id: string): number | undefined {
