@@ -15,7 +15,8 @@ import { locateApproval, tailWindow } from '../../model/transcriptWindow';
 import { runSummaryOf } from '../runSummary';
 import { renderWebviewHtml } from '../webviewHtml';
 import { PatchCoalescer } from './patchCoalescer';
-import { answerViewRequest, isViewRequest } from './viewRequests';
+import { answerViewRequest } from './viewRequests';
+import type { ViewRequest } from './viewRequests';
 
 /** A webview request the command layer carries out; each names the run it acts on. */
 export type TranscriptActionMessage = Exclude<WebviewToHost, { type: 'ready' | 'resync' | 'draft' | 'range' | 'find' | 'locate' }>;
@@ -165,9 +166,9 @@ export class TranscriptSurface extends Disposable {
   }
 
   /** A question about the run the view has not loaded (extension/ui/transcript/viewRequests.ts). */
-  private answer(message: WebviewToHost): void {
+  private answer(message: ViewRequest): void {
     const runKey = this.runKey;
-    if (!runKey || !isViewRequest(message)) {
+    if (!runKey) {
       return;
     }
     const answer = answerViewRequest(message, runKey, this.deps.store.transcript(runKey));
