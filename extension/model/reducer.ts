@@ -11,6 +11,7 @@ import { approvalKeyOf, runKeyOf } from './modelTypes';
 import { applyApprovalChange } from './approvalLifecycle';
 import type { RunEventResult } from './runEditor';
 import { RunEditor } from './runEditor';
+import { restoredApprovals, restoredRun } from './runCheckpoint';
 import { endToolsOnTerminal, reduceRunEvent } from './runEventReducer';
 
 export interface RunPatch {
@@ -136,6 +137,16 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
       const changeSets = new Map(state.changeSets);
       changeSets.delete(action.runKey);
       return { state: { ...state, runs, approvals, changeSets }, patches: [], changed: true };
+    }
+    case 'runRestored': {
+      const key = runKeyOf(action.connectionId, action.runId);
+      const approvals = new Map([...state.approvals].filter(([, a]) => a.runKey !== key));
+      for (const approval of restoredApprovals(key, action.checkpoint.approvals)) {
+        approvals.set(approval.key, approval);
+      }
+      // The transcript is the store's to install (RunStore.dispatch): no patches for items restored whole.
+      const run = restoredRun(action.connectionId, action.runId, key, action.checkpoint.run);
+      return { state: { ...withRun(state, run), approvals }, patches: [], changed: true };
     }
     case 'runEvent':
       return reduceRunEventAction(state, action.runKey, action.sequence, action.firstSequence, action.event, now, action.restored === true);

@@ -6,7 +6,7 @@ import { Emitter } from '../base/emitter';
 import type { TranscriptPatch } from '../protocol/transcriptTypes';
 import type { ModelAction } from './modelActions';
 import type { ModelState } from './modelTypes';
-import { emptyModelState } from './modelTypes';
+import { emptyModelState, runKeyOf } from './modelTypes';
 import { reduce } from './reducer';
 import { flattenSettledText, settlesItem } from './settledText';
 import { Transcript } from './transcript';
@@ -50,6 +50,11 @@ export class RunStore {
   dispatch(action: ModelAction): void {
     const result = reduce(this.current, action, this.clock());
     this.current = result.state;
+    if (action.type === 'runRestored') {
+      // Restored whole, not item by item (model/runCheckpoint.ts); a view of the run starts from a snapshot.
+      const { items, seq } = action.checkpoint;
+      this.transcripts.set(runKeyOf(action.connectionId, action.runId), Transcript.restore(items, seq));
+    }
     for (const { runKey, patch } of result.patches) {
       let transcript = this.transcripts.get(runKey);
       if (!transcript) {

@@ -27,6 +27,16 @@ export class Transcript {
   private readonly messageIndex = new Map<string, number>();
   private readonly target: PatchTarget = { indexOf: (id) => this.indexOf(id), at: (i) => this.items[i] };
 
+  /** A transcript of `items` as they are (a checkpoint's, model/runCheckpoint.ts), its last patch numbered `seq`. */
+  static restore(items: readonly TranscriptItem[], seq: number): Transcript {
+    const transcript = new Transcript();
+    for (const item of items) {
+      transcript.push(item);
+    }
+    transcript.patchSeq = seq;
+    return transcript;
+  }
+
   get length(): number {
     return this.items.length;
   }
@@ -89,13 +99,7 @@ export class Transcript {
       throw new PatchError(step.reason);
     }
     if (step.op === 'add') {
-      const at = this.items.length;
-      if (positionIn(step.item.id) !== at) {
-        this.index.set(step.item.id, at);
-      }
-      this.items.push(step.item);
-      this.kindCodes.push(step.item.kind);
-      this.noteIds(step.item, at);
+      this.push(step.item);
     } else {
       this.items[step.index] = step.item;
       if (step.op === 'update') {
@@ -104,6 +108,16 @@ export class Transcript {
     }
     this.patchSeq += 1;
     return this.patchSeq;
+  }
+
+  private push(item: TranscriptItem): void {
+    const at = this.items.length;
+    if (positionIn(item.id) !== at) {
+      this.index.set(item.id, at);
+    }
+    this.items.push(item);
+    this.kindCodes.push(item.kind);
+    this.noteIds(item, at);
   }
 
   private noteIds(item: TranscriptItem, index: number): void {

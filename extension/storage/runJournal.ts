@@ -31,6 +31,9 @@ export type JournalLine = { readonly ok: true; readonly value: unknown } | { rea
 /** How much of a journal file is read at a time on replay. */
 const READ_CHUNK_BYTES = 64 * 1024;
 
+/** How much of a file's end `tailDigest` hashes. */
+const TAIL_BYTES = 4096;
+
 interface PendingWrite {
   readonly line: string;
   readonly resolve: () => void;
@@ -47,6 +50,8 @@ export class RunJournal {
   private readonly queues = new Map<string, PendingWrite[]>();
   private readonly writing = new Set<string>();
   private readonly handles = new Map<string, FileHandle>();
+  /** Bytes of each run's file as this journal knows them (opened for appending, or read to its end). */
+  private readonly sizes = new Map<string, number>();
   private index = new Map<string, StoredRun>();
   private indexLoaded = false;
   private indexWrite: Promise<void> = Promise.resolve();
@@ -102,15 +107,16 @@ export class RunJournal {
   /**
    * Hands a run's lines to `visit` in append order, parsed, reading the file in chunks (a journal is never held in
    * memory whole). A line that is not JSON is reported (`torn` when it is the last one, what a crash mid-append
-   * leaves), never thrown. A run without a file has no lines.
+   * leaves), never thrown. A run without a file has no lines. `from`: a byte offset at a line start (a checkpoint's end).
    */
-  async readLines(runId: string, visit: (line: JournalLine) => void): Promise<void> {
+  async readLines(runId: string, visit: (line: JournalLine) => void, from = 0): Promise<void> {
     let handle: FileHandle;
     try {
       handle = await open(this.fileOf(runId), 'r');
     } catch {
       return; // no file yet (or unreadable, as in 0.1.0): the run has no records
     }
+    let position = from;
     // A line that does not parse is held until the next one arrives: only then is it known not to be the last.
     let unparsed = false;
     const take = (line: string): void => {
@@ -137,10 +143,11 @@ export class RunJournal {
     const partial: string[] = [];
     try {
       for (;;) {
-        const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
         if (bytesRead === 0) {
           break;
         }
+        position += bytesRead;
         const lines = decoder.write(chunk.subarray(0, bytesRead)).split('\n');
         const last = lines.pop() ?? '';
         if (lines.length > 0) {
@@ -156,8 +163,36 @@ export class RunJournal {
     } finally {
       await handle.close().catch(() => undefined);
     }
+    if (!this.sizes.has(runId) && !this.writing.has(runId) && !(this.queues.get(runId)?.length ?? 0)) {
+      this.sizes.set(runId, position); // read to the end with nothing written meanwhile: the file's size
+    }
     if (unparsed) {
       visit({ ok: false, torn: true });
+    }
+  }
+
+  /**
+   * The byte length of the run's file when nothing of it is queued or being written (else undefined): every record
+   * appended so far is then in those bytes, and no other. A checkpoint covers exactly them (drivers/kit/runCheckpoints.ts).
+   */
+  settledSize(runId: string): number | undefined {
+    return this.writing.has(runId) || (this.queues.get(runId)?.length ?? 0) > 0 ? undefined : this.sizes.get(runId);
+  }
+
+  /** The sha256 of the (up to 4 KiB of) bytes before `end`: whether the file still holds what a checkpoint saw. */
+  async tailDigest(runId: string, end: number): Promise<string | undefined> {
+    const start = Math.max(0, end - TAIL_BYTES);
+    const buffer = Buffer.alloc(end - start);
+    try {
+      const handle = await open(this.fileOf(runId), 'r');
+      try {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+        return bytesRead === buffer.length ? createHash('sha256').update(buffer).digest('hex') : undefined;
+      } finally {
+        await handle.close().catch(() => undefined);
+      }
+    } catch {
+      return undefined;
     }
   }
 
@@ -225,8 +260,11 @@ export class RunJournal {
             await mkdir(this.dir, { recursive: true });
             handle = await open(this.fileOf(runId), 'a');
             this.handles.set(runId, handle);
+            this.sizes.set(runId, (await handle.stat()).size);
           }
-          await handle.appendFile(batch.map((w) => w.line).join(''));
+          const text = batch.map((w) => w.line).join('');
+          await handle.appendFile(text);
+          this.sizes.set(runId, (this.sizes.get(runId) ?? 0) + Buffer.byteLength(text));
           await handle.datasync();
           for (const w of batch) {
             w.resolve();

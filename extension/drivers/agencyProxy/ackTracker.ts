@@ -15,6 +15,13 @@ interface RunBook {
   timer?: ReturnType<typeof setTimeout>;
 }
 
+/** What a checkpoint keeps of a run's book. */
+export interface SavedAcks {
+  readonly durable: number;
+  readonly approvals: readonly (readonly [string, number])[];
+  readonly injected: number;
+}
+
 export type AckSender = (runId: string, through: number) => Promise<void> | undefined;
 
 export class AckTracker {
@@ -50,6 +57,22 @@ export class AckTracker {
     const book = this.book(runId);
     book.injected += 1;
     return book.injected;
+  }
+
+  /** The run's books as a checkpoint keeps them (what a replay of its records rebuilds; kit/runCheckpoints.ts). */
+  saved(runId: string): SavedAcks {
+    const book = this.book(runId);
+    return { durable: book.durable, approvals: [...book.approvalSeq], injected: book.injected };
+  }
+
+  /** Puts back what `saved` gave, as the replay of the records it stands for would. */
+  restore(runId: string, saved: SavedAcks): void {
+    const book = this.book(runId);
+    book.durable = Math.max(book.durable, saved.durable);
+    for (const [approvalId, sequence] of saved.approvals) {
+      book.approvalSeq.set(approvalId, sequence);
+    }
+    book.injected = Math.max(book.injected, saved.injected);
   }
 
   /** Highest sequence that may be acknowledged now. */

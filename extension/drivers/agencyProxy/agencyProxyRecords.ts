@@ -128,6 +128,15 @@ export function legacyAgencyProxyDecoder(runId: string): LegacyDecoder {
   };
 }
 
+/** What a run checkpoint keeps of the books the `record` handler below rebuilds (kit/runCheckpoints.ts). */
+const savedBooksSchema = z.object({
+  durable: z.number(),
+  approvals: z.array(z.tuple([z.string(), z.number()])),
+  injected: z.number(),
+  activity: z.optional(activitySchema),
+  session: z.optional(z.string()),
+});
+
 /** The driver's books a replay rebuilds. */
 export interface AgencyProxyBooks extends AgencyProxyFoldBooks {
   readonly acks: AckTracker;
@@ -174,6 +183,25 @@ export function agencyProxyReplay(store: Pick<RunStore, 'dispatch'>, connectionI
           books.ownership.noteSession(runId, record.c.session);
         }
       }
+    },
+    books: {
+      save: (runId) => {
+        const activity = books.activity.activityOf(runId);
+        const session = books.ownership.sessionOf(runId);
+        return { ...books.acks.saved(runId), ...(activity ? { activity } : {}), ...(session !== undefined ? { session } : {}) };
+      },
+      restore: (runId, saved) => {
+        const parsed = savedBooksSchema.safeParse(saved);
+        if (!parsed.success) {
+          return false;
+        }
+        books.acks.restore(runId, parsed.data);
+        if (parsed.data.activity) {
+          books.activity.restore(runId, parsed.data.activity);
+        }
+        books.ownership.noteSession(runId, parsed.data.session);
+        return true;
+      },
     },
     close: (stored) => {
       // Replaying terminal events must not touch the daemon; the stored state is the last one we knew.

@@ -20,18 +20,27 @@ import { RunJournal } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
 import type { JournalRecord } from './journalRecords';
 import { isCurrentRecord, journalRecord, journalRecordSchema } from './journalRecords';
+import type { Clock } from './clock';
+import { systemClock } from './clock';
+import { RunCheckpoints } from './runCheckpoints';
+import type { CheckpointBooks } from './runCheckpoints';
 
 /** What a recorder writes into and how it reads its driver's cursors. */
 export interface RunRecorderOptions<C> {
-  /** `holdChanges`, where the store has it, makes a replay notify views once (RunStore.holdChanges). */
-  readonly store: Pick<RunStore, 'dispatch'> & Partial<Pick<RunStore, 'holdChanges'>>;
+  /**
+   * `holdChanges`, where the store has it, makes a replay notify views once (RunStore.holdChanges); with `state` and
+   * `transcript` too, runs are checkpointed (runCheckpoints.ts).
+   */
+  readonly store: Pick<RunStore, 'dispatch'> & Partial<Pick<RunStore, 'holdChanges' | 'state' | 'transcript'>>;
   readonly connectionId: string;
   /** The connection's journal directory (private to one connection profile). */
   readonly dir: string;
   /** The schema of the driver's cursor records; `z.never()` for a driver that keeps none. */
   readonly cursor: z.ZodMiniType<C>;
-  /** Told how many lines of a run were skipped on replay (unreadable, or of no known shape). */
+  /** Told how many lines of a run were skipped on replay (unreadable, or of no known shape), and of checkpoints not used. */
   readonly warn?: (message: string) => void;
+  /** When checkpoints are due (tests pass a ManualClock). */
+  readonly clock?: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'>;
 }
 
 /** Turns one line in a 0.1.0 format into v2 records (validated like any other); undefined: not one of its lines. */
@@ -47,6 +56,11 @@ export interface ReplayHandlers<C> {
   record?(runId: string, record: JournalRecord<C>): void;
   /** After the run's last record. */
   close?(stored: StoredRun): void | Promise<void>;
+  /**
+   * A driver with a `record` handler keeps books per run that a checkpoint must carry (runCheckpoints.ts); without
+   * `books` its runs are always replayed whole. A driver without `record` needs none.
+   */
+  books?: CheckpointBooks;
 }
 
 /** What a replay found (a driver may log it; skipped lines are already reported through `warn`). */
@@ -57,20 +71,37 @@ export interface ReplayStats {
   readonly invalid: number;
   /** Runs whose last line was torn (ignored). */
   readonly torn: number;
+  /** Runs put back from a checkpoint (`records` then counts only the lines after it). */
+  readonly checkpoints: number;
 }
 
 /** One connection's journal: records model inputs as they are folded, and replays them after a reload. */
 export class RunRecorder<C = never> {
   private readonly journal: RunJournal;
   private readonly schema: z.ZodMiniType<JournalRecord<C>>;
+  private readonly checkpoints: RunCheckpoints | undefined;
 
   constructor(private readonly options: RunRecorderOptions<C>) {
     this.journal = new RunJournal(options.dir);
     this.schema = journalRecordSchema(options.cursor);
+    const { store } = options;
+    if (store.transcript && 'state' in store) {
+      const clock = options.clock ?? systemClock;
+      this.checkpoints = new RunCheckpoints({
+        source: { get state() { return store.state!; }, transcript: (key) => store.transcript!(key), dispatch: (action) => store.dispatch(action) },
+        journal: this.journal,
+        dir: options.dir,
+        connectionId: options.connectionId,
+        timeouts: clock,
+        now: () => clock.now(),
+        warn: (message) => options.warn?.(message),
+      });
+    }
   }
 
   /** Dispatches the records to the store and journals them; resolves once all are on disk. */
   record(runId: string, records: readonly JournalRecord<C>[]): Promise<void> {
+    this.checkpoints?.note(runId, records.length);
     if (records.length === 1) {
       // The common case (one event, e.g. a text chunk): no combining.
       this.dispatch(runId, records[0]!);
@@ -106,6 +137,7 @@ export class RunRecorder<C = never> {
 
   /** Journals the driver's resume state for the run; not dispatched (replay hands it back through `record`). */
   cursor(runId: string, cursor: C): Promise<void> {
+    this.checkpoints?.note(runId, 1);
     return this.journal.append(runId, journalRecord.cursor(cursor));
   }
 
@@ -119,13 +151,16 @@ export class RunRecorder<C = never> {
     return this.journal.loadRuns();
   }
 
-  /** Resolves once everything recorded so far (and the index) is on disk, whatever the outcome of each. */
-  flush(): Promise<void> {
-    return this.journal.flush();
+  /** Resolves once everything recorded so far (and the index, and checkpoints begun) is on disk, whatever the outcome of each. */
+  async flush(): Promise<void> {
+    await this.journal.flush();
+    await this.checkpoints?.settled();
   }
 
-  /** Flushes, then closes the files; recording after this rejects. */
-  close(): Promise<void> {
+  /** Flushes, writes the checkpoints that are due, then closes the files; recording after this rejects. */
+  async close(): Promise<void> {
+    await this.journal.flush();
+    await this.checkpoints?.close();
     return this.journal.close();
   }
 
@@ -140,16 +175,26 @@ export class RunRecorder<C = never> {
   }
 
   private async replayRuns(handlers: ReplayHandlers<C>): Promise<ReplayStats> {
-    const stats = { runs: 0, records: 0, invalid: 0, torn: 0 };
+    const stats = { runs: 0, records: 0, invalid: 0, torn: 0, checkpoints: 0 };
+    if (!handlers.record || handlers.books) {
+      this.checkpoints?.enable(handlers.books);
+    }
     for (const stored of await this.journal.loadRuns()) {
       const fields = handlers.open(stored);
       if (fields === undefined) {
         continue;
       }
       stats.runs += 1;
-      this.options.store.dispatch({ type: 'runUpserted', connectionId: this.options.connectionId, runId: stored.runId, fields });
+      // From its checkpoint and the lines after it, or from the start.
+      const from = (await this.checkpoints?.restore(stored.runId)) ?? 0;
+      if (from > 0) {
+        stats.checkpoints += 1;
+      } else {
+        this.options.store.dispatch({ type: 'runUpserted', connectionId: this.options.connectionId, runId: stored.runId, fields });
+      }
       const legacy = handlers.legacy?.(stored);
       let invalid = 0;
+      let records = 0;
       await this.journal.readLines(stored.runId, (line) => {
         if (!line.ok) {
           stats.torn += line.torn ? 1 : 0;
@@ -167,11 +212,13 @@ export class RunRecorder<C = never> {
             invalid += 1;
             continue;
           }
-          stats.records += 1;
+          records += 1;
           this.dispatch(stored.runId, parsed.data, true);
           handlers.record?.(stored.runId, parsed.data);
         }
-      });
+      }, from);
+      stats.records += records;
+      this.checkpoints?.note(stored.runId, records, true);
       if (invalid > 0) {
         stats.invalid += invalid;
         this.options.warn?.(`Skipped ${invalid} unreadable journal line${invalid === 1 ? '' : 's'} of run ${stored.runId}.`);

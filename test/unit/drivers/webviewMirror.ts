@@ -8,12 +8,15 @@
 import assert from 'node:assert/strict';
 import { after } from 'node:test';
 import type { PatchEvent, RunStore } from '../../../extension/model/runStore';
+import type { Transcript } from '../../../extension/model/transcript';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
 import { hostToWebviewSchema } from '../../../extension/protocol/webviewMessages';
 import { TranscriptStore } from '../../../webview/transcriptStore';
 
 export class WebviewMirror {
   private readonly views = new Map<string, TranscriptStore>();
+  /** The host transcript each view follows (a restored run gets a new one). */
+  private readonly hosts = new Map<string, Transcript>();
   /** Why a patch was refused, one entry per would-be resync. */
   readonly refused: string[] = [];
   patches = 0;
@@ -25,6 +28,18 @@ export class WebviewMirror {
   private take(event: PatchEvent): void {
     this.patches++;
     let view = this.views.get(event.runKey);
+    const host = this.store.transcript(event.runKey);
+    if (host && host !== this.hosts.get(event.runKey) && event.seq > 1) {
+      // A transcript restored whole (a run checkpoint): the view starts from its snapshot, which has this patch.
+      this.hosts.set(event.runKey, host);
+      view = new TranscriptStore();
+      view.reset(null, { items: JSON.parse(JSON.stringify(host.snapshot())) as TranscriptItem[], seq: event.seq });
+      this.views.set(event.runKey, view);
+      return;
+    }
+    if (host) {
+      this.hosts.set(event.runKey, host);
+    }
     // A transcript starts at seq 1 (a new run, or one removed and added again): a fresh view, as after a snapshot.
     if (!view || event.seq === 1) {
       view = new TranscriptStore();

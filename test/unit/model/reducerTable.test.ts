@@ -171,6 +171,17 @@ const actionRows: Row[] = [
     action: { type: 'runUpserted', connectionId: C, runId: 'r', fields: { title: 'Renamed', slashCommands: undefined } }, run: { slashCommands: [{ name: 'a', description: 'A' }], title: 'Renamed' }, patches: [], changed: true },
   { name: 'runRemoved drops the run and its change set', given: [{ type: 'changeSet', changeSet: { runKey: K, source: 'local', status: 'capturing' } }],
     action: { type: 'runRemoved', runKey: K }, patches: [], changed: true, check: (s) => assert.deepEqual([s.runs.has(K), s.changeSets.has(K), s.connections.has(C)], [false, false, true]) },
+  { name: 'runRestored replaces the run and its approvals (not live), with no patches',
+    given: [{ type: 'runEvent', runKey: K, event: { kind: 'approvalRequested', approvalId: 'old', title: 'Old', detail: null, options: ['deny'], hasDiff: false } }],
+    action: { type: 'runRestored', connectionId: C, runId: 'r', checkpoint: {
+      run: { title: 'Back', state: 'idle', createdAt: 1, lastSequence: 7, pendingApprovals: ['a'], openTools: [['call', 't1']], itemCount: 2 },
+      approvals: [{ approvalId: 'a', itemId: 'a1', title: 'Edit', detail: null, options: ['deny'], requestedAt: 3, status: 'pending', live: true }],
+      seq: 9, items: [] } },
+    run: { title: 'Back', lastSequence: 7, itemCount: 2, pendingApprovals: ['a'] }, patches: [], changed: true,
+    check: (s) => {
+      assert.deepEqual([...s.approvals.keys()], [`${K}::a`], 'the earlier approvals of the run are gone');
+      assert.deepEqual([s.approvals.get(`${K}::a`)?.live, s.approvals.get(`${K}::a`)?.runKey, s.runs.get(K)?.openTools.get('call')], [false, K, 't1']);
+    } },
   { name: 'runRemoved of an unknown run is a no-op', action: { type: 'runRemoved', runKey: 'c::zz' }, patches: [], changed: false, check: unchangedState },
   { name: 'runGap closes the stream and adds an inclusive gap', given: [seq(2, { kind: 'textDelta', text: 'a' })], action: { type: 'runGap', runKey: K, from: 2, to: 9, reason: 'acked away' },
     run: { lastSequence: 9, openTextId: undefined, itemCount: 3 },
@@ -211,7 +222,7 @@ test('the table has a row for every RunEvent kind and ModelAction type (approval
   // here, and then this test until it has a row. Approval kinds and types are left to the approval table.
   const allKinds = { userPrompt: 1, textDelta: 1, textCompleted: 1, reasoningDelta: 1, messageBoundary: 1, toolCall: 1, toolInputDelta: 1, toolStarted: 1, toolProgress: 1,
     toolOutputDelta: 1, toolResult: 1, data: 1, error: 1, notice: 1, stateChanged: 1, turn: 1, message: 1, raw: 1 } satisfies Record<Exclude<RunEvent['kind'], `approval${string}`>, 1>;
-  const allTypes = { connectionAdded: 1, connectionRemoved: 1, connectionState: 1, connectionInfo: 1, runUpserted: 1, runRemoved: 1, runEvent: 1, runGap: 1, runQueue: 1,
+  const allTypes = { connectionAdded: 1, connectionRemoved: 1, connectionState: 1, connectionInfo: 1, runUpserted: 1, runRemoved: 1, runRestored: 1, runEvent: 1, runGap: 1, runQueue: 1,
     runPanels: 1, changeSet: 1 } satisfies Record<Exclude<ModelAction['type'], `approval${string}`>, 1>;
   assert.deepEqual(Object.keys(allKinds).filter((k) => !kinds.has(k as RunEvent['kind'])), []);
   assert.deepEqual(Object.keys(allTypes).filter((t) => !types.has(t as ModelAction['type'])), []);

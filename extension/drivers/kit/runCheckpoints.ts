@@ -1,0 +1,238 @@
+/**
+ * Run checkpoints (issue #12: a window reload replayed three 100k-item journals record by record, 10–13 s). Beside
+ * a run's journal, a checkpoint holds the run's model as the store has it (model/runCheckpoint.ts) and the driver's
+ * books of it (ReplayHandlers.books), standing for the journal's first `bytes`; a replay loads it and replays only
+ * the lines after those bytes. The journal stays the truth: a checkpoint is used only when its digest matches
+ * (storage/runCheckpointFile.ts), it is of this format, and the journal still holds the bytes it saw (length, and a
+ * digest of their last 4 KiB); anything else is logged and the run is replayed whole, as before.
+ *
+ * When: a checkpoint is taken at a moment when everything recorded for the run is on disk and nothing more is
+ * queued (RunJournal.settledSize), so it covers exactly those records — once the run has been quiet for QUIET_MS,
+ * every EVERY_RECORDS records while it streams on (a checkpoint costs O(run)), after a replay that found none, and at
+ * close (a window reload closes every connection first). Runs of fewer than MIN_RECORDS records replay in
+ * milliseconds and get none. A timer runs only while some run has records not yet checkpointed.
+ */
+import type { ModelState } from '../../model/modelTypes';
+import { runKeyOf } from '../../model/modelTypes';
+import type { ModelAction } from '../../model/modelActions';
+import { captureRun, holdsItsItems } from '../../model/runCheckpoint';
+import type { RunCheckpointModel } from '../../model/runCheckpoint';
+import type { Transcript } from '../../model/transcript';
+import { readCheckpointFile, writeCheckpointFile } from '../../storage/runCheckpointFile';
+import type { RunJournal } from '../../storage/runJournal';
+import { checkpointBodySchema, checkpointHeaderSchema, CHECKPOINT_VERSION, isItemShaped } from './checkpointSchema';
+import type { CheckpointHeader } from './checkpointSchema';
+import type { Timeouts } from './clock';
+
+/** Runs with fewer records than this get no checkpoint (they replay in milliseconds). */
+export const MIN_RECORDS = 2_000;
+/** A checkpoint is due once the run has had no record for this long… */
+export const QUIET_MS = 2_000;
+/** …or, while it streams on, once this many records came since its last one. */
+export const EVERY_RECORDS = 50_000;
+
+/** A driver's own books of a run (what its replay `record` handler rebuilds), saved with a checkpoint. */
+export interface CheckpointBooks {
+  /** The run's books now, JSON-safe. */
+  save(runId: string): unknown;
+  /** Puts them back; false when `saved` does not fit (the run is then replayed whole). */
+  restore(runId: string, saved: unknown): boolean;
+}
+
+/** Where checkpoints are taken from: the store. */
+export interface CheckpointSource {
+  readonly state: ModelState;
+  transcript(runKey: string): Transcript | undefined;
+  dispatch(action: ModelAction): void;
+}
+
+export interface RunCheckpointsOptions {
+  readonly source: CheckpointSource;
+  readonly journal: RunJournal;
+  readonly dir: string;
+  readonly connectionId: string;
+  readonly timeouts: Timeouts;
+  readonly now: () => number;
+  readonly warn: (message: string) => void;
+}
+
+interface Counts {
+  /** Records in the journal (replayed or recorded in this window). */
+  records: number;
+  /** Of those, recorded since the last checkpoint. */
+  since: number;
+  lastAt: number;
+}
+
+export class RunCheckpoints {
+  /** Off until a replay says how the driver's books come back (undefined books: it keeps none). */
+  private enabled = false;
+  private books: CheckpointBooks | undefined;
+  private readonly counts = new Map<string, Counts>();
+  private timer: unknown;
+  private writes: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly o: RunCheckpointsOptions) {}
+
+  /** From the replay: checkpoints are used and written (a driver that keeps books per record must save them). */
+  enable(books: CheckpointBooks | undefined): void {
+    this.enabled = true;
+    this.books = books;
+  }
+
+  /** `count` records of the run were recorded now (or, `replayed`, read back by a replay). */
+  note(runId: string, count: number, replayed = false): void {
+    let counts = this.counts.get(runId);
+    if (!counts) {
+      counts = { records: 0, since: 0, lastAt: 0 };
+      this.counts.set(runId, counts);
+    }
+    counts.records += count;
+    counts.since += count;
+    if (!replayed) {
+      counts.lastAt = this.o.now();
+    }
+    if (this.enabled && this.timer === undefined && counts.records >= MIN_RECORDS) {
+      this.arm(QUIET_MS);
+    }
+  }
+
+  /**
+   * Puts the run back from its checkpoint, if it has a usable one (see the file comment); returns the journal byte
+   * to replay on from, or 0 (nothing restored: replay it whole).
+   */
+  async restore(runId: string): Promise<number> {
+    if (!this.enabled || this.o.source.state.runs.has(runKeyOf(this.o.connectionId, runId))) {
+      return 0;
+    }
+    let loaded: { header: CheckpointHeader; model: RunCheckpointModel } | undefined;
+    try {
+      loaded = await this.load(runId);
+    } catch (error) {
+      this.o.warn(`Run ${runId}: its checkpoint was not used (${error instanceof Error ? error.message : String(error)}); replaying its whole journal.`);
+      return 0;
+    }
+    if (!loaded) {
+      return 0;
+    }
+    const { header, model } = loaded;
+    if (this.books && !this.books.restore(runId, header.books)) {
+      this.o.warn(`Run ${runId}: its checkpoint was not used (the driver's books in it do not fit); replaying its whole journal.`);
+      return 0;
+    }
+    this.o.source.dispatch({ type: 'runRestored', connectionId: this.o.connectionId, runId, checkpoint: model });
+    this.counts.set(runId, { records: header.records, since: 0, lastAt: 0 });
+    return header.bytes;
+  }
+
+  /** Writes every checkpoint that is due now (`all`: every run with records since its last, as at close). */
+  writeDue(all = false): Promise<void> {
+    this.writes = this.writes.then(() => this.writeRuns(all));
+    return this.writes;
+  }
+
+  /** Resolves once the checkpoint writes begun so far are done. */
+  settled(): Promise<void> {
+    return this.writes;
+  }
+
+  /** Writes what is due (all of it), then stops: no timer after this. */
+  async close(): Promise<void> {
+    this.disarm();
+    // Callbacks of the last writes (a driver's books are updated once a record is on disk) run first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.writeDue(true);
+    this.closed = true;
+    this.disarm();
+  }
+
+  private async load(runId: string): Promise<{ header: CheckpointHeader; model: RunCheckpointModel } | undefined> {
+    const file = await readCheckpointFile(this.o.dir, runId);
+    if (!file) {
+      return undefined;
+    }
+    const header = checkpointHeaderSchema.safeParse(file.header);
+    if (!header.success) {
+      throw new Error((file.header as { v?: unknown } | null)?.v !== CHECKPOINT_VERSION ? 'another format' : 'a malformed header');
+    }
+    const { bytes, tail } = header.data;
+    if ((await this.o.journal.tailDigest(runId, bytes)) !== tail) {
+      throw new Error('the journal no longer holds what it was taken from');
+    }
+    const body = checkpointBodySchema.safeParse(JSON.parse(file.body));
+    if (!body.success || !body.data.items.every(isItemShaped) || !holdsItsItems(body.data)) {
+      throw new Error('a malformed body');
+    }
+    return { header: header.data, model: body.data as RunCheckpointModel };
+  }
+
+  private async writeRuns(all: boolean): Promise<void> {
+    if (!this.enabled || this.closed) {
+      return;
+    }
+    const now = this.o.now();
+    let wait = Number.POSITIVE_INFINITY;
+    for (const [runId, counts] of this.counts) {
+      if (counts.since === 0 || counts.records < MIN_RECORDS) {
+        continue;
+      }
+      const quietFor = now - counts.lastAt;
+      if (all || quietFor >= QUIET_MS || counts.since >= EVERY_RECORDS) {
+        if (!(await this.write(runId, counts))) {
+          wait = Math.min(wait, QUIET_MS); // busy writing or mid-decision: try again later
+        }
+      } else {
+        wait = Math.min(wait, QUIET_MS - quietFor);
+      }
+    }
+    if (!all && Number.isFinite(wait)) {
+      this.arm(wait);
+    }
+  }
+
+  /** Checkpoints one run now if it can be (false: not now, see `captureRun` and `settledSize`). */
+  private async write(runId: string, counts: Counts): Promise<boolean> {
+    // Synchronous up to the stringify: the store, the books and the journal's size are taken at the same moment.
+    const bytes = this.o.journal.settledSize(runId);
+    const model = bytes !== undefined && bytes > 0 ? captureRun(this.o.source.state, this.o.source.transcript(runKeyOf(this.o.connectionId, runId)), runKeyOf(this.o.connectionId, runId)) : undefined;
+    if (model === undefined || typeof model === 'string' || bytes === undefined) {
+      return false;
+    }
+    const books = this.books?.save(runId);
+    const records = counts.records;
+    const since = counts.since;
+    const body = JSON.stringify(model);
+    try {
+      const tail = await this.o.journal.tailDigest(runId, bytes);
+      if (tail === undefined) {
+        throw new Error('its journal could not be read back');
+      }
+      const header: CheckpointHeader = { v: CHECKPOINT_VERSION, bytes, tail, records, ...(books !== undefined ? { books } : {}) };
+      await writeCheckpointFile(this.o.dir, runId, header, body);
+      counts.since -= since;
+    } catch (error) {
+      // Not fatal: the journal is whole; the next reload replays more of it.
+      this.o.warn(`Run ${runId}: could not write its checkpoint: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return true;
+  }
+
+  private arm(ms: number): void {
+    if (this.closed) {
+      return;
+    }
+    this.disarm();
+    this.timer = this.o.timeouts.setTimeout(() => {
+      this.timer = undefined;
+      void this.writeDue();
+    }, ms);
+  }
+
+  private disarm(): void {
+    if (this.timer !== undefined) {
+      this.o.timeouts.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+}
