@@ -172,11 +172,11 @@ export class RunJournal {
   }
 
   /**
-   * The byte length of the run's file when nothing of it is queued or being written (else undefined): every record
-   * appended so far is then in those bytes, and no other. A checkpoint covers exactly them (drivers/kit/runCheckpoints.ts).
+   * The byte length of the run's file when nothing of it is queued or being written (else `busy`; undefined: not
+   * known, the file was never opened or read through): every record appended so far is then in those bytes, and no other. A checkpoint covers exactly them (drivers/kit/runCheckpoints.ts).
    */
-  settledSize(runId: string): number | undefined {
-    return this.writing.has(runId) || (this.queues.get(runId)?.length ?? 0) > 0 ? undefined : this.sizes.get(runId);
+  settledSize(runId: string): number | 'busy' | undefined {
+    return this.writing.has(runId) || (this.queues.get(runId)?.length ?? 0) > 0 ? 'busy' : this.sizes.get(runId);
   }
 
   /** The sha256 of the (up to 4 KiB of) bytes before `end`: whether the file still holds what a checkpoint saw. */

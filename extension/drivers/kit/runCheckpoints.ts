@@ -93,7 +93,7 @@ export class RunCheckpoints {
     if (!replayed) {
       counts.lastAt = this.o.now();
     }
-    if (this.enabled && this.timer === undefined && counts.records >= MIN_RECORDS) {
+    if (this.enabled && count > 0 && this.timer === undefined && counts.records >= MIN_RECORDS) {
       this.arm(QUIET_MS);
     }
   }
@@ -179,8 +179,8 @@ export class RunCheckpoints {
       }
       const quietFor = now - counts.lastAt;
       if (all || quietFor >= QUIET_MS || counts.since >= EVERY_RECORDS) {
-        if (!(await this.write(runId, counts))) {
-          wait = Math.min(wait, QUIET_MS); // busy writing or mid-decision: try again later
+        if ((await this.write(runId, counts)) === 'busy') {
+          wait = Math.min(wait, QUIET_MS); // its records are being written: soon again
         }
       } else {
         wait = Math.min(wait, QUIET_MS - quietFor);
@@ -191,13 +191,24 @@ export class RunCheckpoints {
     }
   }
 
-  /** Checkpoints one run now if it can be (false: not now, see `captureRun` and `settledSize`). */
-  private async write(runId: string, counts: Counts): Promise<boolean> {
+  /**
+   * Checkpoints one run now if it can be: `busy` while its records are being written (retried soon), `refused` when
+   * its model cannot be taken now (captureRun: e.g. an approval mid-decision — retried with the run's next record,
+   * not by a timer, since a failed send may wait for a person for hours).
+   */
+  private async write(runId: string, counts: Counts): Promise<'done' | 'busy' | 'refused'> {
     // Synchronous up to the stringify: the store, the books and the journal's size are taken at the same moment.
     const bytes = this.o.journal.settledSize(runId);
-    const model = bytes !== undefined && bytes > 0 ? captureRun(this.o.source.state, this.o.source.transcript(runKeyOf(this.o.connectionId, runId)), runKeyOf(this.o.connectionId, runId)) : undefined;
-    if (model === undefined || typeof model === 'string' || bytes === undefined) {
-      return false;
+    if (bytes === 'busy') {
+      return 'busy';
+    }
+    if (bytes === undefined || bytes === 0) {
+      return 'refused'; // nothing on disk it could stand for (a write failed, and said so)
+    }
+    const key = runKeyOf(this.o.connectionId, runId);
+    const model = captureRun(this.o.source.state, this.o.source.transcript(key), key);
+    if (typeof model === 'string') {
+      return 'refused';
     }
     const books = this.books?.save(runId);
     const records = counts.records;
@@ -215,7 +226,7 @@ export class RunCheckpoints {
       // Not fatal: the journal is whole; the next reload replays more of it.
       this.o.warn(`Run ${runId}: could not write its checkpoint: ${error instanceof Error ? error.message : String(error)}`);
     }
-    return true;
+    return 'done';
   }
 
   private arm(ms: number): void {
