@@ -250,6 +250,7 @@ export class A3sDriver extends BaseDriver implements Driver {
   private loadJournal(): Promise<void> {
     this.loaded ??= this.storage.replay({
       open: (stored, extra) => (this.books.has(stored.runId) ? undefined : this.commands.newBook(stored.runId, extra.sessionId, extra)),
+      book: (runId) => this.books.get(runId),
       restored: (book, state, changeSet) => {
         if (book.stranded) {
           this.follower.publishRecoverPanel(book.runId);

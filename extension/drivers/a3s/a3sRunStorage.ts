@@ -5,6 +5,7 @@
  * are the truth for what is held, so events lost by a crash or dispose are simply paged again after a reload.
  */
 import { join } from 'node:path';
+import * as z from 'zod/mini';
 import type { RunEvent } from '../../model/modelActions';
 import type { RunInfo } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/modelTypes';
@@ -28,7 +29,17 @@ export interface A3sReplayHooks {
   open(stored: StoredRun, extra: A3sRunExtra): A3sRunBook | undefined;
   /** After the run's records, with its cursor and flags restored: publish what it shows beside its transcript. */
   restored(book: A3sRunBook, state: RunState, changeSet: CachedChangeSet | undefined): void;
+  /** The run's live book, for a run checkpoint (kit/runCheckpoints.ts) taken later in this window. */
+  book(runId: string): A3sRunBook | undefined;
 }
+
+/** What a run checkpoint keeps of a book: what the replay's `record` handler below rebuilds from the records. */
+const savedBookSchema = z.object({
+  held: z.nullable(z.int()),
+  toolInput: z.array(z.tuple([z.string(), z.string()])),
+  truncated: z.array(z.string()),
+  sawText: z.boolean(),
+});
 
 export class A3sRunStorage {
   readonly dir: string;
@@ -123,6 +134,27 @@ export class A3sRunStorage {
         if ('e' in record && record.q !== undefined) {
           run.held = Math.max(run.held ?? -1, record.q - 1);
         }
+      },
+      books: {
+        // The cursor moves once a record is on disk, and a checkpoint is taken when nothing is left to write: then
+        // it is the highest sequence the journal holds, what `held` is after a replay.
+        save: (runId) => {
+          const book = hooks.book(runId);
+          return book && { held: book.cursor, toolInput: [...book.mapping.toolInput], truncated: [...book.mapping.truncatedTools], sawText: book.mapping.sawText };
+        },
+        restore: (runId, saved) => {
+          const parsed = savedBookSchema.safeParse(saved);
+          const run = runs.get(runId);
+          if (!parsed.success || !run) {
+            return false;
+          }
+          run.held = parsed.data.held;
+          const { mapping } = run.book;
+          parsed.data.toolInput.forEach(([callId, input]) => mapping.toolInput.set(callId, input));
+          parsed.data.truncated.forEach((callId) => mapping.truncatedTools.add(callId));
+          mapping.sawText ||= parsed.data.sawText;
+          return true;
+        },
       },
       close: async (stored) => {
         const { book, extra, state, held } = runs.get(stored.runId)!;
