@@ -60,7 +60,7 @@ export class StubbedExtension {
   private readonly globalState = memento();
   private readonly workspaceState = memento();
   private lastViewProvider: WebviewViewProvider | undefined;
-  private module: { activate(context: unknown): Promise<SwitchboardApi | undefined> } | undefined;
+  private module: { activate(context: unknown): Promise<SwitchboardApi | undefined>; deactivate(): Promise<void> } | undefined;
 
   constructor(
     private readonly storageDir: string,
@@ -109,7 +109,8 @@ export class StubbedExtension {
     const Uri = this.stub.Uri as { file(p: string): unknown };
     const subscriptions: { dispose(): unknown }[] = [];
     this.lastViewProvider = undefined;
-    const api = await this.module.activate({
+    const extensionModule = this.module;
+    const api = await extensionModule.activate({
       subscriptions,
       extensionUri: Uri.file(ROOT),
       extensionPath: ROOT,
@@ -128,8 +129,9 @@ export class StubbedExtension {
       api,
       transcriptView,
       deactivate: async () => {
-        // VS Code does not wait for the dispose chain; the next instance must find the journals closed.
-        await api.connections.dispose();
+        // As VS Code does: the module's deactivate() (which closes the connections) awaited, then the subscriptions
+        // disposed (which do not wait). The drafts are flushed here too: the next instance must find them stored.
+        await extensionModule.deactivate();
         await api.drafts.flush();
         for (const s of subscriptions) {
           s.dispose();

@@ -73,6 +73,8 @@ export interface SwitchboardApi {
     setWindowFocused(focused: boolean | undefined): void;
     /** Replaces the modal that shows a rule before it is saved; `undefined` restores it. */
     setRuleConfirmation(confirm: ConfirmRule | undefined): void;
+    /** Where the journals and run checkpoints are (the extension's global storage). */
+    readonly storageDir: string;
   };
 }
 
@@ -148,6 +150,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const commandContextRef: { current?: CommandContext } = {};
   const drafts = new DraftStore(context.workspaceState);
   context.subscriptions.push(drafts);
+  beforeExit = () => Promise.all([connections.dispose(), drafts.flush()]).then(() => undefined);
   const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(() => commandContextRef.current), drafts, log };
   const transcript = new TranscriptViewProvider(surfaceDeps, selection);
   context.subscriptions.push(transcript);
@@ -270,10 +273,20 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
       setRuleConfirmation: (confirm) => {
         approvals.ruleFlow.confirm = confirm ?? defaultRuleConfirmation;
       },
+      storageDir,
     },
   };
 }
 
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+/** Set by the last activation: closes every connection (journals flushed, run checkpoints written), stores the drafts. */
+let beforeExit: (() => Promise<void>) | undefined;
+
+/**
+ * VS Code waits for the returned promise (within its own limit) before the extension host goes away, e.g. on a
+ * window reload: the connections close first, so their journals are flushed, the checkpoints of long runs written
+ * (drivers/kit/runCheckpoints.ts) and the files closed, and the composer drafts are stored. The rest is disposed
+ * through context.subscriptions.
+ */
+export async function deactivate(): Promise<void> {
+  await beforeExit?.().catch(() => undefined);
 }

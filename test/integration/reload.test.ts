@@ -5,7 +5,8 @@
  * event lost, none doubled. Two more runs ask for approval: one decided in phase 1 (it must stay decided, with who
  * decided, and never be announced again) and one still waiting at the daemon (announced once more, and decidable).
  * Phase 2 also finds what a user left open: the run shown last selected again, the finished run with its model and
- * closing line, and the change-set tab opened in phase 1 showing its files (not "No Changed Files").
+ * closing line, the change-set tab opened in phase 1 showing its files (not "No Changed Files"), and a run long
+ * enough to be checkpointed back from its checkpoint, whole.
  * The runner (test/harness/runIntegration.mjs) launches the two phases.
  */
 import * as assert from 'node:assert/strict';
@@ -15,11 +16,15 @@ import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import { addConnections } from './acpSupport';
 import { api, EXTENSION_ID, screenshot, sentFrames, setConnections, ui, waitFor } from './support';
+import { safeFileName } from '../../extension/storage/runJournal';
 import { CHANGES_SCHEME } from '../../extension/ui/changeSets/changeSetDocuments';
 
 const CONNECTION = 'agency-proxy:Reload daemon';
 const TITLES = ['reload run 1', 'reload run 2', 'reload run 3'];
 const DECIDED = 'reload approval decided';
+/** A run long enough to be checkpointed (2,000 journal records and more: drivers/kit/runCheckpoints.ts). */
+const LONG = 'reload long run';
+const LONG_STEPS = 1200;
 const WAITING = 'reload approval waiting';
 
 async function startApprovalRun(title: string): Promise<string> {
@@ -82,7 +87,7 @@ suiteSetup(() => {
 
 suite('Reload phase 1', () => {
   test('three long runs start streaming, then the window goes away', async function () {
-    this.timeout(120000);
+    this.timeout(240000);
     const a = await api();
     // Added beside the ACP reload suite's profile (acpReload.test.ts), which phase 2 needs too.
     await addConnections([{ name: 'Reload daemon', protocol: 'agency-proxy', socketPath: env('SWITCHBOARD_RELOAD_SOCKET') }]);
@@ -103,6 +108,16 @@ suite('Reload phase 1', () => {
     for (const key of keys) {
       await waitFor(`${key} streaming`, () => (a.store.state.runs.get(key)?.lastSequence ?? 0) > 40, 60000);
     }
+    const long = (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
+      connectionId: CONNECTION,
+      provider: 'claude',
+      model: '',
+      permission: 'read_only',
+      prompt: `${LONG} steps:${LONG_STEPS} notools`,
+      approvals: false,
+      interactive: false,
+    })) as string;
+    await waitFor('the long run completed', () => a.store.state.runs.get(long)?.state === 'completed', 120000);
     const decided = await startApprovalRun(DECIDED);
     const decidedApproval = await waitFor('the first approval', () => a.store.state.runs.get(decided)?.pendingApprovals[0], 30000);
     assert.equal(await a.approvals.decide(`${decided}::${decidedApproval}`, 'allow_once', 'notification'), true);
@@ -138,6 +153,7 @@ suite('Reload phase 2', () => {
     assert.equal(await restoredSelection, runs.find((r) => r.title.startsWith(TITLES[0]!))!.key, 'the run shown last in phase 1 is selected again');
     await checkRestoredWhatWasOpen(a);
     await checkRestoredApprovals(a);
+    await checkLongRunFromCheckpoint(a);
     for (const run of runs) {
       await waitFor(`${run.title} completed`, () => a.store.state.runs.get(run.key)?.state === 'completed', 180000);
     }
@@ -162,6 +178,28 @@ suite('Reload phase 2', () => {
     await setConnections([]);
   });
 });
+
+/**
+ * After the reload: the long run's checkpoint was written by the earlier window (at the latest when it closed) and
+ * covers its whole journal, and the run reads as the daemon's journal says: every tool call once, no gap.
+ */
+async function checkLongRunFromCheckpoint(a: Awaited<ReturnType<typeof api>>): Promise<void> {
+  const run = await waitFor('the long run, restored', () => [...a.store.state.runs.values()].find((r) => r.connectionId === CONNECTION && r.title.startsWith(LONG)));
+  const dir = path.join(a.testHooks.storageDir, 'transcripts');
+  const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
+  const checkpoint = files.find((f) => path.basename(f) === `${safeFileName(run.runId)}.ckpt`);
+  assert.ok(checkpoint, `the long run has a checkpoint (${files.filter((f) => f.endsWith('.ckpt')).join(', ') || 'none'})`);
+  const header = JSON.parse(fs.readFileSync(path.join(dir, checkpoint), 'utf8').split('\n', 1)[0]!) as { bytes: number; records: number };
+  const journal = fs.statSync(path.join(dir, checkpoint.replace(/\.ckpt$/, '.jsonl'))).size;
+  assert.ok(header.records >= 2000 && header.bytes <= journal, `it covers the run's records (${header.records} records, ${header.bytes} of ${journal} bytes)`);
+  const events = daemonJournal(run.runId);
+  const items = a.store.transcript(run.key)!.snapshot();
+  assert.equal(run.state, 'completed');
+  assert.equal(run.lastSequence, events.length, 'every sequence folded once');
+  assert.equal(items.filter((i) => i.kind === 'tool').length, events.filter((e) => e.type === 'tool_call').length, 'every tool call once');
+  assert.ok(items.filter((i) => i.kind === 'tool').length >= LONG_STEPS);
+  assert.equal(items.filter((i) => i.kind === 'gap').length, 0, 'no gap');
+}
 
 /** After the reload: the run that finished in phase 1 reads as it did, and its change-set tab shows its files. */
 async function checkRestoredWhatWasOpen(a: Awaited<ReturnType<typeof api>>): Promise<void> {
