@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { afterEach, beforeEach } from 'node:test';
 import type { Event } from '../../../extension/base/emitter';
 import { ScvClient } from '../../../extension/drivers/scv/client';
 import type { ScvClientOptions, ScvCloseInfo, ScvErrorInfo, ScvGap } from '../../../extension/drivers/scv/scvClientTypes';
@@ -212,4 +213,41 @@ export class RawConnection {
       w();
     }
   }
+}
+
+/**
+ * Inside a `describe`: a fresh reference daemon for every test (`h`), and `session` clients on it (or `adopt`ed
+ * ones) that are disposed after the test, with the daemon.
+ */
+export function useReferenceDaemon(options: Partial<ScvReferenceDaemonOptions>): {
+  readonly h: DaemonHandle;
+  session(options?: Partial<ScvClientOptions>): Promise<Recorded>;
+  /** A client the test made itself, disposed with the others. */
+  adopt(rec: Recorded): Recorded;
+} {
+  let handle: DaemonHandle | undefined;
+  const clients: Recorded[] = [];
+  beforeEach(async () => {
+    handle = await startDaemon(options);
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) {
+      c.client.dispose();
+    }
+    await handle?.cleanup();
+  });
+  return {
+    get h(): DaemonHandle {
+      return handle!;
+    },
+    session: async (clientOptions = {}) => {
+      const rec = await sessionClient(handle!, clientOptions);
+      clients.push(rec);
+      return rec;
+    },
+    adopt: (rec) => {
+      clients.push(rec);
+      return rec;
+    },
+  };
 }
