@@ -1,11 +1,11 @@
 /** ScvClient against the reference daemon: handshake, turns and their seqs, tools and approvals, jobs, cancel, clear. */
 import assert from 'node:assert/strict';
-import { beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { daemonStatus } from '../../../extension/drivers/scv/daemonStatus';
 import { ScvRequestError } from '../../../extension/drivers/scv/scvErrors';
 import type { ScvEventOf, ScvServerEvent } from '../../../extension/protocol/scv';
 import { recordingClient, seen, turnEnd, until, useReferenceDaemon } from './scvHarness';
-import type { DaemonHandle, Recorded } from './scvHarness';
+import type { Recorded } from './scvHarness';
 
 function ofType<K extends ScvServerEvent['type']>(rec: Recorded, type: K): Extract<ScvServerEvent, { type: K }>[] {
   return rec.events.filter((e): e is Extract<ScvServerEvent, { type: K }> => e.type === type);
@@ -25,17 +25,13 @@ function assertConsecutive(rec: Recorded): void {
 describe('ScvClient against the reference daemon', () => {
   const daemon = useReferenceDaemon({ backgroundDelayMs: 800, slowTurnMs: 2_000 });
   const session = daemon.session;
-  let h: DaemonHandle;
-  beforeEach(() => {
-    h = daemon.h;
-  });
   it('handshakes, starts a session and taps every frame', async () => {
-    const rec = recordingClient(h.socketPath);
+    const rec = recordingClient(daemon.h.socketPath);
     daemon.adopt(rec);
     const init = await rec.client.connect();
     assert.equal(init.protocol_version, 3);
     assert.equal(rec.client.server?.name, 'scv-server');
-    const { started, snapshot } = await rec.client.startSession({ cwd: h.dir, model: 'm-override' });
+    const { started, snapshot } = await rec.client.startSession({ cwd: daemon.h.dir, model: 'm-override' });
     assert.equal(started.model, 'm-override');
     assert.equal(snapshot.session_id, started.session_id);
     assert.deepEqual(snapshot.entries, []);
@@ -48,7 +44,7 @@ describe('ScvClient against the reference daemon', () => {
       protocol_version: 3,
       client: { name: 'agent-switchboard', version: '0.0.0-test' },
     });
-    assert.deepEqual(out[1], { type: 'session.start', request_id: '2', cwd: h.dir, model: 'm-override' });
+    assert.deepEqual(out[1], { type: 'session.start', request_id: '2', cwd: daemon.h.dir, model: 'm-override' });
     const inTypes = rec.frames.filter((f) => f.dir === 'in').map((f) => (f.frame as { type: string }).type);
     assert.deepEqual(inTypes, ['initialized', 'session.started', 'queue.snapshot']);
   });
@@ -78,7 +74,7 @@ describe('ScvClient against the reference daemon', () => {
     const answer = await rec.client.startTurn('use a tool');
     const approval = await seen(rec, (e): e is ScvEventOf<'approval.requested'> => e.type === 'approval.requested');
     assert.match(approval.approval_id, /^[0-9a-f-]{36}$/);
-    assert.equal(approval.cwd, h.dir);
+    assert.equal(approval.cwd, daemon.h.dir);
     await rec.client.resolveApproval(approval.approval_id, true);
     const end = await turnEnd(rec, approval.turn_id);
     assert.equal(end.type, 'turn.completed');
@@ -110,10 +106,10 @@ describe('ScvClient against the reference daemon', () => {
   });
 
   it('auto_approve skips approval.requested', async () => {
-    const rec = recordingClient(h.socketPath);
+    const rec = recordingClient(daemon.h.socketPath);
     daemon.adopt(rec);
     await rec.client.connect();
-    await rec.client.startSession({ cwd: h.dir, auto_approve: true });
+    await rec.client.startSession({ cwd: daemon.h.dir, auto_approve: true });
     const answer = await rec.client.startTurn('tool');
     await turnEnd(rec, answer.kind === 'started' ? answer.event.turn_id : '');
     assert.equal(ofType(rec, 'approval.requested').length, 0);
@@ -133,7 +129,7 @@ describe('ScvClient against the reference daemon', () => {
     await rec.client.startTurn('start a background job');
     const withJobs = await seen(rec, (e): e is ScvEventOf<'tool.completed'> => e.type === 'tool.completed');
     assert.equal(withJobs.jobs[0]?.status, 'running');
-    const status = await daemonStatus({ socketPath: h.socketPath, clientVersion: 't' });
+    const status = await daemonStatus({ socketPath: daemon.h.socketPath, clientVersion: 't' });
     assert.equal(status.delegations.active, 1);
     assert.equal(status.delegations.entries[0]?.handle, withJobs.jobs[0]?.job);
     const failed = await seen(
@@ -196,7 +192,7 @@ describe('ScvClient against the reference daemon', () => {
     const rec = await session();
     await rec.client.startTurn('slow');
     rec.client.close();
-    await until(() => h.daemon.stats.eofCancelledTurns === 1);
+    await until(() => daemon.h.daemon.stats.eofCancelledTurns === 1);
     assert.equal(rec.closes[0]?.kind, 'local');
   });
 });

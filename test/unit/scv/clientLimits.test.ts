@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { daemonControl, daemonStatus } from '../../../extension/drivers/scv/daemonStatus';
 import {
   ScvNotSentError,
@@ -13,41 +13,36 @@ import {
 import { DAEMON_ACTIONS } from '../../../extension/protocol/scvDaemonControl';
 import type { DaemonCommand, DaemonStatus } from '../../../extension/protocol/scvDaemonControl';
 import { recordingClient, sessionClient, startDaemon, turnEnd, useReferenceDaemon } from './scvHarness';
-import type { DaemonHandle } from './scvHarness';
 
 
 describe('ScvClient against the reference daemon: management and limits', () => {
   const daemon = useReferenceDaemon({ backgroundDelayMs: 800, slowTurnMs: 2_000 });
   const session = daemon.session;
-  let h: DaemonHandle;
-  beforeEach(() => {
-    h = daemon.h;
-  });
   it('reports daemon status and daemon.control actions on a management connection', async () => {
-    const status = await daemonStatus({ socketPath: h.socketPath, clientVersion: 't' });
+    const status = await daemonStatus({ socketPath: daemon.h.socketPath, clientVersion: 't' });
     assert.equal(status.version, '0.3.14-ref');
     assert.equal(status.pid, process.pid);
     assert.equal(status.components[0]?.id, 'telegram:demo');
     assert.deepEqual(status.delegations, { active: 0, reaped: 0, entries: [] });
     const set = await daemonControl(
       { action: 'channel_set', channel: 'telegram', account: 'x', enabled: true, workspace: null },
-      { socketPath: h.socketPath, clientVersion: 't' },
+      { socketPath: daemon.h.socketPath, clientVersion: 't' },
     );
     assert.ok(set.components.some((c) => c.id === 'telegram:x' && c.state === 'connected'));
     await assert.rejects(
-      daemonControl({ action: 'confirm_status', id: 'nope' }, { socketPath: h.socketPath, clientVersion: 't' }),
+      daemonControl({ action: 'confirm_status', id: 'nope' }, { socketPath: daemon.h.socketPath, clientVersion: 't' }),
       (e: unknown) => e instanceof ScvRequestError && e.code === 'confirm_error',
     );
   });
 
   it('answers every daemon.control action with daemon.status on one connection', async () => {
-    const rec = recordingClient(h.socketPath);
+    const rec = recordingClient(daemon.h.socketPath);
     daemon.adopt(rec);
     await rec.client.connect();
     const commands: DaemonCommand[] = [
       { action: 'status' },
       { action: 'reload' },
-      { action: 'channel_set', channel: 'mail', account: 'me', enabled: false, workspace: h.dir, remote_tools: 'owner' },
+      { action: 'channel_set', channel: 'mail', account: 'me', enabled: false, workspace: daemon.h.dir, remote_tools: 'owner' },
       { action: 'channel_logout', channel: 'mail', account: 'me' },
       { action: 'delegations', all: true },
       { action: 'delegation_kill', orphans: true },
@@ -74,7 +69,7 @@ describe('ScvClient against the reference daemon: management and limits', () => 
 
   it('sends attachments (name/mime omitted when empty) and the daemon checks their paths', async () => {
     const rec = await session();
-    const file = path.join(h.dir, 'note.txt');
+    const file = path.join(daemon.h.dir, 'note.txt');
     fs.writeFileSync(file, 'hi');
     const answer = await rec.client.startTurn('', [{ kind: 'file', path: file, name: '', mime: '', size: 2 }]);
     assert.equal(answer.kind, 'started');
@@ -82,28 +77,28 @@ describe('ScvClient against the reference daemon: management and limits', () => 
     assert.deepEqual(out.attachments, [{ kind: 'file', path: file, size: 2 }]);
     await turnEnd(rec, answer.kind === 'started' ? answer.event.turn_id : '');
     await assert.rejects(
-      rec.client.startTurn('see file', [{ kind: 'file', path: path.join(h.dir, 'gone.txt'), name: 'gone', mime: '', size: 1 }]),
+      rec.client.startTurn('see file', [{ kind: 'file', path: path.join(daemon.h.dir, 'gone.txt'), name: 'gone', mime: '', size: 1 }]),
       (e: unknown) => e instanceof ScvRequestError && e.code === 'invalid_request',
     );
   });
 
   it('no_tools sessions never call tools', async () => {
-    const rec = recordingClient(h.socketPath);
+    const rec = recordingClient(daemon.h.socketPath);
     daemon.adopt(rec);
     await rec.client.connect();
-    await rec.client.startSession({ cwd: h.dir, no_tools: true, system_prompt: 'Be brief.' });
+    await rec.client.startSession({ cwd: daemon.h.dir, no_tools: true, system_prompt: 'Be brief.' });
     const answer = await rec.client.startTurn('tool background');
     await turnEnd(rec, answer.kind === 'started' ? answer.event.turn_id : '');
     assert.equal(rec.events.filter((e) => e.type.startsWith('tool.')).length, 0);
   });
 
   it('refuses relative cwd locally and a missing directory via invalid_request', async () => {
-    const rec = recordingClient(h.socketPath);
+    const rec = recordingClient(daemon.h.socketPath);
     daemon.adopt(rec);
     await rec.client.connect();
     await assert.rejects(rec.client.startSession({ cwd: 'relative/dir' }), ScvNotSentError);
     await assert.rejects(
-      rec.client.startSession({ cwd: path.join(h.dir, 'missing') }),
+      rec.client.startSession({ cwd: path.join(daemon.h.dir, 'missing') }),
       (e: unknown) => e instanceof ScvRequestError && e.code === 'invalid_request',
     );
     await assert.rejects(rec.client.startTurn('no session yet'), ScvNotSentError);
@@ -131,7 +126,7 @@ describe('ScvClient against the reference daemon: management and limits', () => 
   });
 
   it('fails clearly when no daemon listens', async () => {
-    const rec = recordingClient(path.join(h.dir, 'nobody.sock'));
+    const rec = recordingClient(path.join(daemon.h.dir, 'nobody.sock'));
     await assert.rejects(rec.client.connect(), (e: unknown) => e instanceof ScvNotSentError && /cannot connect/.test(e.message));
     assert.equal(rec.closes[0]?.kind, 'connect_failed');
   });
