@@ -173,7 +173,8 @@ export class RunJournal {
 
   /**
    * The byte length of the run's file when nothing of it is queued or being written (else `busy`; undefined: not
-   * known, the file was never opened or read through): every record appended so far is then in those bytes, and no other. A checkpoint covers exactly them (drivers/kit/runCheckpoints.ts).
+   * known — never opened or read through, or a write failed part-way): every record appended so far is then in
+   * those bytes, and no other. A checkpoint covers exactly them (drivers/kit/runCheckpoints.ts).
    */
   settledSize(runId: string): number | 'busy' | undefined {
     return this.writing.has(runId) || (this.queues.get(runId)?.length ?? 0) > 0 ? 'busy' : this.sizes.get(runId);
@@ -270,6 +271,11 @@ export class RunJournal {
             w.resolve();
           }
         } catch (error) {
+          // Part of the batch may be on disk: the file's length is no longer known (no checkpoint may trust it) until
+          // the next write opens the file again and reads its length.
+          this.sizes.delete(runId);
+          void this.handles.get(runId)?.close().catch(() => undefined);
+          this.handles.delete(runId);
           for (const w of batch) {
             w.reject(error);
           }

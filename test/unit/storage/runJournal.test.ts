@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -81,5 +81,32 @@ test('a journal larger than one read chunk comes back whole, multi-byte characte
     assert.deepEqual(lines, records.map((value) => ({ ok: true, value })));
   } finally {
     rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
+  }
+});
+
+test('settledSize: the bytes on disk when nothing is queued; unknown after a failed write until the next one reopens the file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+  try {
+    const journal = new RunJournal(dir);
+    await journal.append('r', { n: 1 });
+    const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.jsonl'))!);
+    assert.equal(journal.settledSize('r'), statSync(file).size);
+    const pending = journal.append('r', { n: 2 });
+    assert.equal(journal.settledSize('r'), 'busy');
+    await pending;
+    // A write that fails part-way (disk full): a line may be half on disk.
+    const handles = (journal as unknown as { handles: Map<string, { appendFile(text: string): Promise<void> }> }).handles;
+    const handle = handles.get('r')!;
+    handle.appendFile = async (text: string) => {
+      appendFileSync(file, text.slice(0, 3));
+      throw new Error('ENOSPC');
+    };
+    await assert.rejects(journal.append('r', { n: 3 }), /ENOSPC/);
+    assert.equal(journal.settledSize('r'), undefined, 'no checkpoint may trust a length it does not know');
+    await journal.append('r', { n: 4 });
+    assert.equal(journal.settledSize('r'), statSync(file).size, 'known again once the file is reopened');
+    await journal.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
