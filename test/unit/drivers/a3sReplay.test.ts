@@ -16,14 +16,20 @@ function seen(store: RunStore, key: string) {
   return { title: run.title, provider: run.provider, model: run.model, state: run.state, items };
 }
 
-test('a finished A3S run comes back with its model and its whole transcript', async () => {
+/** A run of `prompt` on a fresh harness, followed by a first driver until its closing line. */
+async function finishedRun(prompt: string) {
   const { harness } = await startHarness();
   const first = makeDriver(harness.url);
   await first.driver.connect();
   await connected(first.store, first.connectionId);
-  const runId = await first.driver.startRun({ prompt: 'edit the files please', workspaceRoots: [] });
+  const runId = await first.driver.startRun({ prompt, workspaceRoots: [] });
   const key = runKeyOf(first.connectionId, runId);
-  await until('the closing line', () => first.store.transcript(key)?.snapshot().some((i) => i.kind === 'notice' && i.state === 'completed'));
+  await until('the closing line', () => first.store.transcript(key)?.snapshot().some((i) => i.kind === 'notice' && i.state === 'completed'), 60_000);
+  return { harness, first, key };
+}
+
+test('a finished A3S run comes back with its model and its whole transcript', async () => {
+  const { harness, first, key } = await finishedRun('edit the files please');
   await until('change set', () => first.store.state.changeSets.get(key)?.status === 'ready');
   const before = seen(first.store, key);
   await first.driver.flushStorage?.();
@@ -38,14 +44,8 @@ test('a finished A3S run comes back with its model and its whole transcript', as
 });
 
 test('a long A3S run comes back from its checkpoint (model and book) as a whole replay brings it back', async () => {
-  const { harness } = await startHarness();
-  const first = makeDriver(harness.url);
-  await first.driver.connect();
-  await connected(first.store, first.connectionId);
   // 600 quick tool calls: 2,400 events and more journal records (the kit checkpoints runs of 2,000 and more).
-  const runId = await first.driver.startRun({ prompt: 'long steps:600', workspaceRoots: [] });
-  const key = runKeyOf(first.connectionId, runId);
-  await until('the closing line', () => first.store.transcript(key)?.snapshot().some((i) => i.kind === 'notice' && i.state === 'completed'), 60_000);
+  const { harness, first, key } = await finishedRun('long steps:600');
   const before = seen(first.store, key);
   const lastSequence = first.store.state.runs.get(key)!.lastSequence;
   await first.driver.flushStorage?.();

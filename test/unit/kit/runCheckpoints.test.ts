@@ -98,6 +98,14 @@ async function startRun(recorder: RunRecorder<Cursor>, runId: string, records: r
   await recordAll(recorder, runId, records);
 }
 
+/** A run of a little over MIN_RECORDS records, recorded in a window that then closes (writing its checkpoint). */
+async function closedAfterARun(s: ReturnType<typeof setup>): Promise<void> {
+  const live = s.recorder(new RunStore(() => 7));
+  await live.replay(plainReplay);
+  await startRun(live, 'r', script(1, MIN_RECORDS + 10, 'r'));
+  await live.close();
+}
+
 async function recordAll(recorder: RunRecorder<Cursor>, runId: string, records: readonly Rec[]): Promise<void> {
   await Promise.all(records.map((record) => ('c' in record ? recorder.cursor(runId, record.c) : recorder.record(runId, [record]))));
 }
@@ -145,10 +153,7 @@ test('a reload from a checkpoint and the lines after it restores what a whole re
 test('close checkpoints a run with records since its last; the reload after it replays no line', async () => {
   const s = setup();
   try {
-    const live = s.recorder(new RunStore(() => 7));
-    await live.replay(plainReplay);
-    await startRun(live, 'r', script(1, MIN_RECORDS + 10, 'r'));
-    await live.close();
+    await closedAfterARun(s);
     assert.equal(s.clock.pendingCount, 0, 'no timer after close');
     const again = await reload(s, ['r'], false);
     assert.deepEqual([again.stats.checkpoints, again.stats.records], [1, 0]);
@@ -181,10 +186,7 @@ for (const { name, damage, why } of damages) {
   test(`a checkpoint with ${name} is not used: the run is replayed whole and the log says why`, async () => {
     const s = setup();
     try {
-      const live = s.recorder(new RunStore(() => 7));
-      await live.replay(plainReplay);
-      await startRun(live, 'r', script(1, MIN_RECORDS + 10, 'r'));
-      await live.close();
+      await closedAfterARun(s);
       const journal = join(s.dir, `${safeFileName('r')}.jsonl`);
       appendFileSync(journal, ''); // the journal is there
       damage(s, journal);
