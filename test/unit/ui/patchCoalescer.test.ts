@@ -44,17 +44,23 @@ test('a burst of deltas is one patches message per 16 ms, in order, from its fir
   assert.deepEqual(sent.at(-1), { kind: 'patches', firstSeq: 10, patches: [append(10)] });
 });
 
-test('a burst bigger than BURST_AS_SNAPSHOT becomes one snapshot after it pauses, not a flood of patches', () => {
-  const { coalescer, sent } = rig();
+/** `perMs` appends every millisecond for `ms` milliseconds, from sequence 1; returns the next sequence. */
+function flood(coalescer: ReturnType<typeof rig>['coalescer'], ms: number, perMs: number): number {
   let seq = 1;
-  // A replay: 5,000 patches arriving over 400 ms without a pause.
-  for (let ms = 0; ms < 400; ms++) {
-    for (let k = 0; k < 13; k++) {
+  for (let t = 0; t < ms; t++) {
+    for (let k = 0; k < perMs; k++) {
       coalescer.add(seq, append(seq));
       seq++;
     }
     mock.timers.tick(1);
   }
+  return seq;
+}
+
+test('a burst bigger than BURST_AS_SNAPSHOT becomes one snapshot after it pauses, not a flood of patches', () => {
+  const { coalescer, sent } = rig();
+  // A replay: 5,000 patches arriving over 400 ms without a pause.
+  const seq = flood(coalescer, 400, 13);
   // The first frames went out as patches before the rate gave the flood away; then nothing while it goes on.
   const before = sent.length;
   assert.ok(sent.every((o) => o.kind === 'patches') && before <= 6, JSON.stringify(sent.map((o) => o.kind)));
@@ -69,14 +75,7 @@ test('a burst bigger than BURST_AS_SNAPSHOT becomes one snapshot after it pauses
 
 test('a burst that never pauses still gets a snapshot about once a second', () => {
   const { coalescer, sent } = rig();
-  let seq = 1;
-  for (let ms = 0; ms < 3_500; ms++) {
-    for (let k = 0; k < 5; k++) {
-      coalescer.add(seq, append(seq));
-      seq++;
-    }
-    mock.timers.tick(1);
-  }
+  flood(coalescer, 3_500, 5);
   const snapshots = sent.filter((o) => o.kind === 'snapshot').length;
   assert.ok(snapshots >= 2 && snapshots <= 4, `${snapshots} snapshots in 3.5 s (${sent.length} outputs)`);
   assert.ok(sent.every((o) => o.kind === 'snapshot' || (o.kind === 'patches' && o.patches.length <= BURST_AS_SNAPSHOT)));
