@@ -4,7 +4,8 @@
 // earlier one failed, so one run shows everything that is wrong.
 // `all` also records the protocol trace of the whole suite (issue 13 §4): SWITCHBOARD_TRACE_FILE points every tier
 // at a fresh test-results/trace.jsonl (the integration tier writes its own file, appended after it), and a last
-// check (`trace`, one check in the totals) verifies it holds every client message kind of every protocol.
+// check (`trace`, one check in the totals) verifies it holds every client message kind of every protocol, as the
+// client-message tables of our protocol reference (docs/protocols/) list them.
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';

@@ -1,19 +1,17 @@
 /**
  * `node --import tsx test/unit/trace/checkTraceCoverage.ts <trace.jsonl>`: prints, per protocol, how many of the
- * spec's client message kinds the trace holds and which are missing; exits 1 if any is missing (test/run.mjs
- * counts it as one check).
+ * client message kinds of our protocol reference (docs/protocols/) the trace holds and which are missing; exits 1
+ * if any is missing (test/run.mjs counts it as one check).
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { coverage, requiredKinds } from './traceCoverage';
+import { coverage, readProtocolDocs, requiredKinds } from './traceCoverage';
 
 const file = process.argv[2];
 if (!file) {
   console.error('usage: checkTraceCoverage.ts <trace.jsonl>');
   process.exit(2);
 }
-const wireFile = process.env.SWITCHBOARD_WIRE_MD ?? join(__dirname, '..', '..', '..', '..', 'shared', 'protocols', 'WIRE.md');
-const required = requiredKinds(readFileSync(wireFile, 'utf8'));
+const required = requiredKinds(readProtocolDocs());
 let text = '';
 try {
   text = readFileSync(file, 'utf8');

@@ -1,14 +1,12 @@
-/** The trace-coverage check reads the spec's lists right and recognises each protocol's client frames. */
+/** The trace-coverage check reads our protocol reference's lists right and recognises each protocol's client frames. */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { coverage, kindsOf, requiredKinds } from './traceCoverage';
+import { coverage, kindsOf, readProtocolDocs, requiredKinds } from './traceCoverage';
 
-const wire = readFileSync(process.env.SWITCHBOARD_WIRE_MD ?? join(__dirname, '..', '..', '..', '..', 'shared', 'protocols', 'WIRE.md'), 'utf8');
+const docs = readProtocolDocs();
 
-test('the required kinds are the spec tables: AgencyProxy 1.4 (+ decisions, shutdown modes), SCV 2.4, A3S 3.3, hive 4.3 operator requests', () => {
-  const r = requiredKinds(wire);
+test('the required kinds are the client-message tables of docs/protocols: AgencyProxy (+ decisions, shutdown modes), SCV, A3S, hive operator requests', () => {
+  const r = requiredKinds(docs);
   assert.deepEqual(r['agency-proxy'], [
     'hello', 'list_runs', 'probe_providers', 'read_account_usage', 'shutdown_if_idle', 'shutdown', 'start_run', 'attach_run', 'detach_run',
     'inject_message', 'cancel_run', 'decide_approval', 'ack_events',

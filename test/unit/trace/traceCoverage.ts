@@ -1,17 +1,43 @@
 /**
  * Trace coverage (issue 13 §4): which client message kinds of each protocol a protocol trace holds, against the
- * list the spec itself gives. The required kinds are read from WIRE.md's tables (so a kind added to the spec is
- * required here without editing this file):
- *   AgencyProxy 1.4 client frames, plus each `decide_approval` decision and each `shutdown` mode;
- *   SCV 2.4 client messages, except `session.attach` ("not supported; do not send");
- *   A3S 3.3 command actions (start, cancel, recover);
- *   hive 4.3 requests an operator sends (the table minus the agent-side calls listed in AGENT_ONLY_HIVE);
- *   ACP (not in WIRE.md: the SDK's method list is the spec) the agent methods the client calls, and both answers
- *   to a permission request (selected, cancelled).
+ * list our protocol reference gives. The required kinds are read from the `## Client messages` table of each page
+ * in docs/protocols/ (so a message added to a table is required here without editing this file; the format is
+ * described in docs/protocols/README.md):
+ *   AgencyProxy: every client frame, plus each `decide_approval` decision and each `shutdown` mode;
+ *   SCV: every client message except `session.attach` ("do not send");
+ *   A3S: the command actions (start, cancel, recover);
+ *   hive: the requests an operator sends (the rows not marked "agent only");
+ *   ACP (no page: the SDK's method list is the spec) the agent methods the client calls, and both answers to a
+ *   permission request (selected, cancelled).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TraceProtocol } from '../../../extension/transport/protocolTrace';
 
 export type KindsByProtocol = Record<TraceProtocol, readonly string[]>;
+
+/** The text of each protocol's reference page (docs/protocols/<file>). */
+export interface ProtocolDocs {
+  readonly agencyProxy: string;
+  readonly scv: string;
+  readonly a3s: string;
+  readonly hive: string;
+}
+
+/** Where the reference pages are: inside this repository, never beside it. */
+export const PROTOCOL_DOCS_DIR = join(__dirname, '..', '..', '..', 'docs', 'protocols');
+
+export const PROTOCOL_DOC_FILES: Readonly<Record<keyof ProtocolDocs, string>> = {
+  agencyProxy: 'agency-proxy.md',
+  scv: 'scv.md',
+  a3s: 'a3s.md',
+  hive: 'hive.md',
+};
+
+export function readProtocolDocs(dir: string = PROTOCOL_DOCS_DIR): ProtocolDocs {
+  const read = (key: keyof ProtocolDocs): string => readFileSync(join(dir, PROTOCOL_DOC_FILES[key]), 'utf8');
+  return { agencyProxy: read('agencyProxy'), scv: read('scv'), a3s: read('a3s'), hive: read('hive') };
+}
 
 /** What an ACP client sends: the agent methods Agent Switchboard calls, and its answers to permission requests. */
 export const ACP_CLIENT_KINDS: readonly string[] = [
@@ -19,28 +45,33 @@ export const ACP_CLIENT_KINDS: readonly string[] = [
   'request_permission:selected', 'request_permission:cancelled',
 ];
 
-/** hive 4.3 requests only an agent makes about its own work (inbox, todos, status line, turn acks): not operator. */
-export const AGENT_ONLY_HIVE: readonly string[] = [
-  'recv', 'wake', 'remind', 'upsert_todo', 'clear_todo', 'set_status', 'create_repo', 'ack_turn', 'ack_until', 'requeue_inflight', 'graceful_stop_complete',
-];
+export const CLIENT_MESSAGES_HEADING = '## Client messages';
 
-/** The lines of the markdown section that starts with `### <number>`, up to the next heading. */
-function section(wire: string, number: string): string[] {
-  const lines = wire.split('\n');
-  const start = lines.findIndex((l) => l.startsWith(`### ${number} `));
+/** A client-message row that names something a client must not send, or that only the agent itself sends. */
+const NOT_REQUIRED = /do not send|agent only/;
+
+interface Row {
+  readonly name: string;
+  readonly row: string;
+}
+
+/** The lines of the page's `## Client messages` section, up to the next heading of any level. */
+function clientMessagesSection(doc: string, page: string): string[] {
+  const lines = doc.split('\n');
+  const start = lines.findIndex((l) => l.trim() === CLIENT_MESSAGES_HEADING);
   if (start < 0) {
-    throw new Error(`WIRE.md has no section ${number}`);
+    throw new Error(`${page} has no "${CLIENT_MESSAGES_HEADING}" section`);
   }
   const end = lines.findIndex((l, i) => i > start && l.startsWith('#'));
   return lines.slice(start + 1, end < 0 ? undefined : end);
 }
 
-/** The backticked names in the first column of the section's first table (after an optional "**privileged:**"). */
-function firstColumn(wire: string, number: string): { name: string; row: string }[] {
-  const rows: { name: string; row: string }[] = [];
-  const lines = section(wire, number);
+/** The backticked names in the first column of the section's first table, one entry per name. */
+function clientMessageRows(doc: string, page: string): Row[] {
+  const rows: Row[] = [];
+  const lines = clientMessagesSection(doc, page);
   for (const [i, row] of lines.entries()) {
-    const m = /^\|\s*(?:\*\*privileged:\*\*\s*)?(`[^|]+)\|/.exec(row);
+    const m = /^\|\s*(`[^|]+)\|/.exec(row);
     // The header row (followed by the `|---|` separator) names the column, not a message.
     if (!m || lines[i + 1]?.startsWith('|---')) {
       if (rows.length > 0 && !row.startsWith('|')) {
@@ -52,23 +83,39 @@ function firstColumn(wire: string, number: string): { name: string; row: string 
       rows.push({ name: name[1]!, row });
     }
   }
+  if (rows.length === 0) {
+    throw new Error(`${page}: the "${CLIENT_MESSAGES_HEADING}" section has no table of backticked message names`);
+  }
   return rows;
 }
 
-export function requiredKinds(wire: string): KindsByProtocol {
-  const agency = firstColumn(wire, '1.4').map((r) => r.name);
-  const decide = firstColumn(wire, '1.4').find((r) => r.name === 'decide_approval')!.row;
-  const decisions = [...decide.matchAll(/"(allow_once|allow_similar|deny)"/g)].map((m) => `decide_approval:${m[1]}`);
-  const shutdown = firstColumn(wire, '1.4').find((r) => r.name === 'shutdown')!.row;
-  const modes = [...shutdown.matchAll(/"(drain|terminate)"/g)].map((m) => `shutdown:${m[1]}`);
-  const scv = firstColumn(wire, '2.4')
-    .filter((r) => !/do not send/.test(r.row))
-    .map((r) => r.name);
-  const a3s = firstColumn(wire, '3.3').map((r) => r.name);
-  const hive = firstColumn(wire, '4.3')
-    .map((r) => r.name)
-    .filter((n) => !AGENT_ONLY_HIVE.includes(n));
-  return { 'agency-proxy': [...agency, ...decisions, ...modes], scv, a3s, hive, acp: ACP_CLIENT_KINDS };
+/** `<message>:<value>` for each value listed as "`field`: one of `a`, `b`, `c`" in that message's row. */
+function valueKinds(rows: readonly Row[], message: string, field: string, page: string): string[] {
+  const row = rows.find((r) => r.name === message)?.row;
+  const list = row && new RegExp(`\`${field}\`: one of ((?:\`[^\`]+\`(?:, | or )?)+)`).exec(row)?.[1];
+  if (!list) {
+    throw new Error(`${page}: the \`${message}\` row lists no "\`${field}\`: one of …" values`);
+  }
+  return [...list.matchAll(/`([^`]+)`/g)].map((v) => `${message}:${v[1]}`);
+}
+
+/** Every message a page's client-message table names, and whether a trace must hold it. */
+export function clientMessageTable(doc: string, page: string): { readonly name: string; readonly required: boolean }[] {
+  return clientMessageRows(doc, page).map((r) => ({ name: r.name, required: !NOT_REQUIRED.test(r.row) }));
+}
+
+export function requiredKinds(docs: ProtocolDocs): KindsByProtocol {
+  const required = (doc: string, page: string): Row[] => clientMessageRows(doc, page).filter((r) => !NOT_REQUIRED.test(r.row));
+  const agency = required(docs.agencyProxy, PROTOCOL_DOC_FILES.agencyProxy);
+  const decisions = valueKinds(agency, 'decide_approval', 'decision', PROTOCOL_DOC_FILES.agencyProxy);
+  const modes = valueKinds(agency, 'shutdown', 'mode', PROTOCOL_DOC_FILES.agencyProxy);
+  return {
+    'agency-proxy': [...agency.map((r) => r.name), ...decisions, ...modes],
+    scv: required(docs.scv, PROTOCOL_DOC_FILES.scv).map((r) => r.name),
+    a3s: required(docs.a3s, PROTOCOL_DOC_FILES.a3s).map((r) => r.name),
+    hive: required(docs.hive, PROTOCOL_DOC_FILES.hive).map((r) => r.name),
+    acp: ACP_CLIENT_KINDS,
+  };
 }
 
 interface TraceLine {
