@@ -62,7 +62,7 @@ export const runEventSchema = z.discriminatedUnion('kind', [
     options: z.readonly(z.array(approvalDecisionSchema)),
     hasDiff: z.boolean(),
     // Added with approval rules: older journals have neither.
-    subject: opt(z.object({ tool: z.string(), paths: opt(z.array(z.string())), command: opt(z.string()) })),
+    subject: opt(z.object({ tool: z.string(), paths: opt(z.array(z.string())), command: opt(z.string()), complete: opt(z.boolean()) })),
     ruleNote: opt(z.string()),
     saveRuleAs: opt(approvalDecisionSchema),
   }),
