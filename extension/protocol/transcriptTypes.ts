@@ -95,6 +95,20 @@ export function subjectIsComplete(subject: ApprovalSubject | undefined): subject
   return subject?.complete === true;
 }
 
+/**
+ * The decisions shown as a request's buttons. The daemon's own "similar" answers give way to the editor's rules when
+ * those are offered (`withRules`; they stay under More…), and are not offered for a request whose subject is not
+ * whole: nothing is "similar" to a request nobody saw all of. A daemon with no other way to allow keeps them.
+ */
+export function shownDecisions(options: readonly ApprovalDecision[], subject: ApprovalSubject | undefined, withRules: boolean): ApprovalDecision[] {
+  const partial = subject !== undefined && !subjectIsComplete(subject);
+  const direct = options.filter((o) => o !== 'allow_similar' && o !== 'deny_always');
+  if (withRules) {
+    return direct;
+  }
+  return partial && direct.some(isAllowing) ? direct : [...options];
+}
+
 const base = { id: z.string() };
 
 /** A prompt or message the user sent (the run's initial prompt, an injected or queued message). */

@@ -6,7 +6,7 @@
  * host records the choice before it sends it and patches the card (a second click meanwhile is refused there).
  */
 import type { ApprovalDecision, TranscriptItem } from '../../extension/protocol/transcriptTypes';
-import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS, decisionLabel, isAllowing } from '../../extension/protocol/transcriptTypes';
+import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS, decisionLabel, isAllowing, shownDecisions, subjectIsComplete } from '../../extension/protocol/transcriptTypes';
 import { button, codicon, h } from '../dom';
 import { countNewlines, prettyJson } from '../jsonText';
 import { itemShell } from './itemShell';
@@ -95,8 +95,9 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
     const decisionButtons: HTMLButtonElement[] = [];
     const open = item.status === 'pending' || item.status === 'failed';
     // With a subject, rules replace the daemon's own "similar" buttons (they stay under More…).
-    const withRules = item.subject !== undefined && item.options.some((o) => isAllowing(o));
-    const shown = withRules ? item.options.filter((o) => o !== 'allow_similar' && o !== 'deny_always') : item.options;
+    // Only a whole subject offers rules: a request cut or unreadable offers nothing "similar" (shownDecisions).
+    const withRules = subjectIsComplete(item.subject) && item.options.some((o) => isAllowing(o));
+    const shown = shownDecisions(item.options, item.subject, withRules);
     const ruleButton = (spec: (typeof RULE_BUTTONS)[number]): HTMLButtonElement => {
       const el = button({
         label: `${spec.text}: ${item.title}`,

@@ -9,7 +9,7 @@ import { patternLabel, ruleFor, scopeLabel, storageLabel } from '../../model/app
 import type { ApprovalInfo } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
-import { decisionLabel } from '../../protocol/transcriptTypes';
+import { decisionLabel, subjectIsComplete } from '../../protocol/transcriptTypes';
 import { sanitizeNotificationText } from '../notificationText';
 import type { ApprovalRules } from './approvalRules';
 import { workspaceRulesAllowed } from './approvalRules';
@@ -50,7 +50,11 @@ export class ApprovalRuleFlow {
   async pick(approval: ApprovalInfo, by: DecisionSurface): Promise<boolean> {
     const choices = ruleChoices(approval, workspaceRulesAllowed());
     if (choices.length === 0) {
-      void vscode.window.showInformationMessage('This request does not say what it touches, so no rule can be made from it.');
+      void vscode.window.showInformationMessage(
+        approval.subject === undefined
+          ? 'This request does not say what it touches, so no rule can be made from it.'
+          : 'This request was too long to show whole or could not be read, so no rule can be made from it: answer it on its own.',
+      );
       return false;
     }
     // The daemon's own "similar" answers: the agent decides what is similar, and the editor shows no rule for it.
@@ -73,11 +77,11 @@ export class ApprovalRuleFlow {
     const connection = run ? this.store.state.connections.get(run.connectionId) : undefined;
     const scope = this.rules.scopeFor(approval, scopeKind);
     const decision = decisionForRule(approval, effect, true);
-    if (!approval.subject || !scope || !decision) {
+    if (!subjectIsComplete(approval.subject) || !scope || !decision) {
       void vscode.window.showWarningMessage(
         scopeKind === 'workspace' && !workspaceRulesAllowed()
           ? 'Workspace approval rules are off: enable agentSwitchboard.approvals.allowWorkspaceRules first.'
-          : 'No rule can be made from this request.',
+          : 'No rule can be made from this request (it was cut, could not be read, or says nothing it touches).',
       );
       return false;
     }

@@ -2,7 +2,9 @@
 import * as vscode from 'vscode';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
-import { approvalDecisionSchema, decisionLabel, decisionSurfaceSchema, isAllowing } from '../../protocol/transcriptTypes';
+import { approvalDecisionSchema, decisionLabel, decisionSurfaceSchema, isAllowing, shownDecisions } from '../../protocol/transcriptTypes';
+import { workspaceRulesAllowed } from '../approvals/approvalRules';
+import { ruleChoices } from '../approvals/ruleDecision';
 import { sanitizeNotificationText } from '../notificationText';
 import type { CommandContext } from './commandContext';
 
@@ -48,8 +50,12 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
       if (approvalDecisionSchema.safeParse(decision).success) {
         return ctx.approvals.decide(approval.key, decision as ApprovalDecision, by);
       }
-      const items: { label: string; decision?: ApprovalDecision; diff?: boolean; rule?: boolean }[] = approval.options.map((o) => ({ label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`, decision: o }));
-      if (approval.subject !== undefined) {
+      // The palette lists the daemon's own "similar" answers beside the rule item, but not for a request cut or unreadable.
+      const items: { label: string; decision?: ApprovalDecision; diff?: boolean; rule?: boolean }[] = shownDecisions(approval.options, approval.subject, false).map((o) => ({
+        label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`,
+        decision: o,
+      }));
+      if (ruleChoices(approval, workspaceRulesAllowed()).length > 0) {
         items.push({ label: '$(law) Allow or deny similar requests (save a rule)…', rule: true });
       }
       if (ctx.diffs.canShow(approval)) {
