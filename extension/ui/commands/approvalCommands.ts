@@ -5,7 +5,7 @@ import type { ApprovalDecision } from '../../protocol/transcriptTypes';
 import { approvalDecisionSchema, decisionLabel, decisionSurfaceSchema, isAllowing, shownDecisions } from '../../protocol/transcriptTypes';
 import { workspaceRulesAllowed } from '../approvals/approvalRules';
 import { ruleChoices } from '../approvals/ruleDecision';
-import { sanitizeNotificationText } from '../notificationText';
+import { sanitizeCommandText, sanitizeNotificationText } from '../notificationText';
 import type { CommandContext } from './commandContext';
 
 const ICONS: Record<ApprovalDecision, string> = { allow_once: '$(check)', allow_similar: '$(check-all)', deny: '$(close)', deny_always: '$(circle-slash)' };
@@ -20,7 +20,7 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
     const items = pending.map((a) => ({
       label: sanitizeNotificationText(a.title, 80),
       description: a.risk ? `risk: ${a.risk}` : undefined,
-      detail: `${sanitizeNotificationText(a.summary ?? '', 120)} — ${ctx.store.state.runs.get(a.runKey)?.title ?? a.runKey}`,
+      detail: `${sanitizeCommandText(a.summary ?? '', 120)} — ${sanitizeNotificationText(ctx.store.state.runs.get(a.runKey)?.title ?? a.runKey, 80)}`,
       approval: a,
     }));
     return (await vscode.window.showQuickPick(items, { placeHolder: 'Which approval request?', matchOnDetail: true }))?.approval;
@@ -61,7 +61,7 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
       if (ctx.diffs.canShow(approval)) {
         items.push({ label: '$(diff) Show diff', diff: true });
       }
-      const pick = await vscode.window.showQuickPick(items, { placeHolder: sanitizeNotificationText(approval.summary ?? approval.title, 120) });
+      const pick = await vscode.window.showQuickPick(items, { placeHolder: sanitizeCommandText(approval.summary ?? approval.title, 120) });
       if (pick?.rule) {
         return ctx.approvals.ruleFlow.pick(approval, 'palette');
       }
