@@ -131,13 +131,16 @@ export function proposeCommandPattern(command: string): CommandPrefixProposal | 
  * rule saved before, e.g. "CI=1" or "timeout") matches nothing.
  */
 export function commandPrefixMatches(prefix: string, command: string): boolean {
-  const words = wordsOf(prefix);
-  const proposed = prefixWords(words);
-  if (!isSimpleCommand(prefix) || proposed === undefined || proposed.join(' ') !== prefix || !isSimpleCommand(command)) {
+  if (!isCurrentPrefix(prefix) || !isSimpleCommand(command)) {
     return false;
   }
   const commandWords = wordsOf(command);
-  return words.every((w, i) => commandWords[i] === w);
+  return wordsOf(prefix).every((w, i) => commandWords[i] === w);
+}
+
+/** Whether the editor would propose `prefix` today (a stored rule with another prefix matches nothing). */
+export function isCurrentPrefix(prefix: string): boolean {
+  return isSimpleCommand(prefix) && prefixWords(wordsOf(prefix))?.join(' ') === prefix;
 }
 
 /** Whether an exact rule matches `command`: the same characters, nothing trimmed or folded. */

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalRule } from '../../model/approvalRules';
 import { scopeLabel, storageLabel } from '../../model/approvalRules';
+import { isCurrentPrefix } from '../../model/commandRules';
 import type { RunStore } from '../../model/runStore';
 import { visibleExcerpt, visibleText } from '../../protocol/visibleText';
 import { Disposable } from '../disposable';
@@ -38,7 +39,9 @@ export class ApprovalRulesView extends Disposable implements vscode.TreeDataProv
     // A label holds agent text (an exact command, a path): hidden characters shown, long ones cut in the middle.
     const item = new vscode.TreeItem(visibleExcerpt(rule.label, 200), vscode.TreeItemCollapsibleState.None);
     item.id = rule.id;
-    item.description = this.describe(rule);
+    // A prefix saved by an older version that is wider than the editor proposes now: listed so it can be revoked.
+    const inactive = rule.pattern.kind === 'commandPrefix' && !isCurrentPrefix(rule.pattern.prefix);
+    item.description = inactive ? `no longer matches (too wide) · ${this.describe(rule)}` : this.describe(rule);
     item.tooltip = new vscode.MarkdownString().appendText(`${visibleExcerpt(rule.label, 2000, 'keep')}\n\nScope: ${this.describe(rule)}\n\n${storageLabel(rule.scope)}`);
     item.iconPath = new vscode.ThemeIcon(rule.effect === 'allow' ? 'pass' : 'circle-slash');
     item.contextValue = 'approvalRule';

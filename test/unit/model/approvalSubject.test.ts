@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ApprovalRule, RuleContext } from '../../../extension/model/approvalRules';
 import { matchRules, ruleFor } from '../../../extension/model/approvalRules';
+import { runEventSchema } from '../../../extension/drivers/kit/journalRecords';
 import { subjectOf } from '../../../extension/model/approvalSubject';
 import { ruleChoices } from '../../../extension/ui/approvals/ruleDecision';
 
@@ -90,4 +91,12 @@ test('a subject recorded without the field (an older journal) is not known whole
   const old = { tool: 'Bash', command: 'npm test' };
   assert.equal(matchRules([anyBash], old, here), undefined);
   assert.equal(offers(old), false);
+});
+
+test('a whole subject stays whole through the journal (a reload must not turn it into one never matched, or back)', () => {
+  const subject = subjectOf('Bash', { command: 'npm test' });
+  const event = { kind: 'approvalRequested', approvalId: 'a', title: 'Bash', detail: null, options: ['allow_once'], hasDiff: false, subject };
+  const parsed = runEventSchema.safeParse(event);
+  assert.ok(parsed.success);
+  assert.deepEqual(parsed.data.kind === 'approvalRequested' ? parsed.data.subject : undefined, { tool: 'Bash', command: 'npm test', complete: true });
 });
