@@ -73,7 +73,10 @@ function escapeGlob(text: string): string {
   return text.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
 }
 
-/** The pattern a rule proposed from `subject` uses: the command's first word(s) or the exact command, else the files' directory, else any. */
+/**
+ * The pattern a rule proposed from `subject` uses: for a command its first words or the exact command
+ * (model/commandRules.ts), else the files' directory, else any input of the tool.
+ */
 export function patternFor(subject: ApprovalSubject): RulePattern {
   if (subject.command !== undefined) {
     return proposeCommandPattern(subject.command);

@@ -10,8 +10,10 @@
 /** How line breaks are shown: kept (a multi-line view), marked `⏎` (one line), or folded into spaces. */
 export type LineBreaks = 'keep' | 'mark' | 'space';
 
-/** Controls, format characters (bidi, zero-width, tags), line/paragraph separators, default-ignorable characters
- * (variation selectors, Hangul fillers, the combining grapheme joiner), spaces other than U+0020, the braille blank. */
+/**
+ * Controls, format characters (bidi, zero-width, tags), line/paragraph separators, default-ignorable characters
+ * (variation selectors, Hangul fillers, the combining grapheme joiner), spaces other than U+0020, the braille blank.
+ */
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u2800]/gu;
 const LINE_BREAK = /\r?\n/g;
 
