@@ -1,20 +1,25 @@
 /**
  * Approval rules: explicit, scoped answers to approval requests that are like one a person already answered. A rule
  * names one tool and a pattern over what the protocol says the request touches (a path glob for file edits, a
- * command prefix for shell commands, or any input of that tool), an effect and a scope. A rule never matches
- * outside its scope: another run, another connection, or the same connection after it closed and opened again (a
- * new epoch). Deny rules win over allow rules. Pure: the UI owns storage (ui/approvals/approvalRules.ts).
+ * command prefix or one exact command for shell commands, or any input of that tool), an effect and a scope. A rule
+ * never matches outside its scope: another run, another connection, or the same connection after it closed and
+ * opened again (a new epoch), and never a request whose subject is not whole (cut or unreadable). Deny rules win
+ * over allow rules. Pure: the UI owns storage (ui/approvals/approvalRules.ts).
  */
 import { minimatch } from 'minimatch';
 import type { ApprovalSubject } from '../protocol/transcriptTypes';
+import { subjectIsComplete } from '../protocol/transcriptTypes';
+import { commandExactMatches, commandPrefixMatches, proposeCommandPattern } from './commandRules';
 
 export type RuleEffect = 'allow' | 'deny';
 
 export type RulePattern =
   /** Every path of the request matches the glob. */
   | { readonly kind: 'pathGlob'; readonly glob: string }
-  /** The shell command is the prefix or starts with it and a space, and chains nothing else. */
+  /** The shell command's first words are the prefix's, and it runs nothing else (model/commandRules.ts). */
   | { readonly kind: 'commandPrefix'; readonly prefix: string }
+  /** The shell command is exactly this one, character for character. */
+  | { readonly kind: 'commandExact'; readonly command: string }
   /** Any request of the tool. */
   | { readonly kind: 'anyInput' };
 
@@ -45,11 +50,6 @@ export interface RuleContext {
   readonly epoch: number;
 }
 
-/** Commands whose second word says what they do (`npm test` and `npm publish` are different requests). */
-const TWO_WORD_COMMANDS = new Set(['npm', 'npx', 'pnpm', 'yarn', 'bun', 'git', 'cargo', 'go', 'make', 'docker', 'kubectl', 'dotnet', 'mvn', 'gradle', 'pip', 'uv', 'poetry', 'deno']);
-/** Anything that could run a second command after the matched prefix. */
-const SHELL_CONTROL = /[;&|`\n\r<>]|\$\(/;
-
 function commonDirectory(paths: readonly string[]): string {
   const split = paths.map((p) => p.split('/').slice(0, -1));
   const first = split[0] ?? [];
@@ -73,20 +73,13 @@ function escapeGlob(text: string): string {
   return text.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
 }
 
-function commandPrefixOf(command: string): string {
-  const words = command.trim().split(/\s+/);
-  const first = words[0] ?? '';
-  const second = words[1];
-  return TWO_WORD_COMMANDS.has(first.replace(/^.*\//, '')) && second !== undefined && !second.startsWith('-') && !SHELL_CONTROL.test(second) ? `${first} ${second}` : first;
-}
-
-/** The pattern a rule proposed from `subject` uses: the command's first word(s), else the files' directory, else any. */
+/**
+ * The pattern a rule proposed from `subject` uses: for a command its first words or the exact command
+ * (model/commandRules.ts), else the files' directory, else any input of the tool.
+ */
 export function patternFor(subject: ApprovalSubject): RulePattern {
   if (subject.command !== undefined) {
-    const prefix = commandPrefixOf(subject.command.split(SHELL_CONTROL)[0] ?? '');
-    if (prefix !== '') {
-      return { kind: 'commandPrefix', prefix };
-    }
+    return proposeCommandPattern(subject.command);
   }
   const paths = (subject.paths ?? []).filter((p) => !hasParentSegment(p));
   if (paths.length > 0 && paths.length === (subject.paths ?? []).length) {
@@ -105,6 +98,8 @@ export function patternLabel(tool: string, pattern: RulePattern): string {
       return `${tool} on files matching ${pattern.glob}`;
     case 'commandPrefix':
       return `${tool} commands starting with "${pattern.prefix}"`;
+    case 'commandExact':
+      return `${tool} command exactly "${pattern.command}"`;
     case 'anyInput':
       return `every ${tool} request`;
     default: {
@@ -145,8 +140,14 @@ export function storageLabel(scope: RuleScope): string {
   }
 }
 
-/** Proposes the rule for requests like `subject` (not saved: the UI shows it first). */
+/**
+ * Proposes the rule for requests like `subject` (not saved: the UI shows it first). Only for a whole subject
+ * (`subjectIsComplete`): the UI offers no rule for any other, and asking for one is a mistake.
+ */
 export function ruleFor(subject: ApprovalSubject, effect: RuleEffect, scope: RuleScope, id: string, now: number): ApprovalRule {
+  if (!subjectIsComplete(subject)) {
+    throw new Error('No rule can be made from a request that was cut or could not be read.');
+  }
   const pattern = patternFor(subject);
   const label = `${effect === 'allow' ? 'Allow' : 'Deny'} ${patternLabel(subject.tool, pattern)}`;
   return { id, effect, tool: subject.tool, pattern, scope, createdAt: now, label };
@@ -174,13 +175,10 @@ export function patternMatches(pattern: RulePattern, subject: ApprovalSubject): 
       // `..` could leave the directory the glob names: such a request is always asked.
       return paths.length > 0 && paths.every((p) => !hasParentSegment(p) && minimatch(p, pattern.glob, { dot: true, nocomment: true, nonegate: true }));
     }
-    case 'commandPrefix': {
-      const command = subject.command?.trim();
-      if (command === undefined || SHELL_CONTROL.test(command)) {
-        return false;
-      }
-      return command === pattern.prefix || command.startsWith(`${pattern.prefix} `);
-    }
+    case 'commandPrefix':
+      return subject.command !== undefined && commandPrefixMatches(pattern.prefix, subject.command);
+    case 'commandExact':
+      return subject.command !== undefined && commandExactMatches(pattern.command, subject.command);
     case 'anyInput':
       return true;
     default: {
@@ -192,7 +190,8 @@ export function patternMatches(pattern: RulePattern, subject: ApprovalSubject): 
 
 /** The rule that answers a request with `subject` made in `context`, or undefined. Deny rules win. */
 export function matchRules(rules: readonly ApprovalRule[], subject: ApprovalSubject | undefined, context: RuleContext): ApprovalRule | undefined {
-  if (subject === undefined) {
+  // A cut or unreadable request is always asked: a rule would answer for what nobody saw.
+  if (subject === undefined || !subjectIsComplete(subject)) {
     return undefined;
   }
   const matching = rules.filter((r) => r.tool === subject.tool && inScope(r.scope, context) && patternMatches(r.pattern, subject));

@@ -81,8 +81,33 @@ export const approvalSubjectSchema = z.object({
   tool: z.string(),
   paths: z.optional(z.array(z.string())),
   command: z.optional(z.string()),
+  /**
+   * `true` only when the subject holds the whole request: nothing was cut to a bound (a long command, more than 50
+   * files, a long tool name) and every part could be read. Absent = not known to be whole (a cut or unreadable
+   * request, or one recorded before this field existed): no rule matches it and none is offered for it.
+   */
+  complete: z.optional(z.boolean()),
 });
 export type ApprovalSubject = z.infer<typeof approvalSubjectSchema>;
+
+/** Whether approval rules may be offered for and match a request with `subject` (it holds the whole request). */
+export function subjectIsComplete(subject: ApprovalSubject | undefined): subject is ApprovalSubject & { readonly complete: true } {
+  return subject?.complete === true;
+}
+
+/**
+ * The decisions shown as a request's buttons. The daemon's own "similar" answers give way to the editor's rules when
+ * those are offered (`withRules`; they stay under More…), and are not offered for a request whose subject is not
+ * whole: nothing is "similar" to a request nobody saw all of. A daemon with no other way to allow keeps them.
+ */
+export function shownDecisions(options: readonly ApprovalDecision[], subject: ApprovalSubject | undefined, withRules: boolean): ApprovalDecision[] {
+  const partial = subject !== undefined && !subjectIsComplete(subject);
+  const direct = options.filter((o) => o !== 'allow_similar' && o !== 'deny_always');
+  if (withRules) {
+    return direct;
+  }
+  return partial && direct.some(isAllowing) ? direct : [...options];
+}
 
 const base = { id: z.string() };
 

@@ -71,7 +71,7 @@ suite('Approval rules', () => {
     // 1. The first Edit: saved as a connection rule from the card, after the modal that shows it.
     const first = await newRun('Tidy the README with a rule');
     const request = await waitFor('the first request', () => approvalOf(a, first)?.status === 'pending' && approvalOf(a, first));
-    assert.deepEqual(request.subject, { tool: 'Edit', paths: [path.join(workspaceDir(), 'README.md')] });
+    assert.deepEqual(request.subject, { tool: 'Edit', paths: [path.join(workspaceDir(), 'README.md')], complete: true });
     const shown: string[] = [];
     a.testHooks.setRuleConfirmation(async (proposed: ApprovalRule, connectionName: string) => {
       shown.push(ruleConfirmationDetail(proposed, connectionName));

@@ -194,7 +194,7 @@ describe('transcript rendering', () => {
             options: ['allow_once', 'allow_similar', 'deny'],
             status: 'pending',
             hasDiff: false,
-            subject: { tool: 'Edit', paths: ['src/a.ts'] },
+            subject: { tool: 'Edit', paths: ['src/a.ts'], complete: true },
             ruleNote: 'AgencyProxy 0.3 treats Allow similar as once; the rule in the editor answers the rest.',
           },
         },

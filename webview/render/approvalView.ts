@@ -6,7 +6,8 @@
  * host records the choice before it sends it and patches the card (a second click meanwhile is refused there).
  */
 import type { ApprovalDecision, TranscriptItem } from '../../extension/protocol/transcriptTypes';
-import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS, decisionLabel, isAllowing } from '../../extension/protocol/transcriptTypes';
+import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS, decisionLabel, isAllowing, shownDecisions, subjectIsComplete } from '../../extension/protocol/transcriptTypes';
+import { visibleExcerpt, visibleText } from '../../extension/protocol/visibleText';
 import { button, codicon, h } from '../dom';
 import { countNewlines, prettyJson } from '../jsonText';
 import { itemShell } from './itemShell';
@@ -36,7 +37,9 @@ function decidedByText(item: ApprovalItem): string {
   if (item.decidedByRule === undefined) {
     return by;
   }
-  return item.decidedBy === 'rule' ? ` by the approval rule "${item.decidedByRule}"` : `${by} · saved the rule "${item.decidedByRule}"`;
+  // A rule's label can hold a whole command: hidden characters shown, a long one cut in its middle.
+  const rule = visibleExcerpt(item.decidedByRule, 300);
+  return item.decidedBy === 'rule' ? ` by the approval rule "${rule}"` : `${by} · saved the rule "${rule}"`;
 }
 
 /** The outcome line of a card that is no longer simply waiting, or null. */
@@ -49,9 +52,9 @@ function outcomeOf(item: ApprovalItem): { text: string; icon: string; className:
     case 'deciding':
       return { text: `Sending: ${chosen}${by}…`, icon: 'loading', className: ' sending' };
     case 'expired':
-      return { text: `Expired without a decision${item.reason ? `: ${item.reason}` : ''}`, icon: 'clock', className: '' };
+      return { text: `Expired without a decision${item.reason ? `: ${visibleText(item.reason)}` : ''}`, icon: 'clock', className: '' };
     case 'failed':
-      return { text: `Not delivered${item.reason ? `: ${item.reason}` : ''}. Still waiting for your decision.`, icon: 'warning', className: ' failed' };
+      return { text: `Not delivered${item.reason ? `: ${visibleText(item.reason)}` : ''}. Still waiting for your decision.`, icon: 'warning', className: ' failed' };
     case 'pending':
       return item.options.length === 0 ? { text: 'Waiting for a decision elsewhere', icon: 'info', className: '' } : null;
     default: {
@@ -70,22 +73,25 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
     element.className = `item item-approval approval-${item.status}`;
     const card = h('div', { class: 'card approval-card' });
     element.replaceChildren(card);
-    element.setAttribute('aria-label', `Approval: ${item.title}`);
+    // What the agent asks is shown as it is: bidi controls, zero-width and control characters become visible
+    // escapes (the DOM already escapes markup; this keeps the text from hiding or reordering what runs).
+    const title = visibleText(item.title);
+    element.setAttribute('aria-label', `Approval: ${title}`);
     const risk = item.risk?.toLowerCase();
     card.appendChild(
       h(
         'div',
         { class: 'approval-header' },
         codicon(item.status === 'pending' || item.status === 'failed' ? 'shield' : 'workspace-trusted'),
-        h('span', { class: 'approval-title' }, item.title),
+        h('span', { class: 'approval-title' }, title),
         item.risk ? h('span', { class: `badge risk risk-${risk && KNOWN_RISKS.has(risk) ? risk : 'other'}` }, `risk: ${item.risk}`) : null,
       ),
     );
     if (item.summary) {
-      card.appendChild(h('div', { class: 'approval-summary' }, item.summary));
+      card.appendChild(h('div', { class: 'approval-summary' }, visibleText(item.summary, 'keep')));
     }
     if (item.detail !== undefined && item.detail !== null) {
-      const text = prettyJson(item.detail);
+      const text = visibleText(prettyJson(item.detail), 'keep');
       const details = h('details', { class: 'approval-detail' }, h('summary', null, 'Details'), h('pre', { class: 'json' }, text));
       bindDetails(details, ctx, `detail:${item.id}`, (item.status === 'pending' || item.status === 'failed') && countNewlines(text) < 30);
       card.appendChild(details);
@@ -95,11 +101,12 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
     const decisionButtons: HTMLButtonElement[] = [];
     const open = item.status === 'pending' || item.status === 'failed';
     // With a subject, rules replace the daemon's own "similar" buttons (they stay under More…).
-    const withRules = item.subject !== undefined && item.options.some((o) => isAllowing(o));
-    const shown = withRules ? item.options.filter((o) => o !== 'allow_similar' && o !== 'deny_always') : item.options;
+    // Only a whole subject offers rules: a request cut or unreadable offers nothing "similar" (shownDecisions).
+    const withRules = subjectIsComplete(item.subject) && item.options.some((o) => isAllowing(o));
+    const shown = shownDecisions(item.options, item.subject, withRules);
     const ruleButton = (spec: (typeof RULE_BUTTONS)[number]): HTMLButtonElement => {
       const el = button({
-        label: `${spec.text}: ${item.title}`,
+        label: `${spec.text}: ${title}`,
         text: spec.text,
         icon: spec.icon,
         className: 'secondary approval-rule',
@@ -127,7 +134,7 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
       const spec = DECISIONS[decision];
       const text = withRules && decision === 'allow_once' ? 'Allow once' : decisionLabel(decision, item.options);
       const el = button({
-        label: `${text}: ${item.title}`,
+        label: `${text}: ${title}`,
         text,
         icon: spec.icon,
         className: `${spec.className} approval-decide`,
@@ -159,7 +166,7 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
     if (item.hasDiff) {
       actions.appendChild(
         button({
-          label: `Show diff: ${item.title}`,
+          label: `Show diff: ${title}`,
           text: 'Show diff',
           icon: 'diff',
           className: 'secondary approval-show-diff',

@@ -61,8 +61,9 @@ export const runEventSchema = z.discriminatedUnion('kind', [
     risk: opt(z.string()),
     options: z.readonly(z.array(approvalDecisionSchema)),
     hasDiff: z.boolean(),
-    // Added with approval rules: older journals have neither.
-    subject: opt(z.object({ tool: z.string(), paths: opt(z.array(z.string())), command: opt(z.string()) })),
+    // Added with approval rules: older journals have neither. A subject without `complete` is not known whole, so
+    // no rule matches it after a reload: the field must survive the journal.
+    subject: opt(z.object({ tool: z.string(), paths: opt(z.array(z.string())), command: opt(z.string()), complete: opt(z.boolean()) })),
     ruleNote: opt(z.string()),
     saveRuleAs: opt(approvalDecisionSchema),
   }),

@@ -16,7 +16,7 @@ import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
 import { awaitsDecision } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
-import { decisionLabel, isAllowing } from '../../protocol/transcriptTypes';
+import { decisionLabel, isAllowing, shownDecisions } from '../../protocol/transcriptTypes';
 import { Disposable } from '../disposable';
 import { approvalNotificationMode } from '../settings';
 import type { ApprovalAttention } from './approvalAttention';
@@ -205,7 +205,7 @@ export class ApprovalCenter extends Disposable {
     // With rules on offer, the daemon's own "similar" choices give way to the rule button (uncluttered; the palette
     // and the card's "More…" still list them).
     const withRules = ruleChoices(approval, workspaceRulesAllowed()).length > 0;
-    const shown = withRules ? approval.options.filter((o) => o !== 'allow_similar' && o !== 'deny_always') : approval.options;
+    const shown = shownDecisions(approval.options, approval.subject, withRules);
     const buttons = [...shown.map((o) => decisionLabel(o, approval.options)), ...(withRules && approval.options.some(isAllowing) ? [RULE_BUTTON] : []), detailsLabel];
     const choice =
       mode === 'modal'

@@ -10,7 +10,9 @@ import { looksLikeFileEdit, proposedFiles } from '../../model/editProposal';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import { awaitsDecision } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
+import { visibleExcerpt, visibleText } from '../../protocol/visibleText';
 import { Disposable } from '../disposable';
+import { sanitizeNotificationText } from '../notificationText';
 import { approvalKeyOfUri, ProposalContentProvider } from './proposalContentProvider';
 
 export const PENDING_APPROVAL_CONTEXT = 'agentSwitchboard.activeEditorIsPendingApproval';
@@ -58,13 +60,14 @@ export class ApprovalDiffs extends Disposable {
       }
       triples.push([resolve(file.path), left, right]);
       if (file.problem) {
-        void vscode.window.showWarningMessage(`${path.basename(file.path)}: ${file.problem}`);
+        void vscode.window.showWarningMessage(sanitizeNotificationText(`${path.basename(file.path)}: ${file.problem}`, 300));
       }
     });
-    const title = `Proposed: ${approval.title}`;
+    // The editor tab shows it: hidden characters visible, bounded without hiding the end.
+    const title = `Proposed: ${visibleExcerpt(approval.title, 120)}`;
     if (triples.length === 1) {
       const [, left, right] = triples[0]!;
-      await vscode.commands.executeCommand('vscode.diff', left, right, `${path.basename(files[0]!.path)} (${title})`, { preview: false });
+      await vscode.commands.executeCommand('vscode.diff', left, right, `${visibleText(path.basename(files[0]!.path))} (${title})`, { preview: false });
     } else {
       await vscode.commands.executeCommand('vscode.changes', title, triples);
     }

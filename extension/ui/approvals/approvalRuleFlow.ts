@@ -4,12 +4,13 @@
  * itself is decided through the one gate. Used by the card, the notification and the palette alike.
  */
 import * as vscode from 'vscode';
-import type { ApprovalRule, RuleEffect, RuleScopeKind } from '../../model/approvalRules';
+import type { ApprovalRule, RuleEffect, RulePattern, RuleScopeKind } from '../../model/approvalRules';
 import { patternLabel, ruleFor, scopeLabel, storageLabel } from '../../model/approvalRules';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
-import { decisionLabel } from '../../protocol/transcriptTypes';
+import { decisionLabel, subjectIsComplete } from '../../protocol/transcriptTypes';
+import { visibleExcerpt } from '../../protocol/visibleText';
 import { sanitizeNotificationText } from '../notificationText';
 import type { ApprovalRules } from './approvalRules';
 import { workspaceRulesAllowed } from './approvalRules';
@@ -18,12 +19,30 @@ import { decisionForRule, ownSimilarDecisions, ruleChoices } from './ruleDecisio
 export type ConfirmRule = (rule: ApprovalRule, connectionName: string) => Promise<boolean>;
 export type DecideWithRule = (approvalKey: string, decision: ApprovalDecision, by: DecisionSurface, rule?: string) => Promise<boolean>;
 
+/** What a command pattern covers beyond its words (the matcher is model/commandRules.ts). */
+function coverage(pattern: RulePattern): string[] {
+  switch (pattern.kind) {
+    case 'commandPrefix':
+      return [
+        'Covers: commands whose first words are these, with any arguments after them (options included).',
+        'Never covers a command that chains, pipes, redirects or substitutes anything, or holds characters other than printable ASCII.',
+      ];
+    case 'commandExact':
+      return ['Covers: this one command, character for character, and nothing else.'];
+    default:
+      return [];
+  }
+}
+
 /** The words of the confirmation: everything the rule will do, before it exists. */
 export function ruleConfirmationDetail(rule: ApprovalRule, connectionName: string): string {
   return [
     `Effect: ${rule.effect === 'allow' ? 'allow' : 'deny'} without asking`,
     `Tool: ${sanitizeNotificationText(rule.tool, 80)}`,
-    `Pattern: ${sanitizeNotificationText(patternLabel(rule.tool, rule.pattern), 200)}`,
+    // A modal renders no markdown, so a glob's brackets stay as they are; a long exact command keeps its head and
+    // its tail: the confirmation must not hide what the rule allows.
+    `Pattern: ${visibleExcerpt(patternLabel(rule.tool, rule.pattern), 1000)}`,
+    ...coverage(rule.pattern),
     `Scope: ${scopeLabel(rule.scope)} (${sanitizeNotificationText(connectionName, 60)})`,
     `Stored: ${storageLabel(rule.scope)}`,
     'Deny rules win over allow rules. Revoke it in the Approval Rules view.',
@@ -32,7 +51,8 @@ export function ruleConfirmationDetail(rule: ApprovalRule, connectionName: strin
 
 const modalConfirm: ConfirmRule = async (rule, connectionName) => {
   const save = rule.effect === 'allow' ? 'Save rule and allow' : 'Save rule and deny';
-  const choice = await vscode.window.showWarningMessage(`Save this approval rule? ${rule.label}`, { modal: true, detail: ruleConfirmationDetail(rule, connectionName) }, save);
+  const message = `Save this approval rule? ${visibleExcerpt(rule.label, 160)}`;
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail: ruleConfirmationDetail(rule, connectionName) }, save);
   return choice === save;
 };
 
@@ -50,7 +70,11 @@ export class ApprovalRuleFlow {
   async pick(approval: ApprovalInfo, by: DecisionSurface): Promise<boolean> {
     const choices = ruleChoices(approval, workspaceRulesAllowed());
     if (choices.length === 0) {
-      void vscode.window.showInformationMessage('This request does not say what it touches, so no rule can be made from it.');
+      void vscode.window.showInformationMessage(
+        approval.subject === undefined
+          ? 'This request does not say what it touches, so no rule can be made from it.'
+          : 'This request was too long to show whole or could not be read, so no rule can be made from it: answer it on its own.',
+      );
       return false;
     }
     // The daemon's own "similar" answers: the agent decides what is similar, and the editor shows no rule for it.
@@ -73,11 +97,11 @@ export class ApprovalRuleFlow {
     const connection = run ? this.store.state.connections.get(run.connectionId) : undefined;
     const scope = this.rules.scopeFor(approval, scopeKind);
     const decision = decisionForRule(approval, effect, true);
-    if (!approval.subject || !scope || !decision) {
+    if (!subjectIsComplete(approval.subject) || !scope || !decision) {
       void vscode.window.showWarningMessage(
         scopeKind === 'workspace' && !workspaceRulesAllowed()
           ? 'Workspace approval rules are off: enable agentSwitchboard.approvals.allowWorkspaceRules first.'
-          : 'No rule can be made from this request.',
+          : 'No rule can be made from this request (it was cut, could not be read, or says nothing it touches).',
       );
       return false;
     }

@@ -21,6 +21,7 @@ const storedRuleSchema = z.object({
   pattern: z.union([
     z.object({ kind: z.literal('pathGlob'), glob: z.string() }),
     z.object({ kind: z.literal('commandPrefix'), prefix: z.string() }),
+    z.object({ kind: z.literal('commandExact'), command: z.string() }),
     z.object({ kind: z.literal('anyInput') }),
   ]),
   scope: z.object({ kind: z.literal('workspace'), connectionId: z.string() }),

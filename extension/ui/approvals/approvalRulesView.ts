@@ -2,7 +2,9 @@
 import * as vscode from 'vscode';
 import type { ApprovalRule } from '../../model/approvalRules';
 import { scopeLabel, storageLabel } from '../../model/approvalRules';
+import { isCurrentPrefix } from '../../model/commandRules';
 import type { RunStore } from '../../model/runStore';
+import { visibleExcerpt, visibleText } from '../../protocol/visibleText';
 import { Disposable } from '../disposable';
 import type { ApprovalRules } from './approvalRules';
 
@@ -30,14 +32,17 @@ export class ApprovalRulesView extends Disposable implements vscode.TreeDataProv
       scope.kind === 'run'
         ? this.store.state.runs.get(scope.runKey)?.title
         : this.store.state.connections.get(scope.connectionId)?.name;
-    return name ? `${scopeLabel(scope)} · ${name}` : scopeLabel(scope);
+    return name ? `${scopeLabel(scope)} · ${visibleText(name)}` : scopeLabel(scope);
   }
 
   getTreeItem(rule: ApprovalRule): vscode.TreeItem {
-    const item = new vscode.TreeItem(rule.label, vscode.TreeItemCollapsibleState.None);
+    // A label holds agent text (an exact command, a path): hidden characters shown, long ones cut in the middle.
+    const item = new vscode.TreeItem(visibleExcerpt(rule.label, 200), vscode.TreeItemCollapsibleState.None);
     item.id = rule.id;
-    item.description = this.describe(rule);
-    item.tooltip = new vscode.MarkdownString().appendText(`${rule.label}\n\nScope: ${this.describe(rule)}\n\n${storageLabel(rule.scope)}`);
+    // A prefix saved by an older version that is wider than the editor proposes now: listed so it can be revoked.
+    const inactive = rule.pattern.kind === 'commandPrefix' && !isCurrentPrefix(rule.pattern.prefix);
+    item.description = inactive ? `no longer matches (too wide) · ${this.describe(rule)}` : this.describe(rule);
+    item.tooltip = new vscode.MarkdownString().appendText(`${visibleExcerpt(rule.label, 2000, 'keep')}\n\nScope: ${this.describe(rule)}\n\n${storageLabel(rule.scope)}`);
     item.iconPath = new vscode.ThemeIcon(rule.effect === 'allow' ? 'pass' : 'circle-slash');
     item.contextValue = 'approvalRule';
     return item;

@@ -7,7 +7,7 @@
 import type { RuleEffect, RuleScopeKind } from '../../model/approvalRules';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
-import { isAllowing } from '../../protocol/transcriptTypes';
+import { isAllowing, subjectIsComplete } from '../../protocol/transcriptTypes';
 
 export interface RuleChoice {
   readonly effect: RuleEffect;
@@ -21,9 +21,12 @@ export function ruleChoiceLabel(effect: RuleEffect, scope: RuleScopeKind): strin
   return `${effect === 'allow' ? 'Allow' : 'Deny'} similar for ${SCOPE_WORDS[scope]}`;
 }
 
-/** The rule choices for `approval`: none without a subject; deny rules only where the daemon can deny. */
+/**
+ * The rule choices for `approval`: none without a whole subject (a request cut to a bound or not readable is
+ * answered on its own); deny rules only where the daemon can deny.
+ */
 export function ruleChoices(approval: Pick<ApprovalInfo, 'subject' | 'options'>, workspaceAllowed: boolean): RuleChoice[] {
-  if (approval.subject === undefined) {
+  if (!subjectIsComplete(approval.subject)) {
     return [];
   }
   const scopes: RuleScopeKind[] = workspaceAllowed ? ['run', 'connection', 'workspace'] : ['run', 'connection'];
@@ -48,7 +51,13 @@ export function decisionForRule(approval: Pick<ApprovalInfo, 'options' | 'saveRu
   return prefer.find((d) => options.includes(d));
 }
 
-/** The daemon's own "similar" answers worth offering apart from rules (not the one a saved rule sends anyway). */
-export function ownSimilarDecisions(approval: Pick<ApprovalInfo, 'options' | 'saveRuleAs'>): ApprovalDecision[] {
+/**
+ * The daemon's own "similar" answers worth offering apart from rules (not the one a saved rule sends anyway), and
+ * none for a request whose subject is not whole.
+ */
+export function ownSimilarDecisions(approval: Pick<ApprovalInfo, 'options' | 'saveRuleAs' | 'subject'>): ApprovalDecision[] {
+  if (approval.subject !== undefined && !subjectIsComplete(approval.subject)) {
+    return [];
+  }
   return approval.options.filter((o) => (o === 'allow_similar' || o === 'deny_always') && o !== approval.saveRuleAs);
 }

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import type { BoardGroup, BoardRow } from '../../model/boardGroups';
 import { changeStatsText, elapsedText, isLiveRow } from '../../model/boardGroups';
 import type { ApprovalInfo } from '../../model/modelTypes';
-import { decisionLabel } from '../../protocol/transcriptTypes';
+import { decisionLabel, shownDecisions } from '../../protocol/transcriptTypes';
+import { visibleExcerpt, visibleText } from '../../protocol/visibleText';
 import { runIcon, runStateLabel } from '../runPresentation';
 
 /** A row's node. Run nodes have the Connections tree's shape, so the run commands (send, cancel…) accept them. */
@@ -117,19 +118,22 @@ function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
 }
 
 export function approvalItem(approval: ApprovalInfo, canShowDiff: boolean): vscode.TreeItem {
-  const item = new vscode.TreeItem(approval.title, vscode.TreeItemCollapsibleState.None);
+  // Agent text where a person decides: hidden characters shown, a long summary (often the command) cut in its
+  // middle, never at its end (protocol/visibleText.ts).
+  const title = visibleText(approval.title);
+  const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
   item.id = `approval:${approval.key}`;
   const failed = approval.status === 'failed';
-  const summary = approval.summary ? oneLine(approval.summary) : '';
+  const summary = approval.summary ? visibleExcerpt(approval.summary.trim().replace(/ {2,}/g, ' '), 120) : '';
   item.description = failed ? `not delivered — try again${summary ? ` · ${summary}` : ''}` : summary;
   item.iconPath = failed ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('shield', new vscode.ThemeColor('charts.yellow'));
   const md = new vscode.MarkdownString(undefined, false);
   md.appendMarkdown('**');
-  md.appendText(approval.title);
+  md.appendText(title);
   md.appendMarkdown('**');
   if (approval.summary) {
     md.appendMarkdown('\n\n');
-    md.appendText(approval.summary);
+    md.appendText(visibleExcerpt(approval.summary, 2000, 'keep'));
   }
   if (approval.risk) {
     md.appendMarkdown('\n\n');
@@ -142,10 +146,12 @@ export function approvalItem(approval: ApprovalInfo, canShowDiff: boolean): vsco
   md.appendMarkdown('\n\n');
   md.appendText(`Choices: ${approval.options.map((o) => decisionLabel(o, approval.options)).join(', ')}`);
   item.tooltip = md;
-  item.accessibilityInformation = { label: `Approval: ${approval.title}${summary ? `, ${summary}` : ''}` };
+  item.accessibilityInformation = { label: `Approval: ${title}${summary ? `, ${summary}` : ''}` };
   // Enter (or a click) asks for the decision in a quick pick; Allow / Deny are also inline and in the context menu.
   item.command = { command: 'agentSwitchboard.decideApproval', title: 'Decide', arguments: [approval.key, undefined, 'board'] };
-  item.contextValue = `boardApproval${approval.options.map((o) => `+${o}`).join('')}${canShowDiff ? '+diff' : ''}`;
+  // The menus offer what the card offers: nothing "similar" for a request not whole (shownDecisions).
+  const offered = shownDecisions(approval.options, approval.subject, false);
+  item.contextValue = `boardApproval${offered.map((o) => `+${o}`).join('')}${canShowDiff ? '+diff' : ''}`;
   return item;
 }
 
@@ -164,7 +170,3 @@ function hasChanges(row: BoardRow): row is BoardRow & { readonly changes: NonNul
   return row.changes !== undefined && row.changes.added + row.changes.removed > 0;
 }
 
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
-}

@@ -2,8 +2,10 @@
 import * as vscode from 'vscode';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
-import { approvalDecisionSchema, decisionLabel, decisionSurfaceSchema, isAllowing } from '../../protocol/transcriptTypes';
-import { sanitizeNotificationText } from '../notificationText';
+import { approvalDecisionSchema, decisionLabel, decisionSurfaceSchema, isAllowing, shownDecisions } from '../../protocol/transcriptTypes';
+import { workspaceRulesAllowed } from '../approvals/approvalRules';
+import { ruleChoices } from '../approvals/ruleDecision';
+import { sanitizeCommandText, sanitizeNotificationText } from '../notificationText';
 import type { CommandContext } from './commandContext';
 
 const ICONS: Record<ApprovalDecision, string> = { allow_once: '$(check)', allow_similar: '$(check-all)', deny: '$(close)', deny_always: '$(circle-slash)' };
@@ -18,7 +20,7 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
     const items = pending.map((a) => ({
       label: sanitizeNotificationText(a.title, 80),
       description: a.risk ? `risk: ${a.risk}` : undefined,
-      detail: `${sanitizeNotificationText(a.summary ?? '', 120)} — ${ctx.store.state.runs.get(a.runKey)?.title ?? a.runKey}`,
+      detail: `${sanitizeCommandText(a.summary ?? '', 120)} — ${sanitizeNotificationText(ctx.store.state.runs.get(a.runKey)?.title ?? a.runKey, 80)}`,
       approval: a,
     }));
     return (await vscode.window.showQuickPick(items, { placeHolder: 'Which approval request?', matchOnDetail: true }))?.approval;
@@ -48,14 +50,18 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
       if (approvalDecisionSchema.safeParse(decision).success) {
         return ctx.approvals.decide(approval.key, decision as ApprovalDecision, by);
       }
-      const items: { label: string; decision?: ApprovalDecision; diff?: boolean; rule?: boolean }[] = approval.options.map((o) => ({ label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`, decision: o }));
-      if (approval.subject !== undefined) {
+      // The palette lists the daemon's own "similar" answers beside the rule item, but not for a request cut or unreadable.
+      const items: { label: string; decision?: ApprovalDecision; diff?: boolean; rule?: boolean }[] = shownDecisions(approval.options, approval.subject, false).map((o) => ({
+        label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`,
+        decision: o,
+      }));
+      if (ruleChoices(approval, workspaceRulesAllowed()).length > 0) {
         items.push({ label: '$(law) Allow or deny similar requests (save a rule)…', rule: true });
       }
       if (ctx.diffs.canShow(approval)) {
         items.push({ label: '$(diff) Show diff', diff: true });
       }
-      const pick = await vscode.window.showQuickPick(items, { placeHolder: sanitizeNotificationText(approval.summary ?? approval.title, 120) });
+      const pick = await vscode.window.showQuickPick(items, { placeHolder: sanitizeCommandText(approval.summary ?? approval.title, 120) });
       if (pick?.rule) {
         return ctx.approvals.ruleFlow.pick(approval, 'palette');
       }

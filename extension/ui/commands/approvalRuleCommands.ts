@@ -1,7 +1,7 @@
 /** Approval rules from the palette and the Approval Rules view: save one from a request, revoke one, reset all. */
 import * as vscode from 'vscode';
 import type { ApprovalRule } from '../../model/approvalRules';
-import { sanitizeNotificationText } from '../notificationText';
+import { sanitizeCommandText, sanitizeNotificationText } from '../notificationText';
 import type { ApprovalRulesView } from '../approvals/approvalRulesView';
 import type { CommandContext } from './commandContext';
 
@@ -23,7 +23,7 @@ export function registerApprovalRuleCommands(ctx: CommandContext, view: Approval
       void vscode.window.showInformationMessage('There are no approval rules.');
       return undefined;
     }
-    const items = all.map((rule) => ({ label: sanitizeNotificationText(rule.label, 120), description: view.describe(rule), rule }));
+    const items = all.map((rule) => ({ label: sanitizeCommandText(rule.label, 120), description: view.describe(rule), rule }));
     return (await vscode.window.showQuickPick(items, { placeHolder: 'Which approval rule should stop answering requests?' }))?.rule;
   };
 
@@ -34,7 +34,7 @@ export function registerApprovalRuleCommands(ctx: CommandContext, view: Approval
           ? ctx.approvals.find(approvalKey)
           : (
               await vscode.window.showQuickPick(
-                ctx.approvals.pending().map((a) => ({ label: sanitizeNotificationText(a.title, 80), detail: sanitizeNotificationText(a.summary ?? '', 120), approval: a })),
+                ctx.approvals.pending().map((a) => ({ label: sanitizeNotificationText(a.title, 80), detail: sanitizeCommandText(a.summary ?? '', 120), approval: a })),
                 { placeHolder: 'Which approval request?' },
               )
             )?.approval;

@@ -183,6 +183,10 @@ test('the webview may not import Node built-ins or host code, only the message s
     [],
   );
   assert.deepEqual(
+    await restrictedImportErrors('webview/boundaryProbe.ts', "import { visibleText } from '../extension/protocol/visibleText';\nexport const v = visibleText;\n"),
+    [],
+  );
+  assert.deepEqual(
     await restrictedImportErrors(
       'webview/boundaryProbe.ts',
       "import { applyPatch } from '../extension/protocol/transcriptPatch';\nimport { runStateDisplay } from '../extension/protocol/runStateDisplay';\nexport const p = [applyPatch, runStateDisplay];\n",

@@ -70,8 +70,8 @@ test('each scope says where it is kept', () => {
 });
 
 test('subjects: paths, argv commands, ACP locations', () => {
-  assert.deepEqual(subjectOf('edit', { abs: 1 }, ['/w/a.ts', '/w/a.ts']), { tool: 'edit', paths: ['/w/a.ts'] });
-  assert.deepEqual(subjectOf('exec', { cmd: ['git', 'status'] }), { tool: 'exec', command: 'git status' });
-  assert.deepEqual(subjectOf('', 'not an object'), { tool: 'tool' });
-  assert.deepEqual(subjectOf('ApplyPatch', '*** Begin Patch\n*** Update File: src/a.ts\n*** Add File: src/b.ts\n'), { tool: 'ApplyPatch', paths: ['src/a.ts', 'src/b.ts'] });
+  assert.deepEqual(subjectOf('edit', { abs: 1 }, ['/w/a.ts', '/w/a.ts']), { tool: 'edit', paths: ['/w/a.ts'], complete: true });
+  assert.deepEqual(subjectOf('exec', { cmd: ['git', 'status'] }), { tool: 'exec', command: 'git status', complete: true });
+  assert.deepEqual(subjectOf('', 'not an object'), { tool: 'tool' }, 'a tool without a name is not whole');
+  assert.deepEqual(subjectOf('ApplyPatch', '*** Begin Patch\n*** Update File: src/a.ts\n*** Add File: src/b.ts\n'), { tool: 'ApplyPatch', paths: ['src/a.ts', 'src/b.ts'], complete: true });
 });
