@@ -191,9 +191,9 @@ export default tseslint.config(
           ],
           patterns: [
             {
-              regex: '^(\\.\\./)+extension/(?!protocol/(webviewMessages|transcriptTypes|transcriptPatch|kindCodes|runStateDisplay|changeSetRows)$)',
+              regex: '^(\\.\\./)+extension/(?!protocol/(webviewMessages|transcriptTypes|transcriptPatch|kindCodes|runStateDisplay|changeSetRows|protectedPaths)$)',
               message:
-                'The webview may import only extension/protocol/webviewMessages, transcriptTypes, transcriptPatch, kindCodes, runStateDisplay and changeSetRows from the host code.',
+                'The webview may import only extension/protocol/webviewMessages, transcriptTypes, transcriptPatch, kindCodes, runStateDisplay, changeSetRows and protectedPaths from the host code.',
             },
           ],
         },

@@ -7,6 +7,7 @@
  */
 import { minimatch } from 'minimatch';
 import type { ApprovalSubject } from '../protocol/transcriptTypes';
+import { coversRootTopLevel, exactPathsGlob, isProtectedSubject, PATH_GLOB_OPTIONS } from './pathRules';
 
 export type RuleEffect = 'allow' | 'deny';
 
@@ -80,8 +81,11 @@ function commandPrefixOf(command: string): string {
   return TWO_WORD_COMMANDS.has(first.replace(/^.*\//, '')) && second !== undefined && !second.startsWith('-') && !SHELL_CONTROL.test(second) ? `${first} ${second}` : first;
 }
 
-/** The pattern a rule proposed from `subject` uses: the command's first word(s), else the files' directory, else any. */
-export function patternFor(subject: ApprovalSubject): RulePattern {
+/**
+ * The pattern a rule proposed from `subject` uses: the command's first word(s), else the files' directory (the
+ * files themselves when that directory is, or holds, one of the workspace `roots`), else any.
+ */
+export function patternFor(subject: ApprovalSubject, roots: readonly string[] = []): RulePattern {
   if (subject.command !== undefined) {
     const prefix = commandPrefixOf(subject.command.split(SHELL_CONTROL)[0] ?? '');
     if (prefix !== '') {
@@ -91,8 +95,8 @@ export function patternFor(subject: ApprovalSubject): RulePattern {
   const paths = (subject.paths ?? []).filter((p) => !hasParentSegment(p));
   if (paths.length > 0 && paths.length === (subject.paths ?? []).length) {
     const dir = commonDirectory(paths);
-    if (dir === '' || dir === '/') {
-      return paths.length === 1 ? { kind: 'pathGlob', glob: escapeGlob(paths[0]!) } : { kind: 'anyInput' };
+    if (dir === '' || dir === '/' || coversRootTopLevel(dir, roots)) {
+      return { kind: 'pathGlob', glob: exactPathsGlob(paths) };
     }
     return { kind: 'pathGlob', glob: `${escapeGlob(dir)}/**` };
   }
@@ -146,8 +150,8 @@ export function storageLabel(scope: RuleScope): string {
 }
 
 /** Proposes the rule for requests like `subject` (not saved: the UI shows it first). */
-export function ruleFor(subject: ApprovalSubject, effect: RuleEffect, scope: RuleScope, id: string, now: number): ApprovalRule {
-  const pattern = patternFor(subject);
+export function ruleFor(subject: ApprovalSubject, effect: RuleEffect, scope: RuleScope, id: string, now: number, roots: readonly string[] = []): ApprovalRule {
+  const pattern = patternFor(subject, roots);
   const label = `${effect === 'allow' ? 'Allow' : 'Deny'} ${patternLabel(subject.tool, pattern)}`;
   return { id, effect, tool: subject.tool, pattern, scope, createdAt: now, label };
 }
@@ -172,7 +176,7 @@ export function patternMatches(pattern: RulePattern, subject: ApprovalSubject): 
     case 'pathGlob': {
       const paths = subject.paths ?? [];
       // `..` could leave the directory the glob names: such a request is always asked.
-      return paths.length > 0 && paths.every((p) => !hasParentSegment(p) && minimatch(p, pattern.glob, { dot: true, nocomment: true, nonegate: true }));
+      return paths.length > 0 && paths.every((p) => !hasParentSegment(p) && minimatch(p, pattern.glob, PATH_GLOB_OPTIONS));
     }
     case 'commandPrefix': {
       const command = subject.command?.trim();
@@ -190,11 +194,15 @@ export function patternMatches(pattern: RulePattern, subject: ApprovalSubject): 
   }
 }
 
-/** The rule that answers a request with `subject` made in `context`, or undefined. Deny rules win. */
+/**
+ * The rule that answers a request with `subject` made in `context`, or undefined. Deny rules win. A request naming a
+ * protected path (protocol/protectedPaths.ts) is never allowed by a rule: a person decides it; a deny rule may deny.
+ */
 export function matchRules(rules: readonly ApprovalRule[], subject: ApprovalSubject | undefined, context: RuleContext): ApprovalRule | undefined {
   if (subject === undefined) {
     return undefined;
   }
-  const matching = rules.filter((r) => r.tool === subject.tool && inScope(r.scope, context) && patternMatches(r.pattern, subject));
+  const guarded = isProtectedSubject(subject);
+  const matching = rules.filter((r) => r.tool === subject.tool && inScope(r.scope, context) && !(guarded && r.effect === 'allow') && patternMatches(r.pattern, subject));
   return matching.find((r) => r.effect === 'deny') ?? matching[0];
 }

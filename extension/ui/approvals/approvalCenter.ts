@@ -13,6 +13,7 @@ import { decideApprovalOnce } from '../../model/approvalGate';
 import type { ApprovalGateResult } from '../../model/approvalGate';
 import { approvalOutcomeText } from '../../model/approvalLifecycle';
 import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
+import { isProtectedSubject } from '../../model/pathRules';
 import { awaitsDecision } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
@@ -205,7 +206,9 @@ export class ApprovalCenter extends Disposable {
     // With rules on offer, the daemon's own "similar" choices give way to the rule button (uncluttered; the palette
     // and the card's "More…" still list them).
     const withRules = ruleChoices(approval, workspaceRulesAllowed()).length > 0;
-    const shown = withRules ? approval.options.filter((o) => o !== 'allow_similar' && o !== 'deny_always') : approval.options;
+    // A protected path is decided once, by a person: not by the agent's own "always allow" either.
+    const guarded = isProtectedSubject(approval.subject);
+    const shown = withRules ? approval.options.filter((o) => o !== 'allow_similar' && o !== 'deny_always') : approval.options.filter((o) => !guarded || o !== 'allow_similar');
     const buttons = [...shown.map((o) => decisionLabel(o, approval.options)), ...(withRules && approval.options.some(isAllowing) ? [RULE_BUTTON] : []), detailsLabel];
     const choice =
       mode === 'modal'

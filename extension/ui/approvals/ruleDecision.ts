@@ -7,6 +7,7 @@
 import type { RuleEffect, RuleScopeKind } from '../../model/approvalRules';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
+import { isProtectedSubject } from '../../model/pathRules';
 import { isAllowing } from '../../protocol/transcriptTypes';
 
 export interface RuleChoice {
@@ -21,9 +22,12 @@ export function ruleChoiceLabel(effect: RuleEffect, scope: RuleScopeKind): strin
   return `${effect === 'allow' ? 'Allow' : 'Deny'} similar for ${SCOPE_WORDS[scope]}`;
 }
 
-/** The rule choices for `approval`: none without a subject; deny rules only where the daemon can deny. */
+/**
+ * The rule choices for `approval`: none without a subject or for one naming a protected path (a person decides each
+ * such request); deny rules only where the daemon can deny.
+ */
 export function ruleChoices(approval: Pick<ApprovalInfo, 'subject' | 'options'>, workspaceAllowed: boolean): RuleChoice[] {
-  if (approval.subject === undefined) {
+  if (approval.subject === undefined || isProtectedSubject(approval.subject)) {
     return [];
   }
   const scopes: RuleScopeKind[] = workspaceAllowed ? ['run', 'connection', 'workspace'] : ['run', 'connection'];
