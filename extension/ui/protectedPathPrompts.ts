@@ -121,7 +121,7 @@ export class ProtectedPathPrompts extends Disposable implements ProtectedWriteAp
     const proposed = side('proposed');
     this.content.set(original, request.current ?? '');
     this.content.set(proposed, request.proposed);
-    const shownPath = vscode.workspace.asRelativePath(request.found.path, true);
+    const shownPath = vscode.workspace.asRelativePath(request.found.path);
     try {
       const title = `${path.basename(request.file)}: the agent's write (protected${request.current === undefined ? ', new file' : ''})`;
       await vscode.commands.executeCommand('vscode.diff', original, proposed, title, { preview: false });
