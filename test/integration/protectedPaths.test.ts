@@ -92,6 +92,7 @@ suite('Protected paths', () => {
     fs.rmSync(path.dirname(settings), { recursive: true, force: true });
     fs.rmSync(hook, { force: true });
     fs.rmSync(plain, { force: true });
+    fs.rmSync(path.join(workspaceDir(), 'protected-suite-note.txt'), { force: true });
     fs.rmSync(stateDir, { recursive: true, force: true });
     await clearNotifications();
   });
@@ -139,7 +140,6 @@ suite('Protected paths', () => {
     // An ordinary file is not asked about.
     await a.workspace.writeText(path.join(workspaceDir(), 'protected-suite-note.txt'), 'plain\n');
     assert.equal(asked.length, 5, 'no question for an ordinary file');
-    fs.rmSync(path.join(workspaceDir(), 'protected-suite-note.txt'));
     fs.rmSync(hook);
   });
 
