@@ -176,6 +176,9 @@ suite('Protected paths', () => {
     assert.match(note, /Protected: .*\.vscode\/settings\.json: it is in the workspace's \.vscode folder.*No approval rule answers this/);
     assert.equal(await ui<number>({ action: 'count', selector: '.approval-pending [data-rule]', webview: true }), 0, 'no rule is offered from it');
     assert.equal(await ui<number>({ action: 'count', selector: '.approval-pending [data-decision="allow_similar"]', webview: true }), 0, "nor the agent's own always-allow");
+    // The agent's own "always allow" is refused from every surface (here the palette's path).
+    assert.equal(await a.approvals.decide(first, 'allow_similar', 'palette'), false);
+    assert.equal(a.store.state.approvals.get(first)?.status, 'pending');
     // The Runs view folded away for the picture, so the card has the sidebar's room.
     const runsWas = await setViewExpanded('Runs', false);
     await screenshot('protected-approval-card.png');

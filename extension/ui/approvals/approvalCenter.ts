@@ -72,8 +72,15 @@ export class ApprovalCenter extends Disposable {
     return this.store.state.approvals.get(approvalKey);
   }
 
-  /** Sends a person's decision once. Returns false (and says so) when it was already decided or is in flight. */
+  /**
+   * Sends a person's decision once. Returns false (and says so) when it was already decided or is in flight, or when
+   * it is the agent's own "allow similar" for a request naming a protected path (each of those is allowed once).
+   */
   async decide(approvalKey: string, decision: ApprovalDecision, by: DecisionSurface, rule?: string): Promise<boolean> {
+    if (decision === 'allow_similar' && isProtectedSubject(this.store.state.approvals.get(approvalKey)?.subject)) {
+      void vscode.window.showWarningMessage('This request names a protected path (.vscode, .git or a workspace file): allow it once, or deny it.');
+      return false;
+    }
     const result = await this.gate(approvalKey, decision, by, rule);
     switch (result.kind) {
       case 'sent':

@@ -1,6 +1,7 @@
 /** Allow/Deny Pending Approval…, the editor-title Allow/Deny of a proposal diff, and Show Approval Diff. */
 import * as vscode from 'vscode';
 import type { ApprovalInfo } from '../../model/modelTypes';
+import { isProtectedSubject } from '../../model/pathRules';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
 import { approvalDecisionSchema, decisionLabel, decisionSurfaceSchema, isAllowing } from '../../protocol/transcriptTypes';
 import { sanitizeNotificationText } from '../notificationText';
@@ -48,8 +49,12 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
       if (approvalDecisionSchema.safeParse(decision).success) {
         return ctx.approvals.decide(approval.key, decision as ApprovalDecision, by);
       }
-      const items: { label: string; decision?: ApprovalDecision; diff?: boolean; rule?: boolean }[] = approval.options.map((o) => ({ label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`, decision: o }));
-      if (approval.subject !== undefined) {
+      // A protected path is allowed once at a time: not by the agent's own "always", not by a rule.
+      const guarded = isProtectedSubject(approval.subject);
+      const items: { label: string; decision?: ApprovalDecision; diff?: boolean; rule?: boolean }[] = approval.options
+        .filter((o) => !guarded || o !== 'allow_similar')
+        .map((o) => ({ label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`, decision: o }));
+      if (approval.subject !== undefined && !guarded) {
         items.push({ label: '$(law) Allow or deny similar requests (save a rule)…', rule: true });
       }
       if (ctx.diffs.canShow(approval)) {
