@@ -17,7 +17,7 @@ import type { WorkspaceAccessError } from '../../extension/drivers/kit/workspace
 import type { ApprovalRule } from '../../extension/model/approvalRules';
 import type { ProtectedWriteQuestion } from '../../extension/ui/protectedPathPrompts';
 import type { ApplyOutcome } from '../../extension/ui/changeSets/changeSetApply';
-import { api, screenshot, ui, waitFor, workspaceDir } from './support';
+import { api, screenshot, traceOf, ui, waitFor, workspaceDir } from './support';
 import { addConnections, clearNotifications, decideFromNotification, endedTurns, fixturePath, itemsOf, pendingApproval, removeConnections, setViewExpanded, webviewTexts } from './acpSupport';
 
 const NAME = 'ACP protected';
@@ -195,6 +195,9 @@ suite('Protected paths', () => {
     assert.equal(fs.readFileSync(settings, 'utf8'), SETTINGS_TEXT, 'denied: the agent wrote nothing');
     const tool = itemsOf(a, runKey).filter((i) => i.kind === 'tool').at(-1);
     assert.ok(tool?.kind === 'tool' && tool.status === 'failed', JSON.stringify(tool));
+    // The agent was answered with an error saying the write was denied (ACP has no code of its own for it).
+    const refusal = (await traceOf(NAME)).find((l) => l.dir === 'out' && (l.frame.error as { data?: { reason?: string } } | undefined)?.data?.reason === 'denied');
+    assert.match(JSON.stringify(refusal?.frame.error), /"code":-32602.*The user denied the write to .*\.vscode\/settings\.json/);
 
     // Asked again for the next write; allowed, it is written.
     await clearNotifications();
