@@ -47,6 +47,8 @@ import type { SurfaceDeps } from './ui/transcript/transcriptSurface';
 import { TranscriptActionHandler } from './ui/transcriptActions';
 import { TranscriptViewProvider } from './ui/transcriptViewProvider';
 import { EditorWorkspaceAccess } from './ui/workspaceAccess';
+import type { ConfirmProtectedApply, ConfirmProtectedWrite } from './ui/protectedPathPrompts';
+import { ProtectedPathPrompts } from './ui/protectedPathPrompts';
 
 /** What `activate` returns: used by the integration tests, and by anyone automating the extension. */
 export interface SwitchboardApi {
@@ -73,6 +75,8 @@ export interface SwitchboardApi {
     setWindowFocused(focused: boolean | undefined): void;
     /** Replaces the modal that shows a rule before it is saved; `undefined` restores it. */
     setRuleConfirmation(confirm: ConfirmRule | undefined): void;
+    /** Replaces the modals asked before a protected path is written or applied (`.vscode`, `.git`…); `undefined` restores them. */
+    setProtectedPathConfirmations(answers: { readonly write?: ConfirmProtectedWrite; readonly apply?: ConfirmProtectedApply } | undefined): void;
     /** Where the journals and run checkpoints are (the extension's global storage). */
     readonly storageDir: string;
   };
@@ -121,7 +125,10 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     }
   };
   const storageDir = context.globalStorageUri.fsPath;
-  const workspace = new EditorWorkspaceAccess();
+  const protectedPrompts = new ProtectedPathPrompts();
+  const { confirmWrite: defaultWriteConfirmation, confirmApply: defaultApplyConfirmation } = protectedPrompts;
+  context.subscriptions.push(protectedPrompts);
+  const workspace = new EditorWorkspaceAccess(protectedPrompts);
   const connections = new ConnectionManager(store, driverFactories, (connectionId, profile: ConnectionProfile) => ({
     // The trace is looked up per frame so enabling it in settings applies to open connections too.
     tap: combineTaps((dir, frame, http) => trace?.tap(profile.protocol, profile.name)(dir, frame, http), logTap(profile.name)),
@@ -198,7 +205,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerRunCommands(commandContext),
     ...registerApprovalCommands(commandContext),
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),
-    ...registerChangeSetCommands(commandContext),
+    ...registerChangeSetCommands(commandContext, protectedPrompts),
     ...registerDaemonActionCommands(commandContext),
     ...registerTranscriptTabCommands(commandContext, transcriptPanels),
     watchActionOffers(commandContext),
@@ -272,6 +279,10 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
       setWindowFocused: (focused) => windowFocus.setOverride(focused),
       setRuleConfirmation: (confirm) => {
         approvals.ruleFlow.confirm = confirm ?? defaultRuleConfirmation;
+      },
+      setProtectedPathConfirmations: (answers) => {
+        protectedPrompts.confirmWrite = answers?.write ?? defaultWriteConfirmation;
+        protectedPrompts.confirmApply = answers?.apply ?? defaultApplyConfirmation;
       },
       storageDir,
     },

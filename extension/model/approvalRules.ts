@@ -10,6 +10,7 @@ import { minimatch } from 'minimatch';
 import type { ApprovalSubject } from '../protocol/transcriptTypes';
 import { subjectIsComplete } from '../protocol/transcriptTypes';
 import { commandExactMatches, commandPrefixMatches, proposeCommandPattern } from './commandRules';
+import { coversRootTopLevel, exactPathsGlob, isProtectedSubject, PATH_GLOB_OPTIONS } from './pathRules';
 
 export type RuleEffect = 'allow' | 'deny';
 
@@ -75,17 +76,18 @@ function escapeGlob(text: string): string {
 
 /**
  * The pattern a rule proposed from `subject` uses: for a command its first words or the exact command
- * (model/commandRules.ts), else the files' directory, else any input of the tool.
+ * (model/commandRules.ts), else the files' directory (the files themselves when that directory is, or holds, one of
+ * the workspace `roots`), else any input of the tool.
  */
-export function patternFor(subject: ApprovalSubject): RulePattern {
+export function patternFor(subject: ApprovalSubject, roots: readonly string[] = []): RulePattern {
   if (subject.command !== undefined) {
     return proposeCommandPattern(subject.command);
   }
   const paths = (subject.paths ?? []).filter((p) => !hasParentSegment(p));
   if (paths.length > 0 && paths.length === (subject.paths ?? []).length) {
     const dir = commonDirectory(paths);
-    if (dir === '' || dir === '/') {
-      return paths.length === 1 ? { kind: 'pathGlob', glob: escapeGlob(paths[0]!) } : { kind: 'anyInput' };
+    if (dir === '' || dir === '/' || coversRootTopLevel(dir, roots)) {
+      return { kind: 'pathGlob', glob: exactPathsGlob(paths) };
     }
     return { kind: 'pathGlob', glob: `${escapeGlob(dir)}/**` };
   }
@@ -144,11 +146,11 @@ export function storageLabel(scope: RuleScope): string {
  * Proposes the rule for requests like `subject` (not saved: the UI shows it first). Only for a whole subject
  * (`subjectIsComplete`): the UI offers no rule for any other, and asking for one is a mistake.
  */
-export function ruleFor(subject: ApprovalSubject, effect: RuleEffect, scope: RuleScope, id: string, now: number): ApprovalRule {
+export function ruleFor(subject: ApprovalSubject, effect: RuleEffect, scope: RuleScope, id: string, now: number, roots: readonly string[] = []): ApprovalRule {
   if (!subjectIsComplete(subject)) {
     throw new Error('No rule can be made from a request that was cut or could not be read.');
   }
-  const pattern = patternFor(subject);
+  const pattern = patternFor(subject, roots);
   const label = `${effect === 'allow' ? 'Allow' : 'Deny'} ${patternLabel(subject.tool, pattern)}`;
   return { id, effect, tool: subject.tool, pattern, scope, createdAt: now, label };
 }
@@ -173,7 +175,7 @@ export function patternMatches(pattern: RulePattern, subject: ApprovalSubject): 
     case 'pathGlob': {
       const paths = subject.paths ?? [];
       // `..` could leave the directory the glob names: such a request is always asked.
-      return paths.length > 0 && paths.every((p) => !hasParentSegment(p) && minimatch(p, pattern.glob, { dot: true, nocomment: true, nonegate: true }));
+      return paths.length > 0 && paths.every((p) => !hasParentSegment(p) && minimatch(p, pattern.glob, PATH_GLOB_OPTIONS));
     }
     case 'commandPrefix':
       return subject.command !== undefined && commandPrefixMatches(pattern.prefix, subject.command);
@@ -188,12 +190,16 @@ export function patternMatches(pattern: RulePattern, subject: ApprovalSubject): 
   }
 }
 
-/** The rule that answers a request with `subject` made in `context`, or undefined. Deny rules win. */
+/**
+ * The rule that answers a request with `subject` made in `context`, or undefined. Deny rules win. A request naming a
+ * protected path (protocol/protectedPaths.ts) is never allowed by a rule: a person decides it; a deny rule may deny.
+ */
 export function matchRules(rules: readonly ApprovalRule[], subject: ApprovalSubject | undefined, context: RuleContext): ApprovalRule | undefined {
   // A cut or unreadable request is always asked: a rule would answer for what nobody saw.
   if (subject === undefined || !subjectIsComplete(subject)) {
     return undefined;
   }
-  const matching = rules.filter((r) => r.tool === subject.tool && inScope(r.scope, context) && patternMatches(r.pattern, subject));
+  const guarded = isProtectedSubject(subject);
+  const matching = rules.filter((r) => r.tool === subject.tool && inScope(r.scope, context) && !(guarded && r.effect === 'allow') && patternMatches(r.pattern, subject));
   return matching.find((r) => r.effect === 'deny') ?? matching[0];
 }

@@ -3,12 +3,17 @@
  * its client (ACP `fs/read_text_file`, `fs/write_text_file`). Reads serve the open document's buffer, so the agent
  * sees what the user sees, unsaved edits included; writes go through a `WorkspaceEdit`, so the user can undo them like
  * their own, and are then saved. Both stay inside the workspace folders once `..` and symlinks are resolved
- * (workspacePath.ts).
+ * (workspacePath.ts). A write to a protected path (`.vscode`, `.git`, a workspace file: protocol/protectedPaths.ts),
+ * by the path as named or where it really leads, is shown as a diff and asked about every time
+ * (protectedPathPrompts.ts); denied, the agent gets a `denied` error and nothing is written.
  */
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { WorkspaceAccess } from '../drivers/kit/workspaceAccess';
 import { WorkspaceAccessError } from '../drivers/kit/workspaceAccess';
+import type { ProtectedPath } from '../protocol/protectedPaths';
+import { protectedPathOf } from '../protocol/protectedPaths';
+import type { ProtectedWriteApprover } from './protectedPathPrompts';
 import type { ResolvedPath } from './workspacePath';
 import { lineWindow, realLocation, resolveInsideRoots } from './workspacePath';
 
@@ -17,6 +22,8 @@ const EDIT_METADATA: vscode.WorkspaceEditEntryMetadata = { label: 'Agent edit', 
 export class EditorWorkspaceAccess implements WorkspaceAccess {
   /** Writes run one at a time: each looks at the file (exists? open?) before it edits, and must not interleave. */
   private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly protectedWrites: ProtectedWriteApprover) {}
 
   roots(): readonly string[] {
     return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
@@ -44,7 +51,12 @@ export class EditorWorkspaceAccess implements WorkspaceAccess {
   }
 
   private async writeNow(path: string, content: string): Promise<void> {
-    const where = await resolveInsideRoots(path, this.roots());
+    const roots = this.roots();
+    const where = await resolveInsideRoots(path, roots);
+    const guarded = await protectedTarget(where, roots);
+    if (guarded) {
+      await this.approveProtectedWrite(path, where, guarded, content);
+    }
     let document = await this.openDocument(where);
     const uri = document?.uri ?? vscode.Uri.file(where.real);
     const edit = new vscode.WorkspaceEdit();
@@ -67,6 +79,20 @@ export class EditorWorkspaceAccess implements WorkspaceAccess {
     }
   }
 
+  /** Shows the protected write as a diff and asks; rejects with `denied` unless the person allowed it. */
+  private async approveProtectedWrite(path: string, where: ResolvedPath, found: ProtectedPath, content: string): Promise<void> {
+    const open = await this.openDocument(where);
+    let current = open?.getText();
+    if (!open && (await isFile(path, where.real))) {
+      current = await fs.readFile(where.real, 'utf8').catch((error: unknown) => {
+        throw fileError(path, error);
+      });
+    }
+    if (!(await this.protectedWrites.approveWrite({ file: where.lexical, found, current, proposed: content }))) {
+      throw new WorkspaceAccessError('denied', `The user denied the write to ${path}: it is a protected path (${found.reason}).`);
+    }
+  }
+
   /** The open text document of this file, whether the editor opened it by the path as written or by its real path. */
   private async openDocument(where: ResolvedPath): Promise<vscode.TextDocument | undefined> {
     const wanted = new Set([vscode.Uri.file(where.lexical).toString(), vscode.Uri.file(where.real).toString()]);
@@ -84,6 +110,19 @@ export class EditorWorkspaceAccess implements WorkspaceAccess {
     }
     return undefined;
   }
+}
+
+/**
+ * Whether the write lands on a protected path: by the path as named (below its workspace folder), or where it really
+ * leads once symlinks are followed (a link inside the workspace may point into `.vscode` or `.git`).
+ */
+async function protectedTarget(where: ResolvedPath, roots: readonly string[]): Promise<ProtectedPath | undefined> {
+  const lexical = protectedPathOf(where.lexical, roots);
+  if (lexical) {
+    return lexical;
+  }
+  const realRoots = await Promise.all(roots.map((root) => realLocation(root).catch(() => root)));
+  return protectedPathOf(where.real, realRoots);
 }
 
 /** Whether `real` is an existing regular file (false when missing; a directory is refused). */

@@ -223,6 +223,37 @@ describe('transcript rendering', () => {
     assert.equal(await card.locator('.approval-rule-note').count(), 0);
   });
 
+  test('approval card naming a protected path: no rule buttons, no agent "always allow", a note saying why', async () => {
+    await harness.deliver({
+      type: 'patches',
+      runKey: RUN_KEY,
+      firstSeq: 9,
+      patches: [
+        {
+          op: 'add',
+          item: {
+            id: 'a5',
+            kind: 'approval',
+            approvalId: 'ap-5',
+            title: 'Edit .vscode/settings.json',
+            detail: { path: '/ws/.vscode/settings.json' },
+            options: ['allow_once', 'allow_similar', 'deny', 'deny_always'],
+            status: 'pending',
+            hasDiff: false,
+            subject: { tool: 'edit', paths: ['/ws/.vscode/settings.json'] },
+          },
+        },
+      ],
+    });
+    const card = harness.page.locator('[data-item-id="a5"]');
+    await harness.settle();
+    await card.locator('.approval-protected-note').waitFor();
+    const labels = await card.locator('.approval-actions button').evaluateAll((buttons) => buttons.map((b) => b.textContent?.trim()));
+    assert.deepEqual(labels, ['Allow once', 'Deny', 'Deny similar']);
+    assert.equal(await card.locator('[data-rule]').count(), 0);
+    assert.match(await card.locator('.approval-protected-note').innerText(), /Protected: \/ws\/\.vscode\/settings\.json: it is in the workspace's \.vscode folder.*No approval rule answers this/s);
+  });
+
   test('compact lines: usage, rate limit, compaction, error, notice, gap, turn', async () => {
     assert.match(await text('[data-item-id="usage1"]'), /1\.2k in · 350 out tokens/);
     assert.match(await text('[data-item-id="rl1"]'), /10 requests left/);

@@ -5,6 +5,7 @@
  * was decided and where, `expired` says why no decision can be made. No timers: a click only posts `decide`; the
  * host records the choice before it sends it and patches the card (a second click meanwhile is refused there).
  */
+import { protectedNotice, protectedPathsOf } from '../../extension/protocol/protectedPaths';
 import type { ApprovalDecision, TranscriptItem } from '../../extension/protocol/transcriptTypes';
 import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS, decisionLabel, isAllowing, shownDecisions, subjectIsComplete } from '../../extension/protocol/transcriptTypes';
 import { visibleExcerpt, visibleText } from '../../extension/protocol/visibleText';
@@ -100,10 +101,13 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
     const actions = h('div', { class: 'approval-actions', role: 'group', 'aria-label': 'Decision' });
     const decisionButtons: HTMLButtonElement[] = [];
     const open = item.status === 'pending' || item.status === 'failed';
+    // A protected path (.vscode, .git, a workspace file) is decided by a person, each time: no rule, and not the
+    // agent's own "always allow" either. The card says so.
+    const guarded = protectedNotice(protectedPathsOf(item.subject?.paths ?? []));
     // With a subject, rules replace the daemon's own "similar" buttons (they stay under More…).
     // Only a whole subject offers rules: a request cut or unreadable offers nothing "similar" (shownDecisions).
-    const withRules = subjectIsComplete(item.subject) && item.options.some((o) => isAllowing(o));
-    const shown = shownDecisions(item.options, item.subject, withRules);
+    const withRules = guarded === undefined && subjectIsComplete(item.subject) && item.options.some((o) => isAllowing(o));
+    const shown = shownDecisions(item.options, item.subject, withRules).filter((o) => guarded === undefined || o !== 'allow_similar');
     const ruleButton = (spec: (typeof RULE_BUTTONS)[number]): HTMLButtonElement => {
       const el = button({
         label: `${spec.text}: ${title}`,
@@ -181,6 +185,9 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
     }
     if (actions.childElementCount > 0) {
       card.appendChild(actions);
+    }
+    if (guarded !== undefined && open) {
+      card.appendChild(h('div', { class: 'approval-protected-note' }, codicon('warning'), ` ${guarded}`));
     }
     if (withRules && open && item.ruleNote) {
       card.appendChild(h('div', { class: 'approval-rule-note' }, codicon('info'), ` ${item.ruleNote}`));

@@ -157,5 +157,9 @@ function asRequestError(error: unknown): never {
   if (error instanceof WorkspaceAccessError && error.reason === 'notFound') {
     throw RequestError.resourceNotFound(error.message);
   }
+  // ACP has no "permission denied" code: invalid params, with the reason in `data` for an agent that looks.
+  if (error instanceof WorkspaceAccessError && error.reason === 'denied') {
+    throw RequestError.invalidParams({ reason: 'denied' }, error.message);
+  }
   throw RequestError.invalidParams(undefined, error instanceof Error ? error.message : String(error));
 }

@@ -16,7 +16,7 @@ export interface WorkspaceAccess {
   readText(path: string, line?: number, limit?: number): Promise<string>;
   /**
    * Replaces the whole text of `path` (creating it if needed) as one undoable edit, and saves it. Rejects for a path
-   * outside every root.
+   * outside every root, and (`denied`) for a protected path the person did not allow this write to.
    */
   writeText(path: string, content: string): Promise<void>;
 }
@@ -27,8 +27,11 @@ export interface DriverSecrets {
   delete(key: string): Promise<void>;
 }
 
-/** Why `WorkspaceAccess` refused: a driver maps it onto its protocol's error (ACP: `notFound` → resource not found). */
-export type WorkspaceAccessFailure = 'outsideWorkspace' | 'notFound' | 'invalid';
+/**
+ * Why `WorkspaceAccess` refused: a driver maps it onto its protocol's error (ACP: `notFound` → resource not found).
+ * `denied`: the path is protected (`.vscode`, `.git`, …) and the person said no to this write.
+ */
+export type WorkspaceAccessFailure = 'outsideWorkspace' | 'notFound' | 'invalid' | 'denied';
 
 /** What `WorkspaceAccess` rejects with, so a driver can answer the agent with the right error code. */
 export class WorkspaceAccessError extends Error {

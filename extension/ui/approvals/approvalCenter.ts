@@ -13,6 +13,7 @@ import { decideApprovalOnce } from '../../model/approvalGate';
 import type { ApprovalGateResult } from '../../model/approvalGate';
 import { approvalOutcomeText } from '../../model/approvalLifecycle';
 import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
+import { isProtectedSubject } from '../../model/pathRules';
 import { awaitsDecision } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
@@ -71,8 +72,15 @@ export class ApprovalCenter extends Disposable {
     return this.store.state.approvals.get(approvalKey);
   }
 
-  /** Sends a person's decision once. Returns false (and says so) when it was already decided or is in flight. */
+  /**
+   * Sends a person's decision once. Returns false (and says so) when it was already decided or is in flight, or when
+   * it is the agent's own "allow similar" for a request naming a protected path (each of those is allowed once).
+   */
   async decide(approvalKey: string, decision: ApprovalDecision, by: DecisionSurface, rule?: string): Promise<boolean> {
+    if (decision === 'allow_similar' && isProtectedSubject(this.store.state.approvals.get(approvalKey)?.subject)) {
+      void vscode.window.showWarningMessage('This request names a protected path (.vscode, .git or a workspace file): allow it once, or deny it.');
+      return false;
+    }
     const result = await this.gate(approvalKey, decision, by, rule);
     switch (result.kind) {
       case 'sent':
@@ -205,7 +213,9 @@ export class ApprovalCenter extends Disposable {
     // With rules on offer, the daemon's own "similar" choices give way to the rule button (uncluttered; the palette
     // and the card's "More…" still list them).
     const withRules = ruleChoices(approval, workspaceRulesAllowed()).length > 0;
-    const shown = shownDecisions(approval.options, approval.subject, withRules);
+    // A protected path is decided once, by a person: not by the agent's own "always allow" either.
+    const guarded = isProtectedSubject(approval.subject);
+    const shown = shownDecisions(approval.options, approval.subject, withRules).filter((o) => !guarded || o !== 'allow_similar');
     const buttons = [...shown.map((o) => decisionLabel(o, approval.options)), ...(withRules && approval.options.some(isAllowing) ? [RULE_BUTTON] : []), detailsLabel];
     const choice =
       mode === 'modal'

@@ -5,6 +5,7 @@
  * what runs).
  */
 import type { ApprovalInfo } from '../../model/modelTypes';
+import { protectedPathsOfSubject } from '../../model/pathRules';
 import { subjectIsComplete } from '../../protocol/transcriptTypes';
 import { sanitizeCommandText, sanitizeNotificationText } from '../notificationText';
 
@@ -30,5 +31,7 @@ export function approvalWhat(approval: Pick<ApprovalInfo, 'title' | 'summary' | 
 export function approvalNotificationText(approval: Pick<ApprovalInfo, 'title' | 'summary' | 'subject'>, runTitle: string | undefined, connectionName: string | undefined): string {
   const run = runTitle !== undefined ? ` in "${sanitizeNotificationText(runTitle, 60)}"` : '';
   const where = connectionName !== undefined ? ` (${sanitizeNotificationText(connectionName, 40)})` : '';
-  return `Approval needed${run}${where}: ${approvalWhat(approval)}`;
+  // A protected path is said up front: no rule answers it, and allowing it can let the agent run programs.
+  const guarded = protectedPathsOfSubject(approval.subject).length > 0 ? ' — protected path: can run programs when VS Code or git reads it' : '';
+  return `Approval needed${run}${where}: ${approvalWhat(approval)}${guarded}`;
 }

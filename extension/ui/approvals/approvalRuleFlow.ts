@@ -7,8 +7,10 @@ import * as vscode from 'vscode';
 import type { ApprovalRule, RuleEffect, RulePattern, RuleScopeKind } from '../../model/approvalRules';
 import { patternLabel, ruleFor, scopeLabel, storageLabel } from '../../model/approvalRules';
 import type { ApprovalInfo } from '../../model/modelTypes';
+import { protectedPathsOfSubject } from '../../model/pathRules';
 import type { RunStore } from '../../model/runStore';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
+import { protectedNotice } from '../../protocol/protectedPaths';
 import { decisionLabel, subjectIsComplete } from '../../protocol/transcriptTypes';
 import { visibleExcerpt } from '../../protocol/visibleText';
 import { sanitizeNotificationText } from '../notificationText';
@@ -69,6 +71,11 @@ export class ApprovalRuleFlow {
   /** Lets the person pick a rule choice for the request, then saves it as `save` does. */
   async pick(approval: ApprovalInfo, by: DecisionSurface): Promise<boolean> {
     const choices = ruleChoices(approval, workspaceRulesAllowed());
+    const guarded = protectedNotice(protectedPathsOfSubject(approval.subject));
+    if (guarded !== undefined) {
+      void vscode.window.showWarningMessage(sanitizeNotificationText(guarded, 400));
+      return false;
+    }
     if (choices.length === 0) {
       void vscode.window.showInformationMessage(
         approval.subject === undefined
@@ -97,6 +104,11 @@ export class ApprovalRuleFlow {
     const connection = run ? this.store.state.connections.get(run.connectionId) : undefined;
     const scope = this.rules.scopeFor(approval, scopeKind);
     const decision = decisionForRule(approval, effect, true);
+    const guarded = protectedNotice(protectedPathsOfSubject(approval.subject));
+    if (guarded !== undefined) {
+      void vscode.window.showWarningMessage(sanitizeNotificationText(guarded, 400));
+      return false;
+    }
     if (!subjectIsComplete(approval.subject) || !scope || !decision) {
       void vscode.window.showWarningMessage(
         scopeKind === 'workspace' && !workspaceRulesAllowed()
@@ -105,7 +117,9 @@ export class ApprovalRuleFlow {
       );
       return false;
     }
-    const rule = ruleFor(approval.subject, effect, scope, this.rules.newId(), Date.now());
+    // Both the run's roots and the editor's: a proposal never globs over a root's top level (pathRules.ts).
+    const roots = [...(run?.workspaceRoots ?? []), ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath)];
+    const rule = ruleFor(approval.subject, effect, scope, this.rules.newId(), Date.now(), roots);
     if (!(await this.confirm(rule, connection?.name ?? run?.connectionId ?? ''))) {
       return false;
     }

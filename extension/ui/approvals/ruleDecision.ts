@@ -7,6 +7,7 @@
 import type { RuleEffect, RuleScopeKind } from '../../model/approvalRules';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
+import { isProtectedSubject } from '../../model/pathRules';
 import { isAllowing, subjectIsComplete } from '../../protocol/transcriptTypes';
 
 export interface RuleChoice {
@@ -23,10 +24,11 @@ export function ruleChoiceLabel(effect: RuleEffect, scope: RuleScopeKind): strin
 
 /**
  * The rule choices for `approval`: none without a whole subject (a request cut to a bound or not readable is
- * answered on its own); deny rules only where the daemon can deny.
+ * answered on its own) or for one naming a protected path (a person decides each such request); deny rules only
+ * where the daemon can deny.
  */
 export function ruleChoices(approval: Pick<ApprovalInfo, 'subject' | 'options'>, workspaceAllowed: boolean): RuleChoice[] {
-  if (!subjectIsComplete(approval.subject)) {
+  if (!subjectIsComplete(approval.subject) || isProtectedSubject(approval.subject)) {
     return [];
   }
   const scopes: RuleScopeKind[] = workspaceAllowed ? ['run', 'connection', 'workspace'] : ['run', 'connection'];

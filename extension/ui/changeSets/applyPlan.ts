@@ -7,6 +7,7 @@
 import { applyHunks } from '../../changeSets/hunkApply';
 import type { HunkConflict } from '../../changeSets/hunkApply';
 import type { PatchFile } from '../../changeSets/patchTypes';
+import { isGitSegment } from '../../protocol/protectedPaths';
 import { modeChanged } from './changeSetFiles';
 
 export interface FileSelection {
@@ -39,7 +40,8 @@ export type ApplyPlan =
   | { readonly ok: false; readonly problems: readonly ApplyProblem[] };
 
 /**
- * Patch paths come from a daemon (untrusted): only plain relative paths inside the workspace, never into `.git`.
+ * Patch paths come from a daemon (untrusted): only plain relative paths inside the workspace, never into `.git` —
+ * under any name a file system opens it by (`.GIT`, `.git.`, `.git `, `GIT~1`: protocol/protectedPaths.ts).
  * Returns the problem, or undefined when the path is acceptable.
  */
 export function unsafePathProblem(path: string): string | undefined {
@@ -50,7 +52,7 @@ export function unsafePathProblem(path: string): string | undefined {
   if (parts.some((p) => p === '..' || p === '.' || p === '')) {
     return 'leaves the workspace or is not normalised';
   }
-  if (parts.some((p) => p.toLowerCase() === '.git')) {
+  if (parts.some(isGitSegment)) {
     return 'points into the .git directory';
   }
   return undefined;

@@ -1,6 +1,7 @@
 /** Allow/Deny Pending Approval…, the editor-title Allow/Deny of a proposal diff, and Show Approval Diff. */
 import * as vscode from 'vscode';
 import type { ApprovalInfo } from '../../model/modelTypes';
+import { isProtectedSubject } from '../../model/pathRules';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
 import { approvalDecisionSchema, decisionLabel, decisionSurfaceSchema, isAllowing, shownDecisions } from '../../protocol/transcriptTypes';
 import { workspaceRulesAllowed } from '../approvals/approvalRules';
@@ -50,11 +51,12 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
       if (approvalDecisionSchema.safeParse(decision).success) {
         return ctx.approvals.decide(approval.key, decision as ApprovalDecision, by);
       }
-      // The palette lists the daemon's own "similar" answers beside the rule item, but not for a request cut or unreadable.
-      const items: { label: string; decision?: ApprovalDecision; diff?: boolean; rule?: boolean }[] = shownDecisions(approval.options, approval.subject, false).map((o) => ({
-        label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`,
-        decision: o,
-      }));
+      // The palette lists the daemon's own "similar" answers beside the rule item, but not for a request cut or
+      // unreadable; a protected path is allowed once at a time: not by the agent's own "always", not by a rule.
+      const guarded = isProtectedSubject(approval.subject);
+      const items: { label: string; decision?: ApprovalDecision; diff?: boolean; rule?: boolean }[] = shownDecisions(approval.options, approval.subject, false)
+        .filter((o) => !guarded || o !== 'allow_similar')
+        .map((o) => ({ label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`, decision: o }));
       if (ruleChoices(approval, workspaceRulesAllowed()).length > 0) {
         items.push({ label: '$(law) Allow or deny similar requests (save a rule)…', rule: true });
       }

@@ -14,7 +14,8 @@ import { applyChangeSetSelection } from '../changeSets/changeSetApply';
 import { ChangeSetDocuments } from '../changeSets/changeSetDocuments';
 import { fileLabel, fileStatusText, hunksSelectable, parseChangeSet, resolveFileRef } from '../changeSets/changeSetFiles';
 import { changeSetMessage } from '../changeSets/changeSetWebview';
-import { changeSetTarget, workspaceUri } from '../changeSets/changeSetWorkspace';
+import { changeSetTarget, findChangeSetTarget, openFolders, workspaceUri } from '../changeSets/changeSetWorkspace';
+import type { ProtectedPathPrompts } from '../protectedPathPrompts';
 import type { CommandContext } from './commandContext';
 import { errorText, runKeyOfTarget } from './commandContext';
 import { isActiveRun, pickRun } from './pickers';
@@ -101,35 +102,42 @@ async function showProblems(outcome: ApplyOutcome): Promise<void> {
   }
 }
 
-/** Applies a selection and reports the outcome; returns it for automation and tests. */
-async function apply(ctx: CommandContext, cs: ReadyChangeSet, selection: readonly FileSelection[]): Promise<ApplyOutcome | undefined> {
-  const target = await changeSetTarget(ctx.store, cs.run.key);
-  if (!target) {
-    void vscode.window.showWarningMessage('Open the workspace folder the run worked on to apply its change set.');
+/**
+ * Applies a selection and reports the outcome; returns it for automation and tests. Every path (Apply All, a file,
+ * hunks; the palette, the panel and the change-set view alike) comes here, so protected files are always named.
+ */
+async function apply(ctx: CommandContext, prompts: ProtectedPathPrompts, cs: ReadyChangeSet, selection: readonly FileSelection[]): Promise<ApplyOutcome | undefined> {
+  const found = await findChangeSetTarget(ctx.store, cs.run.key);
+  if ('problem' in found) {
+    ctx.log.warn(`Apply change set of ${cs.run.key}: ${found.problem}`);
+    void vscode.window.showWarningMessage(found.problem);
     return undefined;
   }
   let outcome: ApplyOutcome;
   try {
-    outcome = await applyChangeSetSelection(target, cs.info, cs.files, selection);
+    outcome = await applyChangeSetSelection(found.target, cs.info, cs.files, selection, { openFolders: openFolders(), ask: (files) => prompts.askApply(files) });
   } catch (error) {
     ctx.log.error(`Apply change set: ${errorText(error)}`);
     void vscode.window.showErrorMessage(`The change set was not applied: ${errorText(error)}`);
     return undefined;
   }
-  if (outcome.problems.length > 0) {
+  const skipped = outcome.skipped && outcome.skipped.length > 0 ? ` Left out the protected file${outcome.skipped.length === 1 ? '' : 's'} ${outcome.skipped.join(', ')}.` : '';
+  if (outcome.cancelled) {
+    void vscode.window.showInformationMessage('Nothing was applied.');
+  } else if (outcome.problems.length > 0) {
     ctx.log.warn(`Apply change set of ${cs.run.key}: ${outcome.problems.map((p) => `${p.path}: ${p.reason}`).join(' | ')}`);
     void showProblems(outcome);
   } else if (outcome.applied.length === 0) {
-    void vscode.window.showInformationMessage(`Nothing to apply${outcome.notes.length > 0 ? `: ${outcome.notes.join('; ')}` : '.'}`);
+    void vscode.window.showInformationMessage(`Nothing to apply${outcome.notes.length > 0 ? `: ${outcome.notes.join('; ')}` : '.'}${skipped}`);
   } else {
     const files = outcome.applied.length === 1 ? outcome.applied[0]! : `${outcome.applied.length} files`;
     const notes = outcome.notes.length > 0 ? ` Note: ${outcome.notes.join('; ')}.` : '';
-    void vscode.window.showInformationMessage(`Applied ${files} from the change set of "${cs.run.title}". Undo reverts it.${notes}`);
+    void vscode.window.showInformationMessage(`Applied ${files} from the change set of "${cs.run.title}". Undo reverts it.${notes}${skipped}`);
   }
   return outcome;
 }
 
-export function registerChangeSetCommands(ctx: CommandContext): vscode.Disposable[] {
+export function registerChangeSetCommands(ctx: CommandContext, prompts: ProtectedPathPrompts): vscode.Disposable[] {
   const documents = new ChangeSetDocuments(ctx.store);
 
   const openAll = async (target?: unknown): Promise<number | undefined> => {
@@ -199,12 +207,12 @@ export function registerChangeSetCommands(ctx: CommandContext): vscode.Disposabl
     }),
     vscode.commands.registerCommand('agentSwitchboard.applyChangeSet', async (target?: unknown) => {
       const cs = await readyChangeSet(ctx, target);
-      return cs && apply(ctx, cs, cs.files.map((_, index) => ({ index })));
+      return cs && apply(ctx, prompts, cs, cs.files.map((_, index) => ({ index })));
     }),
     vscode.commands.registerCommand('agentSwitchboard.applyChangeSetFile', async (target?: unknown, fileRef?: unknown) => {
       const cs = await readyChangeSet(ctx, target);
       const index = cs && (await pickFile(cs, fileRef, 'Apply which file?', (f) => !f.binary));
-      return cs && index !== undefined ? apply(ctx, cs, [{ index }]) : undefined;
+      return cs && index !== undefined ? apply(ctx, prompts, cs, [{ index }]) : undefined;
     }),
     vscode.commands.registerCommand('agentSwitchboard.applyChangeSetHunks', async (target?: unknown, fileRef?: unknown, hunks?: unknown) => {
       const cs = await readyChangeSet(ctx, target);
@@ -218,7 +226,7 @@ export function registerChangeSetCommands(ctx: CommandContext): vscode.Disposabl
         return undefined;
       }
       const selected = await pickHunks(file, hunks);
-      return selected ? apply(ctx, cs, [{ index, hunks: selected }]) : undefined;
+      return selected ? apply(ctx, prompts, cs, [{ index, hunks: selected }]) : undefined;
     }),
     vscode.commands.registerCommand('agentSwitchboard.copyChangeSetPatch', async (target?: unknown) => {
       const cs = await readyChangeSet(ctx, target);
