@@ -11,6 +11,11 @@
  * command from it (`submodule.<name>.update=!cmd` is ignored there since git 2.24.1, CVE-2019-19604) and refuses
  * the dangerous transports by default (`protocol.allow`).
  *
+ * The coding agents' own project settings are protected for the same reason: `.claude/` (Claude Code's
+ * `settings.json` runs its hooks as shell commands and widens its own permissions), `.mcp.json` (the MCP servers
+ * Claude Code starts — commands), `.gemini/` (Gemini CLI's settings and MCP servers) and `.codex/` (Codex's project
+ * config). An agent that may edit files must not be able to rewrite what the next agent, or itself, may run.
+ *
  * A name is compared the way the file systems it may land on compare it, like git's own `is_ntfs_dotgit` and
  * `is_hfs_dotgit`: case folded, trailing dots and spaces dropped and anything from a `:` on ignored (Windows:
  * `.git.`, `.GIT `, `.git::$INDEX_ALLOCATION` all open `.git`), the 8.3 short names (`GIT~1`, `VSCODE~1`), and the
@@ -18,7 +23,7 @@
  * webview's approval card share it.
  */
 
-export type ProtectedKind = 'git' | 'vscode' | 'workspaceFile';
+export type ProtectedKind = 'git' | 'vscode' | 'workspaceFile' | 'agentConfig';
 
 export interface ProtectedPath {
   readonly kind: ProtectedKind;
@@ -32,7 +37,13 @@ export const PROTECTED_REASONS: Readonly<Record<ProtectedKind, string>> = {
   git: 'it is inside the .git folder, and git runs the programs its hooks and config name when it reads them',
   vscode: "it is in the workspace's .vscode folder, whose settings, tasks and launch configurations can run programs when VS Code reads them",
   workspaceFile: 'it is a VS Code workspace file, whose settings, tasks and launch configurations can run programs when VS Code reads it',
+  agentConfig: "it is a coding agent's own project settings (hooks, MCP servers, permissions), which can run programs when an agent reads them",
 };
+
+/** Folders of the agents' own project settings, compared folded (`.Claude`, `.claude.` open the same folder). */
+const AGENT_CONFIG_FOLDERS = new Set(['.claude', '.gemini', '.codex']);
+/** Files of the agents' own project settings at any depth (Claude Code reads `.mcp.json` at the project root). */
+const AGENT_CONFIG_FILES = new Set(['.mcp.json']);
 
 /** The code points HFS+ ignores in names (git's `is_hfs_dotgit` list): `.g\u200Cit` opens `.git` on such a disk. */
 const HFS_IGNORED = /[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g;
@@ -109,8 +120,14 @@ export function protectedPathOf(path: string, roots: readonly string[] = []): Pr
     if (folder !== undefined) {
       return { kind: folder, path, reason: PROTECTED_REASONS[folder] };
     }
+    if (AGENT_CONFIG_FOLDERS.has(comparableName(segment))) {
+      return { kind: 'agentConfig', path, reason: PROTECTED_REASONS.agentConfig };
+    }
   }
   const last = segments.at(-1);
+  if (last !== undefined && AGENT_CONFIG_FILES.has(comparableName(last))) {
+    return { kind: 'agentConfig', path, reason: PROTECTED_REASONS.agentConfig };
+  }
   if (last !== undefined && comparableName(last).endsWith('.code-workspace')) {
     return { kind: 'workspaceFile', path, reason: PROTECTED_REASONS.workspaceFile };
   }

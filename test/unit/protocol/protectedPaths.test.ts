@@ -32,6 +32,14 @@ const TABLE: readonly (readonly [string, readonly string[], ProtectedKind | unde
   ['VSCODE~1/settings.json', [], 'vscode'],
   ['.g\u200Cit/config', [], 'git'],
   ['x.code-workspace.', [], 'workspaceFile'],
+  // The agents' own project settings: hooks and MCP servers are commands.
+  [`${ROOT}/.claude/settings.json`, [ROOT], 'agentConfig'],
+  ['.Claude./settings.local.json', [], 'agentConfig'],
+  [`${ROOT}/.mcp.json`, [ROOT], 'agentConfig'],
+  ['.gemini/settings.json', [], 'agentConfig'],
+  ['.codex/config.toml', [], 'agentConfig'],
+  ['docs/claude.md', [], undefined],
+  ['src/mcp.json', [], undefined],
   // Windows separators.
   ['C:\\work\\repo\\.vscode\\settings.json', ['C:\\work\\repo'], 'vscode'],
   ['src\\..\\.git\\hooks\\post-checkout', [], 'git'],
