@@ -56,6 +56,11 @@ export class EditorWorkspaceAccess implements WorkspaceAccess {
     const guarded = await protectedTarget(where, roots);
     if (guarded) {
       await this.approveProtectedWrite(path, where, guarded, content);
+      // The question may stay open for minutes: a link swapped meanwhile must not carry the approved text elsewhere.
+      const again = await resolveInsideRoots(path, this.roots());
+      if (again.real !== where.real) {
+        throw new WorkspaceAccessError('denied', `${path} now leads somewhere else than when the write was approved; nothing was written.`);
+      }
     }
     let document = await this.openDocument(where);
     const uri = document?.uri ?? vscode.Uri.file(where.real);
