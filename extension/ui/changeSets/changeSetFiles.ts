@@ -5,6 +5,7 @@
 import { parseGitPatch } from '../../changeSets/patchParser';
 import type { PatchFile } from '../../changeSets/patchTypes';
 import type { ChangeSetInfo, Panel } from '../../model/modelTypes';
+import { protectedPathsOf } from '../../protocol/protectedPaths';
 
 /** The id of the change-set side panel; its actions are handled by the UI (transcriptActions), not a driver. */
 export const CHANGE_SET_PANEL_ID = 'changeSet';
@@ -151,7 +152,9 @@ function changeSetPanelOf(info: ChangeSetInfo): Panel {
     icon: 'diff-multiple',
     label: `${parsed.files.length} file${parsed.files.length === 1 ? '' : 's'} changed`,
     description: counts(additions, deletions),
-    actions: [{ id: 'openAll', label: 'Open all changes' }, { id: 'applyAll', label: 'Apply change set', confirm: true }, ...patchActions],
+    // With protected files in it, Apply's own question names them (include / without / cancel) and stands in for
+    // this one: two modals in a row would teach people to click through the second.
+    actions: [{ id: 'openAll', label: 'Open all changes' }, { id: 'applyAll', label: 'Apply change set', confirm: !touchesProtected(parsed.files) }, ...patchActions],
   };
   const files = parsed.files.map((file, index) => ({
     id: fileEntryId(index),
@@ -165,4 +168,9 @@ function changeSetPanelOf(info: ChangeSetInfo): Panel {
     ],
   }));
   return { id: CHANGE_SET_PANEL_ID, title, count: files.length, entries: [all, ...files] };
+}
+
+/** Whether any file of the change set (either side of a rename) is a protected path (protocol/protectedPaths.ts). */
+function touchesProtected(files: readonly PatchFile[]): boolean {
+  return protectedPathsOf(files.flatMap((f) => [f.oldPath, f.newPath])).length > 0;
 }

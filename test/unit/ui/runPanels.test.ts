@@ -59,3 +59,13 @@ test('without a change set only the stored panels are shown; unknown runs have n
   assert.deepEqual(runSummaryOf(store.state, key)!.panels, [JOBS]);
   assert.deepEqual(runPanelsOf(store.state, runKeyOf('c', 'nope')), []);
 });
+
+test("Apply change set asks its own question, except when the change set writes protected files (Apply's protected-file question stands in for it)", () => {
+  const { store, key } = setup();
+  const applyAll = () => runPanelsOf(store.state, key).find((p) => p.id === CHANGE_SET_PANEL_ID)!.entries[0]!.actions.find((a) => a.id === 'applyAll')!;
+  store.dispatch({ type: 'changeSet', changeSet: { runKey: key, source: 'daemon', status: 'ready', patch: SAMPLE_PATCH } });
+  assert.equal(applyAll().confirm, true);
+  const settings = ['diff --git a/.vscode/settings.json b/.vscode/settings.json', '--- a/.vscode/settings.json', '+++ b/.vscode/settings.json', '@@ -1 +1 @@', '-{}', '+{"x": 1}', ''].join('\n');
+  store.dispatch({ type: 'changeSet', changeSet: { runKey: key, source: 'daemon', status: 'ready', patch: SAMPLE_PATCH + settings } });
+  assert.equal(applyAll().confirm, false);
+});
