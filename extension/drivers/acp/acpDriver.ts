@@ -101,7 +101,7 @@ export class AcpDriver extends BaseDriver implements Driver {
       }
       const why = exit.spawnError
         ? `${spec.command} could not be started (${exit.spawnError}${exit.spawnError === 'ENOENT' ? ': it is not installed or not on PATH' : ''})`
-        : `the agent exited (${exit.signal ?? `code ${exit.code}`})`;
+        : (exit.stoppedBecause ?? `the agent exited (${exit.signal ?? `code ${exit.code}`})`);
       const tail = agent.process.stderrTail();
       void this.agentCrashed(`${why}${tail ? `:\n${tail}` : '.'}`);
     });
