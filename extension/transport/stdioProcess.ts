@@ -18,6 +18,7 @@ import type { FrameDirection, FrameTap } from './frameTap';
 import { tapSafely } from './frameTap';
 import { LineSplitter } from './lineSplitter';
 import { completeLines } from './lineStream';
+import { processSecretValues } from './secretValues';
 
 export interface StdioProcessSpec {
   readonly command: string;
@@ -60,7 +61,8 @@ class LineTap {
     try {
       frame = JSON.parse(trimmed);
     } catch {
-      frame = { unparsed: trimmed.slice(0, 2000) };
+      // Cut after redaction by value: a cut through a secret would leave its start in the trace.
+      frame = { unparsed: processSecretValues.redactedPrefix(trimmed, 2000) };
     }
     tapSafely(this.tap, this.dir, frame);
   }
@@ -149,7 +151,8 @@ export class StdioProcess {
   /** The last `lines` lines the agent wrote to stderr (what a crash shows); never a line cut at its start. */
   stderrTail(lines = 12): string {
     const all = this.stderrText.trimEnd().split('\n');
-    return (this.stderrCut ? all.slice(1) : all).slice(-lines).join('\n');
+    // Shown in the UI and the log: redacted, like the trace.
+    return processSecretValues.redact((this.stderrCut ? all.slice(1) : all).slice(-lines).join('\n'));
   }
 
   /** Kills the process group (SIGTERM, then SIGKILL after `graceMs`); resolves once the child has exited. */
