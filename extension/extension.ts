@@ -6,13 +6,16 @@
 import * as vscode from 'vscode';
 import { ConnectionManager } from './drivers/connectionManager';
 import type { ConnectionProfile } from './drivers/driver';
-import { driverFactories } from './drivers/daemonRegistry';
+import { daemonRegistry, driverFactories } from './drivers/daemonRegistry';
 import type { WorkspaceAccess } from './drivers/kit/workspaceAccess';
 import type { RunStore as RunStoreType } from './model/runStore';
 import { RunStore } from './model/runStore';
 import type { FrameTap } from './transport/frameTap';
 import { combineTaps, ProtocolTrace } from './transport/protocolTrace';
 import { frameLogLine } from './transport/frameLogLine';
+import { processSecretValues } from './transport/secretValues';
+import { redactingLog } from './ui/redactingLog';
+import { RemovedProfiles } from './ui/removedProfiles';
 import { ApprovalAttention, WindowFocus } from './ui/approvals/approvalAttention';
 import { ApprovalCenter } from './ui/approvals/approvalCenter';
 import type { ConfirmRule } from './ui/approvals/approvalRuleFlow';
@@ -83,7 +86,8 @@ export interface SwitchboardApi {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<SwitchboardApi | undefined> {
-  const log = vscode.window.createOutputChannel('Agent Switchboard', { log: true });
+  // Every log line, whoever writes it (drivers included), has the host's known secret values redacted.
+  const log = redactingLog(vscode.window.createOutputChannel('Agent Switchboard', { log: true }), processSecretValues);
   context.subscriptions.push(log);
   try {
     return await activateInner(context, log);
@@ -229,6 +233,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(new RunListAutoRefresh([treeView, runBoard.board.view], store, connections, log));
   context.subscriptions.push(new SurfaceVisibility([treeView, runBoard.board.view], transcript, store, connections));
 
+  const removedProfiles = new RemovedProfiles();
   const reloadProfiles = async (): Promise<void> => {
     const { profiles, problems } = readProfiles();
     for (const problem of problems) {
@@ -241,7 +246,13 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
         }
       });
     }
-    await connections.setProfiles(profiles);
+    // A profile removed from the settings takes its sign-in with it (once a clean read confirms it is gone).
+    for (const gone of removedProfiles.observe(await connections.setProfiles(profiles), profiles, problems.length === 0)) {
+      daemonRegistry[gone.protocol].forgetSecrets?.(driverSecretsFor(context.secrets, `${gone.protocol}:${gone.name}`)).then(
+        (had) => had && log.info(`[${gone.name}] Its profile was removed: the sign-in kept for it was deleted from the secret storage.`),
+        (error: unknown) => log.warn(`[${gone.name}] The sign-in of the removed profile could not be deleted: ${String(error)}`),
+      );
+    }
     for (const profile of profiles) {
       const id = `${profile.protocol}:${profile.name}`;
       const connection = store.state.connections.get(id);

@@ -49,15 +49,20 @@ export class ConnectionManager {
     private readonly makeContext: (connectionId: string, profile: ConnectionProfile) => Omit<DriverContext, 'store' | 'connectionId' | 'profile'>,
   ) {}
 
-  /** Replaces the set of profiles: new ones are added, removed ones disconnected and dropped, changed ones reset. */
-  async setProfiles(profiles: readonly ConnectionProfile[]): Promise<void> {
+  /**
+   * Replaces the set of profiles: new ones are added, removed ones disconnected and dropped, changed ones reset.
+   * Resolves the profiles that were removed.
+   */
+  async setProfiles(profiles: readonly ConnectionProfile[]): Promise<readonly ConnectionProfile[]> {
     const next = new Map(profiles.map((p) => [connectionIdOf(p), p]));
+    const removed: ConnectionProfile[] = [];
     for (const [id, old] of this.profiles) {
       const replacement = next.get(id);
       if (!replacement || JSON.stringify(replacement) !== JSON.stringify(old)) {
         await this.dropDriver(id);
         if (!replacement) {
           this.store.dispatch({ type: 'connectionRemoved', connectionId: id });
+          removed.push(old);
         }
       }
     }
@@ -65,6 +70,7 @@ export class ConnectionManager {
       this.store.dispatch({ type: 'connectionAdded', connection: { id, name: profile.name, protocol: profile.protocol } });
     }
     this.profiles = next;
+    return removed;
   }
 
   profile(connectionId: string): ConnectionProfile | undefined {

@@ -7,6 +7,7 @@ import type { ProtocolName } from '../model/modelTypes';
 import { A3S_ACTIONS } from './a3s/a3sActions';
 import { ACP_ACTIONS } from './acp/acpActions';
 import { AcpDriver } from './acp/acpDriver';
+import { forgetSignIn } from './acp/acpLaunch';
 import { A3sDriver } from './a3s/a3sDriver';
 import { AGENCY_PROXY_ACTIONS } from './agencyProxy/agencyProxyActions';
 import { AgencyProxyDriver } from './agencyProxy/agencyProxyDriver';
@@ -14,6 +15,7 @@ import type { DriverFactory } from './connectionManager';
 import { HIVE_ACTIONS } from './hive/hiveActions';
 import { HiveDriver } from './hive/hiveDriver';
 import type { DaemonAction } from './kit/daemonActions';
+import type { DriverSecrets } from './kit/workspaceAccess';
 import { SCV_ACTIONS } from './scv/scvActions';
 import { ScvDriver } from './scv/scvDriver';
 
@@ -21,6 +23,11 @@ export interface DaemonEntry {
   readonly create: DriverFactory;
   /** The daemon's own actions, beyond what every driver offers through `Driver` (start, send, cancel, decide…). */
   readonly actions: readonly DaemonAction[];
+  /**
+   * Deletes everything a connection of this daemon keeps in its secret store (its profile was removed); resolves
+   * whether anything was kept. Absent: the driver keeps no secrets.
+   */
+  readonly forgetSecrets?: (secrets: DriverSecrets) => Promise<boolean>;
 }
 
 export const daemonRegistry: Readonly<Record<ProtocolName, DaemonEntry>> = {
@@ -28,7 +35,14 @@ export const daemonRegistry: Readonly<Record<ProtocolName, DaemonEntry>> = {
   scv: { create: (context) => new ScvDriver(context), actions: SCV_ACTIONS },
   a3s: { create: (context) => new A3sDriver(context), actions: A3S_ACTIONS },
   hive: { create: (context) => new HiveDriver(context), actions: HIVE_ACTIONS },
-  acp: { create: (context) => new AcpDriver(context), actions: ACP_ACTIONS },
+  acp: {
+    create: (context) => new AcpDriver(context),
+    actions: ACP_ACTIONS,
+    forgetSecrets: async (secrets) => {
+      const forgotten = await forgetSignIn(secrets);
+      return forgotten.methodId !== undefined || forgotten.variables.length > 0;
+    },
+  },
 };
 
 /** The factories the ConnectionManager creates drivers with. */

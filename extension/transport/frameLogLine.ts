@@ -4,6 +4,8 @@
  * trace file (SWITCHBOARD_TRACE_FILE) keeps frames whole; this line is for reading.
  */
 import type { FrameDirection, HttpTraceInfo } from './frameTap';
+import type { SecretValues } from './secretValues';
+import { processSecretValues } from './secretValues';
 import { redactSecrets } from './traceRedaction';
 
 /** Strings longer than this are cut, with how much was left out. */
@@ -33,10 +35,11 @@ function stringify(value: unknown): string {
 }
 
 /** `name → {"type":"hello",…}`, `name ← POST /v1/runs 200 {…}`. */
-export function frameLogLine(connection: string, dir: FrameDirection, frame: unknown, http?: HttpTraceInfo): string {
+export function frameLogLine(connection: string, dir: FrameDirection, frame: unknown, http?: HttpTraceInfo, secretValues: SecretValues = processSecretValues): string {
   const arrow = dir === 'out' ? '→' : '←';
   const request = http ? ` ${http.method} ${http.path}${http.status !== undefined ? ` ${http.status}` : ''}` : '';
-  const body = stringify(shorten(redactSecrets(frame), 0));
+  // Redacted before strings are shortened: a cut through a secret value would leave its start behind.
+  const body = stringify(shorten(redactSecrets(frame, secretValues), 0));
   const line = `${connection} ${arrow}${request} ${body}`;
   return line.length > LOG_LINE_LIMIT ? `${line.slice(0, LOG_LINE_LIMIT)}… (${line.length - LOG_LINE_LIMIT} more characters)` : line;
 }

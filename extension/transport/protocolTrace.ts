@@ -1,6 +1,6 @@
 /**
  * The protocol trace: every frame sent or received on any daemon connection, appended to a file as one JSON line
- * `{"t","protocol","connection","dir","frame"[,"http"]}` (secrets redacted). Enabled by the environment variable
+ * `{"t","protocol","connection","dir","frame"[,"http"]}` (secrets redacted by key and by value). Enabled by the environment variable
  * SWITCHBOARD_TRACE_FILE or the setting `agentSwitchboard.trace.file`. Writes are queued and never block or throw
  * into the caller; a failing trace file is reported once through `onError`.
  */
@@ -9,6 +9,8 @@ import type { WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ProtocolName } from '../protocol/protocolNames';
 import type { FrameTap } from './frameTap';
+import type { SecretValues } from './secretValues';
+import { processSecretValues } from './secretValues';
 import { redactSecrets } from './traceRedaction';
 
 export type TraceProtocol = ProtocolName;
@@ -21,14 +23,16 @@ export class ProtocolTrace {
     readonly file: string,
     private readonly onError: (error: unknown) => void,
     private readonly clock: () => number = Date.now,
+    private readonly secretValues: SecretValues = processSecretValues,
   ) {}
 
   /** A FrameTap that records frames of one connection. */
   tap(protocol: TraceProtocol, connection: string): FrameTap {
     return (dir, frame, http) => {
-      const line: Record<string, unknown> = { t: this.clock(), protocol, connection, dir, frame: redactSecrets(frame) };
+      const line: Record<string, unknown> = { t: this.clock(), protocol, connection, dir, frame: redactSecrets(frame, this.secretValues) };
       if (http) {
-        line.http = http.status === undefined ? { method: http.method, path: http.path } : { ...http };
+        const path = this.secretValues.redact(http.path);
+        line.http = http.status === undefined ? { method: http.method, path } : { ...http, path };
       }
       this.write(`${JSON.stringify(line)}\n`);
     };

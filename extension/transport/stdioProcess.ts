@@ -1,16 +1,24 @@
 /**
- * A child process that speaks newline-delimited JSON on its stdio (an ACP agent): spawned in its own process group,
- * so one signal reaches everything it starts (codex-acp's npm wrapper leaves its native binary behind otherwise),
- * with its stdout/stdin as web streams for a JSON-RPC library, every line tapped (`'in'` from stdout, `'out'` to
- * stdin — the exact JSON value, or `{ unparsed }` for a line that is not JSON, so the trace shows what a framing
- * layer dropped), and the tail of its stderr kept for the error a crash shows. `stop` kills the group: SIGTERM,
- * SIGKILL after a grace period, and resolves once the child is gone. Nothing here throws out of a stream handler.
+ * A child process that speaks newline-delimited JSON on its stdio (an ACP agent): started by a supervisor
+ * (agentSupervisor.ts) that ends it when the extension host dies, however it dies, in a process group of their own,
+ * so one signal reaches everything it starts (codex-acp's npm wrapper leaves its native binary behind otherwise);
+ * with its stdout/stdin as web streams for a JSON-RPC library. Stdout is passed on in complete lines only, split in
+ * linear time, and a line longer than `MAX_LINE_BYTES` stops the agent (lineSplitter.ts): the exit says why. Every
+ * line is tapped (`'in'` from stdout, `'out'` to stdin — the exact JSON value, or `{ unparsed }` for a line that is
+ * not JSON, so the trace shows what a framing layer dropped), and the tail of its stderr is kept for the error a crash
+ * shows. `stop` kills the group: SIGTERM, SIGKILL after a grace period, and resolves once the child is gone. Nothing
+ * here throws out of a stream handler.
  */
 import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { Readable, Writable } from 'node:stream';
+import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { Writable } from 'node:stream';
+import { supervisorLaunch } from './agentSupervisor';
 import type { FrameDirection, FrameTap } from './frameTap';
 import { tapSafely } from './frameTap';
+import { LineSplitter } from './lineSplitter';
+import { completeLines } from './lineStream';
+import { processSecretValues } from './secretValues';
 
 export interface StdioProcessSpec {
   readonly command: string;
@@ -18,6 +26,8 @@ export interface StdioProcessSpec {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly tap: FrameTap;
+  /** The longest stdout line accepted (default `MAX_LINE_BYTES`); tests lower it. */
+  readonly maxLineBytes?: number;
 }
 
 export interface ProcessExit {
@@ -25,13 +35,16 @@ export interface ProcessExit {
   readonly signal: NodeJS.Signals | null;
   /** Spawning failed (ENOENT: the command is not installed, EACCES …). */
   readonly spawnError?: string;
+  /** This side stopped the agent, and why (it wrote a line longer than the limit). */
+  readonly stoppedBecause?: string;
 }
 
 const STDERR_KEEP = 64 * 1024;
+/** After the host is gone, how long the supervisor waits between SIGTERM and SIGKILL. */
+const SUPERVISOR_GRACE_MS = 1500;
 
-/** Splits a byte stream into lines and taps each (a partial last line waits for the rest). */
+/** Taps each line of one direction as its JSON value (or `{ unparsed }`), a line split by `LineSplitter`. */
 class LineTap {
-  private partial = '';
   private readonly decoder = new TextDecoder();
 
   constructor(
@@ -39,39 +52,48 @@ class LineTap {
     private readonly dir: FrameDirection,
   ) {}
 
-  push(chunk: Uint8Array): void {
-    const text = this.partial + this.decoder.decode(chunk, { stream: true });
-    const lines = text.split('\n');
-    this.partial = lines.pop() ?? '';
-    for (const line of lines) {
-      const trimmed = line.trim();
-      if (trimmed === '') {
-        continue;
-      }
-      let frame: unknown;
-      try {
-        frame = JSON.parse(trimmed);
-      } catch {
-        frame = { unparsed: trimmed.slice(0, 2000) };
-      }
-      tapSafely(this.tap, this.dir, frame);
+  line(bytes: Uint8Array): void {
+    const trimmed = this.decoder.decode(bytes).trim();
+    if (trimmed === '') {
+      return;
     }
+    let frame: unknown;
+    try {
+      frame = JSON.parse(trimmed);
+    } catch {
+      // Cut after redaction by value: a cut through a secret would leave its start in the trace.
+      frame = { unparsed: processSecretValues.redactedPrefix(trimmed, 2000) };
+    }
+    tapSafely(this.tap, this.dir, frame);
   }
 }
 
 export class StdioProcess {
   readonly exited: Promise<ProcessExit>;
-  /** What the agent writes (its stdout), for the JSON-RPC layer. */
+  /** What the agent writes (its stdout), complete lines only, for the JSON-RPC layer. */
   readonly readable: ReadableStream<Uint8Array>;
   /** What the agent reads (its stdin). */
   readonly writable: WritableStream<Uint8Array>;
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly child: ChildProcess;
   private stderrText = '';
+  /** Whether `stderrText` lost its start (a cut line must not be shown: it may hold the end of a secret). */
+  private stderrCut = false;
   private exit: ProcessExit | undefined;
   private stopping: Promise<void> | undefined;
+  /** Why this side stopped the agent (a line over the limit), for the exit it reports. */
+  private stoppedBecause: string | undefined;
 
   constructor(spec: StdioProcessSpec) {
-    this.child = spawn(spec.command, [...spec.args], { cwd: spec.cwd, env: { ...spec.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const launch = supervisorLaunch(spec.command, spec.args, spec.env, SUPERVISOR_GRACE_MS);
+    // Detached: the supervisor leads a process group of its own, which the agent and its children join.
+    this.child = spawn(launch.command, [...launch.args], { cwd: spec.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true });
+    const { stdin, stdout, stderr } = this.child as ChildProcessWithoutNullStreams;
+    const control = this.child.stdio[3] as Readable;
+    let controlText = '';
+    control.on('data', (chunk: Buffer) => {
+      controlText = (controlText + chunk.toString('utf8')).slice(-4096);
+    });
+    const controlClosed = new Promise<void>((resolve) => control.once('close', () => resolve()));
     this.exited = new Promise<ProcessExit>((resolve) => {
       this.child.once('error', (error: NodeJS.ErrnoException) => {
         // A failed spawn emits no 'exit'; one after a successful spawn is followed by it.
@@ -81,28 +103,40 @@ export class StdioProcess {
         }
       });
       this.child.once('exit', (code, signal) => {
-        this.exit = { code, signal };
-        resolve(this.exit);
+        // The supervisor reports a failed spawn on fd 3 before it exits; wait for that pipe to close (briefly: an
+        // agent's leftover child may hold it).
+        void Promise.race([controlClosed, delay(2000)]).then(() => {
+          const spawnError = spawnErrorIn(controlText);
+          this.exit = { code, signal, ...(spawnError !== undefined ? { spawnError } : {}), ...(this.stoppedBecause !== undefined ? { stoppedBecause: this.stoppedBecause } : {}) };
+          resolve(this.exit);
+        });
       });
     });
-    this.child.stderr.on('data', (chunk: Buffer) => {
-      this.stderrText = (this.stderrText + chunk.toString('utf8')).slice(-STDERR_KEEP);
+    stderr.on('data', (chunk: Buffer) => {
+      const text = this.stderrText + chunk.toString('utf8');
+      this.stderrCut ||= text.length > STDERR_KEEP;
+      this.stderrText = text.slice(-STDERR_KEEP);
     });
     // A dead agent makes writes fail with EPIPE; the JSON-RPC layer sees the closed stream instead.
-    this.child.stdin.on('error', () => undefined);
-    this.child.stdout.on('error', () => undefined);
+    stdin.on('error', () => undefined);
+    stdout.on('error', () => undefined);
+    control.on('error', () => undefined);
     const inTap = new LineTap(spec.tap, 'in');
+    this.readable = completeLines(stdout, (line) => inTap.line(line), (overflow) => {
+      this.stoppedBecause = overflow.message;
+      void this.stop();
+    }, spec.maxLineBytes);
     const outTap = new LineTap(spec.tap, 'out');
-    this.child.stdout.on('data', (chunk: Buffer) => inTap.push(chunk));
-    this.readable = Readable.toWeb(this.child.stdout) as ReadableStream<Uint8Array>;
-    const stdin = Writable.toWeb(this.child.stdin) as WritableStream<Uint8Array>;
+    const outLines = new LineSplitter(Number.MAX_SAFE_INTEGER);
     const tapping = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        outTap.push(chunk);
+        for (const line of outLines.push(chunk)) {
+          outTap.line(line);
+        }
         controller.enqueue(chunk);
       },
     });
-    void tapping.readable.pipeTo(stdin).catch(() => undefined);
+    void tapping.readable.pipeTo(Writable.toWeb(stdin) as WritableStream<Uint8Array>).catch(() => undefined);
     this.writable = tapping.writable;
   }
 
@@ -114,9 +148,11 @@ export class StdioProcess {
     return this.exit === undefined && this.child.pid !== undefined;
   }
 
-  /** The last `lines` lines the agent wrote to stderr (what a crash shows). */
+  /** The last `lines` lines the agent wrote to stderr (what a crash shows); never a line cut at its start. */
   stderrTail(lines = 12): string {
-    return this.stderrText.trimEnd().split('\n').slice(-lines).join('\n');
+    const all = this.stderrText.trimEnd().split('\n');
+    // Shown in the UI and the log: redacted, like the trace.
+    return processSecretValues.redact((this.stderrCut ? all.slice(1) : all).slice(-lines).join('\n'));
   }
 
   /** Kills the process group (SIGTERM, then SIGKILL after `graceMs`); resolves once the child has exited. */
@@ -131,12 +167,27 @@ export class StdioProcess {
           await Promise.race([this.exited, delay(2000)]);
         }
       }
-      this.child.stdout.destroy();
-      this.child.stderr.destroy();
-      this.child.stdin.destroy();
+      this.child.stdout?.destroy();
+      this.child.stderr?.destroy();
+      this.child.stdin?.destroy();
     })();
     return this.stopping;
   }
+}
+
+/** The supervisor's report of a failed spawn (`{"spawnError":"ENOENT"}` on fd 3), if it made one. */
+function spawnErrorIn(text: string): string | undefined {
+  for (const line of text.split('\n')) {
+    try {
+      const code = (JSON.parse(line) as { spawnError?: unknown }).spawnError;
+      if (typeof code === 'string') {
+        return code;
+      }
+    } catch {
+      // not a report
+    }
+  }
+  return undefined;
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {

@@ -1,13 +1,42 @@
 /**
  * Secrets never reach the protocol trace or the log. Redaction is by key, recursively: values under secret-looking
  * keys become "<redacted>"; under `environment` (AgencyProxy RunRequest) every value is redacted but the variable
- * names are kept, so a trace still shows which variables were passed.
+ * names are kept, so a trace still shows which variables were passed. And by value, in the same walk: every string
+ * has the host's known secret values (secretValues.ts) replaced, wherever they sit — a file an agent read, an error.
  */
-export const REDACTED = '<redacted>';
+import type { SecretValues } from './secretValues';
+import { processSecretValues, REDACTED } from './secretValues';
 
-// Singular `token` only: `input_tokens`/`output_tokens` are usage counts, not secrets.
-const SECRET_KEY = /(^|_)(auth(entication)?_?key|authorization|api_?key|token|secret|password|passphrase|credentials?|cookie)$/i;
+export { REDACTED };
+
+/**
+ * A key names a secret when, split into words (`clientSecret`, `x-api-key`, `AWS_SECRET_ACCESS_KEY` alike), its last
+ * word is one of these…
+ */
+const SECRET_WORD = /^(token|authkey|secret|secrets|password|passwd|passphrase|credential|credentials|cookie|authorization|bearer|apikey)$/;
+/** …or its last two are one of these (`key` alone is too common: a config option's key, a map key). */
+const SECRET_PAIR = /^(api|auth|authentication|private|secret|access|session|signing|encryption|client|master)_key$/;
 const ENVIRONMENT_KEY = /^(environment|env)$/i;
+
+/**
+ * The words of a key, lower case, joined by `_`: `clientSecret` → `client_secret`, `X-Api-Key` → `x_api_key`. Only
+ * the singular `token` is a secret word: `input_tokens`, `max_tokens`, `tokenCount` are usage counts.
+ */
+function keyWords(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** Whether a field called `key` holds a secret. */
+export function isSecretKey(key: string): boolean {
+  const words = keyWords(key);
+  const last = words[words.length - 1] ?? '';
+  return SECRET_WORD.test(last) || SECRET_PAIR.test(words.slice(-2).join('_'));
+}
 
 const SECRET_FLAG = /(key|token|secret|password|passphrase|credential|auth)/i;
 
@@ -41,24 +70,39 @@ export function redactArgs(args: readonly unknown[]): unknown[] {
   return out;
 }
 
-export function redactSecrets(value: unknown, depth = 0): unknown {
+/**
+ * `value` with secrets redacted by key and, in every string, by value (`values`: the host's registry unless a test
+ * gives its own). A number, boolean or null under a secret-looking key is kept: it is a flag or a count, not a key.
+ */
+export function redactSecrets(value: unknown, values: SecretValues = processSecretValues, depth = 0): unknown {
+  if (typeof value === 'string') {
+    return values.redact(value);
+  }
   if (depth > 64 || value === null || typeof value !== 'object') {
     return value;
   }
   if (Array.isArray(value)) {
-    return value.map((v) => redactSecrets(v, depth + 1));
+    return value.map((v) => redactSecrets(v, values, depth + 1));
   }
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (SECRET_KEY.test(key) || /authenticationKey|apiKey|accessToken|authToken/.test(key)) {
+    if (isSecretKey(key) && (typeof v === 'string' || (v !== null && typeof v === 'object'))) {
       out[key] = REDACTED;
     } else if (/^(uncheckedArgs|unchecked_args|args|argv)$/.test(key) && Array.isArray(v)) {
-      out[key] = redactArgs(v);
+      out[key] = redactArgs(v).map((a) => (typeof a === 'string' ? values.redact(a) : a));
     } else if (ENVIRONMENT_KEY.test(key) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
       out[key] = Object.fromEntries(Object.keys(v).map((k) => [k, REDACTED]));
     } else {
-      out[key] = redactSecrets(v, depth + 1);
+      out[key] = redactSecrets(v, values, depth + 1);
     }
   }
   return out;
+}
+
+/**
+ * The values of `env` whose names look secret (`OPENAI_API_KEY`, `GITHUB_TOKEN`): an agent is given them, and may
+ * print them back in an error.
+ */
+export function secretEnvValues(env: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.entries(env).flatMap(([name, value]) => (value !== undefined && isSecretKey(name) ? [value] : []));
 }

@@ -3,9 +3,10 @@
  * its client (ACP `fs/read_text_file`, `fs/write_text_file`). Reads serve the open document's buffer, so the agent
  * sees what the user sees, unsaved edits included; writes go through a `WorkspaceEdit`, so the user can undo them like
  * their own, and are then saved. Both stay inside the workspace folders once `..` and symlinks are resolved
- * (workspacePath.ts). A write to a protected path (`.vscode`, `.git`, a workspace file: protocol/protectedPaths.ts),
- * by the path as named or where it really leads, is shown as a diff and asked about every time
- * (protectedPathPrompts.ts); denied, the agent gets a `denied` error and nothing is written.
+ * (workspacePath.ts). A read from disk takes only a regular file of at most 16 MiB, and never blocks on a FIFO
+ * (workspaceFileRead.ts). A write to a protected path (`.vscode`, `.git`, a workspace file, an agent's own settings:
+ * protocol/protectedPaths.ts), by the path as named or where it really leads, is shown as a diff and asked about
+ * every time (protectedPathPrompts.ts); denied, the agent gets a `denied` error and nothing is written.
  */
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
@@ -15,6 +16,7 @@ import type { ProtectedPath } from '../protocol/protectedPaths';
 import { protectedPathOf } from '../protocol/protectedPaths';
 import type { ProtectedWriteApprover } from './protectedPathPrompts';
 import type { ResolvedPath } from './workspacePath';
+import { MAX_AGENT_READ_BYTES, readRegularFile } from './workspaceFileRead';
 import { lineWindow, realLocation, resolveInsideRoots } from './workspacePath';
 
 const EDIT_METADATA: vscode.WorkspaceEditEntryMetadata = { label: 'Agent edit', needsConfirmation: false };
@@ -33,15 +35,14 @@ export class EditorWorkspaceAccess implements WorkspaceAccess {
     const where = await resolveInsideRoots(path, this.roots());
     const open = await this.openDocument(where);
     if (open) {
-      return lineWindow(open.getText(), line, limit);
+      const text = open.getText();
+      // The buffer is in memory already, but its text still goes to the agent in one message.
+      if (text.length > MAX_AGENT_READ_BYTES) {
+        throw new WorkspaceAccessError('invalid', `${path} is open with ${text.length} characters; the agent may read files of at most ${MAX_AGENT_READ_BYTES / (1024 * 1024)} MiB through the editor.`);
+      }
+      return lineWindow(text, line, limit);
     }
-    let text: string;
-    try {
-      text = await fs.readFile(where.real, 'utf8');
-    } catch (error) {
-      throw fileError(path, error);
-    }
-    return lineWindow(text, line, limit);
+    return lineWindow(await readRegularFile(where.real, path), line, limit);
   }
 
   writeText(path: string, content: string): Promise<void> {
@@ -89,9 +90,8 @@ export class EditorWorkspaceAccess implements WorkspaceAccess {
     const open = await this.openDocument(where);
     let current = open?.getText();
     if (!open && (await isFile(path, where.real))) {
-      current = await fs.readFile(where.real, 'utf8').catch((error: unknown) => {
-        throw fileError(path, error);
-      });
+      // The diff's left side: the same guarded read as an agent's (no FIFO, no file past the size cap).
+      current = await readRegularFile(where.real, path);
     }
     if (!(await this.protectedWrites.approveWrite({ file: where.lexical, found, current, proposed: content }))) {
       throw new WorkspaceAccessError('denied', `The user denied the write to ${path}: it is a protected path (${found.reason}).`);
@@ -144,15 +144,4 @@ async function isFile(path: string, real: string): Promise<boolean> {
     }
     throw error;
   }
-}
-
-function fileError(path: string, error: unknown): Error {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return new WorkspaceAccessError('notFound', `${path} does not exist.`);
-  }
-  if (code === 'EISDIR') {
-    return new WorkspaceAccessError('invalid', `${path} is a directory, not a file.`);
-  }
-  return error instanceof Error ? error : new Error(String(error));
 }

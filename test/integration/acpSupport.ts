@@ -79,12 +79,16 @@ export function commandLine(pid: number): string {
   }
 }
 
-/** The extension host's live child processes whose command line contains `needle` (an agent it spawned). */
+/**
+ * The extension host's live descendants whose command line contains `needle` and that lead a process group: the
+ * supervisor each agent runs under (transport/agentSupervisor.ts, its command line names the agent's), whose group
+ * holds the agent and everything it starts.
+ */
 export function agentProcesses(needle: string): number[] {
-  return descendantsOf(process.pid).filter((pid) => commandLine(pid).includes(needle));
+  return descendantsOf(process.pid).filter((pid) => commandLine(pid).includes(needle) && processGroupMembers(pid).includes(pid));
 }
 
-/** The one agent process matching `needle` (the driver spawns it in its own process group: pid = pgid). */
+/** The process group of the one agent matching `needle` (its supervisor's pid = the group's id). */
 export function agentProcess(needle: string): Promise<number> {
   return waitFor(`the agent process (${needle})`, () => {
     const found = agentProcesses(needle);

@@ -6,6 +6,7 @@
  * every driver (`SwitchboardApi.workspace`).
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -79,6 +80,27 @@ suite('workspaceAccess', () => {
     );
     assert.equal(await access.readText(file, 2, 1), 'beta\n');
     await assert.rejects(access.readText(path.join(dir, 'nope.txt')), refusedFor('notFound'));
+  });
+
+  test('a FIFO is refused without blocking the host (six of them: more than libuv has threads); so is a file over 16 MiB', async () => {
+    const fifo = path.join(dir, 'pipe');
+    const big = path.join(dir, 'big.log');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      const reads = Array.from({ length: 6 }, () => access.readText(fifo));
+      for (const read of reads) {
+        await assert.rejects(read, (e: unknown) => refusedFor('invalid')(e) && /named pipe/.test((e as Error).message));
+      }
+      fs.writeFileSync(big, '');
+      fs.truncateSync(big, 16 * 1024 * 1024 + 1);
+      await assert.rejects(access.readText(big), (e: unknown) => refusedFor('invalid')(e) && /at most 16 MiB/.test((e as Error).message));
+    } finally {
+      // Nothing else in the workspace should meet them (a change-set snapshot, the editor's watchers).
+      fs.rmSync(fifo, { force: true });
+      fs.rmSync(big, { force: true });
+    }
+    fs.writeFileSync(path.join(dir, 'after.txt'), 'still served\n');
+    assert.equal(await access.readText(path.join(dir, 'after.txt')), 'still served\n', "the host's file operations go on");
   });
 
   test('a write replaces the text as one undoable edit and saves it', async () => {

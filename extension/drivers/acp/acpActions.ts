@@ -1,6 +1,7 @@
 /**
  * ACP's own actions, as data (kit/daemonActions.ts): restart the agent (after a crash), sign in with one of the
- * agent's auth methods (an `env_var` method asks for its variables, kept in the secret store), switch a session's
+ * agent's auth methods (an `env_var` method asks for its variables, kept in the secret store), sign out (delete what
+ * the secret store keeps of it), switch a session's
  * mode (`session/set_mode`) and change one of its settings, e.g. the model (`session/set_config_option`). The
  * choices come from the agent (`nextAcpActionInput`).
  */
@@ -31,6 +32,25 @@ export const ACP_ACTIONS: readonly DaemonAction[] = [
     menus: [{ item: 'connection', group: '3_daemon@2' }],
     pickTarget: 'Sign in to which agent?',
     failure: 'Sign-in failed',
+  },
+  {
+    command: `${A}.signOut`,
+    title: 'Sign Out of ACP Agent',
+    icon: 'sign-out',
+    scope: 'connection',
+    when: { connected: false },
+    menus: [{ item: 'connection', group: '3_daemon@3' }],
+    pickTarget: 'Sign out of which agent?',
+    inputs: [
+      {
+        kind: 'confirm',
+        name: 'confirmed',
+        message: 'Sign out of {connection}?',
+        detail: 'The sign-in Agent Switchboard keeps for this agent (the method and any API key) is deleted from VS Code\'s secret storage. A running agent is restarted without it.',
+        button: 'Sign Out',
+      },
+    ],
+    failure: 'Sign-out failed',
   },
   {
     command: `${A}.setMode`,
@@ -121,6 +141,8 @@ export async function performAcpAction(driver: AcpDriver, command: string, targe
       await driver.signIn(method, values);
       return { kind: 'done', message: `Signed in to ${target.connectionId.replace(/^acp:/, '')} with ${method.name}.` };
     }
+    case `${A}.signOut`:
+      return { kind: 'done', message: signOutText(driver, target.connectionId, await driver.signOut()) };
     case `${A}.setMode`:
       await driver.setMode(runId, str(answers, 'mode') ?? '');
       return { kind: 'done' };
@@ -130,6 +152,17 @@ export async function performAcpAction(driver: AcpDriver, command: string, targe
     default:
       throw new DriverError(`ACP has no action "${command}".`);
   }
+}
+
+/** What Sign Out says it did: which method and which variables' values were deleted, or that none was kept. */
+function signOutText(driver: AcpDriver, connectionId: string, result: Awaited<ReturnType<AcpDriver['signOut']>>): string {
+  const name = connectionId.replace(/^acp:/, '');
+  if (result.methodId === undefined && result.variables.length === 0) {
+    return `Agent Switchboard kept no sign-in for ${name}. (A login the agent keeps itself, in its own files, is signed out in the agent.)`;
+  }
+  const method = driver.authMethods.find((m) => m.id === result.methodId)?.name ?? result.methodId;
+  const values = result.variables.length > 0 ? `${result.variables.join(', ')} deleted from VS Code's secret storage` : 'no API key was stored';
+  return `Signed out of ${name}${method ? ` (${method})` : ''}: ${values}${result.restarted ? '; the agent was restarted without it' : ''}.`;
 }
 
 /** The notification a crashed agent raises: its reason (the stderr tail's first line) and *Restart*. */

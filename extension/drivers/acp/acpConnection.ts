@@ -24,6 +24,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type * as AcpSdk from './acpSdk';
 import type { FrameTap } from '../../transport/frameTap';
+import { MAX_LINE_BYTES } from '../../transport/lineSplitter';
 import { StdioProcess } from '../../transport/stdioProcess';
 import type { ProcessExit } from '../../transport/stdioProcess';
 import { OutcomeUnknownError, RefusedError } from '../kit/errors';
@@ -69,7 +70,8 @@ export class AcpConnection {
       .onRequest(methods.client.session.requestPermission, ({ params }) => handlers.requestPermission(params))
       .onRequest(methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params).catch(asRequestError))
       .onRequest(methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params).catch(asRequestError));
-    this.connection = app.connect(ndJsonStream(this.process.writable, this.process.readable));
+    // The process passes on only complete lines within our limit: the SDK's own (lower) default must not refuse one.
+    this.connection = app.connect(ndJsonStream(this.process.writable, this.process.readable, { maxMessageBytes: MAX_LINE_BYTES }));
   }
 
   /** Resolves when the agent process has exited (crashed, or stopped by `close`). */

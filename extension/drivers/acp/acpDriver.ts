@@ -23,11 +23,12 @@ import type { RunRecorder } from '../kit/runRecorder';
 import { Emitter } from '../../base/emitter';
 import { acpFacts, nextAcpActionInput, performAcpAction, restartOffer } from './acpActions';
 import { AcpConnection } from './acpConnection';
-import { memorySecrets, readThroughEditor, writeThroughEditor } from './acpEditorAccess';
+import { readThroughEditor, writeThroughEditor } from './acpEditorAccess';
 import type { AcpSideEffects } from './acpEventMapping';
-import { authChoices, launchSpecOf, storeAuthChoice } from './acpLaunch';
+import { authChoices, forgetSignIn, launchSpecOf, storeAuthChoice } from './acpLaunch';
+import { acpSecrets, registerLaunchSecrets } from './acpSecrets';
 import type { DriverSecrets } from '../kit/workspaceAccess';
-import type { AuthChoice } from './acpLaunch';
+import type { AuthChoice, ForgottenSignIn } from './acpLaunch';
 import { AcpSessionStore } from './acpSessionStore';
 import type { AcpSession } from './acpSessions';
 import { AcpSessions } from './acpSessions';
@@ -55,7 +56,7 @@ export class AcpDriver extends BaseDriver implements Driver {
 
   constructor(ctx: DriverContext) {
     super(ctx);
-    this.secrets = ctx.secrets ?? memorySecrets();
+    this.secrets = acpSecrets(ctx.secrets);
     this.recorder = connectionRecorder(ctx, z.never());
     this.storage = new AcpSessionStore(ctx, this.recorder, this.sessions, this.runs, this.secrets);
     this.turns = new AcpTurns({
@@ -83,6 +84,7 @@ export class AcpDriver extends BaseDriver implements Driver {
   protected override async connectOnce(connection: ConnectionScope): Promise<void> {
     this.crashOffer = undefined;
     const spec = await launchSpecOf(this.ctx.profile, this.ctx.workspaceFolder, this.secrets);
+    registerLaunchSecrets(spec.env);
     const agent = new AcpConnection({ ...spec, tap: this.ctx.tap }, {
       sessionUpdate: (n) => this.turns.onUpdate(n),
       requestPermission: (r) => this.turns.onPermission(r),
@@ -101,7 +103,7 @@ export class AcpDriver extends BaseDriver implements Driver {
       }
       const why = exit.spawnError
         ? `${spec.command} could not be started (${exit.spawnError}${exit.spawnError === 'ENOENT' ? ': it is not installed or not on PATH' : ''})`
-        : `the agent exited (${exit.signal ?? `code ${exit.code}`})`;
+        : (exit.stoppedBecause ?? `the agent exited (${exit.signal ?? `code ${exit.code}`})`);
       const tail = agent.process.stderrTail();
       void this.agentCrashed(`${why}${tail ? `:\n${tail}` : '.'}`);
     });
@@ -229,6 +231,16 @@ export class AcpDriver extends BaseDriver implements Driver {
     if (this.ctx.store.state.connections.get(this.connectionId)?.state.kind !== 'connected') {
       throw new DriverError('The agent did not start again after the sign-in.');
     }
+  }
+
+  /** Deletes the kept sign-in (also values the agent's methods name); a running agent restarts without it. */
+  async signOut(): Promise<ForgottenSignIn & { readonly restarted: boolean }> {
+    const forgotten = await forgetSignIn(this.secrets, this.authMethods);
+    const restarted = this.ctx.store.state.connections.get(this.connectionId)?.state.kind === 'connected' && (forgotten.methodId !== undefined || forgotten.variables.length > 0);
+    if (restarted) {
+      await this.restart();
+    }
+    return { ...forgotten, restarted };
   }
 
   /** Restarts the agent process (after a crash, or a new sign-in). */

@@ -9,9 +9,12 @@ import type { ConnectionProfile } from '../../protocol/connectionProfile';
 import { DriverError } from '../kit/errors';
 import type { DriverSecrets } from '../kit/workspaceAccess';
 
-/** Secret-store keys: the chosen auth method, and one per environment variable it needs. */
+/** Secret-store keys: the chosen auth method, the names of its variables (`vars:<id>`), one per variable's value. */
 export const AUTH_METHOD_KEY = 'authMethod';
 export const envSecretKey = (name: string): string => `env:${name}`;
+const varsKey = (methodId: string): string => `vars:${methodId}`;
+/** Which keys hold a secret value (an API key), not bookkeeping (a method id, variable names). */
+export const holdsSecretValue = (key: string): boolean => key.startsWith('env:');
 
 export interface AuthChoice {
   readonly id: string;
@@ -76,19 +79,58 @@ export async function launchSpecOf(
   return { command: profile.command, args: profile.args ?? [], cwd: profile.cwd ?? workspaceFolder ?? homedir(), env };
 }
 
-/** Keeps the user's sign-in for the next start of the agent: the method and the values of its variables. */
+/**
+ * Keeps the user's sign-in for the next start of the agent: the method and the values of its variables. An earlier
+ * sign-in is forgotten first, so the store never holds values no sign-in points at (Sign Out could not find them).
+ */
 export async function storeAuthChoice(secrets: DriverSecrets, choice: AuthChoice, values: Readonly<Record<string, string>>): Promise<void> {
+  await forgetSignIn(secrets);
   for (const v of choice.vars) {
     const value = values[v.name];
     if (value !== undefined) {
       await secrets.store(envSecretKey(v.name), value);
     }
   }
-  await secrets.store(`vars:${choice.id}`, choice.vars.map((v) => v.name).join(','));
+  await secrets.store(varsKey(choice.id), choice.vars.map((v) => v.name).join(','));
   await secrets.store(AUTH_METHOD_KEY, choice.id);
 }
 
-/** Forgets the sign-in (the agent refused it). */
+/** Forgets the sign-in (the agent refused it): its values too, which nothing would use or find again. */
 export async function forgetAuthChoice(secrets: DriverSecrets): Promise<void> {
+  await forgetSignIn(secrets);
+}
+
+/** What `forgetSignIn` deleted: the method that was chosen, and the variables whose values were kept. */
+export interface ForgottenSignIn {
+  readonly methodId: string | undefined;
+  readonly variables: readonly string[];
+}
+
+/**
+ * Deletes everything a connection keeps of a sign-in: the chosen method, the variable list of that method and of
+ * every method in `known` (the agent's current list, when it is running: values an older version left behind), and
+ * each value — the variables those lists name and the ones `known` declares. Used by Sign Out, and when a profile is
+ * removed from the settings.
+ */
+export async function forgetSignIn(secrets: DriverSecrets, known: readonly AuthChoice[] = []): Promise<ForgottenSignIn> {
+  const methodId = await secrets.get(AUTH_METHOD_KEY);
+  const methodIds = new Set([...(methodId !== undefined ? [methodId] : []), ...known.map((m) => m.id)]);
+  const names = new Set(known.flatMap((m) => m.vars.map((v) => v.name)));
+  for (const id of methodIds) {
+    for (const name of (await secrets.get(varsKey(id)))?.split(',').filter(Boolean) ?? []) {
+      names.add(name);
+    }
+  }
+  const variables: string[] = [];
+  for (const name of names) {
+    if ((await secrets.get(envSecretKey(name))) !== undefined) {
+      variables.push(name);
+    }
+    await secrets.delete(envSecretKey(name));
+  }
+  for (const id of methodIds) {
+    await secrets.delete(varsKey(id));
+  }
   await secrets.delete(AUTH_METHOD_KEY);
+  return { methodId, variables };
 }

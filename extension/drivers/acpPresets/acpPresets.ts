@@ -1,7 +1,9 @@
 /**
  * The ACP agents a user picks in *Add Connection*: Claude Code and Codex through Zed's ACP adapters, Gemini CLI
- * through its own ACP mode. Each preset is found on PATH, else run through `npx -y <package>` (downloaded on first
- * use) when npx is on PATH, else reported as missing with the install command. The search is a pure PATH walk over
+ * through its own ACP mode. Each preset is found on PATH, else run through `npx -y <package>@<version>` (downloaded
+ * on first use) when npx is on PATH, else reported as missing with the install command. The version is pinned
+ * (`ACP_PRESET_VERSIONS`): an unpinned `npx -y` would run whatever the registry serves today, a release the project
+ * never tested, fetched anew whenever npx's cache expires. The search is a pure PATH walk over
  * an injectable environment (tests give it fake files); the one process it runs is `gemini --version`, whose answer
  * picks the flag (`--experimental-acp` before 0.50, `--acp` since). No `vscode`, no model: the UI shows the result.
  */
@@ -25,6 +27,8 @@ export interface AcpPreset {
   readonly label: string;
   /** How it would run (the path found, or that npx downloads it), or why it cannot. */
   readonly detail: string;
+  /** The pinned version npx runs (`0.23.1 via npx`); absent for an agent found on PATH (the user's install). */
+  readonly description?: string;
   /** What to add to `agentSwitchboard.connections`; `undefined` when the agent cannot be run here. */
   readonly profile: AcpPresetProfile | undefined;
   /** Why there is no profile: not found, and how to install it. */
@@ -46,8 +50,8 @@ interface PresetSpec {
   readonly label: string;
   /** The executable a global install puts on PATH. */
   readonly executable: string;
-  /** The npm package that provides it (what npx runs, what to install). */
-  readonly npmPackage: string;
+  /** The npm package that provides it (what npx runs, what to install), a key of `ACP_PRESET_VERSIONS`. */
+  readonly npmPackage: keyof typeof ACP_PRESET_VERSIONS;
   /** The arguments that start the agent in ACP mode. */
   argsFor(environment: PresetEnvironment, executable: string): Promise<{ readonly args: readonly string[]; readonly note?: string }>;
 }
@@ -55,6 +59,21 @@ interface PresetSpec {
 /** Gemini CLI renamed `--experimental-acp` to `--acp` in 0.50. */
 const GEMINI_ACP_SINCE = { major: 0, minor: 50 };
 const VERSION_TIMEOUT_MS = 10_000;
+
+/**
+ * The exact release of each preset's package that npx runs: the versions the project tests with. A unit test checks
+ * that these equal package.json's devDependencies, so one is not bumped without the other.
+ */
+export const ACP_PRESET_VERSIONS = {
+  '@zed-industries/claude-agent-acp': '0.23.1',
+  '@zed-industries/codex-acp': '0.16.0',
+  '@google/gemini-cli': '0.61.0',
+} as const;
+
+/** `name@version`, what npx and `npm install -g` are given. */
+export function pinnedPackage(npmPackage: keyof typeof ACP_PRESET_VERSIONS): string {
+  return `${npmPackage}@${ACP_PRESET_VERSIONS[npmPackage]}`;
+}
 
 const PRESETS: readonly PresetSpec[] = [
   { label: 'Claude Code', executable: 'claude-agent-acp', npmPackage: '@zed-industries/claude-agent-acp', argsFor: async () => ({ args: [] }) },
@@ -79,15 +98,17 @@ async function presetOf(spec: PresetSpec, environment: PresetEnvironment, npx: s
     };
   }
   if (npx) {
-    // What npx fetches is the latest release: Gemini's current flag applies.
-    const args = ['-y', spec.npmPackage, ...(spec.executable === 'gemini' ? ['--acp'] : [])];
+    // The pinned Gemini CLI is newer than 0.50: its flag is `--acp`.
+    const pinned = pinnedPackage(spec.npmPackage);
+    const args = ['-y', pinned, ...(spec.executable === 'gemini' ? ['--acp'] : [])];
     return {
       label: spec.label,
-      detail: `npx ${args.join(' ')} — ${spec.executable} is not on PATH; npx downloads ${spec.npmPackage} on first use`,
+      description: `${ACP_PRESET_VERSIONS[spec.npmPackage]} via npx`,
+      detail: `npx ${args.join(' ')} — ${spec.executable} is not on PATH; npx downloads ${spec.npmPackage} version ${ACP_PRESET_VERSIONS[spec.npmPackage]} on first use`,
       profile: { name: spec.label, protocol: 'acp', command: npx, args },
     };
   }
-  const problem = `${spec.label} not found: install with \`npm install -g ${spec.npmPackage}\` (needs Node.js), so that \`${spec.executable}\` is on PATH.`;
+  const problem = `${spec.label} not found: install with \`npm install -g ${pinnedPackage(spec.npmPackage)}\` (needs Node.js), so that \`${spec.executable}\` is on PATH.`;
   return { label: spec.label, detail: problem, profile: undefined, problem };
 }
 

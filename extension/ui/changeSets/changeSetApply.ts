@@ -49,7 +49,7 @@ async function readWorkspaceFile(uri: vscode.Uri, docs: Map<string, vscode.TextD
   } catch {
     return { exists: false };
   }
-  if (stat.type & vscode.FileType.Directory || stat.size > MAX_TEXT_BYTES) {
+  if (!(stat.type & vscode.FileType.File) || stat.size > MAX_TEXT_BYTES) {
     return { exists: true };
   }
   // Checked (and later edited) as the document the user sees, which may hold unsaved edits.

@@ -1,7 +1,7 @@
 /**
  * "Manage Connections" (also the welcome view's "Add a Connection"): offers the AgencyProxy daemons listening at
  * the usual places (WIRE.md 1.1) that no profile uses yet, a socket path typed by hand, the coding agents that speak
- * ACP (Claude Code, Codex, Gemini CLI: found on PATH or run through npx, see drivers/acpPresets), and the settings
+ * ACP (Claude Code, Codex, Gemini CLI: found on PATH or run through npx at a pinned version, see drivers/acpPresets), and the settings
  * editor. Picking one writes a profile into `agentSwitchboard.connections`; the settings listener then loads and
  * connects it like any other profile.
  */
@@ -124,7 +124,7 @@ export async function manageConnections(ctx: CommandContext, args?: AddConnectio
         ? [{ label: '$(refresh) None found — search again', detail: `Looked for a listening socket at ${describeSearchPlaces()}`, action: 'rescan' } as Choice]
         : []),
       { label: 'Coding agents (Agent Client Protocol)', kind: vscode.QuickPickItemKind.Separator, action: 'rescan' },
-      ...(await acpPresets()).map((preset): Choice => ({ label: `$(${preset.profile ? 'hubot' : 'warning'}) ${preset.label}`, detail: preset.detail, action: 'acp', preset })),
+      ...(await acpPresets()).map((preset): Choice => ({ label: `$(${preset.profile ? 'hubot' : 'warning'}) ${preset.label}`, ...(preset.description ? { description: preset.description } : {}), detail: preset.detail, action: 'acp', preset })),
       { label: 'Other', kind: vscode.QuickPickItemKind.Separator, action: 'rescan' },
       { label: '$(file) AgencyProxy socket path…', detail: 'A daemon started with agency-proxy --socket <path>', action: 'path' },
       { label: '$(settings-gear) Edit connections in Settings', detail: 'SCV, A3S and hyperhive profiles, and every option', action: 'settings' },

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { PresetEnvironment } from '../../../extension/drivers/acpPresets/acpPresets';
-import { acpPresets, findOnPath, nodePresetEnvironment, parseVersion } from '../../../extension/drivers/acpPresets/acpPresets';
+import { ACP_PRESET_VERSIONS, acpPresets, findOnPath, nodePresetEnvironment, parseVersion } from '../../../extension/drivers/acpPresets/acpPresets';
 
 interface Fake {
   readonly environment: PresetEnvironment;
@@ -50,14 +50,22 @@ test('the three presets, in order, each found on PATH: the absolute path is the 
   assert.deepEqual(f.runs, ['/usr/bin/gemini --version'], 'only Gemini is asked for its version');
 });
 
-test('not on PATH but npx is: run through npx -y <package>, saying it downloads on first use', async () => {
+test('not on PATH but npx is: run through npx -y <package>@<pinned version>, saying it downloads on first use', async () => {
   const presets = await byLabel(fake(['/usr/bin/npx']));
-  assert.deepEqual(presets.get('Claude Code')?.profile, { name: 'Claude Code', protocol: 'acp', command: '/usr/bin/npx', args: ['-y', '@zed-industries/claude-agent-acp'] });
-  assert.deepEqual(presets.get('Codex')?.profile, { name: 'Codex', protocol: 'acp', command: '/usr/bin/npx', args: ['-y', '@zed-industries/codex-acp'] });
-  assert.deepEqual(presets.get('Gemini CLI')?.profile, { name: 'Gemini CLI', protocol: 'acp', command: '/usr/bin/npx', args: ['-y', '@google/gemini-cli', '--acp'] });
+  assert.deepEqual(presets.get('Claude Code')?.profile, { name: 'Claude Code', protocol: 'acp', command: '/usr/bin/npx', args: ['-y', '@zed-industries/claude-agent-acp@0.23.1'] });
+  assert.deepEqual(presets.get('Codex')?.profile, { name: 'Codex', protocol: 'acp', command: '/usr/bin/npx', args: ['-y', '@zed-industries/codex-acp@0.16.0'] });
+  assert.deepEqual(presets.get('Gemini CLI')?.profile, { name: 'Gemini CLI', protocol: 'acp', command: '/usr/bin/npx', args: ['-y', '@google/gemini-cli@0.61.0', '--acp'] });
+  assert.equal(presets.get('Codex')?.description, '0.16.0 via npx');
   for (const preset of presets.values()) {
-    assert.match(preset.detail, /downloads .* on first use/);
+    assert.match(preset.detail, /downloads .* version \d+\.\d+\.\d+ on first use/);
     assert.equal(preset.problem, undefined);
+  }
+});
+
+test('the pinned versions are the ones the project tests with (package.json devDependencies)', () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  for (const [name, version] of Object.entries(ACP_PRESET_VERSIONS)) {
+    assert.equal(manifest.devDependencies[name], version, `${name}: the preset pins ${version}, the tests use ${manifest.devDependencies[name]}`);
   }
 });
 
@@ -66,9 +74,9 @@ test('neither the agent nor npx: no profile, and the problem says how to install
   assert.equal(presets.get('Codex')?.profile?.command, '/usr/bin/codex-acp');
   const claude = presets.get('Claude Code');
   assert.equal(claude?.profile, undefined);
-  assert.equal(claude?.problem, 'Claude Code not found: install with `npm install -g @zed-industries/claude-agent-acp` (needs Node.js), so that `claude-agent-acp` is on PATH.');
+  assert.equal(claude?.problem, 'Claude Code not found: install with `npm install -g @zed-industries/claude-agent-acp@0.23.1` (needs Node.js), so that `claude-agent-acp` is on PATH.');
   assert.equal(claude?.detail, claude?.problem);
-  assert.match(presets.get('Gemini CLI')?.problem ?? '', /not found: install with `npm install -g @google\/gemini-cli`/);
+  assert.match(presets.get('Gemini CLI')?.problem ?? '', /not found: install with `npm install -g @google\/gemini-cli@0\.61\.0`/);
 });
 
 test("Gemini before 0.50 gets --experimental-acp; 0.50 and later --acp; an unreadable version assumes the current flag", async () => {

@@ -123,6 +123,9 @@ function recordingDriver(calls: string[]): never {
     if (name === 'readAccountUsage') {
       return Promise.resolve([{ provider: 'claude', supported: true, usage: null, error: null }]);
     }
+    if (name === 'signOut') {
+      return Promise.resolve({ methodId: undefined, variables: [], restarted: false });
+    }
     if (name === 'leftoverOffer') {
       return { id: 'o', fromRunId: 'a', toRunId: 'b', prompts: [] };
     }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ProtocolTrace } from '../../../extension/transport/protocolTrace';
+import { SecretValues } from '../../../extension/transport/secretValues';
 import { REDACTED, redactSecrets } from '../../../extension/transport/traceRedaction';
 
 test('environment values and auth keys are redacted, names kept', () => {
@@ -41,4 +42,28 @@ test('the trace writes one JSON line per frame with the documented fields', asyn
   } finally {
     rmSync(dir, { recursive: true, force: true, maxRetries: 20 });
   }
+});
+
+test('secret keys in any spelling are redacted (camelCase, hyphens, upper case); usage counts and flags are kept', () => {
+  const secretKeys = ['clientSecret', 'x-api-key', 'X-Api-Key', 'sessionToken', 'privateKey', 'refresh_token', 'bearer', 'Authorization', 'authenticationKey', 'apiKey', 'accessToken', 'AWS_SECRET_ACCESS_KEY', 'Set-Cookie', 'idToken', 'passphrase'];
+  const frame = Object.fromEntries(secretKeys.map((k) => [k, `value-of-${k}`]));
+  const out = redactSecrets(frame) as Record<string, unknown>;
+  for (const key of secretKeys) {
+    assert.equal(out[key], REDACTED, key);
+  }
+  const counts = { input_tokens: 5, output_tokens: 6, max_tokens: 7, tokenCount: 8, cachedInputTokens: 9, totalTokens: 10, token: 11, requiresToken: true, password: null, key: 'name', monkey: 'banana', tokenType: 'bearer' };
+  assert.deepEqual(redactSecrets(counts), counts);
+});
+
+test('known secret values are redacted inside any string, keys and numbers untouched; short values are not', () => {
+  const values = new SecretValues();
+  values.add('sk-live-abcdef123456');
+  values.add('12345');
+  const frame = { result: { content: 'line 1\nKEY=sk-live-abcdef123456\n' }, error: { message: 'bad key sk-live-abcdef123456 (12345)' }, n: 12345, args: ['--x', 'sk-live-abcdef123456'] };
+  assert.deepEqual(redactSecrets(frame, values), {
+    result: { content: `line 1\nKEY=${REDACTED}\n` },
+    error: { message: `bad key ${REDACTED} (12345)` },
+    n: 12345,
+    args: ['--x', REDACTED],
+  });
 });
