@@ -31,7 +31,7 @@ import { registerRunBoard } from './ui/board/runBoard';
 import type { TreeNode } from './ui/connectionsTreeProvider';
 import { ConnectionsTreeProvider } from './ui/connectionsTreeProvider';
 import { registerDaemonActionCommands } from './ui/daemonActions/actionCommands';
-import { driverSecretsFor } from './ui/driverSecrets';
+import { connectionSecrets } from './ui/connectionSecrets';
 import { DraftStore } from './ui/draftStore';
 import { rowActions } from './ui/daemonActions/actionTargets';
 import { watchActionOffers, watchRunStateOffers } from './ui/daemonActions/actionOffers';
@@ -40,13 +40,17 @@ import { SurfaceVisibility } from './ui/surfaceVisibility';
 import { RunSelection } from './ui/runSelection';
 import { rememberSelection } from './ui/selectionMemory';
 import { reopenRestoredChangeTabs } from './ui/changeSets/staleChangeTabs';
-import { autoConnectEnabled, readProfiles, traceFile } from './ui/settings';
+import { traceFile } from './ui/settings';
 import type { TranscriptPanelInfo } from './ui/transcript/transcriptPanels';
 import { TranscriptPanels } from './ui/transcript/transcriptPanels';
 import type { SurfaceDeps } from './ui/transcript/transcriptSurface';
 import { TranscriptActionHandler } from './ui/transcriptActions';
 import { TranscriptViewProvider } from './ui/transcriptViewProvider';
 import { EditorWorkspaceAccess } from './ui/workspaceAccess';
+import { profileLoader } from './ui/workspaceConnections/profileLoader';
+import { connectionNote, registerWorkspaceConnectionCommands } from './ui/workspaceConnections/workspaceConnectionCommands';
+import type { ConsentPrompt } from './ui/workspaceConnections/workspaceConnections';
+import { WorkspaceConnections } from './ui/workspaceConnections/workspaceConnections';
 
 /** What `activate` returns: used by the integration tests, and by anyone automating the extension. */
 export interface SwitchboardApi {
@@ -73,6 +77,8 @@ export interface SwitchboardApi {
     setWindowFocused(focused: boolean | undefined): void;
     /** Replaces the modal that shows a rule before it is saved; `undefined` restores it. */
     setRuleConfirmation(confirm: ConfirmRule | undefined): void;
+    /** Replaces the modal that asks to allow a workspace-defined connection; `undefined` restores it. */
+    setConsentPrompt(prompt: ConsentPrompt | undefined): void;
     /** Where the journals and run checkpoints are (the extension's global storage). */
     readonly storageDir: string;
   };
@@ -122,25 +128,36 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   };
   const storageDir = context.globalStorageUri.fsPath;
   const workspace = new EditorWorkspaceAccess();
-  const connections = new ConnectionManager(store, driverFactories, (connectionId, profile: ConnectionProfile) => ({
+  // Profiles a repository's settings define, and the user's consent to them: every connect passes its gate.
+  const workspaceConnections = new WorkspaceConnections(context.workspaceState);
+  context.subscriptions.push(workspaceConnections);
+  const defaultConsentPrompt = workspaceConnections.prompt;
+  const connections: ConnectionManager = new ConnectionManager(store, driverFactories, (connectionId, profile: ConnectionProfile) => ({
     // The trace is looked up per frame so enabling it in settings applies to open connections too.
     tap: combineTaps((dir, frame, http) => trace?.tap(profile.protocol, profile.name)(dir, frame, http), logTap(profile.name)),
     storageDir,
     workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     workspace,
-    secrets: driverSecretsFor(context.secrets, connectionId),
+    secrets: connectionSecrets(context.secrets, connectionId, profile, connections.originOf(connectionId), {
+      info: (m) => log.info(`[${profile.name}] ${m}`),
+      warn: (m) => log.warn(`[${profile.name}] ${m}`),
+    }),
     log: {
       info: (m) => log.info(`[${profile.name}] ${m}`),
       warn: (m) => log.warn(`[${profile.name}] ${m}`),
       error: (m) => log.error(`[${profile.name}] ${m}`),
     },
-  }));
+  }), workspaceConnections.gate);
   context.subscriptions.push({ dispose: () => void connections.dispose() });
 
   const selection = new RunSelection();
   context.subscriptions.push(selection);
-  const tree = new ConnectionsTreeProvider(store, (state, connectionId, run) => rowActions(state, connections, connectionId, run));
-  context.subscriptions.push(tree);
+  const tree = new ConnectionsTreeProvider(
+    store,
+    (state, connectionId, run) => rowActions(state, connections, connectionId, run),
+    (connectionId) => connectionNote(workspaceConnections, connectionId),
+  );
+  context.subscriptions.push(tree, workspaceConnections.onDidChange(() => tree.refreshAll()));
   const treeView: vscode.TreeView<TreeNode> = vscode.window.createTreeView('agentSwitchboard.connections', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
   tree.setVisible(treeView.visible);
@@ -201,6 +218,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerChangeSetCommands(commandContext),
     ...registerDaemonActionCommands(commandContext),
     ...registerTranscriptTabCommands(commandContext, transcriptPanels),
+    ...registerWorkspaceConnectionCommands(commandContext, workspaceConnections),
     watchActionOffers(commandContext),
     watchRunStateOffers(commandContext),
   );
@@ -222,27 +240,9 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(new RunListAutoRefresh([treeView, runBoard.board.view], store, connections, log));
   context.subscriptions.push(new SurfaceVisibility([treeView, runBoard.board.view], transcript, store, connections));
 
-  const reloadProfiles = async (): Promise<void> => {
-    const { profiles, problems } = readProfiles();
-    for (const problem of problems) {
-      log.warn(problem);
-    }
-    if (problems.length > 0) {
-      void vscode.window.showWarningMessage(`Agent Switchboard: ${problems[0]}`, 'Manage Connections').then((c) => {
-        if (c) {
-          void vscode.commands.executeCommand('agentSwitchboard.manageConnections');
-        }
-      });
-    }
-    await connections.setProfiles(profiles);
-    for (const profile of profiles) {
-      const id = `${profile.protocol}:${profile.name}`;
-      const connection = store.state.connections.get(id);
-      if (autoConnectEnabled(profile) && connection?.state.kind === 'idle' && driverFactories[profile.protocol]) {
-        connections.connect(id).catch((error: unknown) => log.error(`[${profile.name}] ${error instanceof Error ? error.message : String(error)}`));
-      }
-    }
-  };
+  const reloadProfiles = profileLoader({ store, connections, factories: driverFactories, workspace: workspaceConnections, log });
+  // Trust granted: the workspace's profiles become reviewable (still not connected without consent).
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void reloadProfiles()));
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentSwitchboard.trace.file')) {
@@ -272,6 +272,9 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
       setWindowFocused: (focused) => windowFocus.setOverride(focused),
       setRuleConfirmation: (confirm) => {
         approvals.ruleFlow.confirm = confirm ?? defaultRuleConfirmation;
+      },
+      setConsentPrompt: (prompt) => {
+        workspaceConnections.prompt = prompt ?? defaultConsentPrompt;
       },
       storageDir,
     },

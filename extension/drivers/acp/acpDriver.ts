@@ -82,7 +82,7 @@ export class AcpDriver extends BaseDriver implements Driver {
 
   protected override async connectOnce(connection: ConnectionScope): Promise<void> {
     this.crashOffer = undefined;
-    const spec = await launchSpecOf(this.ctx.profile, this.ctx.workspaceFolder, this.secrets);
+    const spec = await launchSpecOf(this.ctx.profile, this.ctx.workspaceFolder, this.secrets, process.env, this.ctx.profileOrigin);
     const agent = new AcpConnection({ ...spec, tap: this.ctx.tap }, {
       sessionUpdate: (n) => this.turns.onUpdate(n),
       requestPermission: (r) => this.turns.onPermission(r),
