@@ -20,12 +20,13 @@ export interface ConnectionNote {
   readonly flag: string;
 }
 
+/** The status first: the sidebar is narrow, and the end of a row's text is what gets cut off. */
 const STATUS_TEXT: Record<WorkspaceConnectionStatus, string> = {
-  untrusted: 'from workspace settings · needs a trusted workspace',
-  refused: 'from workspace settings · refused',
-  allowed: 'from workspace settings · allowed',
-  declined: 'from workspace settings · not allowed',
-  unreviewed: 'from workspace settings · not allowed yet',
+  untrusted: 'needs a trusted workspace · workspace settings',
+  refused: 'refused · workspace settings',
+  allowed: 'allowed · workspace settings',
+  declined: 'not allowed · workspace settings',
+  unreviewed: 'not allowed yet · workspace settings',
 };
 
 export function connectionNote(workspace: WorkspaceConnections, connectionId: string): ConnectionNote | undefined {
