@@ -17,7 +17,18 @@ import type { ProfileOrigin } from './profileSources';
 import { isWorkspaceDefined } from './profileSources';
 import { canonicalJson, sha256Hex } from './secretBinding';
 
+/** What kind of thing a profile connects to, in the prompt's words. */
+const KIND_TEXT: Record<ConnectionProfile['protocol'], string> = {
+  'agency-proxy': 'AgencyProxy daemon',
+  scv: 'SCV daemon',
+  a3s: 'A3S harness',
+  hive: 'hyperhive',
+  acp: 'ACP agent',
+};
+
 export interface ProfileReview {
+  /** e.g. "ACP agent", "A3S harness". */
+  readonly kind: string;
   /** Why the profile is never connected; absent when it may be (after consent, if workspace-defined). */
   readonly refusal?: string;
   /** One line each: what runs or what is connected to, with its arguments, directory and environment. */
@@ -52,7 +63,7 @@ function envLine(env: Readonly<Record<string, string>>): string | undefined {
   return `Environment: ${entries.map(([k, v]) => (SECRET_NAME.test(k) ? `${k}=(value hidden)` : `${k}=${quoted(v)}`)).join(', ')}`;
 }
 
-function acpReview(profile: ConnectionProfile, origin: ProfileOrigin, env: ReviewEnvironment): Omit<ProfileReview, 'digest'> {
+function acpReview(profile: ConnectionProfile, origin: ProfileOrigin, env: ReviewEnvironment): Omit<ProfileReview, 'digest' | 'kind'> {
   if (!profile.command) {
     return { refusal: 'It has no "command".', effects: [] };
   }
@@ -75,7 +86,7 @@ function acpReview(profile: ConnectionProfile, origin: ProfileOrigin, env: Revie
   };
 }
 
-function a3sReview(profile: ConnectionProfile, origin: ProfileOrigin): Omit<ProfileReview, 'digest'> {
+function a3sReview(profile: ConnectionProfile, origin: ProfileOrigin): Omit<ProfileReview, 'digest' | 'kind'> {
   const url = profile.url ?? '(no url)';
   let remote = false;
   try {
@@ -90,7 +101,7 @@ function a3sReview(profile: ConnectionProfile, origin: ProfileOrigin): Omit<Prof
   return { effects };
 }
 
-function socketReview(profile: ConnectionProfile): Omit<ProfileReview, 'digest'> {
+function socketReview(profile: ConnectionProfile): Omit<ProfileReview, 'digest' | 'kind'> {
   if (profile.hiveDir !== undefined || (profile.protocol === 'hive' && profile.socketPath === undefined)) {
     return { effects: [`Open the hive's sockets under: ${profile.hiveDir ?? '/run/hyperhive'}`] };
   }
@@ -101,5 +112,5 @@ function socketReview(profile: ConnectionProfile): Omit<ProfileReview, 'digest'>
 export function reviewProfile(profile: ConnectionProfile, origin: ProfileOrigin, env: ReviewEnvironment): ProfileReview {
   const review = profile.protocol === 'acp' ? acpReview(profile, origin, env) : profile.protocol === 'a3s' ? a3sReview(profile, origin) : socketReview(profile);
   const digest = sha256Hex(canonicalJson({ profile, origin: isWorkspaceDefined(origin) ? 'workspace' : 'user', resolvedCommand: review.resolvedCommand ?? null }));
-  return { ...review, digest };
+  return { ...review, kind: KIND_TEXT[profile.protocol], digest };
 }

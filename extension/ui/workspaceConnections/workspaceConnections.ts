@@ -37,9 +37,16 @@ export interface ConsentRequest {
 /** Shows a consent request; resolves true only for an explicit "Allow and Connect". */
 export type ConsentPrompt = (request: ConsentRequest) => Promise<boolean>;
 
-/** The default prompt: a modal, since what it allows is running a program. */
-export const modalConsentPrompt: ConsentPrompt = async (request) =>
-  (await vscode.window.showWarningMessage(request.message, { modal: true, detail: request.detail }, ALLOW_AND_CONNECT, DONT_ALLOW)) === ALLOW_AND_CONNECT;
+/**
+ * The default prompt: a modal, since what it allows is running a program. It only ever follows the user's own
+ * Connect or Review click (never window open). "Don't Allow" is the close affordance: Escape and the close box mean
+ * no, and there is no third, ambiguous Cancel.
+ */
+export const modalConsentPrompt: ConsentPrompt = async (request) => {
+  const allow: vscode.MessageItem = { title: ALLOW_AND_CONNECT };
+  const deny: vscode.MessageItem = { title: DONT_ALLOW, isCloseAffordance: true };
+  return (await vscode.window.showWarningMessage(request.message, { modal: true, detail: request.detail }, allow, deny)) === allow;
+};
 
 /** The user chose Don't Allow (or closed the prompt): not an error to report. */
 export class ConsentDeclined extends Error {
@@ -194,7 +201,7 @@ function consentRequestOf(connectionId: string, entry: Entry): ConsentRequest {
     name: profile.name,
     message: `Allow the connection "${profile.name}" from this workspace's settings?`,
     detail: [
-      `The repository's .vscode/settings.json defines this ${profile.protocol} connection. Allowing it will:`,
+      `The repository's .vscode/settings.json defines this ${entry.review.kind} connection. Allowing it will:`,
       '',
       ...entry.review.effects,
       '',
