@@ -138,6 +138,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     storageDir,
     workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     workspace,
+    connectRefusal: () => workspaceConnections.refusal(connectionId),
     secrets: connectionSecrets(context.secrets, connectionId, profile, connections.originOf(connectionId), {
       info: (m) => log.info(`[${profile.name}] ${m}`),
       warn: (m) => log.warn(`[${profile.name}] ${m}`),

@@ -28,6 +28,11 @@ export interface DriverContext {
   readonly secrets?: DriverSecrets;
   /** Where the profile was defined (absent: the user's settings). A repository's profile may do less. */
   readonly profileOrigin?: ProfileOrigin;
+  /**
+   * Why the connection may not be made now (a workspace profile whose consent was taken back), checked before every
+   * attempt — also a driver's own reconnect or restart, which do not pass the manager's gate. Never asks anything.
+   */
+  readonly connectRefusal?: () => string | undefined;
 }
 
 /**

@@ -165,10 +165,17 @@ suite('Hostile repository', () => {
     assert.equal(fs.existsSync(h.hits), false);
   });
 
-  test('Forget Workspace Connection Consent disconnects it, and connecting asks again', async () => {
+  test('Forget Workspace Connection Consent disconnects it; neither Restart nor Connect runs it again without asking', async () => {
+    const h = hostile();
     const a = await api();
     await vscode.commands.executeCommand('agentSwitchboard.forgetWorkspaceConnectionConsent');
     await waitFor('disconnected', () => a.store.state.connections.get(REPO_AGENT)?.state.kind !== 'connected');
+    fs.rmSync(`${h.markers}/repo-agent`);
+    // The driver's own Restart does not pass the connect prompt: it must still not start the agent.
+    await vscode.commands.executeCommand('agentSwitchboard.acp.restart', REPO_AGENT);
+    assert.deepEqual(markers(h), [], 'Restart did not run the agent');
+    assert.notEqual(a.store.state.connections.get(REPO_AGENT)?.state.kind, 'connected');
+    assert.equal(asked.length, 2);
     answer = false;
     await vscode.commands.executeCommand('agentSwitchboard.connect', REPO_AGENT);
     assert.equal(asked.length, 3);

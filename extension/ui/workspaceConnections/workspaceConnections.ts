@@ -119,6 +119,12 @@ export class WorkspaceConnections extends Disposable {
     return status === undefined || status === 'allowed';
   }
 
+  /** Why a connection may not be made without asking first (undefined: it may); for the drivers' own reconnects. */
+  refusal(connectionId: string): string | undefined {
+    const status = this.status(connectionId);
+    return status === undefined || status === 'allowed' ? undefined : `"${this.nameOf(connectionId)}" from this workspace's settings is not allowed (Review Workspace Connections…).`;
+  }
+
   /** ConnectionManager's gate: see the module comment. Rejects with the reason, or `ConsentDeclined`. */
   readonly gate = async (connectionId: string, profile: ConnectionProfile): Promise<void> => {
     const entry = this.entries.get(connectionId);
