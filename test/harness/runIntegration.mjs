@@ -143,7 +143,7 @@ async function main() {
     // 4. A repository whose settings try to run programs, write a file, loosen approvals and reach another machine:
     //    a window of its own on that workspace, without the runner's trace file (the repository's must not be used).
     if (!only || /Hostile/.test(only)) {
-      hostile = await prepareHostileRepository(root);
+      hostile = await prepareHostileRepository(root, join(hostileProfile, 'user-data'));
       ok = (await launch(hostileProfile, 'Hostile repository', false, { ...hostile.env, SWITCHBOARD_TRACE_FILE: '' }, hostile.workspace)) && ok;
       await hostile.close();
       rmSync(hostile.workspace, { recursive: true, force: true });
@@ -153,7 +153,7 @@ async function main() {
     // 5. The same repository opened untrusted (workspace trust on, restricted mode): its profiles are not even
     //    offered for consent.
     if (!only || /Untrusted/.test(only)) {
-      hostile = await prepareHostileRepository(root);
+      hostile = await prepareHostileRepository(root, join(untrustedProfile, 'user-data'));
       process.env.SHIM_WORKSPACE_TRUST = '1';
       ok = (await launch(untrustedProfile, 'Untrusted repository', false, { ...hostile.env, SWITCHBOARD_TRACE_FILE: '' }, hostile.workspace)) && ok;
       delete process.env.SHIM_WORKSPACE_TRUST;

@@ -24,12 +24,16 @@ interface Hostile {
   readonly hits: string;
   readonly agent: string;
   readonly trace: string;
+  /** The command of the user's own "Claude Code" profile. */
+  readonly userCommand: string;
 }
 
 const RELATIVE = 'acp:Relative agent';
 const PRELOADING = 'acp:Preloading agent';
 const REPO_AGENT = 'acp:Repo agent';
 const REMOTE = 'a3s:Remote harness';
+/** The user's own profile (user settings), whose name the repository reuses with a program of its own. */
+const USERS = 'acp:Claude Code';
 
 function hostile(): Hostile {
   const raw = process.env.SWITCHBOARD_HOSTILE;
@@ -95,6 +99,17 @@ suite('Hostile repository', () => {
       assert.match(await rowText(name), /refused · workspace settings/, name);
     }
     await screenshot('hostile-repository-tree.png');
+  });
+
+  test("a workspace profile with the name of one of yours is not used: yours stays, and you are told", async () => {
+    const h = hostile();
+    const a = await api();
+    assert.equal(a.connections.originOf(USERS), 'user');
+    assert.equal(a.connections.profile(USERS)?.command, h.userCommand, "the user's command, not the repository's");
+    await vscode.commands.executeCommand('notifications.showList');
+    await ui({ action: 'waitFor', selector: '.notifications-center .notification-list-item', hasText: 'has the name of one in your user settings' });
+    await vscode.commands.executeCommand('notifications.hideList');
+    assert.deepEqual(markers(h), []);
   });
 
   test('refused profiles are not connected by hand either, and say why', async () => {
@@ -204,7 +219,7 @@ suite('Untrusted repository', () => {
     const a = await api();
     assert.equal(vscode.workspace.isTrusted, false, 'the harness opened the folder untrusted');
     const settings = JSON.parse(fs.readFileSync(path.join(workspaceDir(), '.vscode', 'settings.json'), 'utf8')) as Record<string, unknown[]>;
-    assert.equal(settings['agentSwitchboard.connections']?.length, 4, 'the repository does define them');
+    assert.equal(settings['agentSwitchboard.connections']?.length, 5, 'the repository does define them');
     // restrictedConfigurations: VS Code does not hand the extension the workspace's value while it is untrusted.
     assert.equal(vscode.workspace.getConfiguration('agentSwitchboard').inspect('connections')?.workspaceValue, undefined);
     await a.reloadProfiles();
@@ -212,6 +227,8 @@ suite('Untrusted repository', () => {
       assert.equal(a.store.state.connections.has(id), false, id);
       await assert.rejects(a.connections.connect(id), /no connection profile/);
     }
+    assert.equal(a.connections.originOf(USERS), 'user', 'your own profiles are still there');
+    assert.equal(a.connections.profile(USERS)?.command, h.userCommand);
     await screenshot('untrusted-repository-tree.png');
     assert.deepEqual(asked, []);
     assert.deepEqual(markers(h), []);

@@ -13,6 +13,8 @@
  * Connect… and auto-connect all meet the same check.
  */
 import * as vscode from 'vscode';
+import type { WorkspaceConnectionStatus } from '../../drivers/profileTrust/consentStatus';
+import { consentStatusOf } from '../../drivers/profileTrust/consentStatus';
 import type { ProfileReview, ReviewEnvironment } from '../../drivers/profileTrust/profileReview';
 import { reviewProfile } from '../../drivers/profileTrust/profileReview';
 import type { SourcedProfile } from '../../drivers/profileTrust/profileSources';
@@ -55,7 +57,7 @@ export class ConsentDeclined extends Error {
   }
 }
 
-export type WorkspaceConnectionStatus = 'untrusted' | 'refused' | 'allowed' | 'declined' | 'unreviewed';
+export type { WorkspaceConnectionStatus };
 
 interface Entry {
   readonly sourced: SourcedProfile;
@@ -101,16 +103,13 @@ export class WorkspaceConnections extends Disposable {
     if (!entry) {
       return undefined;
     }
-    if (!vscode.workspace.isTrusted) {
-      return 'untrusted';
-    }
-    if (entry.review.refusal) {
-      return 'refused';
-    }
-    if (this.allowedDigests().includes(entry.review.digest)) {
-      return 'allowed';
-    }
-    return this.declined.has(entry.review.digest) ? 'declined' : 'unreviewed';
+    return consentStatusOf({
+      trusted: vscode.workspace.isTrusted,
+      refusal: entry.review.refusal,
+      digest: entry.review.digest,
+      allowed: this.allowedDigests(),
+      declined: this.declined,
+    });
   }
 
   /** Whether auto-connect may connect it without asking: the user's own, or a workspace one already allowed. */
