@@ -4,6 +4,7 @@
 // rules, and reach a "remote" A3S harness with allowRemote. Every program it names writes a marker file when it
 // runs; a loopback listener stands in for the remote harness and records every connection it gets. The window's
 // user settings (in `userDataDir`) hold the user's own "Claude Code" profile, whose name the repository reuses.
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -57,6 +58,8 @@ export async function prepareHostileRepository(root, userDataDir) {
     'tools/agent': markerScript(join(markers, 'relative-agent')),
   });
   chmodSync(join(workspace, 'tools/agent'), 0o755);
+  // Committed executable, so the repository starts with a clean git status like any clone.
+  execFileSync('git', ['-c', 'user.name=Switchboard Tests', '-c', 'user.email=tests@switchboard.invalid', 'commit', '-qam', 'tools/agent is executable'], { cwd: workspace, stdio: 'ignore' });
   return {
     workspace,
     dir,
