@@ -6,19 +6,15 @@
 import * as vscode from 'vscode';
 import { ConnectionManager } from './drivers/connectionManager';
 import type { ConnectionProfile } from './drivers/driver';
-import { daemonRegistry, driverFactories } from './drivers/daemonRegistry';
-import type { WorkspaceAccess } from './drivers/kit/workspaceAccess';
-import type { RunStore as RunStoreType } from './model/runStore';
+import { driverFactories } from './drivers/daemonRegistry';
 import { RunStore } from './model/runStore';
 import type { FrameTap } from './transport/frameTap';
 import { combineTaps, ProtocolTrace } from './transport/protocolTrace';
 import { frameLogLine } from './transport/frameLogLine';
 import { processSecretValues } from './transport/secretValues';
 import { redactingLog } from './ui/redactingLog';
-import { RemovedProfiles } from './ui/removedProfiles';
 import { ApprovalAttention, WindowFocus } from './ui/approvals/approvalAttention';
 import { ApprovalCenter } from './ui/approvals/approvalCenter';
-import type { ConfirmRule } from './ui/approvals/approvalRuleFlow';
 import { ApprovalRules } from './ui/approvals/approvalRules';
 import { ApprovalRulesView } from './ui/approvals/approvalRulesView';
 import { ApprovalDiffs } from './ui/approvals/approvalDiffs';
@@ -29,12 +25,12 @@ import type { CommandContext } from './ui/commands/commandContext';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
 import { registerTranscriptTabCommands } from './ui/commands/transcriptTabCommands';
-import type { RunBoard } from './ui/board/runBoard';
 import { registerRunBoard } from './ui/board/runBoard';
 import type { TreeNode } from './ui/connectionsTreeProvider';
 import { ConnectionsTreeProvider } from './ui/connectionsTreeProvider';
 import { registerDaemonActionCommands } from './ui/daemonActions/actionCommands';
-import { driverSecretsFor } from './ui/driverSecrets';
+import { connectionSecrets } from './ui/connectionSecrets';
+import { forgetRemovedProfileSecrets } from './ui/profileSecretCleanup';
 import { DraftStore } from './ui/draftStore';
 import { rowActions } from './ui/daemonActions/actionTargets';
 import { watchActionOffers, watchRunStateOffers } from './ui/daemonActions/actionOffers';
@@ -43,47 +39,19 @@ import { SurfaceVisibility } from './ui/surfaceVisibility';
 import { RunSelection } from './ui/runSelection';
 import { rememberSelection } from './ui/selectionMemory';
 import { reopenRestoredChangeTabs } from './ui/changeSets/staleChangeTabs';
-import { autoConnectEnabled, readProfiles, traceFile } from './ui/settings';
-import type { TranscriptPanelInfo } from './ui/transcript/transcriptPanels';
+import { traceFile } from './ui/settings';
 import { TranscriptPanels } from './ui/transcript/transcriptPanels';
 import type { SurfaceDeps } from './ui/transcript/transcriptSurface';
 import { TranscriptActionHandler } from './ui/transcriptActions';
 import { TranscriptViewProvider } from './ui/transcriptViewProvider';
 import { EditorWorkspaceAccess } from './ui/workspaceAccess';
-import type { ConfirmProtectedApply, ConfirmProtectedWrite } from './ui/protectedPathPrompts';
-import { ProtectedPathPrompts } from './ui/protectedPathPrompts';
+import type { SwitchboardApi } from './switchboardApi';
 
-/** What `activate` returns: used by the integration tests, and by anyone automating the extension. */
-export interface SwitchboardApi {
-  readonly store: RunStoreType;
-  readonly connections: ConnectionManager;
-  readonly selection: RunSelection;
-  readonly approvals: ApprovalCenter;
-  readonly diffs: ApprovalDiffs;
-  /** The "Runs" board (read it; the tests do). */
-  readonly board: RunBoard;
-  /** The editor's files as every driver's `DriverContext.workspace` sees them (one instance for all connections). */
-  readonly workspace: WorkspaceAccess;
-  /** Reads the connection settings again (also done automatically when they change). */
-  reloadProfiles(): Promise<void>;
-  /** Waits until the protocol trace has flushed its pending lines. */
-  flushTrace(): Promise<void>;
-  /** The transcripts open in editor tabs (read-only). */
-  readonly transcriptTabs: { list(): TranscriptPanelInfo[] };
-  /** The composer drafts the host keeps for every run; `flush` resolves once they are in the workspace state. */
-  readonly drafts: { get(runKey: string): string; flush(): Promise<void> };
-  /** For the integration tests: what a real window does that a test cannot (lose focus, click a modal). */
-  readonly testHooks: {
-    /** Simulates the window losing (`false`) or gaining focus; `undefined` returns to the real state. */
-    setWindowFocused(focused: boolean | undefined): void;
-    /** Replaces the modal that shows a rule before it is saved; `undefined` restores it. */
-    setRuleConfirmation(confirm: ConfirmRule | undefined): void;
-    /** Replaces the modals asked before a protected path is written or applied (`.vscode`, `.git`…); `undefined` restores them. */
-    setProtectedPathConfirmations(answers: { readonly write?: ConfirmProtectedWrite; readonly apply?: ConfirmProtectedApply } | undefined): void;
-    /** Where the journals and run checkpoints are (the extension's global storage). */
-    readonly storageDir: string;
-  };
-}
+export type { SwitchboardApi } from './switchboardApi';
+import { ProtectedPathPrompts } from './ui/protectedPathPrompts';
+import { profileLoader } from './ui/workspaceConnections/profileLoader';
+import { connectionNote, registerWorkspaceConnectionCommands } from './ui/workspaceConnections/workspaceConnectionCommands';
+import { WorkspaceConnections } from './ui/workspaceConnections/workspaceConnections';
 
 export async function activate(context: vscode.ExtensionContext): Promise<SwitchboardApi | undefined> {
   // Every log line, whoever writes it (drivers included), has the host's known secret values redacted.
@@ -133,25 +101,37 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const { confirmWrite: defaultWriteConfirmation, confirmApply: defaultApplyConfirmation } = protectedPrompts;
   context.subscriptions.push(protectedPrompts);
   const workspace = new EditorWorkspaceAccess(protectedPrompts);
-  const connections = new ConnectionManager(store, driverFactories, (connectionId, profile: ConnectionProfile) => ({
+  // Profiles a repository's settings define, and the user's consent to them: every connect passes its gate.
+  const workspaceConnections = new WorkspaceConnections(context.workspaceState);
+  context.subscriptions.push(workspaceConnections);
+  const defaultConsentPrompt = workspaceConnections.prompt;
+  const connections: ConnectionManager = new ConnectionManager(store, driverFactories, (connectionId, profile: ConnectionProfile) => ({
     // The trace is looked up per frame so enabling it in settings applies to open connections too.
     tap: combineTaps((dir, frame, http) => trace?.tap(profile.protocol, profile.name)(dir, frame, http), logTap(profile.name)),
     storageDir,
     workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     workspace,
-    secrets: driverSecretsFor(context.secrets, connectionId),
+    connectRefusal: () => workspaceConnections.refusal(connectionId),
+    secrets: connectionSecrets(context.secrets, connectionId, profile, connections.originOf(connectionId), {
+      info: (m) => log.info(`[${profile.name}] ${m}`),
+      warn: (m) => log.warn(`[${profile.name}] ${m}`),
+    }),
     log: {
       info: (m) => log.info(`[${profile.name}] ${m}`),
       warn: (m) => log.warn(`[${profile.name}] ${m}`),
       error: (m) => log.error(`[${profile.name}] ${m}`),
     },
-  }));
+  }), workspaceConnections.gate);
   context.subscriptions.push({ dispose: () => void connections.dispose() });
 
   const selection = new RunSelection();
   context.subscriptions.push(selection);
-  const tree = new ConnectionsTreeProvider(store, (state, connectionId, run) => rowActions(state, connections, connectionId, run));
-  context.subscriptions.push(tree);
+  const tree = new ConnectionsTreeProvider(
+    store,
+    (state, connectionId, run) => rowActions(state, connections, connectionId, run),
+    (connectionId) => connectionNote(workspaceConnections, connectionId),
+  );
+  context.subscriptions.push(tree, workspaceConnections.onDidChange(() => tree.refreshAll()));
   const treeView: vscode.TreeView<TreeNode> = vscode.window.createTreeView('agentSwitchboard.connections', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
   tree.setVisible(treeView.visible);
@@ -212,6 +192,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerChangeSetCommands(commandContext, protectedPrompts),
     ...registerDaemonActionCommands(commandContext),
     ...registerTranscriptTabCommands(commandContext, transcriptPanels),
+    ...registerWorkspaceConnectionCommands(commandContext, workspaceConnections),
     watchActionOffers(commandContext),
     watchRunStateOffers(commandContext),
   );
@@ -233,34 +214,9 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(new RunListAutoRefresh([treeView, runBoard.board.view], store, connections, log));
   context.subscriptions.push(new SurfaceVisibility([treeView, runBoard.board.view], transcript, store, connections));
 
-  const removedProfiles = new RemovedProfiles();
-  const reloadProfiles = async (): Promise<void> => {
-    const { profiles, problems } = readProfiles();
-    for (const problem of problems) {
-      log.warn(problem);
-    }
-    if (problems.length > 0) {
-      void vscode.window.showWarningMessage(`Agent Switchboard: ${problems[0]}`, 'Manage Connections').then((c) => {
-        if (c) {
-          void vscode.commands.executeCommand('agentSwitchboard.manageConnections');
-        }
-      });
-    }
-    // A profile removed from the settings takes its sign-in with it (once a clean read confirms it is gone).
-    for (const gone of removedProfiles.observe(await connections.setProfiles(profiles), profiles, problems.length === 0)) {
-      daemonRegistry[gone.protocol].forgetSecrets?.(driverSecretsFor(context.secrets, `${gone.protocol}:${gone.name}`)).then(
-        (had) => had && log.info(`[${gone.name}] Its profile was removed: the sign-in kept for it was deleted from the secret storage.`),
-        (error: unknown) => log.warn(`[${gone.name}] The sign-in of the removed profile could not be deleted: ${String(error)}`),
-      );
-    }
-    for (const profile of profiles) {
-      const id = `${profile.protocol}:${profile.name}`;
-      const connection = store.state.connections.get(id);
-      if (autoConnectEnabled(profile) && connection?.state.kind === 'idle' && driverFactories[profile.protocol]) {
-        connections.connect(id).catch((error: unknown) => log.error(`[${profile.name}] ${error instanceof Error ? error.message : String(error)}`));
-      }
-    }
-  };
+  const reloadProfiles = profileLoader({ store, connections, factories: driverFactories, workspace: workspaceConnections, log, onRead: forgetRemovedProfileSecrets(context.secrets, log) });
+  // Trust granted: the workspace's profiles become reviewable (still not connected without consent).
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void reloadProfiles()));
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentSwitchboard.trace.file')) {
@@ -294,6 +250,9 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
       setProtectedPathConfirmations: (answers) => {
         protectedPrompts.confirmWrite = answers?.write ?? defaultWriteConfirmation;
         protectedPrompts.confirmApply = answers?.apply ?? defaultApplyConfirmation;
+      },
+      setConsentPrompt: (prompt) => {
+        workspaceConnections.prompt = prompt ?? defaultConsentPrompt;
       },
       storageDir,
     },

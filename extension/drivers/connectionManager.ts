@@ -9,6 +9,7 @@ import type { FrameTap } from '../transport/frameTap';
 import type { ConnectionProfile, Driver } from './driver';
 import type { DriverSecrets, WorkspaceAccess } from './kit/workspaceAccess';
 import { DriverError } from './driver';
+import type { ProfileOrigin } from './profileTrust/profileSources';
 
 export interface DriverContext {
   readonly store: RunStore;
@@ -25,7 +26,20 @@ export interface DriverContext {
   readonly workspace?: WorkspaceAccess;
   /** Where a driver keeps what it must not write anywhere else (an agent's API key). */
   readonly secrets?: DriverSecrets;
+  /** Where the profile was defined (absent: the user's settings). A repository's profile may do less. */
+  readonly profileOrigin?: ProfileOrigin;
+  /**
+   * Why the connection may not be made now (a workspace profile whose consent was taken back), checked before every
+   * attempt — also a driver's own reconnect or restart, which do not pass the manager's gate. Never asks anything.
+   */
+  readonly connectRefusal?: () => string | undefined;
 }
+
+/**
+ * Decides whether a connection may be made, before its driver connects (which spawns an ACP agent). Rejects with
+ * the reason when not: the UI asks for consent to a profile a repository's settings define (ui/workspaceConnections).
+ */
+export type ConnectGate = (connectionId: string, profile: ConnectionProfile) => Promise<void>;
 
 export interface DriverLog {
   info(message: string): void;
@@ -42,23 +56,26 @@ export function connectionIdOf(profile: ConnectionProfile): string {
 export class ConnectionManager {
   private readonly drivers = new Map<string, Driver>();
   private profiles = new Map<string, ConnectionProfile>();
+  private origins: ReadonlyMap<string, ProfileOrigin> = new Map();
 
   constructor(
     private readonly store: RunStore,
     private readonly factories: Partial<Record<ProtocolName, DriverFactory>>,
     private readonly makeContext: (connectionId: string, profile: ConnectionProfile) => Omit<DriverContext, 'store' | 'connectionId' | 'profile'>,
+    private readonly gate: ConnectGate = () => Promise.resolve(),
   ) {}
 
   /**
-   * Replaces the set of profiles: new ones are added, removed ones disconnected and dropped, changed ones reset.
-   * Resolves the profiles that were removed.
+   * Replaces the set of profiles: new ones are added, removed ones disconnected and dropped, changed ones reset. A
+   * profile whose origin changed (`origins`, by connection id; absent: the user's) counts as changed: the same
+   * content from a repository's settings must pass the gate again. Resolves the profiles that were removed.
    */
-  async setProfiles(profiles: readonly ConnectionProfile[]): Promise<readonly ConnectionProfile[]> {
+  async setProfiles(profiles: readonly ConnectionProfile[], origins: ReadonlyMap<string, ProfileOrigin> = new Map()): Promise<readonly ConnectionProfile[]> {
     const next = new Map(profiles.map((p) => [connectionIdOf(p), p]));
     const removed: ConnectionProfile[] = [];
     for (const [id, old] of this.profiles) {
       const replacement = next.get(id);
-      if (!replacement || JSON.stringify(replacement) !== JSON.stringify(old)) {
+      if (!replacement || JSON.stringify(replacement) !== JSON.stringify(old) || (origins.get(id) ?? 'user') !== this.originOf(id)) {
         await this.dropDriver(id);
         if (!replacement) {
           this.store.dispatch({ type: 'connectionRemoved', connectionId: id });
@@ -70,7 +87,13 @@ export class ConnectionManager {
       this.store.dispatch({ type: 'connectionAdded', connection: { id, name: profile.name, protocol: profile.protocol } });
     }
     this.profiles = next;
+    this.origins = origins;
     return removed;
+  }
+
+  /** Where the profile was defined (the user's settings unless `setProfiles` said otherwise). */
+  originOf(connectionId: string): ProfileOrigin {
+    return this.origins.get(connectionId) ?? 'user';
   }
 
   profile(connectionId: string): ConnectionProfile | undefined {
@@ -99,12 +122,22 @@ export class ConnectionManager {
     if (!factory) {
       throw new DriverError(`Agent Switchboard cannot talk to ${profile.protocol} daemons in this version.`);
     }
-    const driver = factory({ store: this.store, connectionId, profile, ...this.makeContext(connectionId, profile) });
+    const driver = factory({ store: this.store, connectionId, profile, profileOrigin: this.originOf(connectionId), ...this.makeContext(connectionId, profile) });
     this.drivers.set(connectionId, driver);
     return driver;
   }
 
+  /** Connects once the gate allows it (every connect goes through here: auto-connect, the tree, the palette). */
   async connect(connectionId: string): Promise<void> {
+    const profile = this.profiles.get(connectionId);
+    if (!profile) {
+      throw new DriverError(`There is no connection profile "${connectionId}".`);
+    }
+    await this.gate(connectionId, profile);
+    // The profile may have changed while the gate asked: connect only the one that was allowed.
+    if (JSON.stringify(this.profiles.get(connectionId)) !== JSON.stringify(profile)) {
+      throw new DriverError(`The connection profile "${profile.name}" changed while it was being reviewed; connect again.`);
+    }
     await this.ensureDriver(connectionId).connect();
   }
 

@@ -25,6 +25,9 @@ export type TreeNode =
 /** The daemon actions that apply to a connection (no run) or one of its runs now (ui/daemonActions/actionTargets.ts). */
 export type ActionsFor = (state: ModelState, connectionId: string, run?: RunInfo) => readonly DaemonAction[];
 
+/** What the tree adds to a connection row that a repository's settings define (ui/workspaceConnections). */
+export type NoteFor = (connectionId: string) => { readonly description?: string; readonly tooltip: string; readonly flag: string } | undefined;
+
 export const RUN_URI_SCHEME = 'agent-switchboard-run';
 
 export function runUri(runKey: string): vscode.Uri {
@@ -46,6 +49,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   constructor(
     private readonly store: RunStore,
     private readonly actionsFor: ActionsFor,
+    private readonly noteFor: NoteFor = () => undefined,
   ) {
     super();
     const subscription = store.onDidChange((state) => this.refresh(state));
@@ -171,8 +175,18 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     if (detailLines.length > 0) {
       tooltip.appendText(`\n\n${detailLines.map(([k, v]) => `${k}: ${v}`).join('\n')}`);
     }
+    const note = this.noteFor(connection.id);
+    if (note) {
+      // While it is not connected, what keeps it from connecting (not allowed yet, refused, untrusted) is its state.
+      if (note.description && (connection.state.kind === 'idle' || connection.state.kind === 'disconnected')) {
+        item.description = note.description;
+        item.iconPath = new vscode.ThemeIcon('workspace-untrusted');
+      }
+      tooltip.appendText(`\n\n${note.tooltip}`);
+    }
     item.tooltip = tooltip;
-    let flags = connection.capabilities.includes('run.start') ? '+start' : '';
+    let flags = note?.flag ?? '';
+    flags += connection.capabilities.includes('run.start') ? '+start' : '';
     // The daemon's declared actions that apply now: package.json's menus match these flags.
     flags += this.actionsFor(this.store.state, connection.id).map(actionContextFlag).join('');
     item.contextValue = `connection.${connection.state.kind}${flags}`;
@@ -210,6 +224,11 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     flags += this.actionsFor(state, run.connectionId, run).map(actionContextFlag).join('');
     item.contextValue = `run.${run.state}${flags}`;
     return item;
+  }
+
+  /** Redraws every row (what `NoteFor` says changed). */
+  refreshAll(): void {
+    this.treeEmitter.fire(undefined);
   }
 
   /** The tree view was shown or hidden; shown, it is refreshed (the countdown texts moved on meanwhile). */

@@ -1,60 +1,56 @@
 /**
- * Reads the extension's settings. Connection profiles are validated with the one profile schema
- * (extension/protocol/connectionProfile.ts, which package.json's JSON schema is tested against): a malformed entry is skipped and
- * reported (it never stops the other profiles from loading).
+ * Reads the extension's settings.
+ *
+ * Connection profiles come from every settings scope with their origin (drivers/profileTrust/profileSources.ts):
+ * the user's are the user's, a workspace's are the repository's and wait for consent (ui/workspaceConnections).
+ * Settings that write files or loosen approvals — `trace.file`, `approvals.allowWorkspaceRules` — are read from the
+ * user's settings only. package.json also gives them `machine` scope (so VS Code does not offer them in workspace
+ * settings); reading `globalValue` here is the defense in depth, for an editor that applies a workspace value anyway.
  */
 import * as vscode from 'vscode';
-import { connectionProfileSchema } from '../protocol/connectionProfile';
 import type { ConnectionProfile } from '../protocol/connectionProfile';
+import type { MergedProfiles } from '../drivers/profileTrust/profileSources';
+import { mergeProfileSources } from '../drivers/profileTrust/profileSources';
 
 export type ApprovalNotificationMode = 'always' | 'statusBarOnly' | 'modal';
 
-export interface ProfileReadResult {
-  readonly profiles: readonly ConnectionProfile[];
-  readonly problems: readonly string[];
-}
+const section = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('agentSwitchboard');
 
-export function readProfiles(): ProfileReadResult {
-  const raw = vscode.workspace.getConfiguration('agentSwitchboard').get<unknown>('connections', []);
-  const problems: string[] = [];
-  const profiles: ConnectionProfile[] = [];
-  const seen = new Set<string>();
-  if (!Array.isArray(raw)) {
-    return { profiles, problems: ['agentSwitchboard.connections must be an array of profiles.'] };
-  }
-  raw.forEach((entry, i) => {
-    const parsed = connectionProfileSchema.safeParse(entry);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      problems.push(`Connection profile #${i + 1} is invalid: ${issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'bad shape'}.`);
-      return;
-    }
-    const id = `${parsed.data.protocol}:${parsed.data.name}`;
-    if (seen.has(id)) {
-      problems.push(`Connection profile "${parsed.data.name}" (${parsed.data.protocol}) is defined twice; the first one is used.`);
-      return;
-    }
-    seen.add(id);
-    profiles.push(parsed.data);
-  });
-  return { profiles, problems };
+/** Every profile with its origin: the user's first, then the workspace's (see profileSources.ts for the rules). */
+export function readProfiles(): MergedProfiles {
+  const inspected = section().inspect<unknown>('connections');
+  return mergeProfileSources({ user: inspected?.globalValue, workspace: inspected?.workspaceValue, workspaceFolder: inspected?.workspaceFolderValue });
 }
 
 export function autoConnectEnabled(profile: ConnectionProfile): boolean {
-  return profile.autoConnect ?? vscode.workspace.getConfiguration('agentSwitchboard').get<boolean>('autoConnect', true);
+  return profile.autoConnect ?? section().get<boolean>('autoConnect', true);
 }
 
 export function approvalNotificationMode(): ApprovalNotificationMode {
-  const mode = vscode.workspace.getConfiguration('agentSwitchboard').get<string>('approvals.notification', 'always');
+  const mode = section().get<string>('approvals.notification', 'always');
   return mode === 'statusBarOnly' || mode === 'modal' ? mode : 'always';
 }
 
-/** The trace file: the environment variable wins (tests and CI), then the user setting. */
+/** The user's own value of `key` (user settings), or `fallback`: never a workspace's or a workspace folder's. */
+export function userSetting<T>(key: string, fallback: T, isT: (value: unknown) => value is T): T {
+  const value = section().inspect<unknown>(key)?.globalValue;
+  return isT(value) ? value : fallback;
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
+
+/** The trace file: the environment variable wins (tests and CI), then the user's setting (never a workspace's). */
 export function traceFile(): string | undefined {
   const fromEnv = process.env.SWITCHBOARD_TRACE_FILE;
   if (fromEnv) {
     return fromEnv;
   }
-  const fromSetting = vscode.workspace.getConfiguration('agentSwitchboard').get<string>('trace.file', '');
+  const fromSetting = userSetting('trace.file', '', isString);
   return fromSetting.trim() === '' ? undefined : fromSetting;
+}
+
+/** Whether approval rules stored in this workspace are offered and used: the user's setting only. */
+export function workspaceRulesAllowedByUser(): boolean {
+  return userSetting('approvals.allowWorkspaceRules', false, isBoolean);
 }

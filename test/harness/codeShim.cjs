@@ -5,7 +5,8 @@
 // Chromium through playwright-core, and exits with the extension host's exit code. Desktop VS Code cannot be
 // downloaded here, so this is how the integration tier runs a real VS Code offline.
 // Env: CODE_SERVER_NODE, CODE_SERVER_ENTRY (required), CHROMIUM (/usr/bin/chromium), SHIM_TIMEOUT_MS (600000),
-// SHIM_VERBOSE=1, SHIM_KEEP=1 (keep the temp dir and logs), SHIM_THEME (a colour theme for screenshots).
+// SHIM_VERBOSE=1, SHIM_KEEP=1 (keep the temp dir and logs), SHIM_THEME (a colour theme for screenshots),
+// SHIM_WORKSPACE_TRUST=1 (workspace trust on, no start-up prompt: the folder opens untrusted, in restricted mode).
 // A test can ask for a screenshot of the whole workbench by logging `SHIM_SCREENSHOT /abs/file.png`.
 'use strict';
 const cp = require('node:child_process');
@@ -223,7 +224,8 @@ const NOISE = /AgentHost|ChatModelSelection|AccountPolicyGate|Creating a socket|
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,
     'chat.disableAIFeatures': true,
-    'security.workspace.trust.enabled': false,
+    'security.workspace.trust.enabled': !!process.env.SHIM_WORKSPACE_TRUST,
+    'security.workspace.trust.startupPrompt': 'never',
     'git.enabled': false,
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
     'workbench.tips.enabled': false,
@@ -249,7 +251,8 @@ const NOISE = /AgentHost|ChatModelSelection|AccountPolicyGate|Creating a socket|
   const server = cp.spawn(
     nodeBin,
     [entry, '--config', cfg, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--user-data-dir', userDataDir,
-      '--extensions-dir', extensionsDir, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+      '--extensions-dir', extensionsDir, '--disable-telemetry', '--disable-update-check',
+      ...(process.env.SHIM_WORKSPACE_TRUST ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override', '--ignore-last-opened', '--reconnection-grace-time', '5',
       '--vscode-option', 'enable-smoke-test-driver'],
     { env: process.env, stdio: ['ignore', log, log], detached: true },

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { buildTestBundles } from './buildTestBundles.mjs';
 import { prepareWorkspace } from './workspace.mjs';
 import { freePort } from './freePort.mjs';
+import { prepareHostileRepository } from './hostileWorkspace.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -73,18 +74,20 @@ async function main() {
   const profile = mkdtempSync(join(tmpdir(), 'switchboard-profile-'));
   const reloadProfile = mkdtempSync(join(tmpdir(), 'switchboard-reload-'));
   const windowReloadProfile = mkdtempSync(join(tmpdir(), 'switchboard-window-reload-'));
+  const hostileProfile = mkdtempSync(join(tmpdir(), 'switchboard-hostile-'));
+  const untrustedProfile = mkdtempSync(join(tmpdir(), 'switchboard-untrusted-'));
   const traceFile = join(results, 'integration-trace.jsonl');
   rmSync(traceFile, { force: true });
   Object.assign(process.env, env);
   const totals = countResults();
   const only = process.env.SWITCHBOARD_INTEGRATION_GREP;
-  const launch = async (userData, grep, invert, extraEnv = {}) => {
+  const launch = async (userData, grep, invert, extraEnv = {}, folder = workspace) => {
     try {
       await runTests({
         vscodeExecutablePath: join(root, 'test/harness/codeShim.cjs'),
         extensionDevelopmentPath: root,
         extensionTestsPath: join(root, 'out/test/index'),
-        launchArgs: [`--user-data-dir=${join(userData, 'user-data')}`, `--extensions-dir=${join(userData, 'extensions')}`, workspace],
+        launchArgs: [`--user-data-dir=${join(userData, 'user-data')}`, `--extensions-dir=${join(userData, 'extensions')}`, folder],
         extensionTestsEnv: {
           SHIM_SCREENSHOTS: '1',
           SWITCHBOARD_TRACE_FILE: traceFile,
@@ -104,10 +107,11 @@ async function main() {
   };
   let ok = true;
   let daemon;
+  let hostile;
   try {
-    // 1. Every suite except the reload pair, in one window.
-    if (!only || !/^(Reload|Window reload)/.test(only)) {
-      ok = (await launch(profile, only || 'Reload phase', !only)) && ok;
+    // 1. Every suite except the reload pair and the hostile repository, in one window.
+    if (!only || !/^\/?(Reload|Window reload|Hostile|Untrusted)/.test(only)) {
+      ok = (await launch(profile, only || '/Reload phase|Hostile repository|Untrusted repository/', !only)) && ok;
     }
     // 2. A window reload with three live runs: phase 1 starts them and the window goes away; phase 2 is a new
     //    window on the same profile that must re-attach every run and end with transcripts equal to the journal.
@@ -136,7 +140,32 @@ async function main() {
       mkdirSync(windowReloadEnv.SWITCHBOARD_WINDOW_RELOAD_STATE, { recursive: true });
       ok = (await launch(windowReloadProfile, 'Window reload', false, windowReloadEnv)) && ok;
     }
+    // 4. A repository whose settings try to run programs, write a file, loosen approvals and reach another machine:
+    //    a window of its own on that workspace, without the runner's trace file (the repository's must not be used).
+    if (!only || /Hostile/.test(only)) {
+      hostile = await prepareHostileRepository(root, join(hostileProfile, 'user-data'));
+      ok = (await launch(hostileProfile, 'Hostile repository', false, { ...hostile.env, SWITCHBOARD_TRACE_FILE: '' }, hostile.workspace)) && ok;
+      await hostile.close();
+      rmSync(hostile.workspace, { recursive: true, force: true });
+      rmSync(hostile.dir, { recursive: true, force: true });
+      hostile = undefined;
+    }
+    // 5. The same repository opened untrusted (workspace trust on, restricted mode): its profiles are not even
+    //    offered for consent.
+    if (!only || /Untrusted/.test(only)) {
+      hostile = await prepareHostileRepository(root, join(untrustedProfile, 'user-data'));
+      process.env.SHIM_WORKSPACE_TRUST = '1';
+      ok = (await launch(untrustedProfile, 'Untrusted repository', false, { ...hostile.env, SWITCHBOARD_TRACE_FILE: '' }, hostile.workspace)) && ok;
+      delete process.env.SHIM_WORKSPACE_TRUST;
+    }
   } finally {
+    await hostile?.close();
+    if (hostile) {
+      rmSync(hostile.workspace, { recursive: true, force: true });
+      rmSync(hostile.dir, { recursive: true, force: true });
+    }
+    rmSync(hostileProfile, { recursive: true, force: true });
+    rmSync(untrustedProfile, { recursive: true, force: true });
     daemon?.child.kill('SIGTERM');
     rmSync(workspace, { recursive: true, force: true });
     rmSync(profile, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // `npm start`: build the extension, start the embedded reference daemons (AgencyProxy, SCV, A3S, hyperhive) on
-// private sockets/ports, and open a real VS Code with the extension and a demo git workspace whose settings point
-// at those daemons and at the reference ACP agent (which the extension spawns itself). Desktop `code` when it is on
+// private sockets/ports, and open a real VS Code with the extension, a demo git workspace, and a user profile of its
+// own whose settings point at those daemons and at the reference ACP agent (which the extension spawns itself).
+// The profiles are the demo user's, not the workspace's: a workspace's profiles wait for the user's consent. Desktop `code` when it is on
 // PATH; otherwise code-server on 127.0.0.1 (the URL is printed), with the built extension installed into its
 // extensions folder the way a user's install puts it there (no development or smoke-test mode, so notifications
 // show as they do for a user). Ctrl+C stops everything and removes the demo's temporary folders.
@@ -48,8 +49,9 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 execFileSync(process.execPath, [join(root, 'esbuild.mjs')], { cwd: root, stdio: 'inherit' });
 await buildTestBundles();
 
-// The connection settings only name sockets, ports and folders, so they are written into the demo workspace before
-// its first commit: the demo starts with a clean git status.
+// The connection profiles go into the demo's own user settings (a user-data-dir of its own): profiles in a
+// workspace's settings are the repository's and connect only after the user allowed each (README, "What a
+// repository's settings can and cannot do"). The demo workspace stays a clean git repository without settings.
 const apSocket = join(temp, 'ap', 'runtime.sock');
 const scvSocket = join(temp, 'scv', 'server.sock');
 mkdirSync(join(temp, 'scv'), { recursive: true });
@@ -65,8 +67,10 @@ if (existsSync(bundle('hive'))) connections.push({ name: 'hive (demo)', protocol
 if (existsSync(bundle('acp'))) {
   connections.push({ name: 'ACP reference agent (demo)', protocol: 'acp', command: process.execPath, args: [bundle('acp'), '--state-dir', join(temp, 'acp')] });
 }
-workspace = prepareWorkspace({ '.vscode/settings.json': `${JSON.stringify({ 'agentSwitchboard.connections': connections }, null, 2)}\n` });
+workspace = prepareWorkspace();
 console.log(`demo workspace: ${workspace}`);
+const userData = join(temp, 'user-data');
+mkdirSync(join(userData, 'User'), { recursive: true });
 
 if (existsSync(bundle('agencyProxy'))) startDaemon('agencyProxy', ['--socket', apSocket, '--workspace', workspace]);
 if (existsSync(bundle('scv'))) startDaemon('scv', ['--socket', scvSocket]);
@@ -91,7 +95,9 @@ function installExtension(extensionsDir) {
 const hasCode = !process.env.SWITCHBOARD_START_CHECK && spawnSync('sh', ['-c', 'command -v code'], { encoding: 'utf8' }).status === 0;
 if (hasCode) {
   console.log('opening desktop VS Code…');
-  const code = spawn('code', ['--new-window', `--extensionDevelopmentPath=${root}`, workspace], { stdio: 'inherit' });
+  // A user-data-dir of its own, so the demo's profiles never touch the user's own settings.
+  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ 'agentSwitchboard.connections': connections }, null, 2));
+  const code = spawn('code', ['--new-window', `--user-data-dir=${userData}`, `--extensionDevelopmentPath=${root}`, workspace], { stdio: 'inherit' });
   code.on('exit', () => console.log('VS Code started. Press Ctrl+C here to stop the reference daemons.'));
 } else {
   const setup = spawnSync('bash', [join(root, 'test/harness/setup.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
@@ -101,9 +107,7 @@ if (hasCode) {
   }
   const env = Object.fromEntries(setup.stdout.split('\n').map((l) => /^(CODE_SERVER_\w+)=(.+)$/.exec(l.trim())).filter(Boolean).map((m) => [m[1], m[2]]));
   const port = Number(process.env.PORT) || (await freePort());
-  const userData = join(temp, 'user-data');
   const extensionsDir = join(temp, 'extensions');
-  mkdirSync(join(userData, 'User'), { recursive: true });
   writeFileSync(
     join(userData, 'User', 'settings.json'),
     JSON.stringify(
@@ -114,6 +118,7 @@ if (hasCode) {
         'security.workspace.trust.enabled': false,
         // The secondary side bar would open empty (chat is disabled): keep it closed.
         'workbench.secondarySideBar.defaultVisibility': 'hidden',
+        'agentSwitchboard.connections': connections,
       },
       null,
       2,

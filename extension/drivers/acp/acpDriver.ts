@@ -83,7 +83,7 @@ export class AcpDriver extends BaseDriver implements Driver {
 
   protected override async connectOnce(connection: ConnectionScope): Promise<void> {
     this.crashOffer = undefined;
-    const spec = await launchSpecOf(this.ctx.profile, this.ctx.workspaceFolder, this.secrets);
+    const spec = await launchSpecOf(this.ctx.profile, this.ctx.workspaceFolder, this.secrets, process.env, this.ctx.profileOrigin);
     registerLaunchSecrets(spec.env);
     const agent = new AcpConnection({ ...spec, tap: this.ctx.tap }, {
       sessionUpdate: (n) => this.turns.onUpdate(n),

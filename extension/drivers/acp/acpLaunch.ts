@@ -2,12 +2,21 @@
  * How an ACP profile becomes a running agent: the command line and environment (the profile's `env` plus the API
  * keys the user gave for the agent's `env_var` auth method, from the secret store — never from settings), and the
  * auth methods an agent lists, read leniently (the `env_var` kind is newer than the SDK's stable types).
+ *
+ * The command is resolved to an absolute path here (profileTrust/commandResolution.ts: relative paths refused, bare
+ * names looked up on the extension host's PATH, never the profile's), and that path is what is spawned. A profile a
+ * repository's settings define may not set env keys that change what code runs (profileTrust/launchEnvPolicy.ts):
+ * the consent gate refuses it first; this is the same check where the process is made.
  */
 import { homedir } from 'node:os';
 import type { AuthMethod } from '@agentclientprotocol/sdk';
 import type { ConnectionProfile } from '../../protocol/connectionProfile';
 import { DriverError } from '../kit/errors';
 import type { DriverSecrets } from '../kit/workspaceAccess';
+import { resolveAgentCommand } from '../profileTrust/commandResolution';
+import { codeChangingKeys } from '../profileTrust/launchEnvPolicy';
+import type { ProfileOrigin } from '../profileTrust/profileSources';
+import { isWorkspaceDefined } from '../profileTrust/profileSources';
 
 /** Secret-store keys: the chosen auth method, the names of its variables (`vars:<id>`), one per variable's value. */
 export const AUTH_METHOD_KEY = 'authMethod';
@@ -62,9 +71,18 @@ export async function launchSpecOf(
   workspaceFolder: string | undefined,
   secrets: DriverSecrets | undefined,
   baseEnv: NodeJS.ProcessEnv = process.env,
+  origin: ProfileOrigin = 'user',
 ): Promise<AgentLaunchSpec> {
   if (!profile.command) {
     throw new DriverError(`The ACP profile "${profile.name}" has no "command": add the agent's executable (e.g. claude-agent-acp) in agentSwitchboard.connections.`, 'fatal');
+  }
+  const resolved = resolveAgentCommand(profile.command, baseEnv.PATH);
+  if (!resolved.ok) {
+    throw new DriverError(`The ACP profile "${profile.name}" cannot start: ${resolved.reason}`, 'fatal');
+  }
+  const refused = isWorkspaceDefined(origin) ? codeChangingKeys(profile.env) : [];
+  if (refused.length > 0) {
+    throw new DriverError(`The ACP profile "${profile.name}" comes from this workspace's settings and sets ${refused.join(', ')} in "env": only your user settings may.`, 'fatal');
   }
   const env: Record<string, string | undefined> = { ...baseEnv, ...profile.env };
   const method = await secrets?.get(AUTH_METHOD_KEY);
@@ -76,7 +94,7 @@ export async function launchSpecOf(
       }
     }
   }
-  return { command: profile.command, args: profile.args ?? [], cwd: profile.cwd ?? workspaceFolder ?? homedir(), env };
+  return { command: resolved.path, args: profile.args ?? [], cwd: profile.cwd ?? workspaceFolder ?? homedir(), env };
 }
 
 /**

@@ -171,6 +171,11 @@ export abstract class BaseDriver {
   }
 
   private async attempt(onLost: (reason: string) => void): Promise<void> {
+    // Checked before every attempt, the driver's own reconnects and restarts included (drivers/connectionManager.ts).
+    const refusal = this.ctx.connectRefusal?.();
+    if (refusal !== undefined) {
+      throw new DriverError(refusal, 'fatal');
+    }
     this.current?.close(); // a previous connection that never said it ended
     this.attemptLost = onLost;
     const scope = this.openScope(onLost);

@@ -11,6 +11,7 @@ import { matchRules } from '../../model/approvalRules';
 import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import { Disposable } from '../disposable';
+import { workspaceRulesAllowedByUser } from '../settings';
 
 const WORKSPACE_KEY = 'agentSwitchboard.approvalRules';
 
@@ -29,8 +30,9 @@ const storedRuleSchema = z.object({
   label: z.string(),
 });
 
+/** The user's setting only: a repository's settings cannot turn stored rules on (ui/settings.ts). */
 export function workspaceRulesAllowed(): boolean {
-  return vscode.workspace.getConfiguration('agentSwitchboard').get<boolean>('approvals.allowWorkspaceRules', false);
+  return workspaceRulesAllowedByUser();
 }
 
 export class ApprovalRules extends Disposable {

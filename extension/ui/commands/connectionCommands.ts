@@ -6,6 +6,7 @@ import type { AddConnectionArgs } from './manageConnections';
 import { manageConnections } from './manageConnections';
 import { pickConnection } from './pickers';
 import { showProtocolLog } from './protocolLogCommand';
+import { ConsentDeclined } from '../workspaceConnections/workspaceConnections';
 
 function isAddConnectionArgs(value: unknown): value is AddConnectionArgs {
   return value !== null && typeof value === 'object' && typeof (value as { socketPath?: unknown }).socketPath === 'string';
@@ -23,6 +24,10 @@ export function registerConnectionCommands(ctx: CommandContext): vscode.Disposab
       try {
         await ctx.connections.connect(id);
       } catch (error) {
+        if (error instanceof ConsentDeclined) {
+          // The user said no in the consent prompt: nothing to report.
+          return;
+        }
         ctx.log.error(`Connect ${id}: ${errorText(error)}`);
         void vscode.window.showErrorMessage(`Could not connect: ${errorText(error)}`);
       }

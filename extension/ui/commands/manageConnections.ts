@@ -12,6 +12,7 @@ import { acceptsConnections, describeSearchPlaces, findLiveSockets } from '../..
 import { configuredSocketPaths, profileNameForSocket, uniqueProfileName, withSocketProfile } from '../../drivers/agencyProxy/socketProfiles';
 import type { AcpPreset } from '../../drivers/acpPresets/acpPresets';
 import { acpPresets } from '../../drivers/acpPresets/acpPresets';
+import { readProfiles } from '../settings';
 import type { CommandContext } from './commandContext';
 import { errorText } from './commandContext';
 
@@ -26,12 +27,12 @@ export interface AddConnectionArgs {
 type Choice = vscode.QuickPickItem &
   ({ readonly action: 'add'; readonly socket: DiscoveredSocket } | { readonly action: 'acp'; readonly preset: AcpPreset } | { readonly action: 'path' | 'settings' | 'rescan' });
 
-/** Where the setting is defined (a workspace's own list is extended there, not copied into the user settings). */
+/**
+ * Profiles are added to the user's settings: a profile in a workspace's settings is the repository's and would need
+ * the user's consent before it connects (ui/workspaceConnections), which makes no sense for one the user just chose.
+ */
 function settingTarget(): { target: vscode.ConfigurationTarget; value: unknown } {
   const inspected = vscode.workspace.getConfiguration('agentSwitchboard').inspect<unknown>('connections');
-  if (inspected?.workspaceValue !== undefined) {
-    return { target: vscode.ConfigurationTarget.Workspace, value: inspected.workspaceValue };
-  }
   return { target: vscode.ConfigurationTarget.Global, value: inspected?.globalValue ?? [] };
 }
 
@@ -114,8 +115,8 @@ export async function manageConnections(ctx: CommandContext, args?: AddConnectio
     return preset ? addAcpPreset(ctx, preset, args.name) : undefined;
   }
   for (;;) {
-    // The effective list (a workspace's own list replaces the user's) is what is loaded, so that is what counts.
-    const configured = configuredSocketPaths(vscode.workspace.getConfiguration('agentSwitchboard').get<unknown>('connections', []));
+    // Every loaded profile counts, the user's and the workspace's (both are shown).
+    const configured = configuredSocketPaths(readProfiles().profiles.map((p) => p.profile));
     const live = (await findLiveSockets()).filter((s) => !configured.has(s.socketPath));
     const items: Choice[] = [
       { label: 'AgencyProxy daemons found on this machine', kind: vscode.QuickPickItemKind.Separator, action: 'rescan' },
