@@ -82,11 +82,23 @@ export class AcpTurns {
     if (!session) {
       return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     }
-    const opened = this.permissions.open(request);
-    void this.record(session, opened.event);
-    // The run waits for a person now (the tree, the board and the status say so), until the request is answered.
-    void this.setState(session, 'waiting_approval');
+    const opened = this.permissions.open(request, (path) => this.currentText(path));
+    void opened.event.then(async (event) => {
+      // Cancelled while its files were read: the request is answered already, and no card may wait for it.
+      if (!this.permissions.isWaiting(opened.approvalId)) {
+        return;
+      }
+      await this.record(session, event);
+      // The run waits for a person now (the tree, the board and the status say so), until the request is answered.
+      await this.setState(session, 'waiting_approval');
+    }, (error: unknown) => this.deps.log.error(`Session ${session.sessionId}: the permission request could not be shown: ${errorText(error)}`));
     return opened.response;
+  }
+
+  /** A file as the editor has it (unsaved edits included), or null when it does not exist or cannot be read. */
+  private currentText(path: string): Promise<string | null> {
+    const workspace = this.deps.workspace;
+    return workspace ? workspace.readText(path).catch(() => null) : Promise.resolve(null);
   }
 
   decide(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface): Promise<void> {
