@@ -6,7 +6,8 @@
  * WorkspaceAccess), and becomes one multi-file unified patch of (current, proposed) per file — the detail
  * model/editProposal.ts applies again for *Show diff*. A region that is not in the current file, or is there more
  * than once, cannot be placed honestly: that file's part of the patch is the agent's regions alone, marked with
- * REGION_ONLY_HEADER, and the approval's title says so.
+ * REGION_ONLY_HEADER, and the approval's title says so. A file deletion is the whole file going to /dev/null (the
+ * protocol has no deletion; codex-acp sends oldText "[file deleted]" and newText "" for it).
  */
 import type { ToolCallContent } from '@agentclientprotocol/sdk';
 import { createTwoFilesPatch } from 'diff';
@@ -16,6 +17,9 @@ export type AcpDiff = Extract<ToolCallContent, { type: 'diff' }>;
 
 /** What the title of an approval whose regions do not fit says (the same words as the patch's file headers). */
 export const REGION_MISMATCH = REGION_ONLY_HEADER;
+
+/** codex-acp's oldText for a file its patch deletes (with newText ''): not a region, the whole file goes. */
+const CODEX_FILE_DELETED = '[file deleted]';
 
 /** Between two regions of one file in a region-only patch (they are not adjacent in the file). */
 const REGION_SEPARATOR = '⋯\n';
@@ -43,6 +47,9 @@ function occurrences(text: string, part: string): number {
 /** One region on the text so far; `replaceAll` is Claude's Edit `replace_all` (every occurrence is meant). */
 function applyRegion(text: string | null, diff: AcpDiff, replaceAll: boolean): Applied {
   const oldText = diff.oldText ?? null;
+  if (oldText === CODEX_FILE_DELETED && diff.newText === '' && text !== null) {
+    return { ok: true, text: '' };
+  }
   if (oldText === null) {
     // The whole new content: a new file, or a write that replaces the file.
     return { ok: true, text: diff.newText };
@@ -101,7 +108,8 @@ export async function acpProposal(diffs: readonly AcpDiff[], current: CurrentTex
       mismatched.push({ path, why: why ?? 'the file does not exist' });
       parts.push(regionOnlyPatch(path, fileDiffs));
     } else {
-      parts.push(createTwoFilesPatch(original === null ? '/dev/null' : path, path, original ?? '', text));
+      const deleted = fileDiffs.some((d) => d.oldText === CODEX_FILE_DELETED && d.newText === '') && text === '';
+      parts.push(createTwoFilesPatch(original === null ? '/dev/null' : path, deleted ? '/dev/null' : path, original ?? '', text));
     }
   }
   return { patch: parts.join(''), mismatched };

@@ -88,9 +88,11 @@ export class AcpTurns {
       if (!this.permissions.isWaiting(opened.approvalId)) {
         return;
       }
-      await this.record(session, event);
-      // The run waits for a person now (the tree, the board and the status say so), until the request is answered.
-      await this.setState(session, 'waiting_approval');
+      // The run waits for a person now (the tree, the board and the status say so), until the request is answered:
+      // the card and the state go into the model in one step.
+      await this.deps.recorder
+        .record(session.sessionId, [journalRecord.event(event), journalRecord.fields({ state: 'waiting_approval' })])
+        .catch((error: unknown) => this.deps.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
     }, (error: unknown) => this.deps.log.error(`Session ${session.sessionId}: the permission request could not be shown: ${errorText(error)}`));
     return opened.response;
   }

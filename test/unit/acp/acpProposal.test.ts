@@ -55,3 +55,11 @@ test('a patch that no longer applies shows its own lines, not an unchanged file'
   assert.deepEqual([f!.original, f!.proposed], ['const a = 1;\nconst q = 9;\n', 'const a = 1;\nconst q = 10;\n']);
   assert.match(f!.problem ?? '', /does not apply/);
 });
+
+test("codex-acp's deleted file ([file deleted], '') is the whole file going, not a region", async () => {
+  const proposal = await acpProposal([diff('/ws/a.ts', '[file deleted]', '')], current);
+  assert.deepEqual(proposal.mismatched, []);
+  assert.match(proposal.patch, /^\+\+\+ \/dev\/null$/m);
+  const [f] = await proposedFiles(proposal.patch, read);
+  assert.deepEqual([f!.path, f!.original, f!.proposed], ['/ws/a.ts', files['/ws/a.ts'], '']);
+});
