@@ -13,7 +13,7 @@ import * as z from 'zod/mini';
 import type { Capability } from '../../model/modelTypes';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
-import type { Driver, StartRunOptions } from '../driver';
+import type { Driver, NewRunChoices, StartRunOptions } from '../driver';
 import { BaseDriver } from '../kit/baseDriver';
 import type { ConnectionScope } from '../kit/connectionScope';
 import type { ActionAnswers, ActionInput, ActionOffer, ActionResult, ActionTarget } from '../kit/daemonActions';
@@ -28,6 +28,8 @@ import type { AcpSideEffects } from './acpEventMapping';
 import { authChoices, launchSpecOf, storeAuthChoice } from './acpLaunch';
 import type { DriverSecrets } from '../kit/workspaceAccess';
 import type { AuthChoice } from './acpLaunch';
+import { AcpSessionSettings } from './acpSessionChoices';
+import { AcpSessionStarts } from './acpSessionStarts';
 import { AcpSessionStore } from './acpSessionStore';
 import type { AcpSession } from './acpSessions';
 import { AcpSessions } from './acpSessions';
@@ -36,8 +38,6 @@ import { AcpTurns } from './acpTurns';
 const EXTENSION_VERSION = '0.2.0';
 /** Messages sent during a turn wait in an editable queue (`run.queue`); runs end only when the user stops them. */
 const ACP_CAPABILITIES: readonly Capability[] = ['run.start', 'run.queue', 'run.cancel', 'approvals', 'approvals.allowSimilar', 'changeSets.local'];
-/** JSON-RPC error code agents use for "authentication required". */
-const AUTH_REQUIRED = '-32000';
 
 export class AcpDriver extends BaseDriver implements Driver {
   readonly protocol = 'acp' as const;
@@ -52,6 +52,13 @@ export class AcpDriver extends BaseDriver implements Driver {
   private crashOffer: ActionOffer | undefined;
   /** Where sign-ins are kept: the editor's secret store, or (without one, in tests) this driver's memory. */
   private readonly secrets: DriverSecrets;
+  private readonly settings: AcpSessionSettings;
+  private readonly starts = new AcpSessionStarts({
+    agent: () => this.requireAgent(),
+    fallbackCwd: () => this.ctx.profile.cwd ?? this.ctx.workspaceFolder,
+    name: this.ctx.profile.name,
+    canSignIn: () => this.authMethods.length > 0,
+  });
 
   constructor(ctx: DriverContext) {
     super(ctx);
@@ -69,6 +76,13 @@ export class AcpDriver extends BaseDriver implements Driver {
       turnEnded: (session) => void this.storage.refreshChangeSet(session),
       publishQueue: (runId, queue, paused) => ctx.store.dispatch({ type: 'runQueue', runKey: this.runs.key(runId), queue, paused }),
       sideEffects: (session, effects) => this.applySideEffects(session, effects),
+    });
+    this.settings = new AcpSessionSettings({
+      agent: () => this.requireAgent(),
+      show: (session, effects) => this.applySideEffects(session, effects),
+      save: (session) => this.storage.save(session),
+      notice: (session, text) => this.recorder.event(session.sessionId, { kind: 'notice', text, level: 'warning' }).catch(() => undefined),
+      log: ctx.log,
     });
   }
 
@@ -93,6 +107,7 @@ export class AcpDriver extends BaseDriver implements Driver {
     connection.add({ dispose: () => {
       closing = true;
       this.agent = undefined;
+      this.starts.forget();
       void agent.close();
     } });
     void agent.exited.then((exit) => {
@@ -138,20 +153,22 @@ export class AcpDriver extends BaseDriver implements Driver {
     return this.recorder.close();
   }
 
+  /** The models and modes the agent offers a new run (asked before its prompt: see acpSessionStarts.ts). */
+  newRunChoices(workspaceRoots: readonly string[]): Promise<NewRunChoices> {
+    return this.starts.choices(workspaceRoots);
+  }
+
   async startRun(options: StartRunOptions): Promise<string> {
-    const agent = this.requireAgent();
-    const cwd = options.workspaceRoots[0] ?? this.ctx.profile.cwd ?? this.ctx.workspaceFolder;
-    if (!cwd) {
-      throw new DriverError('Open a folder first: an ACP session starts in a workspace folder.');
-    }
-    const created = await agent.newSession(cwd).catch((error: unknown) => {
-      throw this.explainAuth(error);
-    });
+    const { cwd, created } = await this.starts.take(options.workspaceRoots);
     const session = this.sessions.add(created.sessionId, cwd, true);
     session.modes = created.modes ?? undefined;
     this.applySideEffects(session, { configOptions: created.configOptions ?? [] });
+    // What the agent sent about the session before the driver knew it (its slash commands) comes in now.
+    this.turns.takeEarlyUpdates(session);
     const title = options.prompt.trim().split(/\r?\n/, 1)[0]!.slice(0, 80) || 'New session';
     await this.storage.created(session, title, this.init?.agentInfo?.title ?? this.init?.agentInfo?.name ?? this.ctx.profile.name);
+    // The model and mode asked for go to the agent before the first prompt (what it cannot do is said).
+    await this.settings.applyNew(session, options.model, options.permission);
     this.turns.start(session, options.prompt);
     return created.sessionId;
   }
@@ -211,15 +228,11 @@ export class AcpDriver extends BaseDriver implements Driver {
   }
 
   async setMode(runId: string, modeId: string): Promise<void> {
-    const session = await this.liveSession(runId);
-    await this.requireAgent().setMode(session.sessionId, modeId);
-    this.applySideEffects(session, { modeId });
+    await this.settings.setMode(await this.liveSession(runId), modeId);
   }
 
   async setConfigOption(runId: string, configId: string, value: string): Promise<void> {
-    const session = await this.liveSession(runId);
-    const response = (await this.requireAgent().setConfigOption(session.sessionId, configId, value)) as { configOptions?: AcpSession['configOptions'] };
-    this.applySideEffects(session, { configOptions: response.configOptions ?? session.configOptions ?? [] });
+    await this.settings.setConfigOption(await this.liveSession(runId), configId, value);
   }
 
   /** Keeps the sign-in (method and variables) in the secret store and restarts the agent with it. */
@@ -251,6 +264,8 @@ export class AcpDriver extends BaseDriver implements Driver {
     const session = this.sessions.require(runId);
     if (!session.live) {
       await this.storage.load(this.requireAgent(), session, this.init?.agentCapabilities?.loadSession === true);
+      // The load answers the agent's defaults: the person's mode and model come back before anything is sent.
+      await this.settings.reapply(session);
     }
     return session;
   }
@@ -276,14 +291,6 @@ export class AcpDriver extends BaseDriver implements Driver {
       throw new DriverError(`${this.ctx.profile.name} is not running. Connect it first.`);
     }
     return this.agent;
-  }
-
-  private explainAuth(error: unknown): unknown {
-    const code = (error as { code?: unknown }).code;
-    if (code === AUTH_REQUIRED && this.authMethods.length > 0) {
-      return new DriverError(`${this.ctx.profile.name} needs you to sign in first: run "Agent Switchboard: Sign In to ACP Agent…".`, 'auth_required');
-    }
-    return error;
   }
 }
 
