@@ -53,7 +53,7 @@ suite('Reload phase 1: ACP session', () => {
     const a = await api();
     await addConnections([{ name: NAME, protocol: 'acp', command: process.execPath, args: [fixturePath('acp'), '--state-dir', path.join(stateDir(), 'agent')] }]);
     await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
-    const runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, model: '', permission: 'edit', prompt: FIRST })) as string;
+    const runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, model: '', permission: '', prompt: FIRST })) as string;
     assert.equal(typeof runKey, 'string');
     await waitFor('the turn', () => endedTurns(a, runKey, 'completed').length === 1, 30000);
     await a.flushTrace();

@@ -5,8 +5,9 @@
  * run is journaled (kit/runRecorder.ts); after a reload the transcripts come back from the journal, and a session
  * continues through `session/load` — while the agent replays it, its updates are dropped, since the journal already
  * has them — when the agent can load sessions. A crash is not retried by itself: the connection fails with the tail
- * of the agent's stderr and offers *Restart*. Files the agent reads and writes go through the editor
- * (WorkspaceAccess): it sees unsaved edits, and its writes are undoable.
+ * of the agent's stderr and offers *Restart*. The client's file methods (`fs/read_text_file`, `fs/write_text_file`)
+ * go through the editor (WorkspaceAccess): an agent that uses them sees unsaved edits and its writes are undoable;
+ * agents that read and write the disk themselves (Claude Code, Codex) are not covered by that.
  */
 import type { InitializeResponse } from '@agentclientprotocol/sdk';
 import * as z from 'zod/mini';

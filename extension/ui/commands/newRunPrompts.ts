@@ -133,7 +133,8 @@ export async function askNewRun(ctx: CommandContext, connectionId: string, args:
   const askPermission = async (): Promise<string | undefined> =>
     choices?.permissions ? pickChoice(choices.permissions, title(), 'Mode') : (await vscode.window.showQuickPick(PERMISSIONS, { title: title(), placeHolder: 'Permission mode' }))?.label;
   const permission = args.permission ?? (asks.permission ? await askPermission() : '');
-  if (permission === undefined || (asks.permission && !permission && !choices)) {
+  // '' is the agent's own default for an agent with its own modes; a daemon needs one of its permissions.
+  if (permission === undefined || (asks.permission && !permission && driver.newRunChoices === undefined)) {
     return undefined;
   }
   const interactive = asksMode ? await pickMode(ctx, title()) : (args.interactive ?? true);
