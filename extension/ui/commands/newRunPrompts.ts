@@ -113,7 +113,7 @@ export async function askNewRun(ctx: CommandContext, connectionId: string, args:
   const choices = driver.newRunChoices && (args.model === undefined || args.permission === undefined) ? await agentChoices((roots) => driver.newRunChoices!(roots), workspaceRoots) : undefined;
   // A daemon whose runs take no model or permission (SCV sessions) is not asked for them.
   const asks = choices ? { model: (choices.models?.length ?? 0) > 0, permission: (choices.permissions?.length ?? 0) > 0 } : (driver.newRunAsks ?? { model: true, permission: true });
-  const questions = [driver.listProviders !== undefined && args.provider === undefined, asks.model && args.model === undefined, asks.permission && args.permission === undefined, asksMode, true];
+  const questions = [driver.listProviders !== undefined && args.provider === undefined, asks.model && args.model === undefined, asks.permission && args.permission === undefined, asksMode, args.prompt === undefined];
   const steps = questions.filter(Boolean).length;
   let step = 0;
   const title = (): string => `New Run (${++step}/${steps})`;
