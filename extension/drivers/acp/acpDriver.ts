@@ -76,7 +76,10 @@ export class AcpDriver extends BaseDriver implements Driver {
       workspace: ctx.workspace,
       turnEnded: (session) => void this.storage.refreshChangeSet(session),
       publishQueue: (runId, queue, paused) => ctx.store.dispatch({ type: 'runQueue', runKey: this.runs.key(runId), queue, paused }),
-      sideEffects: (session, effects) => this.applySideEffects(session, effects),
+      sideEffects: (session, effects) => {
+        this.applySideEffects(session, effects);
+        this.settings.followAgent(session, effects);
+      },
     });
     this.settings = new AcpSessionSettings({
       agent: () => this.requireAgent(),

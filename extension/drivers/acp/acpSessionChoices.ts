@@ -156,9 +156,21 @@ export class AcpSessionSettings {
 
   /** A setting the person changed (e.g. the model): sent now, remembered for after a reload. */
   async setConfigOption(session: AcpSession, configId: string, value: string): Promise<void> {
+    const isMode = session.configOptions?.find((o) => o.id === configId)?.category === 'mode' && session.modes?.availableModes.some((m) => m.id === value);
     const response = (await this.deps.agent().setConfigOption(session.sessionId, configId, value)) as { configOptions?: SessionConfigOption[] } | undefined;
     this.deps.show(session, { configOptions: response?.configOptions ?? session.configOptions ?? [] });
-    await this.remember(session, { ...session.chosen, config: { ...session.chosen.config, [configId]: value } });
+    // A mode set as a setting (claude-agent-acp offers its modes both ways) is the session's mode: one place to keep it.
+    await this.remember(session, isMode ? { ...session.chosen, modeId: value } : { ...session.chosen, config: { ...session.chosen.config, [configId]: value } });
+  }
+
+  /**
+   * The agent switched the session's mode itself (current_mode_update: e.g. Claude Code leaving Plan mode once the
+   * person approved its plan): that is the mode the session is in, and the one it gets back after a reload.
+   */
+  followAgent(session: AcpSession, effects: AcpSideEffects): void {
+    if (effects.modeId !== undefined && effects.modeId !== session.chosen.modeId) {
+      void this.remember(session, { ...session.chosen, modeId: effects.modeId });
+    }
   }
 
   /** "New Run…"'s model and mode for a session just created; `notices` are what was said already. */

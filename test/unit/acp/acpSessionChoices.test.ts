@@ -92,3 +92,17 @@ test('after a reload, a mode the agent refuses is said, not dropped', { timeout:
   assert.ok(notices(second, runId).some((n) => /refused the mode Plan after the reload .*stays in Ask/.test(n)), notices(second, runId).join('\n'));
   assert.equal(run(second, runId)?.model, 'ref-small · Ask', 'the header says the mode it is really in');
 });
+
+test('a mode the agent switched to itself (current_mode_update) is the one the session gets back after a reload', { timeout: 40_000 }, async () => {
+  const first = await rig({ agentArgs: ['--load-defaults'] });
+  const runId = await first.driver.startRun({ prompt: 'hello mode:plan', workspaceRoots: [first.ws.dir] });
+  await until('idle in plan mode', () => idle(first, runId) && run(first, runId)?.model === 'ref-small · Plan');
+  await first.driver.dispose();
+
+  const second = await rig({ ws: first.ws, storage: first.storage, stateDir: first.stateDir, agentArgs: ['--load-defaults'] });
+  await second.driver.sendMessage(runId, 'edit the readme');
+  await settled(second, runId);
+  await until('the second turn or a request', () => second.items(runId).filter((i) => i.kind === 'turn' && i.phase === 'completed').length === 2 || (run(second, runId)?.pendingApprovals.length ?? 0) > 0);
+  assert.deepEqual(sent(second, 'session/set_mode').map((p) => p.modeId), ['plan']);
+  assert.equal(run(second, runId)?.pendingApprovals.length, 0, 'still in Plan');
+});
