@@ -31,7 +31,7 @@ export interface AcpProposal {
   readonly mismatched: readonly { readonly path: string; readonly why: string }[];
 }
 
-/** The current text of a file, or null when it does not exist (or cannot be read). */
+/** The current text of a file as the editor has it, or null when it is not there or cannot be read (outside the workspace). */
 export type CurrentText = (path: string) => Promise<string | null>;
 
 type Applied = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly why: string };
@@ -55,7 +55,7 @@ function applyRegion(text: string | null, diff: AcpDiff, replaceAll: boolean): A
     return { ok: true, text: diff.newText };
   }
   if (text === null) {
-    return { ok: false, why: 'the file does not exist' };
+    return { ok: false, why: 'the file is not there (or not readable in the workspace)' };
   }
   if (oldText === '') {
     return text === '' ? { ok: true, text: diff.newText } : { ok: false, why: 'an empty region cannot be placed in a file that has text' };
@@ -105,7 +105,7 @@ export async function acpProposal(diffs: readonly AcpDiff[], current: CurrentTex
       text = applied.text;
     }
     if (why !== undefined || text === null) {
-      mismatched.push({ path, why: why ?? 'the file does not exist' });
+      mismatched.push({ path, why: why ?? 'the file is not there (or not readable in the workspace)' });
       parts.push(regionOnlyPatch(path, fileDiffs));
     } else {
       const deleted = fileDiffs.some((d) => d.oldText === CODEX_FILE_DELETED && d.newText === '') && text === '';
