@@ -198,6 +198,23 @@ suite('ACP reference agent', () => {
     await vscode.commands.executeCommand('agentSwitchboard.decideApproval', approvalKey, 'allow_once');
     await waitFor('the edit turn', () => endedTurns(a, key, 'completed').length === 1, 30000);
     assert.equal(fs.readFileSync(long, 'utf8'), expected, 'what was shown is what was written');
+
+    // A region the file has twice cannot be placed: the title says so and the diff is the region alone.
+    fs.writeFileSync(long, 'export const same = 1;\nexport const same = 1;\n');
+    await vscode.commands.executeCommand('agentSwitchboard.sendMessage', key, `edit:${LONG_FILE}:2 please`);
+    const ambiguous = await pendingApproval(a, key);
+    assert.match(a.store.state.approvals.get(ambiguous)?.title ?? '', /the agent's proposed region does not match the current file$/);
+    await vscode.commands.executeCommand('agentSwitchboard.showApprovalDiff', ambiguous);
+    const regionTab = await waitFor('the region diff', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.scheme === PROPOSAL_SCHEME && t.label.includes('does not match')),
+    );
+    const region = regionTab.input as vscode.TabInputTextDiff;
+    assert.equal((await vscode.workspace.openTextDocument(region.original)).getText(), 'export const same = 1;\n', 'the left side is the region, not the file');
+    assert.equal((await vscode.workspace.openTextDocument(region.modified)).getText(), 'Edited line 2 by the reference ACP agent.\n');
+    await ui({ action: 'waitFor', selector: '.monaco-diff-editor .view-line' });
+    await screenshot('acp-approval-region-mismatch.png');
+    await vscode.commands.executeCommand('agentSwitchboard.decideApproval', ambiguous, 'deny');
+    await waitFor('the denied turn', () => endedTurns(a, key, 'completed').length === 2, 30000);
   });
 
   test('the mode action from the palette: with arguments, then through its quick pick', async () => {
