@@ -113,11 +113,20 @@ async function approvalEvent(approvalId: string, request: RequestPermissionReque
   const { toolCall } = request;
   const diffs = (toolCall.content ?? []).filter((c): c is AcpDiff => c.type === 'diff');
   const locations = (toolCall.locations ?? []).map((l) => l.path);
-  const proposal = diffs.length > 0 ? await acpProposal(diffs, current, replacesAll(toolCall.rawInput)) : undefined;
+  // A proposal that cannot be computed still leaves the decision to the person, with the tool's input to look at.
+  let failed: string | undefined;
+  const proposal =
+    diffs.length > 0
+      ? await acpProposal(diffs, current, replacesAll(toolCall.rawInput)).catch((error: unknown) => {
+          failed = `The proposed edit could not be shown: ${error instanceof Error ? error.message : String(error)}`;
+          return undefined;
+        })
+      : undefined;
   const title = toolCall.title ?? 'The agent asks for permission';
   const summary = [
     ...(locations.length > 0 ? [[toolCall.kind, ...locations].filter(Boolean).join(' · ')] : []),
     ...(proposal?.mismatched ?? []).map((m) => `${m.path}: ${m.why}`),
+    ...(failed !== undefined ? [failed] : []),
   ].join('\n');
   return {
     kind: 'approvalRequested',
