@@ -22,6 +22,22 @@ export interface StartRunOptions {
   readonly interactive?: boolean;
 }
 
+/** One answer "New Run…" offers for the model or the permission, as the agent named it. */
+export interface NewRunChoice {
+  /** What `StartRunOptions.model` / `.permission` carries when it is picked. */
+  readonly value: string;
+  readonly label: string;
+  readonly detail?: string;
+  /** What the agent uses when nothing is chosen. */
+  readonly isDefault?: boolean;
+}
+
+/** The models and permission modes an agent offers a new run (absent or empty: the question is not asked). */
+export interface NewRunChoices {
+  readonly models?: readonly NewRunChoice[];
+  readonly permissions?: readonly NewRunChoice[];
+}
+
 export interface StartRunConfirmation {
   readonly message: string;
   readonly detail: string;
@@ -54,6 +70,11 @@ export interface Driver extends Disposable {
   startRun?(options: StartRunOptions): Promise<string>;
   /** What "New Run…" asks besides the prompt (default: both), for daemons whose runs take no model or permission. */
   readonly newRunAsks?: { readonly model: boolean; readonly permission: boolean };
+  /**
+   * For agents that advertise their models and modes per session (ACP): what "New Run…" may offer, asked before
+   * the model and permission questions, which then pick from these lists instead of free text.
+   */
+  newRunChoices?(workspaceRoots: readonly string[]): Promise<NewRunChoices>;
   /** A question to confirm before `startRun` (e.g. SCV: starting a session ends the live one); undefined: none. */
   startRunConfirmation?(): StartRunConfirmation | undefined;
   /** Sends a message into a run (inject, queue or operator message, per protocol). */

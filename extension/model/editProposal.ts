@@ -3,8 +3,16 @@
  * a diff. Shapes: Claude-style `{file_path, old_string, new_string, replace_all?}`, `{file_path|path, content}`
  * (write), `{file_path, edits: [{old_string, new_string, replace_all?}]}` (multi-edit), and a unified diff/patch
  * string under `patch`/`diff`/`input` (possibly several files). Pure: file reading is injected.
+ *
+ * A file patch that cannot be placed in the current file is shown as what it is — its own lines, not a whole file —
+ * with the reason: a patch whose file headers carry REGION_ONLY_HEADER (the ACP driver writes it for an agent's
+ * region it could not place), or one that does not apply any more.
  */
+import type { StructuredPatch } from 'diff';
 import { applyPatch, parsePatch } from 'diff';
+
+/** The file header of a patch part that is only the agent's region, not placed in the file (acpProposal.ts). */
+export const REGION_ONLY_HEADER = "the agent's proposed region does not match the current file";
 
 export interface ProposedFile {
   /** Path as the agent wrote it (absolute, or relative to the run's first workspace root). */
@@ -13,6 +21,11 @@ export interface ProposedFile {
   readonly proposed: string;
   /** Set when the edit does not apply to the current file (the diff then shows what could be computed). */
   readonly problem?: string;
+  /**
+   * `original`/`proposed` are only the region the edit names (its lines before and after), not the file: the diff
+   * compares them side by side instead of against the file.
+   */
+  readonly regionOnly?: boolean;
 }
 
 interface Replacement {
@@ -78,6 +91,29 @@ function applyReplacements(original: string, replacements: readonly Replacement[
   return { text };
 }
 
+/** A file patch's own lines: what its hunks remove and keep (before), and what they add and keep (after). */
+function hunkSides(filePatch: StructuredPatch): { before: string; after: string } {
+  const before: string[] = [];
+  const after: string[] = [];
+  filePatch.hunks.forEach((hunk, i) => {
+    if (i > 0) {
+      before.push('⋯');
+      after.push('⋯');
+    }
+    for (const line of hunk.lines) {
+      const mark = line[0];
+      if (mark === ' ' || mark === '-') {
+        before.push(line.slice(1));
+      }
+      if (mark === ' ' || mark === '+') {
+        after.push(line.slice(1));
+      }
+    }
+  });
+  const text = (lines: string[]): string => (lines.length > 0 ? `${lines.join('\n')}\n` : '');
+  return { before: text(before), after: text(after) };
+}
+
 function stripPrefix(path: string | undefined): string | undefined {
   if (path === undefined || path === '/dev/null') {
     return undefined;
@@ -112,14 +148,20 @@ export async function proposedFiles(input: unknown, readFile: (path: string) => 
       if (target === undefined) {
         continue;
       }
+      if (filePatch.oldHeader === REGION_ONLY_HEADER || filePatch.newHeader === REGION_ONLY_HEADER) {
+        const { before, after } = hunkSides(filePatch);
+        files.push({ path: target, original: before, proposed: after, regionOnly: true, problem: "The agent's proposed region does not match the current file: shown is the region alone." });
+        continue;
+      }
       const source = stripPrefix(filePatch.oldFileName);
       const original = source === undefined ? '' : await readFile(source);
       const result = applyPatch(original, filePatch);
-      files.push(
-        result === false
-          ? { path: target, original, proposed: original, problem: 'The patch does not apply to the current file.' }
-          : { path: target, original, proposed: result },
-      );
+      if (result === false) {
+        const { before, after } = hunkSides(filePatch);
+        files.push({ path: target, original: before, proposed: after, regionOnly: true, problem: 'The patch does not apply to the current file (it changed meanwhile): shown are the patch\'s own lines.' });
+      } else {
+        files.push({ path: target, original, proposed: result });
+      }
     }
     return files;
   }

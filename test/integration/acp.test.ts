@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
+import { PROPOSAL_SCHEME } from '../../extension/ui/approvals/proposalContentProvider';
 import { api, screenshot, ui, waitFor, workspaceDir } from './support';
 import {
   addConnections,
@@ -36,6 +37,11 @@ const FILE = 'acp-reference-notes.md';
 const FILE_TEXT = '# Notes\n\nKept by the integration suite.\n';
 /** What the reference agent's edit appends (test/fixtures/acp/editTool.ts EDIT_LINE). */
 const EDIT_LINE = 'Edited by the reference ACP agent.\n';
+/** A long file the agent edits one line of in the middle (`edit:<path>:100`). */
+const LONG_FILE = 'acp-long-file.ts';
+const LONG_LINES = Array.from({ length: 200 }, (_, i) => `export const v${i + 1} = ${i + 1};\n`);
+/** What the reference agent puts in place of line 100 (test/fixtures/acp/editTool.ts replacedLine). */
+const REPLACED_100 = 'Edited line 100 by the reference ACP agent.\n';
 
 suite('ACP reference agent', () => {
   let stateDir: string;
@@ -62,6 +68,7 @@ suite('ACP reference agent', () => {
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(file, { force: true });
+    fs.rmSync(path.join(workspaceDir(), LONG_FILE), { force: true });
     fs.rmSync(stateDir, { recursive: true, force: true });
     console.log(`ACP reference agent suite: ${Date.now() - started} ms`);
   });
@@ -69,7 +76,7 @@ suite('ACP reference agent', () => {
   test('New Run from the palette: the streamed answer and the plan panel in the transcript', async () => {
     const a = await api();
     const t0 = Date.now();
-    const key = await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, model: '', permission: 'edit', prompt: 'Hello reference, show a plan' });
+    const key = await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, model: '', permission: '', prompt: 'Hello reference, show a plan' });
     assert.equal(typeof key, 'string', 'the command returns the new run');
     runKey = key as string;
     await waitFor('the first turn', () => endedTurns(a, runKey, 'completed').length === 1, 30000);
@@ -164,6 +171,50 @@ suite('ACP reference agent', () => {
     const cancels = (await traceOf(NAME)).filter((l) => l.dir === 'out' && l.frame.method === 'session/cancel');
     assert.equal(cancels.length, 1, 'one session/cancel');
     console.log(`ACP reference: Stop → cancelled in ${took} ms`);
+  });
+
+  test('Show diff of a one-line edit in the middle of a long file: that line changes, the other 199 do not', async () => {
+    const a = await api();
+    const long = path.join(workspaceDir(), LONG_FILE);
+    fs.writeFileSync(long, LONG_LINES.join(''));
+    await clearNotifications();
+    const key = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, model: '', permission: '', prompt: `edit:${LONG_FILE}:100 please` })) as string;
+    const approvalKey = await pendingApproval(a, key);
+    // The notification offers Show diff exactly when the card does (one rule: the card's hasDiff).
+    await decideFromNotification('Show diff');
+    const tab = await waitFor('the proposal diff', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME),
+    );
+    const input = tab.input as vscode.TabInputTextDiff;
+    assert.equal(input.original.fsPath, long, 'compared with the file itself');
+    const proposed = (await vscode.workspace.openTextDocument(input.modified)).getText();
+    const expected = [...LONG_LINES.slice(0, 99), REPLACED_100, ...LONG_LINES.slice(100)].join('');
+    assert.equal(proposed, expected, 'the whole file with line 100 replaced, nothing deleted');
+    await vscode.commands.executeCommand('notifications.hideList');
+    await ui({ action: 'waitFor', selector: '.monaco-diff-editor .view-line' });
+    assert.equal(await ui<number>({ action: 'count', selector: '.monaco-diff-editor .editor.modified .line-insert' }), 1, 'one inserted line shown');
+    assert.equal(await ui<number>({ action: 'count', selector: '.monaco-diff-editor .editor.original .line-delete' }), 1, 'one deleted line shown');
+    await screenshot('acp-approval-long-file-diff.png');
+    await vscode.commands.executeCommand('agentSwitchboard.decideApproval', approvalKey, 'allow_once');
+    await waitFor('the edit turn', () => endedTurns(a, key, 'completed').length === 1, 30000);
+    assert.equal(fs.readFileSync(long, 'utf8'), expected, 'what was shown is what was written');
+
+    // A region the file has twice cannot be placed: the title says so and the diff is the region alone.
+    fs.writeFileSync(long, 'export const same = 1;\nexport const same = 1;\n');
+    await vscode.commands.executeCommand('agentSwitchboard.sendMessage', key, `edit:${LONG_FILE}:2 please`);
+    const ambiguous = await pendingApproval(a, key);
+    assert.match(a.store.state.approvals.get(ambiguous)?.title ?? '', /the agent's proposed region does not match the current file$/);
+    await vscode.commands.executeCommand('agentSwitchboard.showApprovalDiff', ambiguous);
+    const regionTab = await waitFor('the region diff', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.scheme === PROPOSAL_SCHEME && t.label.includes('does not match')),
+    );
+    const region = regionTab.input as vscode.TabInputTextDiff;
+    assert.equal((await vscode.workspace.openTextDocument(region.original)).getText(), 'export const same = 1;\n', 'the left side is the region, not the file');
+    assert.equal((await vscode.workspace.openTextDocument(region.modified)).getText(), 'Edited line 2 by the reference ACP agent.\n');
+    await ui({ action: 'waitFor', selector: '.monaco-diff-editor .view-line' });
+    await screenshot('acp-approval-region-mismatch.png');
+    await vscode.commands.executeCommand('agentSwitchboard.decideApproval', ambiguous, 'deny');
+    await waitFor('the denied turn', () => endedTurns(a, key, 'completed').length === 2, 30000);
   });
 
   test('the mode action from the palette: with arguments, then through its quick pick', async () => {

@@ -14,6 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
+import { proposedFiles } from '../../extension/model/editProposal';
 import { decisionLabel } from '../../extension/protocol/transcriptTypes';
 import { FAKE_API_KEY, claudeAgentAcpEntry, codexAcpBinary, codexConfigToml, geminiCliEntry, geminiEnv, writeGeminiHome } from '../fixtures/acp/realAgents';
 import type { RealAgentKind } from '../fixtures/acp/realAgents';
@@ -95,7 +96,8 @@ const AGENTS: readonly AgentSpec[] = [
   },
 ];
 
-const FILE_TEXT = 'hello\nThis file is edited by a real agent in the integration suite.\n';
+/** The edit is in the middle of the file: an agent's diff is only the changed region (the lines around must stay). */
+const FILE_TEXT = `${Array.from({ length: 20 }, (_, i) => `line ${i + 1} before`).join('\n')}\nhello\n${Array.from({ length: 20 }, (_, i) => `line ${i + 1} after`).join('\n')}\nThis file is edited by a real agent in the integration suite.\n`;
 const EDITED_TEXT = FILE_TEXT.replace('hello', 'hello, edited');
 
 suite('ACP real agents', () => {
@@ -114,7 +116,7 @@ suite('ACP real agents', () => {
         });
       };
       const newRun = async (prompt: string): Promise<string> => {
-        const key = await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: connection, model: '', permission: 'edit', prompt });
+        const key = await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: connection, model: '', permission: '', prompt });
         assert.equal(typeof key, 'string', `the run started (see the log): ${String(key)}`);
         return key as string;
       };
@@ -170,6 +172,16 @@ suite('ACP real agents', () => {
         assert.ok(approval.options.includes('allow_once') && approval.options.includes('deny'), approval.options.join(','));
         assert.equal(a.store.state.runs.get(runKey)?.state, 'waiting_approval');
         assert.equal(fs.readFileSync(file, 'utf8'), FILE_TEXT, 'nothing written before the decision');
+        // What Show diff shows: the agent's region applied to the file, the other lines kept.
+        const card = itemsOf(a, runKey).find((i) => i.kind === 'approval' && i.approvalId === approval.approvalId);
+        const hasDiff = card?.kind === 'approval' && card.hasDiff;
+        console.log(`ACP ${spec.kind}: the permission request carries a diff: ${hasDiff}; title: ${approval.title}`);
+        if (spec.kind !== 'gemini' || hasDiff) {
+          assert.ok(hasDiff, 'Show diff offered');
+          assert.doesNotMatch(approval.title, /does not match/);
+          const proposed = await proposedFiles(approval.detail, async (p) => fs.readFileSync(p, 'utf8'));
+          assert.deepEqual(proposed.map((f) => [f.path, f.proposed]), [[file, EDITED_TEXT]], 'the proposal is the edited file, nothing else changed');
+        }
         await ui({ action: 'waitFor', selector: '.approval-card .approval-decide', webview: true });
         await vscode.commands.executeCommand('notifications.showList');
         await ui({ action: 'waitFor', selector: '.notification-list-item', hasText: 'Approval needed in' });

@@ -3,7 +3,9 @@
  * goes away — and with it the agent, a child of the extension host. Phase 2 (a new window on the same profile) must
  * show the transcript restored from the journal, leave no process of the first agent behind, and continue the
  * session when a follow-up is sent: `session/load` first (its replay dropped: the journal has it), then the prompt,
- * with no item duplicated. The runner (test/harness/runIntegration.mjs) launches the two phases and keeps the agent's
+ * with no item duplicated. The session was started with a model and a mode picked in New Run's quick picks (from
+ * what the agent advertised); the agent's session/load answers its defaults (--load-defaults, as claude-agent-acp
+ * does), so phase 2 must send them again before the follow-up. The runner (test/harness/runIntegration.mjs) launches the two phases and keeps the agent's
  * state directory between them (SWITCHBOARD_RELOAD_ACP_STATE); the reference agent persists sessions there.
  */
 import * as assert from 'node:assert/strict';
@@ -13,7 +15,7 @@ import { suite, test } from 'mocha';
 import type { Context } from 'mocha';
 import * as vscode from 'vscode';
 import { isAlive } from '../fixtures/acp/processTree';
-import { api, screenshot, waitFor } from './support';
+import { api, screenshot, ui, waitFor } from './support';
 import { addConnections, agentProcess, answerText, commandLine, endedTurns, fixturePath, itemsOf, removeConnections, setViewExpanded, traceOf, webviewTexts } from './acpSupport';
 
 const NAME = 'ACP reload';
@@ -51,10 +53,18 @@ suite('Reload phase 1: ACP session', () => {
     this.timeout(90000);
     skipOutsideReloadLaunch(this);
     const a = await api();
-    await addConnections([{ name: NAME, protocol: 'acp', command: process.execPath, args: [fixturePath('acp'), '--state-dir', path.join(stateDir(), 'agent')] }]);
+    await addConnections([{ name: NAME, protocol: 'acp', command: process.execPath, args: [fixturePath('acp'), '--state-dir', path.join(stateDir(), 'agent'), '--load-defaults'] }]);
     await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
-    const runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, model: '', permission: 'edit', prompt: FIRST })) as string;
+    // New Run asks the agent what it offers, then the model and the mode from those lists.
+    const started = vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, prompt: FIRST });
+    await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row', hasText: 'Reference large' });
+    await screenshot('acp-new-run-model.png');
+    await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row', hasText: 'Reference large' });
+    await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row', hasText: 'Plan only' });
+    await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row', hasText: 'Plan only' });
+    const runKey = (await started) as string;
     assert.equal(typeof runKey, 'string');
+    await waitFor('the chosen model and mode shown', () => a.store.state.runs.get(runKey)?.model === 'ref-large · Plan');
     await waitFor('the turn', () => endedTurns(a, runKey, 'completed').length === 1, 30000);
     await a.flushTrace();
     const phase1: Phase1 = { runKey, agentPid: await agentProcess(fixturePath('acp')), items: itemsOf(a, runKey).length, answer: answerText(a, runKey) };
@@ -97,6 +107,9 @@ suite('Reload phase 2: ACP session', () => {
     const load = out.findIndex((l) => l.frame.method === 'session/load' && (l.frame.params as { sessionId?: string }).sessionId === sessionId);
     const prompts = out.flatMap((l, i) => (l.frame.method === 'session/prompt' ? [i] : []));
     assert.ok(load >= 0, 'session/load of the restored session');
+    const again = out.slice(load + 1, prompts[1]).map((l) => [l.frame.method, (l.frame.params as { modeId?: string; value?: string }).modeId ?? (l.frame.params as { value?: string }).value]);
+    assert.deepEqual(again, [['session/set_mode', 'plan'], ['session/set_config_option', 'ref-large']], 'the model and mode sent again after the load');
+    assert.equal(a.store.state.runs.get(phase1.runKey)?.model, 'ref-large · Plan', 'the header keeps them');
     assert.ok(prompts.length === 2 && prompts[1]! > load, 'the follow-up was sent after the load (one prompt per window)');
     const items = itemsOf(a, phase1.runKey);
     assert.deepEqual(items.flatMap((i) => (i.kind === 'user' ? [i.text] : [])), [FIRST, FOLLOW_UP], 'each prompt once (the load replay is dropped)');

@@ -5,15 +5,16 @@
  * run is journaled (kit/runRecorder.ts); after a reload the transcripts come back from the journal, and a session
  * continues through `session/load` — while the agent replays it, its updates are dropped, since the journal already
  * has them — when the agent can load sessions. A crash is not retried by itself: the connection fails with the tail
- * of the agent's stderr and offers *Restart*. Files the agent reads and writes go through the editor
- * (WorkspaceAccess): it sees unsaved edits, and its writes are undoable.
+ * of the agent's stderr and offers *Restart*. The client's file methods (`fs/read_text_file`, `fs/write_text_file`)
+ * go through the editor (WorkspaceAccess): an agent that uses them sees unsaved edits and its writes are undoable;
+ * agents that read and write the disk themselves (Claude Code, Codex) are not covered by that.
  */
 import type { InitializeResponse } from '@agentclientprotocol/sdk';
 import * as z from 'zod/mini';
 import type { Capability } from '../../model/modelTypes';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
-import type { Driver, StartRunOptions } from '../driver';
+import type { Driver, NewRunChoices, StartRunOptions } from '../driver';
 import { BaseDriver } from '../kit/baseDriver';
 import type { ConnectionScope } from '../kit/connectionScope';
 import type { ActionAnswers, ActionInput, ActionOffer, ActionResult, ActionTarget } from '../kit/daemonActions';
@@ -29,6 +30,8 @@ import { authChoices, forgetSignIn, launchSpecOf, storeAuthChoice } from './acpL
 import { acpSecrets, registerLaunchSecrets } from './acpSecrets';
 import type { DriverSecrets } from '../kit/workspaceAccess';
 import type { AuthChoice, ForgottenSignIn } from './acpLaunch';
+import { AcpSessionSettings } from './acpSessionChoices';
+import { AcpSessionStarts } from './acpSessionStarts';
 import { AcpSessionStore } from './acpSessionStore';
 import type { AcpSession } from './acpSessions';
 import { AcpSessions } from './acpSessions';
@@ -37,8 +40,6 @@ import { AcpTurns } from './acpTurns';
 const EXTENSION_VERSION = '0.2.0';
 /** Messages sent during a turn wait in an editable queue (`run.queue`); runs end only when the user stops them. */
 const ACP_CAPABILITIES: readonly Capability[] = ['run.start', 'run.queue', 'run.cancel', 'approvals', 'approvals.allowSimilar', 'changeSets.local'];
-/** JSON-RPC error code agents use for "authentication required". */
-const AUTH_REQUIRED = '-32000';
 
 export class AcpDriver extends BaseDriver implements Driver {
   readonly protocol = 'acp' as const;
@@ -53,6 +54,13 @@ export class AcpDriver extends BaseDriver implements Driver {
   private crashOffer: ActionOffer | undefined;
   /** Where sign-ins are kept: the editor's secret store, or (without one, in tests) this driver's memory. */
   private readonly secrets: DriverSecrets;
+  private readonly settings: AcpSessionSettings;
+  private readonly starts = new AcpSessionStarts({
+    agent: () => this.requireAgent(),
+    fallbackCwd: () => this.ctx.profile.cwd ?? this.ctx.workspaceFolder,
+    name: this.ctx.profile.name,
+    canSignIn: () => this.authMethods.length > 0,
+  });
 
   constructor(ctx: DriverContext) {
     super(ctx);
@@ -69,7 +77,17 @@ export class AcpDriver extends BaseDriver implements Driver {
       workspace: ctx.workspace,
       turnEnded: (session) => void this.storage.refreshChangeSet(session),
       publishQueue: (runId, queue, paused) => ctx.store.dispatch({ type: 'runQueue', runKey: this.runs.key(runId), queue, paused }),
-      sideEffects: (session, effects) => this.applySideEffects(session, effects),
+      sideEffects: (session, effects) => {
+        this.applySideEffects(session, effects);
+        this.settings.followAgent(session, effects);
+      },
+    });
+    this.settings = new AcpSessionSettings({
+      agent: () => this.requireAgent(),
+      show: (session, effects) => this.applySideEffects(session, effects),
+      save: (session) => this.storage.save(session),
+      notice: (session, text) => this.recorder.event(session.sessionId, { kind: 'notice', text, level: 'warning' }).catch(() => undefined),
+      log: ctx.log,
     });
   }
 
@@ -95,6 +113,7 @@ export class AcpDriver extends BaseDriver implements Driver {
     connection.add({ dispose: () => {
       closing = true;
       this.agent = undefined;
+      this.starts.forget();
       void agent.close();
     } });
     void agent.exited.then((exit) => {
@@ -140,20 +159,22 @@ export class AcpDriver extends BaseDriver implements Driver {
     return this.recorder.close();
   }
 
+  /** The models and modes the agent offers a new run (asked before its prompt: see acpSessionStarts.ts). */
+  newRunChoices(workspaceRoots: readonly string[]): Promise<NewRunChoices> {
+    return this.starts.choices(workspaceRoots);
+  }
+
   async startRun(options: StartRunOptions): Promise<string> {
-    const agent = this.requireAgent();
-    const cwd = options.workspaceRoots[0] ?? this.ctx.profile.cwd ?? this.ctx.workspaceFolder;
-    if (!cwd) {
-      throw new DriverError('Open a folder first: an ACP session starts in a workspace folder.');
-    }
-    const created = await agent.newSession(cwd).catch((error: unknown) => {
-      throw this.explainAuth(error);
-    });
+    const { cwd, created } = await this.starts.take(options.workspaceRoots);
     const session = this.sessions.add(created.sessionId, cwd, true);
     session.modes = created.modes ?? undefined;
     this.applySideEffects(session, { configOptions: created.configOptions ?? [] });
+    // What the agent sent about the session before the driver knew it (its slash commands) comes in now.
+    this.turns.takeEarlyUpdates(session);
     const title = options.prompt.trim().split(/\r?\n/, 1)[0]!.slice(0, 80) || 'New session';
     await this.storage.created(session, title, this.init?.agentInfo?.title ?? this.init?.agentInfo?.name ?? this.ctx.profile.name);
+    // The model and mode asked for go to the agent before the first prompt (what it cannot do is said).
+    await this.settings.applyNew(session, options.model, options.permission);
     this.turns.start(session, options.prompt);
     return created.sessionId;
   }
@@ -213,15 +234,11 @@ export class AcpDriver extends BaseDriver implements Driver {
   }
 
   async setMode(runId: string, modeId: string): Promise<void> {
-    const session = await this.liveSession(runId);
-    await this.requireAgent().setMode(session.sessionId, modeId);
-    this.applySideEffects(session, { modeId });
+    await this.settings.setMode(await this.liveSession(runId), modeId);
   }
 
   async setConfigOption(runId: string, configId: string, value: string): Promise<void> {
-    const session = await this.liveSession(runId);
-    const response = (await this.requireAgent().setConfigOption(session.sessionId, configId, value)) as { configOptions?: AcpSession['configOptions'] };
-    this.applySideEffects(session, { configOptions: response.configOptions ?? session.configOptions ?? [] });
+    await this.settings.setConfigOption(await this.liveSession(runId), configId, value);
   }
 
   /** Keeps the sign-in (method and variables) in the secret store and restarts the agent with it. */
@@ -263,6 +280,8 @@ export class AcpDriver extends BaseDriver implements Driver {
     const session = this.sessions.require(runId);
     if (!session.live) {
       await this.storage.load(this.requireAgent(), session, this.init?.agentCapabilities?.loadSession === true);
+      // The load answers the agent's defaults: the person's mode and model come back before anything is sent.
+      await this.settings.reapply(session);
     }
     return session;
   }
@@ -288,14 +307,6 @@ export class AcpDriver extends BaseDriver implements Driver {
       throw new DriverError(`${this.ctx.profile.name} is not running. Connect it first.`);
     }
     return this.agent;
-  }
-
-  private explainAuth(error: unknown): unknown {
-    const code = (error as { code?: unknown }).code;
-    if (code === AUTH_REQUIRED && this.authMethods.length > 0) {
-      return new DriverError(`${this.ctx.profile.name} needs you to sign in first: run "Agent Switchboard: Sign In to ACP Agent…".`, 'auth_required');
-    }
-    return error;
   }
 }
 

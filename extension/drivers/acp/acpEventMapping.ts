@@ -5,16 +5,18 @@
  * tap still traces them); a known kind with content this version does not render becomes a `raw` item, never an
  * error.
  */
-import type { ContentBlock, PlanEntry, SessionConfigOption, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
+import type { PlanEntry, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { RunEvent } from '../../model/modelActions';
+import type { AcpToolRow } from './acpToolRows';
+import { blockText, mergeToolFields, newToolRow, rowInput } from './acpToolRows';
 
 export interface AcpMappingState {
   /** The `messageId` of the last chunk: a new one starts a new message. */
   lastMessageId?: string;
   /** The kind of the last chunk (a switch between answer and thinking closes the open one). */
   lastChunk?: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk';
-  /** Tool calls seen and not finished, with what they showed so far. */
-  readonly tools: Map<string, { readonly title: string; output: string }>;
+  /** Tool calls seen and not finished, with what their rows show so far. */
+  readonly tools: Map<string, AcpToolRow>;
 }
 
 export function newAcpMappingState(): AcpMappingState {
@@ -33,32 +35,6 @@ export interface AcpSideEffects {
 export interface AcpMapped {
   readonly events: readonly RunEvent[];
   readonly effects: AcpSideEffects;
-}
-
-/** The text of a content block as markdown (links for resources; other media named, not shown). */
-export function blockText(block: ContentBlock): string {
-  switch (block.type) {
-    case 'text':
-      return block.text;
-    case 'resource_link':
-      return `[${block.title ?? block.name}](${block.uri})`;
-    case 'resource':
-      return 'text' in block.resource ? block.resource.text : `[${block.resource.uri}]`;
-    case 'image':
-      return '[image]';
-    case 'audio':
-      return '[audio]';
-    default:
-      return '';
-  }
-}
-
-/** A tool call's content as plain output text (diffs summarised: the change set shows them). */
-export function toolContentText(content: readonly ToolCallContent[] | null | undefined): string {
-  return (content ?? [])
-    .map((c) => (c.type === 'content' ? blockText(c.content) : c.type === 'diff' ? `Edit ${c.path}` : `Terminal ${c.terminalId}`))
-    .filter((t) => t !== '')
-    .join('\n');
 }
 
 function chunk(state: AcpMappingState, kind: NonNullable<AcpMappingState['lastChunk']>, messageId: string | null | undefined, text: string): RunEvent[] {
@@ -82,10 +58,10 @@ function chunk(state: AcpMappingState, kind: NonNullable<AcpMappingState['lastCh
   return events;
 }
 
-function toolFinished(state: AcpMappingState, callId: string, ok: boolean, output: string): RunEvent {
+function toolFinished(state: AcpMappingState, callId: string, ok: boolean): RunEvent {
   const tool = state.tools.get(callId);
   state.tools.delete(callId);
-  return { kind: 'toolResult', callId, ok, output: output || tool?.output || '', ...(tool ? { name: tool.title } : {}) };
+  return { kind: 'toolResult', callId, ok, output: tool?.output ?? '', ...(tool ? { name: tool.title } : {}) };
 }
 
 const NOTHING: AcpSideEffects = {};
@@ -98,31 +74,36 @@ export function mapAcpUpdate(state: AcpMappingState, update: SessionUpdate): Acp
       return { events: chunk(state, update.sessionUpdate, update.messageId, blockText(update.content)), effects: NOTHING };
     case 'tool_call': {
       state.lastChunk = undefined;
-      const output = toolContentText(update.content);
-      state.tools.set(update.toolCallId, { title: update.title, output });
-      const input = update.rawInput ?? { kind: update.kind, locations: update.locations ?? [] };
+      const row = newToolRow(update);
+      state.tools.set(update.toolCallId, row);
       const events: RunEvent[] = [
         { kind: 'messageBoundary' },
-        { kind: 'toolCall', callId: update.toolCallId, name: update.title, input, status: update.status === 'pending' ? 'proposed' : 'running' },
+        { kind: 'toolCall', callId: update.toolCallId, name: row.title, input: rowInput(row), status: update.status === 'pending' ? 'proposed' : 'running' },
       ];
       if (update.status === 'completed' || update.status === 'failed') {
-        events.push(toolFinished(state, update.toolCallId, update.status === 'completed', output));
+        events.push(toolFinished(state, update.toolCallId, update.status === 'completed'));
       }
       return { events, effects: NOTHING };
     }
     case 'tool_call_update': {
-      const tool = state.tools.get(update.toolCallId);
-      const output = update.content !== undefined && update.content !== null ? toolContentText(update.content) : (tool?.output ?? '');
-      if (tool) {
-        tool.output = output;
+      // A call not seen (or finished already) gets no row of its own from an update: a late update of a finished
+      // call must not add a second one. Its end still shows (the model adds a row for a result it did not see).
+      const known = state.tools.get(update.toolCallId);
+      const row = known ?? newToolRow({ ...update, title: update.title ?? 'tool' });
+      state.tools.set(update.toolCallId, row);
+      const events: RunEvent[] = [];
+      // A later title or input replaces the row's (claude-agent-acp starts a call as "Edit" with input {}).
+      if (mergeToolFields(row, update) && known) {
+        events.push({ kind: 'toolCall', callId: update.toolCallId, name: row.title, input: rowInput(row) });
       }
       if (update.status === 'completed' || update.status === 'failed') {
-        return { events: [toolFinished(state, update.toolCallId, update.status === 'completed', output)], effects: NOTHING };
+        events.push(toolFinished(state, update.toolCallId, update.status === 'completed'));
+      } else if (update.status === 'in_progress') {
+        events.push({ kind: 'toolStarted', callId: update.toolCallId, name: row.title });
+      } else if (!known) {
+        state.tools.delete(update.toolCallId);
       }
-      if (update.status === 'in_progress') {
-        return { events: [{ kind: 'toolStarted', callId: update.toolCallId, ...(update.title ? { name: update.title } : {}) }], effects: NOTHING };
-      }
-      return { events: [], effects: NOTHING };
+      return { events, effects: NOTHING };
     }
     case 'plan':
       return { events: [], effects: { plan: update.entries } };

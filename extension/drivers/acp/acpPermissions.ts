@@ -3,14 +3,16 @@
  * once / reject always) become the decisions offered on every surface; the request waits here until a person
  * decides (`decide`), the turn is cancelled (every pending request is answered `cancelled`, as the spec requires) or
  * the agent goes away. A tool call that carries diffs is offered in the native diff editor: the approval's detail is
- * the proposed file content (one file) or a unified diff (several), which model/editProposal.ts understands.
+ * the unified patch of what the call would do to the files as the editor has them now (acpProposal.ts), which
+ * model/editProposal.ts applies again for *Show diff*.
  */
-import type { PermissionOptionKind, RequestPermissionRequest, RequestPermissionResponse, ToolCallContent } from '@agentclientprotocol/sdk';
-import { createTwoFilesPatch } from 'diff';
+import type { PermissionOptionKind, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { RunEvent } from '../../model/modelActions';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
 import { subjectOf } from '../../model/approvalSubject';
 import { DriverError } from '../kit/errors';
+import type { AcpDiff, CurrentText } from './acpProposal';
+import { acpProposal, REGION_MISMATCH } from './acpProposal';
 
 const DECISION_OF: Readonly<Record<PermissionOptionKind, ApprovalDecision>> = {
   allow_once: 'allow_once',
@@ -26,17 +28,16 @@ interface Waiting {
   readonly answer: (response: RequestPermissionResponse) => void;
 }
 
-type Diff = Extract<ToolCallContent, { type: 'diff' }>;
+/** Claude's Edit `replace_all`: the region is meant everywhere it occurs. */
+function replacesAll(rawInput: unknown): boolean {
+  return rawInput !== null && typeof rawInput === 'object' && (rawInput as { replace_all?: unknown }).replace_all === true;
+}
 
-/** The approval's detail: what the diff editor shows. */
-function detailOf(request: RequestPermissionRequest, diffs: readonly Diff[]): unknown {
-  if (diffs.length === 1) {
-    return { path: diffs[0]!.path, content: diffs[0]!.newText };
-  }
-  if (diffs.length > 1) {
-    return { patch: diffs.map((d) => createTwoFilesPatch(d.path, d.path, d.oldText ?? '', d.newText)).join('') };
-  }
-  return request.toolCall.rawInput ?? { title: request.toolCall.title, kind: request.toolCall.kind, locations: request.toolCall.locations ?? [] };
+/** A request opened: the approval event comes once the proposal is computed against the current files. */
+export interface OpenedPermission {
+  readonly approvalId: string;
+  readonly event: Promise<RunEvent>;
+  readonly response: Promise<RequestPermissionResponse>;
 }
 
 export class AcpPermissions {
@@ -44,8 +45,11 @@ export class AcpPermissions {
   private next = 0;
   private readonly epoch = Date.now().toString(36);
 
-  /** Turns a request into the `approvalRequested` event to fold, and the promise the JSON-RPC handler answers with. */
-  open(request: RequestPermissionRequest): { readonly approvalId: string; readonly event: RunEvent; readonly response: Promise<RequestPermissionResponse> } {
+  /**
+   * Turns a request into the `approvalRequested` event to fold, and the promise the JSON-RPC handler answers with.
+   * The request waits (and can be cancelled) from now on, while its proposal is read from `current`.
+   */
+  open(request: RequestPermissionRequest, current: CurrentText): OpenedPermission {
     // Unique across windows too: a restored run keeps the ids of its old requests.
     const approvalId = `permission-${this.epoch}-${++this.next}`;
     const optionFor = new Map<ApprovalDecision, string>();
@@ -55,21 +59,8 @@ export class AcpPermissions {
         optionFor.set(decision, option.optionId);
       }
     }
-    const diffs = (request.toolCall.content ?? []).filter((c): c is Diff => c.type === 'diff');
-    const locations = (request.toolCall.locations ?? []).map((l) => l.path);
     const response = new Promise<RequestPermissionResponse>((answer) => this.waiting.set(approvalId, { sessionId: request.sessionId, optionFor, answer }));
-    const event: RunEvent = {
-      kind: 'approvalRequested',
-      approvalId,
-      title: request.toolCall.title ?? 'The agent asks for permission',
-      detail: detailOf(request, diffs),
-      ...(locations.length > 0 ? { summary: [request.toolCall.kind, ...locations].filter(Boolean).join(' · ') } : {}),
-      options: ORDER.filter((d) => optionFor.has(d)),
-      hasDiff: diffs.length > 0,
-      // The kind (edit, execute, …) names the tool: the title is free text that differs per call.
-      subject: subjectOf(request.toolCall.kind ?? request.toolCall.title ?? 'tool', request.toolCall.rawInput, [...diffs.map((d) => d.path), ...locations]),
-    };
-    return { approvalId, event, response };
+    return { approvalId, event: approvalEvent(approvalId, request, ORDER.filter((d) => optionFor.has(d)), current), response };
   }
 
   /** Answers a waiting request with the option of `decision`. */
@@ -116,4 +107,37 @@ export class AcpPermissions {
     }
     return ids;
   }
+}
+
+async function approvalEvent(approvalId: string, request: RequestPermissionRequest, options: readonly ApprovalDecision[], current: CurrentText): Promise<RunEvent> {
+  const { toolCall } = request;
+  const diffs = (toolCall.content ?? []).filter((c): c is AcpDiff => c.type === 'diff');
+  const locations = (toolCall.locations ?? []).map((l) => l.path);
+  // A proposal that cannot be computed still leaves the decision to the person, with the tool's input to look at.
+  let failed: string | undefined;
+  const proposal =
+    diffs.length > 0
+      ? await acpProposal(diffs, current, replacesAll(toolCall.rawInput)).catch((error: unknown) => {
+          failed = `The proposed edit could not be shown: ${error instanceof Error ? error.message : String(error)}`;
+          return undefined;
+        })
+      : undefined;
+  const title = toolCall.title ?? 'The agent asks for permission';
+  const summary = [
+    ...(locations.length > 0 ? [[toolCall.kind, ...locations].filter(Boolean).join(' · ')] : []),
+    ...(proposal?.mismatched ?? []).map((m) => `${m.path}: ${m.why}`),
+    ...(failed !== undefined ? [failed] : []),
+  ].join('\n');
+  return {
+    kind: 'approvalRequested',
+    approvalId,
+    title: proposal && proposal.mismatched.length > 0 ? `${title} — ${REGION_MISMATCH}` : title,
+    // Show diff reads the patch; without diffs the tool's input is what there is to see.
+    detail: proposal ? proposal.patch : (toolCall.rawInput ?? { title: toolCall.title, kind: toolCall.kind, locations: toolCall.locations ?? [] }),
+    ...(summary !== '' ? { summary } : {}),
+    options,
+    hasDiff: proposal !== undefined,
+    // The kind (edit, execute, …) names the tool: the title is free text that differs per call.
+    subject: subjectOf(toolCall.kind ?? toolCall.title ?? 'tool', toolCall.rawInput, [...diffs.map((d) => d.path), ...locations]),
+  };
 }

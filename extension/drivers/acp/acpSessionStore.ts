@@ -1,7 +1,7 @@
 /**
  * What outlives the agent process for ACP sessions: the run index and journal (kit/runRecorder.ts), each session's
  * working directory and local change set (git tree snapshots, as for SCV: ACP agents deliver no change sets), the
- * sign-in the user chose, and how a restored session continues — `session/load` with its updates dropped while the
+ * mode and settings the person chose for it (acpSessionChoices.ts), the sign-in the user chose, and how a restored session continues — `session/load` with its updates dropped while the
  * agent replays them (the journal has them), or, for an agent that cannot load sessions, an honest end.
  */
 import type { RunFields } from '../../model/modelActions';
@@ -17,6 +17,7 @@ import type { AcpConnection } from './acpConnection';
 import type { AcpSideEffects } from './acpEventMapping';
 import type { AuthChoice } from './acpLaunch';
 import { AUTH_METHOD_KEY, forgetAuthChoice } from './acpLaunch';
+import { chosenFromExtra } from './acpSessionChoices';
 import type { AcpSession, AcpSessions } from './acpSessions';
 
 const RESTORED_DETAIL = 'Restored: it continues when you send a message';
@@ -41,6 +42,7 @@ export class AcpSessionStore {
       open: (stored) => {
         const cwd = typeof stored.extra?.cwd === 'string' ? stored.extra.cwd : this.ctx.workspaceFolder ?? '';
         const session = this.sessions.add(stored.runId, cwd, false);
+        session.chosen = chosenFromExtra(stored.extra);
         const record = localChangeSetFromExtra(stored.extra);
         if (record) {
           session.localChanges = record;
@@ -153,12 +155,14 @@ export class AcpSessionStore {
     }
   }
 
-  private save(session: AcpSession): Promise<void> {
+  /** Keeps the session's index entry: its working directory, local change set and the person's choices. */
+  save(session: AcpSession): Promise<void> {
     const run = this.runs.get(session.sessionId);
     if (!run) {
       return Promise.resolve();
     }
-    const stored = storedRunOf(run, { cwd: session.cwd, ...(session.localChanges ? localChangeSetExtra(session.localChanges) : {}) });
+    const chosen = session.chosen.modeId !== undefined || session.chosen.config !== undefined ? { chosen: session.chosen } : {};
+    const stored = storedRunOf(run, { cwd: session.cwd, ...(session.localChanges ? localChangeSetExtra(session.localChanges) : {}), ...chosen });
     return this.recorder.saveRun(stored).catch((error: unknown) => this.ctx.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
   }
 }

@@ -1,7 +1,7 @@
 /**
  * What the ACP driver knows about each session beyond the model: its working directory, whether a turn is running,
  * the prompts queued behind it (editable, as in the SCV queue: the agent takes one prompt at a time), its modes and
- * config options, the event-mapping state, its local change set record, and whether this agent process has the
+ * config options and the ones the person chose, the event-mapping state, its local change set record, and whether this agent process has the
  * session (created here, or loaded after a reload). A run is a session: the run id is the session id.
  */
 import type { SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
@@ -9,6 +9,7 @@ import type { LocalChangeSetRecord } from '../../changeSets/localChangeSet';
 import type { QueueEntry } from '../../model/modelTypes';
 import { DriverError } from '../kit/errors';
 import type { AcpMappingState } from './acpEventMapping';
+import type { AcpChosen } from './acpSessionChoices';
 import { newAcpMappingState } from './acpEventMapping';
 
 export interface AcpSession {
@@ -23,6 +24,8 @@ export interface AcpSession {
   paused: boolean;
   modes?: SessionModeState;
   configOptions?: readonly SessionConfigOption[];
+  /** The mode and settings the person chose (kept with the session; applied again after a load). */
+  chosen: AcpChosen;
   mapping: AcpMappingState;
   localChanges?: LocalChangeSetRecord;
   /** Updates arrive for this session while `session/load` replays what the journal already holds: drop them. */
@@ -34,7 +37,7 @@ export class AcpSessions {
   private nextQueueId = 0;
 
   add(sessionId: string, cwd: string, live: boolean): AcpSession {
-    const session: AcpSession = { sessionId, cwd, turn: false, live, queue: [], paused: false, mapping: newAcpMappingState(), loading: false };
+    const session: AcpSession = { sessionId, cwd, turn: false, live, queue: [], paused: false, chosen: {}, mapping: newAcpMappingState(), loading: false };
     this.sessions.set(sessionId, session);
     return session;
   }

@@ -54,16 +54,30 @@ export interface AcpTurnDeps {
   sideEffects(session: AcpSession, effects: AcpSideEffects): void;
 }
 
+/** Updates kept for sessions the driver does not know yet, per session and in all (the oldest go first). */
+const EARLY_PER_SESSION = 50;
+const EARLY_SESSIONS = 8;
+
 export class AcpTurns {
   readonly permissions = new AcpPermissions();
   private turnCount = 0;
+  /**
+   * Updates of a session the driver does not know yet: an agent announces a new session's slash commands right
+   * after answering `session/new`, which may be read before the answer is handled, or long before the run starts
+   * (a session created to ask what the agent offers "New Run…").
+   */
+  private readonly early = new Map<string, SessionNotification[]>();
 
   constructor(private readonly deps: AcpTurnDeps) {}
 
   /** A `session/update`: mapped and folded (dropped while `session/load` replays what the journal has). */
   onUpdate(notification: SessionNotification): void {
     const session = this.deps.sessions.get(notification.sessionId);
-    if (!session || session.loading) {
+    if (!session) {
+      this.keepEarly(notification);
+      return;
+    }
+    if (session.loading) {
       return;
     }
     const { events, effects } = mapAcpUpdate(session.mapping, notification.update);
@@ -76,17 +90,48 @@ export class AcpTurns {
     this.deps.sideEffects(session, effects);
   }
 
+  /** The updates that came for `session` before it was known, folded now. */
+  takeEarlyUpdates(session: AcpSession): void {
+    const early = this.early.get(session.sessionId) ?? [];
+    this.early.delete(session.sessionId);
+    for (const notification of early) {
+      this.onUpdate(notification);
+    }
+  }
+
+  private keepEarly(notification: SessionNotification): void {
+    const kept = this.early.get(notification.sessionId) ?? [];
+    if (kept.length === 0 && this.early.size >= EARLY_SESSIONS) {
+      this.early.delete(this.early.keys().next().value!);
+    }
+    this.early.set(notification.sessionId, [...kept, notification].slice(-EARLY_PER_SESSION));
+  }
+
   /** A permission request becomes an approval; the agent's call waits until it is decided or cancelled. */
   onPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
     const session = this.deps.sessions.get(request.sessionId);
     if (!session) {
       return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     }
-    const opened = this.permissions.open(request);
-    void this.record(session, opened.event);
-    // The run waits for a person now (the tree, the board and the status say so), until the request is answered.
-    void this.setState(session, 'waiting_approval');
+    const opened = this.permissions.open(request, (path) => this.currentText(path));
+    void opened.event.then(async (event) => {
+      // Cancelled while its files were read: the request is answered already, and no card may wait for it.
+      if (!this.permissions.isWaiting(opened.approvalId)) {
+        return;
+      }
+      // The run waits for a person now (the tree, the board and the status say so), until the request is answered:
+      // the card and the state go into the model in one step.
+      await this.deps.recorder
+        .record(session.sessionId, [journalRecord.event(event), journalRecord.fields({ state: 'waiting_approval' })])
+        .catch((error: unknown) => this.deps.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
+    }, (error: unknown) => this.deps.log.error(`Session ${session.sessionId}: the permission request could not be shown: ${errorText(error)}`));
     return opened.response;
+  }
+
+  /** A file as the editor has it (unsaved edits included), or null when it does not exist or cannot be read. */
+  private currentText(path: string): Promise<string | null> {
+    const workspace = this.deps.workspace;
+    return workspace ? workspace.readText(path).catch(() => null) : Promise.resolve(null);
   }
 
   decide(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { looksLikeFileEdit, proposedFiles } from '../../model/editProposal';
+import { proposedFiles, REGION_ONLY_HEADER } from '../../model/editProposal';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import { awaitsDecision } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
@@ -28,8 +28,13 @@ export class ApprovalDiffs extends Disposable {
     this._register(store.onDidChange(() => this.updateContextKey()));
   }
 
+  /**
+   * Whether *Show diff* is offered: the driver's word, the card's own field (`hasDiff` of the approval's item), so
+   * the card, the notification, the palette and the board never disagree.
+   */
   canShow(approval: ApprovalInfo): boolean {
-    return looksLikeFileEdit(approval.detail);
+    const item = this.store.transcript(approval.runKey)?.get(approval.itemId);
+    return item?.kind === 'approval' && item.hasDiff;
   }
 
   /** Opens the diff (or multi-diff) of an approval's proposed edit. */
@@ -38,8 +43,14 @@ export class ApprovalDiffs extends Disposable {
     const root = run?.workspaceRoots?.[0] ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const resolve = (p: string): vscode.Uri => vscode.Uri.file(path.isAbsolute(p) || !root ? p : path.join(root, p));
     const files = await proposedFiles(approval.detail, async (p) => {
+      // The file as the editor has it: an open document's unsaved edits are what the agent's edit would meet.
+      const uri = resolve(p);
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      if (open) {
+        return open.getText();
+      }
       try {
-        return new TextDecoder().decode(await vscode.workspace.fs.readFile(resolve(p)));
+        return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
       } catch {
         return '';
       }
@@ -53,10 +64,11 @@ export class ApprovalDiffs extends Disposable {
       const right = this.content.uriFor(approval.key, i, resolve(file.path).fsPath, 'proposed');
       this.content.set(right, file.proposed);
       let left = resolve(file.path);
-      if (file.original === '') {
-        // New file: compare against an empty read-only document instead of a missing file.
+      if (file.original === '' || file.regionOnly) {
+        // New file: an empty read-only document instead of a missing file. Region only: the agent's region as it
+        // says it was, not the file (which does not have it).
         left = this.content.uriFor(approval.key, i, resolve(file.path).fsPath, 'original');
-        this.content.set(left, '');
+        this.content.set(left, file.original);
       }
       triples.push([resolve(file.path), left, right]);
       if (file.problem) {
@@ -67,7 +79,9 @@ export class ApprovalDiffs extends Disposable {
     const title = `Proposed: ${visibleExcerpt(approval.title, 120)}`;
     if (triples.length === 1) {
       const [, left, right] = triples[0]!;
-      await vscode.commands.executeCommand('vscode.diff', left, right, `${visibleText(path.basename(files[0]!.path))} (${title})`, { preview: false });
+      const file = files[0]!;
+      const region = file.regionOnly && !approval.title.includes(REGION_ONLY_HEADER) ? ` — ${REGION_ONLY_HEADER}` : '';
+      await vscode.commands.executeCommand('vscode.diff', left, right, `${visibleText(path.basename(file.path))} (${title}${region})`, { preview: false });
     } else {
       await vscode.commands.executeCommand('vscode.changes', title, triples);
     }

@@ -1,10 +1,11 @@
 /**
  * The questions of "New Run…": provider (every one the daemon reports, with why it cannot run), model,
  * permission, conversation or one-shot (AgencyProxy; the last choice is remembered), prompt. Arguments given by
- * tests or automation skip their question.
+ * tests or automation skip their question. An agent that advertises its models and modes per session (ACP) is asked
+ * for them first, and the model and permission are picked from what it offers (none offered: not asked).
  */
 import * as vscode from 'vscode';
-import type { StartRunOptions } from '../../drivers/driver';
+import type { NewRunChoice, NewRunChoices, StartRunOptions } from '../../drivers/driver';
 import type { ProviderPresentation } from '../../drivers/kit/providerChoices';
 import { presentProviders } from '../../drivers/kit/providerChoices';
 import type { CommandContext } from './commandContext';
@@ -78,6 +79,19 @@ async function pickProvider(providers: readonly ProviderPresentation[], title: s
   }
 }
 
+/** One of the agent's own choices; its default first. Picking the default sends nothing (''). */
+async function pickChoice(choices: readonly NewRunChoice[], title: string, placeHolder: string): Promise<string | undefined> {
+  const ordered = [...choices].sort((a, b) => Number(b.isDefault === true) - Number(a.isDefault === true));
+  const items = ordered.map((c) => ({ label: c.label, ...(c.isDefault ? { description: 'default' } : {}), ...(c.detail ? { detail: c.detail } : {}), choice: c }));
+  const pick = await vscode.window.showQuickPick(items, { title, placeHolder });
+  return pick === undefined ? undefined : pick.choice.isDefault ? '' : pick.choice.value;
+}
+
+/** What the agent offers a new run in these folders (it may start the session to find out). */
+function agentChoices(ask: (roots: readonly string[]) => Promise<NewRunChoices>, roots: readonly string[]): Thenable<NewRunChoices> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Asking the agent which models and modes it offers…' }, () => ask(roots));
+}
+
 /** Conversation or one-shot, the last choice first (a new user starts with Conversation: see README). */
 async function pickMode(ctx: CommandContext, title: string): Promise<boolean | undefined> {
   const last = ctx.memento.get<boolean>(RUN_MODE_KEY, true);
@@ -94,9 +108,12 @@ export async function askNewRun(ctx: CommandContext, connectionId: string, args:
   const driver = ctx.connections.ensureDriver(connectionId);
   // Only daemons with the choice (AgencyProxy): their runs either wait for input between answers or end after one.
   const asksMode = args.interactive === undefined && (ctx.store.state.connections.get(connectionId)?.capabilities.includes('run.interactive') ?? false);
+  const workspaceRoots = args.workspaceRoots ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+  // An agent with its own lists offers only those; one without is not asked (a free-text model would be ignored).
+  const choices = driver.newRunChoices && (args.model === undefined || args.permission === undefined) ? await agentChoices((roots) => driver.newRunChoices!(roots), workspaceRoots) : undefined;
   // A daemon whose runs take no model or permission (SCV sessions) is not asked for them.
-  const asks = driver.newRunAsks ?? { model: true, permission: true };
-  const questions = [driver.listProviders !== undefined && args.provider === undefined, asks.model && args.model === undefined, asks.permission && args.permission === undefined, asksMode, true];
+  const asks = choices ? { model: (choices.models?.length ?? 0) > 0, permission: (choices.permissions?.length ?? 0) > 0 } : (driver.newRunAsks ?? { model: true, permission: true });
+  const questions = [driver.listProviders !== undefined && args.provider === undefined, asks.model && args.model === undefined, asks.permission && args.permission === undefined, asksMode, args.prompt === undefined];
   const steps = questions.filter(Boolean).length;
   let step = 0;
   const title = (): string => `New Run (${++step}/${steps})`;
@@ -107,12 +124,17 @@ export async function askNewRun(ctx: CommandContext, connectionId: string, args:
       return undefined;
     }
   }
-  const model = args.model ?? (asks.model ? await vscode.window.showInputBox({ title: title(), prompt: 'Model (empty = the provider default)', value: '' }) : '');
+  const askModel = (): Thenable<string | undefined> =>
+    choices?.models ? pickChoice(choices.models, title(), 'Model') : vscode.window.showInputBox({ title: title(), prompt: 'Model (empty = the provider default)', value: '' });
+  const model = args.model ?? (asks.model ? await askModel() : '');
   if (model === undefined) {
     return undefined;
   }
-  const permission = args.permission ?? (asks.permission ? (await vscode.window.showQuickPick(PERMISSIONS, { title: title(), placeHolder: 'Permission mode' }))?.label : '');
-  if (permission === undefined || (asks.permission && !permission)) {
+  const askPermission = async (): Promise<string | undefined> =>
+    choices?.permissions ? pickChoice(choices.permissions, title(), 'Mode') : (await vscode.window.showQuickPick(PERMISSIONS, { title: title(), placeHolder: 'Permission mode' }))?.label;
+  const permission = args.permission ?? (asks.permission ? await askPermission() : '');
+  // '' is the agent's own default for an agent with its own modes; a daemon needs one of its permissions.
+  if (permission === undefined || (asks.permission && !permission && driver.newRunChoices === undefined)) {
     return undefined;
   }
   const interactive = asksMode ? await pickMode(ctx, title()) : (args.interactive ?? true);
@@ -129,7 +151,6 @@ export async function askNewRun(ctx: CommandContext, connectionId: string, args:
   if (!prompt) {
     return undefined;
   }
-  const workspaceRoots = args.workspaceRoots ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
   return {
     prompt,
     ...(provider !== undefined ? { provider } : {}),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'node:test';
 import { AcpDriver } from '../../../extension/drivers/acp/acpDriver';
-import type { DriverSecrets } from '../../../extension/drivers/kit/workspaceAccess';
+import type { DriverSecrets, WorkspaceAccess } from '../../../extension/drivers/kit/workspaceAccess';
 import type { ConnectionProfile } from '../../../extension/drivers/driver';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import type { RunInfo } from '../../../extension/model/modelTypes';
@@ -36,6 +36,8 @@ export interface RigOptions {
   readonly secrets?: DriverSecrets;
   /** Do not wait for the connection (a test of a failing start). */
   readonly noWait?: boolean;
+  /** Wraps the editor's files the driver gets (on the disk of the workspace), e.g. to edit a file "meanwhile". */
+  readonly workspace?: (disk: WorkspaceAccess) => WorkspaceAccess;
 }
 
 export interface Rig {
@@ -66,7 +68,8 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
   };
   const frames: { dir: string; frame: unknown }[] = [];
   const setup = driverSetup(profile, storage, { workspaceFolder: ws.dir, tap: (dir, frame) => frames.push({ dir, frame }) });
-  const driver = new AcpDriver({ ...setup.ctx, workspace: diskWorkspace([ws.dir]), ...(options.secrets ? { secrets: options.secrets } : {}) });
+  const disk = diskWorkspace([ws.dir]);
+  const driver = new AcpDriver({ ...setup.ctx, workspace: options.workspace ? options.workspace(disk) : disk, ...(options.secrets ? { secrets: options.secrets } : {}) });
   later(() => driver.dispose());
   await driver.connect();
   if (!options.noWait) {
