@@ -25,14 +25,14 @@ import { Emitter } from '../../base/emitter';
 import { acpFacts, nextAcpActionInput, performAcpAction, restartOffer } from './acpActions';
 import { AcpConnection } from './acpConnection';
 import { readThroughEditor, writeThroughEditor } from './acpEditorAccess';
-import type { AcpSideEffects } from './acpEventMapping';
-import { authChoices, forgetSignIn, launchSpecOf, storeAuthChoice } from './acpLaunch';
+import { authChoices, launchSpecOf } from './acpLaunch';
 import { acpSecrets, registerLaunchSecrets } from './acpSecrets';
 import type { DriverSecrets } from '../kit/workspaceAccess';
 import type { AuthChoice, ForgottenSignIn } from './acpLaunch';
 import { AcpSessionSettings } from './acpSessionChoices';
 import { AcpSessionStarts } from './acpSessionStarts';
 import { AcpSessionStore } from './acpSessionStore';
+import { AcpSignIn } from './acpSignIn';
 import type { AcpSession } from './acpSessions';
 import { AcpSessions } from './acpSessions';
 import { AcpTurns } from './acpTurns';
@@ -54,6 +54,7 @@ export class AcpDriver extends BaseDriver implements Driver {
   private crashOffer: ActionOffer | undefined;
   /** Where sign-ins are kept: the editor's secret store, or (without one, in tests) this driver's memory. */
   private readonly secrets: DriverSecrets;
+  private readonly signIns: AcpSignIn;
   private readonly settings: AcpSessionSettings;
   private readonly starts = new AcpSessionStarts({
     agent: () => this.requireAgent(),
@@ -65,6 +66,7 @@ export class AcpDriver extends BaseDriver implements Driver {
   constructor(ctx: DriverContext) {
     super(ctx);
     this.secrets = acpSecrets(ctx.secrets);
+    this.signIns = new AcpSignIn({ secrets: this.secrets, isConnected: () => this.ctx.store.state.connections.get(this.connectionId)?.state.kind === 'connected', restart: () => this.restart() });
     this.recorder = connectionRecorder(ctx, z.never());
     this.storage = new AcpSessionStore(ctx, this.recorder, this.sessions, this.runs, this.secrets);
     this.turns = new AcpTurns({
@@ -78,13 +80,13 @@ export class AcpDriver extends BaseDriver implements Driver {
       turnEnded: (session) => void this.storage.refreshChangeSet(session),
       publishQueue: (runId, queue, paused) => ctx.store.dispatch({ type: 'runQueue', runKey: this.runs.key(runId), queue, paused }),
       sideEffects: (session, effects) => {
-        this.applySideEffects(session, effects);
+        this.storage.applySessionEffects(session, effects);
         this.settings.followAgent(session, effects);
       },
     });
     this.settings = new AcpSessionSettings({
       agent: () => this.requireAgent(),
-      show: (session, effects) => this.applySideEffects(session, effects),
+      show: (session, effects) => this.storage.applySessionEffects(session, effects),
       save: (session) => this.storage.save(session),
       notice: (session, text) => this.recorder.event(session.sessionId, { kind: 'notice', text, level: 'warning' }).catch(() => undefined),
       log: ctx.log,
@@ -168,7 +170,7 @@ export class AcpDriver extends BaseDriver implements Driver {
     const { cwd, created } = await this.starts.take(options.workspaceRoots);
     const session = this.sessions.add(created.sessionId, cwd, true);
     session.modes = created.modes ?? undefined;
-    this.applySideEffects(session, { configOptions: created.configOptions ?? [] });
+    this.storage.applySessionEffects(session, { configOptions: created.configOptions ?? [] });
     // What the agent sent about the session before the driver knew it (its slash commands) comes in now.
     this.turns.takeEarlyUpdates(session);
     const title = options.prompt.trim().split(/\r?\n/, 1)[0]!.slice(0, 80) || 'New session';
@@ -242,22 +244,13 @@ export class AcpDriver extends BaseDriver implements Driver {
   }
 
   /** Keeps the sign-in (method and variables) in the secret store and restarts the agent with it. */
-  async signIn(method: AuthChoice, values: Readonly<Record<string, string>>): Promise<void> {
-    await storeAuthChoice(this.secrets, method, values);
-    await this.restart();
-    if (this.ctx.store.state.connections.get(this.connectionId)?.state.kind !== 'connected') {
-      throw new DriverError('The agent did not start again after the sign-in.');
-    }
+  signIn(method: AuthChoice, values: Readonly<Record<string, string>>): Promise<void> {
+    return this.signIns.signIn(method, values);
   }
 
   /** Deletes the kept sign-in (also values the agent's methods name); a running agent restarts without it. */
-  async signOut(): Promise<ForgottenSignIn & { readonly restarted: boolean }> {
-    const forgotten = await forgetSignIn(this.secrets, this.authMethods);
-    const restarted = this.ctx.store.state.connections.get(this.connectionId)?.state.kind === 'connected' && (forgotten.methodId !== undefined || forgotten.variables.length > 0);
-    if (restarted) {
-      await this.restart();
-    }
-    return { ...forgotten, restarted };
+  signOut(): Promise<ForgottenSignIn & { readonly restarted: boolean }> {
+    return this.signIns.signOut(this.authMethods);
   }
 
   /** Restarts the agent process (after a crash, or a new sign-in). */
@@ -290,16 +283,6 @@ export class AcpDriver extends BaseDriver implements Driver {
     const session = this.sessions.require(runId);
     op(session);
     return Promise.resolve(this.turns.publishQueue(session));
-  }
-
-  private applySideEffects(session: AcpSession, effects: AcpSideEffects): void {
-    if (effects.modeId !== undefined && session.modes) {
-      session.modes = { ...session.modes, currentModeId: effects.modeId };
-    }
-    if (effects.configOptions) {
-      session.configOptions = effects.configOptions;
-    }
-    this.storage.publishSessionState(session, effects);
   }
 
   private requireAgent(): AcpConnection {

@@ -120,6 +120,17 @@ export class AcpSessionStore {
   }
 
   /** Mode and model shown with the run (the model's `model` field reads "<model> · <mode>"). */
+  /** Folds what an update changed about the session (mode, config options) into it, then shows it on the run. */
+  applySessionEffects(session: AcpSession, effects: AcpSideEffects): void {
+    if (effects.modeId !== undefined && session.modes) {
+      session.modes = { ...session.modes, currentModeId: effects.modeId };
+    }
+    if (effects.configOptions) {
+      session.configOptions = effects.configOptions;
+    }
+    this.publishSessionState(session, effects);
+  }
+
   publishSessionState(session: AcpSession, effects: AcpSideEffects): void {
     const fields: { -readonly [K in keyof RunFields]: RunFields[K] } = {};
     if (effects.title) {
