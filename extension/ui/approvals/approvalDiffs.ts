@@ -14,6 +14,7 @@ import { visibleExcerpt, visibleText } from '../../protocol/visibleText';
 import { Disposable } from '../disposable';
 import { sanitizeNotificationText } from '../notificationText';
 import { approvalKeyOfUri, ProposalContentProvider } from './proposalContentProvider';
+import { readWorkspaceText } from './workspaceText';
 
 export const PENDING_APPROVAL_CONTEXT = 'agentSwitchboard.activeEditorIsPendingApproval';
 
@@ -42,18 +43,27 @@ export class ApprovalDiffs extends Disposable {
     const run = this.store.state.runs.get(approval.runKey);
     const root = run?.workspaceRoots?.[0] ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const resolve = (p: string): vscode.Uri => vscode.Uri.file(path.isAbsolute(p) || !root ? p : path.join(root, p));
+    // What the left side may show: a daemon names the path, so only a regular file inside the workspace folders is
+    // read (or opened as the real file), through the same guard as an agent's reads — never /dev/zero, a FIFO or a
+    // file elsewhere on the machine.
+    const onDisk = new Set<string>();
     const files = await proposedFiles(approval.detail, async (p) => {
       // The file as the editor has it: an open document's unsaved edits are what the agent's edit would meet.
       const uri = resolve(p);
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       if (open) {
+        onDisk.add(uri.fsPath);
         return open.getText();
       }
-      try {
-        return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      } catch {
-        return '';
+      const text = await readWorkspaceText(uri.fsPath, p);
+      if (text.ok) {
+        onDisk.add(uri.fsPath);
+        return text.text;
       }
+      if (text.problem !== undefined) {
+        void vscode.window.showWarningMessage(sanitizeNotificationText(`${path.basename(p)}: ${text.problem} The diff compares the proposal with an empty file.`, 300));
+      }
+      return '';
     });
     if (files.length === 0) {
       void vscode.window.showInformationMessage('This request does not edit files; see its details in the transcript.');
@@ -64,9 +74,9 @@ export class ApprovalDiffs extends Disposable {
       const right = this.content.uriFor(approval.key, i, resolve(file.path).fsPath, 'proposed');
       this.content.set(right, file.proposed);
       let left = resolve(file.path);
-      if (file.original === '' || file.regionOnly) {
+      if (file.original === '' || file.regionOnly || !onDisk.has(resolve(file.path).fsPath)) {
         // New file: an empty read-only document instead of a missing file. Region only: the agent's region as it
-        // says it was, not the file (which does not have it).
+        // says it was, not the file (which does not have it). A path that was not read is never opened either.
         left = this.content.uriFor(approval.key, i, resolve(file.path).fsPath, 'original');
         this.content.set(left, file.original);
       }
