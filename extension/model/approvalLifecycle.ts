@@ -11,10 +11,12 @@
  * on the wire (real daemons answer in a millisecond and send the rest of the run in the same write) cannot turn
  * it into "expired": a decision in flight or made always wins over expiry. Pure.
  */
+import { protectedNotice } from '../protocol/protectedPaths';
 import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS } from '../protocol/transcriptTypes';
 import type { ApprovalChange, RunEvent } from './modelActions';
 import type { ApprovalInfo } from './modelTypes';
 import { approvalKeyOf } from './modelTypes';
+import { protectedPathsOfSubject } from './pathRules';
 import type { RunEditor } from './runEditor';
 
 type Requested = Extract<RunEvent, { kind: 'approvalRequested' }>;
@@ -101,6 +103,7 @@ export function approvalRequested(ed: RunEditor, event: Requested, approvals: Re
     return;
   }
   const itemId = ed.nextId('a');
+  const guarded = protectedNotice(protectedPathsOfSubject(event.subject));
   ed.add({
     id: itemId,
     kind: 'approval',
@@ -114,6 +117,7 @@ export function approvalRequested(ed: RunEditor, event: Requested, approvals: Re
     hasDiff: event.hasDiff,
     ...(event.subject !== undefined ? { subject: { ...event.subject } } : {}),
     ...(event.ruleNote !== undefined ? { ruleNote: event.ruleNote } : {}),
+    ...(guarded !== undefined ? { protectedNotice: guarded } : {}),
   });
   ed.approvals.push({
     key,

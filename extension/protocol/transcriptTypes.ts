@@ -159,6 +159,11 @@ export const approvalItemSchema = z.object({
   subject: z.optional(approvalSubjectSchema),
   /** The daemon's caveat about its own "allow similar" (AgencyProxy 0.3 treats it as once), shown by the rule buttons. */
   ruleNote: z.optional(z.string()),
+  /**
+   * Set when the request names a protected path (protocol/protectedPaths.ts), in words for the card: no rule and not
+   * the agent's own "always" may answer it. Decided by the host, so the webview needs no path rules of its own.
+   */
+  protectedNotice: z.optional(z.string()),
 });
 /** Provider-specific data shown as a compact line (usage, rate limit, compaction). */
 export const dataItemSchema = z.object({

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { protectedNotice, protectedPathsOf } from '../../extension/protocol/protectedPaths';
 import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
 import { openHarness, ROOT } from './harness';
 import type { Harness } from './harness';
@@ -240,7 +241,9 @@ describe('transcript rendering', () => {
             options: ['allow_once', 'allow_similar', 'deny', 'deny_always'],
             status: 'pending',
             hasDiff: false,
-            subject: { tool: 'edit', paths: ['/ws/.vscode/settings.json'] },
+            subject: { tool: 'edit', paths: ['/ws/.vscode/settings.json'], complete: true },
+            // What the host's reducer puts on the item (model/approvalLifecycle.ts).
+            protectedNotice: protectedNotice(protectedPathsOf(['/ws/.vscode/settings.json'])),
           },
         },
       ],

@@ -5,7 +5,6 @@
  * was decided and where, `expired` says why no decision can be made. No timers: a click only posts `decide`; the
  * host records the choice before it sends it and patches the card (a second click meanwhile is refused there).
  */
-import { protectedNotice, protectedPathsOf } from '../../extension/protocol/protectedPaths';
 import type { ApprovalDecision, TranscriptItem } from '../../extension/protocol/transcriptTypes';
 import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS, decisionLabel, isAllowing, shownDecisions, subjectIsComplete } from '../../extension/protocol/transcriptTypes';
 import { visibleExcerpt, visibleText } from '../../extension/protocol/visibleText';
@@ -103,7 +102,7 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
     const open = item.status === 'pending' || item.status === 'failed';
     // A protected path (.vscode, .git, a workspace file) is decided by a person, each time: no rule, and not the
     // agent's own "always allow" either. The card says so.
-    const guarded = protectedNotice(protectedPathsOf(item.subject?.paths ?? []));
+    const guarded = item.protectedNotice;
     // With a subject, rules replace the daemon's own "similar" buttons (they stay under More…).
     // Only a whole subject offers rules: a request cut or unreadable offers nothing "similar" (shownDecisions).
     const withRules = guarded === undefined && subjectIsComplete(item.subject) && item.options.some((o) => isAllowing(o));

@@ -5,6 +5,8 @@ import { minimatch } from 'minimatch';
 import type { ApprovalRule, RuleContext, RuleScope } from '../../../extension/model/approvalRules';
 import { matchRules, patternFor, ruleFor } from '../../../extension/model/approvalRules';
 import { subjectOf } from '../../../extension/model/approvalSubject';
+import { runKeyOf } from '../../../extension/model/modelTypes';
+import { RunStore } from '../../../extension/model/runStore';
 import { coversRootTopLevel, exactPathsGlob, isProtectedSubject, PATH_GLOB_OPTIONS } from '../../../extension/model/pathRules';
 
 const here: RuleContext = { runKey: 'acp:A::run-1', connectionId: 'acp:A', epoch: 1 };
@@ -65,4 +67,18 @@ test('a rule from a root-level file proposes that file, never a glob over the ro
   assert.equal(coversRootTopLevel(ROOT, [ROOT]), true);
   assert.equal(coversRootTopLevel(`${ROOT}/src`, [ROOT]), false);
   assert.equal(exactPathsGlob(['a[1].md']), 'a\\[1\\].md');
+});
+
+test('the approval card of a protected request carries the notice (decided by the host, not the webview); others none', () => {
+  const store = new RunStore(() => 1, (e) => assert.fail(String(e)));
+  store.dispatch({ type: 'connectionAdded', connection: { id: 'acp:A', name: 'A', protocol: 'acp' } });
+  store.dispatch({ type: 'runUpserted', connectionId: 'acp:A', runId: 'r', fields: { title: 't', state: 'running' } });
+  const key = runKeyOf('acp:A', 'r');
+  const ask = (approvalId: string, path: string) =>
+    store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'approvalRequested', approvalId, title: 'Edit', detail: null, options: ['allow_once', 'deny'], hasDiff: false, subject: subjectOf('edit', { file_path: path }) } });
+  ask('p', `${ROOT}/.git/hooks/pre-commit`);
+  ask('o', `${ROOT}/src/a.ts`);
+  const cards = store.transcript(key)!.snapshot().flatMap((i) => (i.kind === 'approval' ? [i] : []));
+  assert.match(cards.find((c) => c.approvalId === 'p')!.protectedNotice ?? '', /^Protected: .*pre-commit: it is inside the \.git folder/);
+  assert.equal(cards.find((c) => c.approvalId === 'o')!.protectedNotice, undefined);
 });
