@@ -13,6 +13,7 @@ import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { runKeyOf } from '../../extension/model/modelTypes';
 import { PROPOSAL_SCHEME } from '../../extension/ui/approvals/proposalContentProvider';
+import { clearNotifications } from './acpSupport';
 import { api, waitFor, workspaceDir } from './support';
 
 const CONNECTION = 'agency-proxy:diff-sources';
@@ -36,6 +37,12 @@ suite('Approval diff sources', () => {
   });
 
   suiteTeardown(async () => {
+    // The suite's stand-in connection goes, with its run and its pending approvals (later suites count both), and
+    // so do the notifications those approvals raised.
+    const a = await api();
+    a.store.dispatch({ type: 'connectionRemoved', connectionId: CONNECTION });
+    await waitFor('the approvals gone', () => ![...a.store.state.approvals.values()].some((x) => x.runKey === runKey));
+    await clearNotifications();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(outside, { recursive: true, force: true });
     fs.rmSync(fifo, { force: true });
