@@ -11,6 +11,7 @@ import { buildTestBundles } from './buildTestBundles.mjs';
 import { prepareWorkspace } from './workspace.mjs';
 import { freePort } from './freePort.mjs';
 import { prepareHostileRepository } from './hostileWorkspace.mjs';
+import { runHostKill } from './hostKill.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -110,8 +111,8 @@ async function main() {
   let hostile;
   try {
     // 1. Every suite except the reload pair and the hostile repository, in one window.
-    if (!only || !/^\/?(Reload|Window reload|Hostile|Untrusted)/.test(only)) {
-      ok = (await launch(profile, only || '/Reload phase|Hostile repository|Untrusted repository/', !only)) && ok;
+    if (!only || !/^\/?(Reload|Window reload|Hostile|Untrusted|Host kill)/.test(only)) {
+      ok = (await launch(profile, only || '/Reload phase|Hostile repository|Untrusted repository|Host kill/', !only)) && ok;
     }
     // 2. A window reload with three live runs: phase 1 starts them and the window goes away; phase 2 is a new
     //    window on the same profile that must re-attach every run and end with transcripts equal to the journal.
@@ -157,6 +158,15 @@ async function main() {
       process.env.SHIM_WORKSPACE_TRUST = '1';
       ok = (await launch(untrustedProfile, 'Untrusted repository', false, { ...hostile.env, SWITCHBOARD_TRACE_FILE: '' }, hostile.workspace)) && ok;
       delete process.env.SHIM_WORKSPACE_TRUST;
+    }
+    // 6. SIGKILL of the extension host leaves no agent process (test/harness/hostKill.mjs).
+    if (!only || /Host kill/.test(only)) {
+      const hostKillProfile = mkdtempSync(join(tmpdir(), 'switchboard-host-kill-'));
+      try {
+        ok = (await runHostKill({ root, userData: hostKillProfile, workspace, env: { SWITCHBOARD_TEST_RESULTS: results, SWITCHBOARD_TEST_WORKSPACE: workspace, SWITCHBOARD_FIXTURES: join(root, 'out/fixtures'), SWITCHBOARD_TRACE_FILE: traceFile } })) && ok;
+      } finally {
+        rmSync(hostKillProfile, { recursive: true, force: true });
+      }
     }
   } finally {
     await hostile?.close();
