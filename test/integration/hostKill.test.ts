@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, test } from 'mocha';
-import { processGroupMembers } from '../fixtures/acp/processTree';
-import { addConnections, agentProcess, fixturePath } from './acpSupport';
+import { descendantsOf, processGroupMembers, processGroupOf } from '../fixtures/acp/processTree';
+import { addConnections, commandLine, fixturePath } from './acpSupport';
 import { api, waitFor } from './support';
 
 const NAME = 'ACP host kill';
@@ -30,10 +30,13 @@ suite('Host kill', () => {
     await addConnections([{ name: NAME, protocol: 'acp', command: '/bin/sh', args: ['-c', `sleep 600 & ${agent}`] }]);
     const a = await api();
     await waitFor('the agent connected', () => a.store.state.connections.get(`acp:${NAME}`)?.state.kind === 'connected', 60000);
-    const pgid = await agentProcess('sleep 600');
-    const pids = await waitFor('the supervisor, the agent and its sleep in one group', () => {
+    // The agent's group, found from the process it started (whoever leads it): the agent, its sleep and — with the
+    // supervisor — the supervisor.
+    const sleeper = await waitFor('the agent\'s sleep', () => descendantsOf(process.pid).find((pid) => commandLine(pid).trim() === 'sleep 600'));
+    const pgid = processGroupOf(sleeper)!;
+    const pids = await waitFor('the agent and its sleep in one group', () => {
       const members = processGroupMembers(pgid);
-      return members.length >= 3 && members;
+      return members.length >= 2 && members;
     });
     fs.writeFileSync(`${stateFile}.tmp`, JSON.stringify({ hostPid: process.pid, pids }));
     fs.renameSync(`${stateFile}.tmp`, stateFile);
