@@ -3,7 +3,7 @@
  * sessions until it is authenticated with the key in its environment): *Sign In to ACP Agent…* from the palette keeps
  * the key in VS Code's secret storage; a file holding the key, read by the agent, reaches the protocol trace with the
  * key redacted; *Sign Out of ACP Agent* deletes the stored sign-in, says so in a notification, and the restarted agent
- * wants a sign-in again.
+ * wants a sign-in again; removing the profile from the settings deletes its sign-in too.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -64,6 +64,18 @@ suite('ACP sign-in and sign-out', () => {
     await ui({ action: 'waitFor', selector: '.notification-list-item', hasText: `${VARIABLE} deleted from VS Code's secret storage` });
     await screenshot('acp-sign-out.png');
     await vscode.commands.executeCommand('notifications.hideList');
+    await waitFor('connected again', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
+    await assert.rejects(startRun('hello'), /sign in first/);
+  });
+
+  test('removing the profile deletes its sign-in: added back as it was, the agent wants a sign-in again', async () => {
+    const a = await api();
+    const profile = { name: NAME, protocol: 'acp', command: process.execPath, args: [fixturePath('acp'), '--state-dir', stateDir, '--auth'] };
+    assert.notEqual(await vscode.commands.executeCommand('agentSwitchboard.acp.signIn', CONNECTION, { method: METHOD, [VARIABLE]: KEY }), false);
+    await startRun('hello');
+    await removeConnections([NAME]);
+    await waitFor('the connection gone', () => !a.store.state.connections.has(CONNECTION));
+    await addConnections([profile]);
     await waitFor('connected again', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
     await assert.rejects(startRun('hello'), /sign in first/);
   });
