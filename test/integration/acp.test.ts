@@ -222,7 +222,8 @@ suite('ACP reference agent', () => {
     const done = await vscode.commands.executeCommand('agentSwitchboard.acp.setMode', runKey, { mode: 'auto' });
     assert.notEqual(done, false, 'the action ran');
     // The run's model field reads "<model> · <mode>" (acpSessionStore.ts publishSessionState).
-    await waitFor('the mode shown with the run', () => a.store.state.runs.get(runKey)?.model === 'ref-small · Auto-edit');
+    // A mode that acts without asking says so with the run (drivers/acp/autonomousModes.ts).
+    await waitFor('the mode shown with the run', () => a.store.state.runs.get(runKey)?.model === 'ref-small · Auto-edit ⚠ decides permissions itself, without asking');
     // The agent applies edits without asking in its auto mode: the mode reached it.
     await vscode.commands.executeCommand('agentSwitchboard.sendMessage', runKey, `edit:${FILE} in auto mode`);
     await waitFor('the auto edit turn', () => endedTurns(a, runKey, 'completed').length === 4, 30000);
@@ -231,6 +232,7 @@ suite('ACP reference agent', () => {
 
     const picked = vscode.commands.executeCommand('agentSwitchboard.acp.setMode', runKey);
     await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row', hasText: 'Plan only' });
+    await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row', hasText: '⚠ The agent decides permissions itself' });
     await screenshot('acp-mode-pick.png');
     await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row', hasText: 'Plan only' });
     assert.notEqual(await picked, false);

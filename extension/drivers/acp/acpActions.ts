@@ -5,6 +5,7 @@
  * mode (`session/set_mode`) and change one of its settings, e.g. the model (`session/set_config_option`). The
  * choices come from the agent (`nextAcpActionInput`).
  */
+import { modeDetail } from './autonomousModes';
 import type { ActionAnswers, ActionInput, ActionOffer, ActionResult, ActionTarget, DaemonAction } from '../kit/daemonActions';
 import { DriverError } from '../kit/errors';
 import type { AcpDriver } from './acpDriver';
@@ -104,7 +105,7 @@ export function nextAcpActionInput(driver: AcpDriver, command: string, target: A
     }
     case `${A}.setMode`:
       return answers.mode === undefined && session?.modes
-        ? { kind: 'pick', name: 'mode', placeHolder: 'Mode of this session', choices: session.modes.availableModes.map((m) => ({ value: m.id, label: m.name, ...(m.description ? { detail: m.description } : {}), ...(m.id === session.modes?.currentModeId ? { description: 'current' } : {}) })) }
+        ? { kind: 'pick', name: 'mode', placeHolder: 'Mode of this session', choices: session.modes.availableModes.map((m) => ({ value: m.id, label: m.name, ...modeDetail(m), ...(m.id === session.modes?.currentModeId ? { description: 'current' } : {}) })) }
         : undefined;
     case `${A}.configure`: {
       const selects = (session?.configOptions ?? []).filter((o) => o.type === 'select');

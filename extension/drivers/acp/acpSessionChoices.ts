@@ -6,6 +6,7 @@
  * and codex-acp do), so a restored session gets the person's last choices again, kept with the session's stored
  * state. Whatever the agent does not offer or refuses is said — in the transcript and the log — never dropped.
  */
+import { modeDetail } from './autonomousModes';
 import type { SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
 import type { DriverLog } from '../connectionManager';
 import type { NewRunChoice, NewRunChoices } from '../driver';
@@ -49,7 +50,7 @@ export function newRunChoicesOf(advertised: AcpAdvertised): NewRunChoices {
     ? selectValues(model).map((v) => ({ value: v.value, label: v.name, ...(v.description ? { detail: v.description } : {}), ...(v.value === model.currentValue ? { isDefault: true } : {}) }))
     : [];
   const modes = advertised.modes;
-  const permissions: NewRunChoice[] = (modes?.availableModes ?? []).map((m) => ({ value: m.id, label: m.name, ...(m.description ? { detail: m.description } : {}), ...(m.id === modes?.currentModeId ? { isDefault: true } : {}) }));
+  const permissions: NewRunChoice[] = (modes?.availableModes ?? []).map((m) => ({ value: m.id, label: m.name, ...modeDetail(m), ...(m.id === modes?.currentModeId ? { isDefault: true } : {}) }));
   return { models, permissions };
 }
 

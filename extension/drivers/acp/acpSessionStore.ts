@@ -4,6 +4,7 @@
  * mode and settings the person chose for it (acpSessionChoices.ts), the sign-in the user chose, and how a restored session continues — `session/load` with its updates dropped while the
  * agent replays them (the journal has them), or, for an agent that cannot load sessions, an honest end.
  */
+import { shownModeName } from './autonomousModes';
 import type { RunFields } from '../../model/modelActions';
 import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../../changeSets/localChangeSet';
 import type { DriverContext } from '../connectionManager';
@@ -119,7 +120,6 @@ export class AcpSessionStore {
     }
   }
 
-  /** Mode and model shown with the run (the model's `model` field reads "<model> · <mode>"). */
   /** Folds what an update changed about the session (mode, config options) into it, then shows it on the run. */
   applySessionEffects(session: AcpSession, effects: AcpSideEffects): void {
     if (effects.modeId !== undefined && session.modes) {
@@ -131,6 +131,10 @@ export class AcpSessionStore {
     this.publishSessionState(session, effects);
   }
 
+  /**
+   * Mode and model shown with the run (the model's `model` field reads "<model> · <mode>"); a mode that acts
+   * without asking says so there, so the header, the board and the tree all show it (autonomousModes.ts).
+   */
   publishSessionState(session: AcpSession, effects: AcpSideEffects): void {
     const fields: { -readonly [K in keyof RunFields]: RunFields[K] } = {};
     if (effects.title) {
@@ -142,7 +146,8 @@ export class AcpSessionStore {
     }
     const model = session.configOptions?.find((o) => o.category === 'model' || o.id === 'model');
     const modelName = model && model.type === 'select' ? String(model.currentValue) : undefined;
-    const mode = session.modes?.availableModes.find((m) => m.id === session.modes?.currentModeId)?.name;
+    const current = session.modes?.availableModes.find((m) => m.id === session.modes?.currentModeId);
+    const mode = current === undefined ? undefined : shownModeName(current.id, current.name);
     const shown = [modelName, mode].filter(Boolean).join(' · ');
     if (shown !== '') {
       fields.model = shown;

@@ -37,6 +37,8 @@ test('New Run offers the agent\'s models and modes, and the chosen ones are sent
   const choices = await r.driver.newRunChoices([r.ws.dir]);
   assert.deepEqual(choices.models?.map((c) => [c.value, c.isDefault === true]), [['ref-small', true], ['ref-large', false]]);
   assert.deepEqual(choices.permissions?.map((c) => [c.value, c.isDefault === true]), [['ask', true], ['auto', false], ['plan', false]]);
+  // The mode that applies edits without asking says so where it is chosen (autonomousModes.ts); the others do not.
+  assert.deepEqual(choices.permissions?.map((c) => (c.detail ?? '').startsWith('⚠')), [false, true, false]);
   const runId = await r.driver.startRun({ prompt: 'edit the readme', model: 'ref-large', permission: 'plan', workspaceRoots: [r.ws.dir] });
   await settled(r, runId);
   assert.deepEqual(sent(r, 'session/new').length, 1, 'the run took the session New Run asked');
@@ -105,4 +107,13 @@ test('a mode the agent switched to itself (current_mode_update) is the one the s
   await until('the second turn or a request', () => second.items(runId).filter((i) => i.kind === 'turn' && i.phase === 'completed').length === 2 || (run(second, runId)?.pendingApprovals.length ?? 0) > 0);
   assert.deepEqual(sent(second, 'session/set_mode').map((p) => p.modeId), ['plan']);
   assert.equal(run(second, runId)?.pendingApprovals.length, 0, 'still in Plan');
+});
+
+test('a session in a mode that acts without asking says so with the run (header, board and tree show the model field)', { timeout: 30_000 }, async () => {
+  const r = await rig();
+  const runId = await r.driver.startRun({ prompt: 'hello', permission: 'auto', workspaceRoots: [r.ws.dir] });
+  await until('shown with the run', () => run(r, runId)?.model?.startsWith('ref-small · Auto-edit ⚠'));
+  await until('idle', () => idle(r, runId));
+  await r.driver.setMode(runId, 'ask');
+  await until('back to a mode that asks', () => run(r, runId)?.model === 'ref-small · Ask');
 });
