@@ -99,14 +99,17 @@ export function subjectIsComplete(subject: ApprovalSubject | undefined): subject
  * The decisions shown as a request's buttons. The daemon's own "similar" answers give way to the editor's rules when
  * those are offered (`withRules`; they stay under More…), and are not offered for a request whose subject is not
  * whole: nothing is "similar" to a request nobody saw all of. A daemon with no other way to allow keeps them.
+ * `guarded`: the request names a protected path (protocol/protectedPaths.ts), which a person allows once at a time,
+ * so the agent's own "always allow" is never offered for it (denying always stays).
  */
-export function shownDecisions(options: readonly ApprovalDecision[], subject: ApprovalSubject | undefined, withRules: boolean): ApprovalDecision[] {
+export function shownDecisions(options: readonly ApprovalDecision[], subject: ApprovalSubject | undefined, withRules: boolean, guarded = false): ApprovalDecision[] {
   const partial = subject !== undefined && !subjectIsComplete(subject);
   const direct = options.filter((o) => o !== 'allow_similar' && o !== 'deny_always');
   if (withRules) {
     return direct;
   }
-  return partial && direct.some(isAllowing) ? direct : [...options];
+  const shown = partial && direct.some(isAllowing) ? direct : [...options];
+  return guarded ? shown.filter((o) => o !== 'allow_similar') : shown;
 }
 
 const base = { id: z.string() };

@@ -106,7 +106,7 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
     // With a subject, rules replace the daemon's own "similar" buttons (they stay under More…).
     // Only a whole subject offers rules: a request cut or unreadable offers nothing "similar" (shownDecisions).
     const withRules = guarded === undefined && subjectIsComplete(item.subject) && item.options.some((o) => isAllowing(o));
-    const shown = shownDecisions(item.options, item.subject, withRules).filter((o) => guarded === undefined || o !== 'allow_similar');
+    const shown = shownDecisions(item.options, item.subject, withRules, guarded !== undefined);
     const ruleButton = (spec: (typeof RULE_BUTTONS)[number]): HTMLButtonElement => {
       const el = button({
         label: `${spec.text}: ${title}`,

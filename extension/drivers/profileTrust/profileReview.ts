@@ -15,6 +15,7 @@ import { resolveAgentCommand } from './commandResolution';
 import { codeChangingKeys } from './launchEnvPolicy';
 import type { ProfileOrigin } from './profileSources';
 import { isWorkspaceDefined } from './profileSources';
+import { isSecretKey } from '../../transport/traceRedaction';
 import { canonicalJson, sha256Hex } from './secretBinding';
 
 /** What kind of thing a profile connects to, in the prompt's words. */
@@ -47,20 +48,18 @@ export interface ReviewEnvironment {
   readonly isExecutable?: (path: string) => boolean;
 }
 
-/** Environment values whose name suggests a secret are not shown in the prompt (their names are). */
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE|SESSION/i;
-
 /** A shell-like rendering of one argument, so spaces and quotes in it are visible. */
 function quoted(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg);
 }
 
+/** Values of names that look secret (transport/traceRedaction.ts, the trace's own rule) are hidden; names are shown. */
 function envLine(env: Readonly<Record<string, string>>): string | undefined {
   const entries = Object.entries(env);
   if (entries.length === 0) {
     return undefined;
   }
-  return `Environment: ${entries.map(([k, v]) => (SECRET_NAME.test(k) ? `${k}=(value hidden)` : `${k}=${quoted(v)}`)).join(', ')}`;
+  return `Environment: ${entries.map(([k, v]) => (isSecretKey(k) ? `${k}=(value hidden)` : `${k}=${quoted(v)}`)).join(', ')}`;
 }
 
 function acpReview(profile: ConnectionProfile, origin: ProfileOrigin, env: ReviewEnvironment): Omit<ProfileReview, 'digest' | 'kind'> {

@@ -215,7 +215,7 @@ export class ApprovalCenter extends Disposable {
     const withRules = ruleChoices(approval, workspaceRulesAllowed()).length > 0;
     // A protected path is decided once, by a person: not by the agent's own "always allow" either.
     const guarded = isProtectedSubject(approval.subject);
-    const shown = shownDecisions(approval.options, approval.subject, withRules).filter((o) => !guarded || o !== 'allow_similar');
+    const shown = shownDecisions(approval.options, approval.subject, withRules, guarded);
     const buttons = [...shown.map((o) => decisionLabel(o, approval.options)), ...(withRules && approval.options.some(isAllowing) ? [RULE_BUTTON] : []), detailsLabel];
     const choice =
       mode === 'modal'

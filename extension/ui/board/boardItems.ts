@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { BoardGroup, BoardRow } from '../../model/boardGroups';
 import { changeStatsText, elapsedText, isLiveRow } from '../../model/boardGroups';
 import type { ApprovalInfo } from '../../model/modelTypes';
+import { isProtectedSubject } from '../../model/pathRules';
 import { decisionLabel, shownDecisions } from '../../protocol/transcriptTypes';
 import { visibleExcerpt, visibleText } from '../../protocol/visibleText';
 import { runIcon, runStateLabel } from '../runPresentation';
@@ -149,8 +150,9 @@ export function approvalItem(approval: ApprovalInfo, canShowDiff: boolean): vsco
   item.accessibilityInformation = { label: `Approval: ${title}${summary ? `, ${summary}` : ''}` };
   // Enter (or a click) asks for the decision in a quick pick; Allow / Deny are also inline and in the context menu.
   item.command = { command: 'agentSwitchboard.decideApproval', title: 'Decide', arguments: [approval.key, undefined, 'board'] };
-  // The menus offer what the card offers: nothing "similar" for a request not whole (shownDecisions).
-  const offered = shownDecisions(approval.options, approval.subject, false);
+  // The menus offer what the card offers: nothing "similar" for a request not whole, no agent "always allow" for a
+  // protected path (shownDecisions).
+  const offered = shownDecisions(approval.options, approval.subject, false, isProtectedSubject(approval.subject));
   item.contextValue = `boardApproval${offered.map((o) => `+${o}`).join('')}${canShowDiff ? '+diff' : ''}`;
   return item;
 }

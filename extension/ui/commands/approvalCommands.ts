@@ -54,8 +54,7 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
       // The palette lists the daemon's own "similar" answers beside the rule item, but not for a request cut or
       // unreadable; a protected path is allowed once at a time: not by the agent's own "always", not by a rule.
       const guarded = isProtectedSubject(approval.subject);
-      const items: { label: string; decision?: ApprovalDecision; diff?: boolean; rule?: boolean }[] = shownDecisions(approval.options, approval.subject, false)
-        .filter((o) => !guarded || o !== 'allow_similar')
+      const items: { label: string; decision?: ApprovalDecision; diff?: boolean; rule?: boolean }[] = shownDecisions(approval.options, approval.subject, false, guarded)
         .map((o) => ({ label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`, decision: o }));
       if (ruleChoices(approval, workspaceRulesAllowed()).length > 0) {
         items.push({ label: '$(law) Allow or deny similar requests (save a rule)…', rule: true });

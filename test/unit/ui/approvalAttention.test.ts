@@ -64,6 +64,8 @@ test('rule choices and the decision each sends', () => {
   assert.deepEqual(shownDecisions(acp.options, { tool: 'Bash', command: 'cut' }, false), ['allow_once', 'deny'], 'the card and notification offer nothing similar');
   assert.deepEqual(shownDecisions(acp.options, undefined, false), acp.options, 'a request without a subject keeps the agent\'s choices');
   assert.deepEqual(shownDecisions(['allow_similar', 'deny'], { tool: 'Bash' }, false), ['allow_similar', 'deny'], 'unless that is the only way to allow');
+  const whole = { tool: 'edit', paths: ['/ws/.vscode/settings.json'], complete: true };
+  assert.deepEqual(shownDecisions(acp.options, whole, false, true), acp.options.filter((o) => o !== 'allow_similar'), "a protected path: no agent 'always allow', every surface alike");
   assert.equal(decisionForRule({ options: ['allow_once', 'deny'] }, 'deny', false), 'deny');
   assert.equal(decisionForRule({ options: ['deny'] }, 'allow', false), undefined);
 });
