@@ -149,7 +149,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const transcriptPanels = new TranscriptPanels(surfaceDeps);
   context.subscriptions.push(transcriptPanels, vscode.window.registerWebviewPanelSerializer(TranscriptPanels.viewType, transcriptPanels));
 
-  const diffs = new ApprovalDiffs(store);
+  const diffs = new ApprovalDiffs(store, workspace);
   context.subscriptions.push(diffs);
   const approvalRules = new ApprovalRules(store, context.workspaceState, log);
   const windowFocus = new WindowFocus();

@@ -10,18 +10,23 @@ import { proposedFiles, REGION_ONLY_HEADER } from '../../model/editProposal';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import { awaitsDecision } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
+import type { WorkspaceAccess } from '../../drivers/kit/workspaceAccess';
+import { WorkspaceAccessError } from '../../drivers/kit/workspaceAccess';
 import { visibleExcerpt, visibleText } from '../../protocol/visibleText';
 import { Disposable } from '../disposable';
 import { sanitizeNotificationText } from '../notificationText';
 import { approvalKeyOfUri, ProposalContentProvider } from './proposalContentProvider';
-import { readWorkspaceText } from './workspaceText';
 
 export const PENDING_APPROVAL_CONTEXT = 'agentSwitchboard.activeEditorIsPendingApproval';
 
 export class ApprovalDiffs extends Disposable {
   private readonly content = this._register(new ProposalContentProvider());
 
-  constructor(private readonly store: RunStore) {
+  constructor(
+    private readonly store: RunStore,
+    /** The editor's files as agents see them: where the current side of a diff is read. */
+    private readonly files: WorkspaceAccess,
+  ) {
     super();
     this._register(vscode.window.tabGroups.onDidChangeTabs(() => this.updateContextKey()));
     this._register(vscode.window.tabGroups.onDidChangeTabGroups(() => this.updateContextKey()));
@@ -43,27 +48,24 @@ export class ApprovalDiffs extends Disposable {
     const run = this.store.state.runs.get(approval.runKey);
     const root = run?.workspaceRoots?.[0] ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const resolve = (p: string): vscode.Uri => vscode.Uri.file(path.isAbsolute(p) || !root ? p : path.join(root, p));
-    // What the left side may show: a daemon names the path, so only a regular file inside the workspace folders is
-    // read (or opened as the real file), through the same guard as an agent's reads — never /dev/zero, a FIFO or a
-    // file elsewhere on the machine.
+    // What the left side may show: a daemon names the path, so it is read the way an agent's reads are
+    // (WorkspaceAccess: an open document's buffer with its unsaved edits, else only a regular file inside the
+    // workspace folders) — never /dev/zero, a FIFO or a file elsewhere on the machine, which is not opened either.
     const onDisk = new Set<string>();
     const files = await proposedFiles(approval.detail, async (p) => {
-      // The file as the editor has it: an open document's unsaved edits are what the agent's edit would meet.
       const uri = resolve(p);
-      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-      if (open) {
+      try {
+        const text = await this.files.readText(uri.fsPath);
         onDisk.add(uri.fsPath);
-        return open.getText();
+        return text;
+      } catch (error) {
+        // A missing file is a new one; anything else says why its current text is not shown.
+        if (!(error instanceof WorkspaceAccessError && error.reason === 'notFound')) {
+          const problem = error instanceof Error ? error.message : String(error);
+          void vscode.window.showWarningMessage(sanitizeNotificationText(`${path.basename(p)}: ${problem} The diff compares the proposal with an empty file.`, 300));
+        }
+        return '';
       }
-      const text = await readWorkspaceText(uri.fsPath, p);
-      if (text.ok) {
-        onDisk.add(uri.fsPath);
-        return text.text;
-      }
-      if (text.problem !== undefined) {
-        void vscode.window.showWarningMessage(sanitizeNotificationText(`${path.basename(p)}: ${text.problem} The diff compares the proposal with an empty file.`, 300));
-      }
-      return '';
     });
     if (files.length === 0) {
       void vscode.window.showInformationMessage('This request does not edit files; see its details in the transcript.');
