@@ -37,6 +37,9 @@ export const connectionProfileSchema = z.object({
   env: z.record(z.string(), z.string()).optional(),
   /** ACP: the directory sessions start in (default: the window's first workspace folder). */
   cwd: z.string().optional(),
+  /** ACP: the mode new sessions start in (an id the agent offers, e.g. `default` for Claude Code, `read-only` for
+   *  Codex); absent: the agent's own default, which for current agents may act without asking. */
+  startMode: z.string().min(1).optional(),
   /** Connect when the extension starts (default: the setting agentSwitchboard.autoConnect). */
   autoConnect: z.boolean().optional(),
 });

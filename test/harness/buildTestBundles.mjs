@@ -19,7 +19,7 @@ export async function buildTestBundles() {
     target: 'node20',
     sourcemap: 'inline',
     // The real ACP agents are located with require.resolve at run time (test/fixtures/acp/realAgents.ts), not bundled.
-    external: ['vscode', 'mocha', '@zed-industries/*'],
+    external: ['vscode', 'mocha', '@agentclientprotocol/claude-agent-acp', '@agentclientprotocol/codex-acp', '@google/gemini-cli'],
     logLevel: 'warning',
   });
   const fixtures = {};

@@ -1,10 +1,12 @@
 /**
- * The real ACP agents in a real VS Code, offline: codex-acp (its native binary, CODEX_HOME with a config.toml whose
- * provider is the fake model), claude-agent-acp (Claude Code through its agent SDK, HOME a temp dir,
- * ANTHROPIC_BASE_URL the fake model) and Gemini CLI (`--acp`, GOOGLE_GEMINI_BASE_URL the fake model; it reads and
- * writes the file through the editor's fs/* methods), each spawned by the extension from an `acp` profile, against the scripted fake
+ * The real ACP agents in a real VS Code, offline, at the releases pinned in package.json: codex-acp 2.6 (a Node
+ * adapter over `codex app-server`; CODEX_HOME with a config.toml whose provider is the fake model), claude-agent-acp
+ * 0.101 (Claude Code through its agent SDK; HOME a temp dir, ANTHROPIC_BASE_URL the fake model) and Gemini CLI 0.61
+ * (`--acp`; it reads and writes the file through the editor's fs/* methods), each spawned by the extension from an
+ * `acp` profile that names the agent's asking mode as its start mode (as the presets do), against the scripted fake
  * model server (test/fixtures/fakeModel) this suite runs in the extension host on 127.0.0.1. Per agent: a text turn
- * streamed into the transcript webview, an edit that asks permission allowed from the notification (the file
+ * streamed into the transcript webview with the mode shown in the run header, an edit in the middle of a file that
+ * asks permission — its diff opened in the native diff editor and checked — allowed from the notification (the file
  * changes) and one denied (it does not), Stop mid-stream (the model's stream is aborted), and Disconnect leaves no
  * process of the agent (its whole process group is gone). See test/fixtures/acp/realAgents.ts for what each needs.
  */
@@ -16,7 +18,7 @@ import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { proposedFiles } from '../../extension/model/editProposal';
 import { decisionLabel } from '../../extension/protocol/transcriptTypes';
-import { FAKE_API_KEY, claudeAgentAcpEntry, codexAcpBinary, codexConfigToml, geminiCliEntry, geminiEnv, writeGeminiHome } from '../fixtures/acp/realAgents';
+import { claudeAgentAcpEntry, codexAcpEntry, geminiCliEntry, realAgentLaunch } from '../fixtures/acp/realAgents';
 import type { RealAgentKind } from '../fixtures/acp/realAgents';
 import { processGroupMembers } from '../fixtures/acp/processTree';
 import { FakeModelServer } from '../fixtures/fakeModel/fakeModelServer';
@@ -43,54 +45,24 @@ interface AgentSpec {
   readonly name: string;
   /** What identifies its process in /proc/<pid>/cmdline. */
   readonly needle: () => string;
-  readonly profile: (fakeUrl: string, home: string) => Record<string, unknown>;
-  /** How the turn ends after the user denied the edit (codex's reject option, `abort`, cancels the turn). */
+  /** Its mode that asks before edits (the profile's start mode), and how the run header names it. */
+  readonly askingMode: string;
+  readonly askingModeName: string;
+  /** How the turn ends after the user denied the edit (codex's reject option cancels the turn). */
   readonly deniedTurn: 'completed' | 'cancelled';
   /** The thought as the agent passes it on, when it differs from what the fake model sent. */
   readonly thoughtText?: string;
 }
 
 const AGENTS: readonly AgentSpec[] = [
-  {
-    kind: 'codex',
-    name: 'Codex (fake model)',
-    needle: () => codexAcpBinary(),
-    profile: (fakeUrl, home) => {
-      fs.writeFileSync(path.join(home, 'config.toml'), codexConfigToml(fakeUrl));
-      // The process cwd is the workspace: codex reports it to the model as a workspace root.
-      return { command: codexAcpBinary(), args: [], cwd: workspaceDir(), env: { CODEX_HOME: home, FAKE_MODEL_API_KEY: FAKE_API_KEY, RUST_LOG: 'warn' } };
-    },
-    deniedTurn: 'cancelled',
-  },
-  {
-    kind: 'claude',
-    name: 'Claude Code (fake model)',
-    needle: () => claudeAgentAcpEntry(),
-    profile: (fakeUrl, home) => ({
-      command: process.execPath,
-      args: [claudeAgentAcpEntry()],
-      cwd: workspaceDir(),
-      env: {
-        HOME: home,
-        ANTHROPIC_BASE_URL: fakeUrl,
-        ANTHROPIC_API_KEY: FAKE_API_KEY,
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_TELEMETRY: '1',
-        // The extension host may inherit IS_SANDBOX=yes; anything but "1" (or unset) breaks Claude Code as root.
-        IS_SANDBOX: '1',
-      },
-    }),
-    deniedTurn: 'completed',
-  },
+  { kind: 'codex', name: 'Codex (fake model)', needle: () => codexAcpEntry(), askingMode: 'read-only', askingModeName: 'Read-only', deniedTurn: 'cancelled' },
+  { kind: 'claude', name: 'Claude Code (fake model)', needle: () => claudeAgentAcpEntry(), askingMode: 'default', askingModeName: 'Manual', deniedTurn: 'completed' },
   {
     kind: 'gemini',
     name: 'Gemini CLI (fake model)',
     needle: () => geminiCliEntry(),
-    profile: (fakeUrl, home) => {
-      writeGeminiHome(home);
-      return { command: process.execPath, args: [geminiCliEntry(), '--acp'], cwd: workspaceDir(), env: geminiEnv(fakeUrl, home) };
-    },
+    askingMode: 'default',
+    askingModeName: 'Default',
     deniedTurn: 'completed',
     thoughtText: `**Thinking**\n${DEFAULT_THOUGHT}`,
   },
@@ -130,7 +102,7 @@ suite('ACP real agents', () => {
         file = path.join(workspaceDir(), `acp-${spec.kind}.txt`);
         fs.writeFileSync(file, FILE_TEXT);
         const a = await api();
-        await addConnections([{ name: spec.name, protocol: 'acp', ...spec.profile(fake.url, home) }]);
+        await addConnections([{ name: spec.name, protocol: 'acp', ...realAgentLaunch(spec.kind, fake.url, workspaceDir(), home), startMode: spec.askingMode }]);
         await waitFor(`${spec.name} connected`, () => a.store.state.connections.get(connection)?.state.kind === 'connected', 90000);
         await setViewExpanded('Connections', false);
         console.log(`ACP ${spec.kind} timing: connect (spawn + initialize): ${Date.now() - t0} ms`);
@@ -159,6 +131,9 @@ suite('ACP real agents', () => {
           return t.some((x) => x.includes('Hello from the fake model. Markdown works: code.')) && t;
         });
         assert.ok(texts.length > 0);
+        // The run header names the mode the session is in (the profile's start mode, applied after session/new).
+        assert.match(a.store.state.runs.get(runKey)?.model ?? '', new RegExp(`${spec.askingModeName}$`));
+        await ui({ action: 'waitFor', selector: '.run-header', hasText: spec.askingModeName, webview: true });
         await screenshot(`acp-${spec.kind}-text.png`);
       });
 
@@ -175,13 +150,18 @@ suite('ACP real agents', () => {
         // What Show diff shows: the agent's region applied to the file, the other lines kept.
         const card = itemsOf(a, runKey).find((i) => i.kind === 'approval' && i.approvalId === approval.approvalId);
         const hasDiff = card?.kind === 'approval' && card.hasDiff;
-        console.log(`ACP ${spec.kind}: the permission request carries a diff: ${hasDiff}; title: ${approval.title}`);
-        if (spec.kind !== 'gemini' || hasDiff) {
-          assert.ok(hasDiff, 'Show diff offered');
-          assert.doesNotMatch(approval.title, /does not match/);
-          const proposed = await proposedFiles(approval.detail, async (p) => fs.readFileSync(p, 'utf8'));
-          assert.deepEqual(proposed.map((f) => [f.path, f.proposed]), [[file, EDITED_TEXT]], 'the proposal is the edited file, nothing else changed');
-        }
+        assert.ok(hasDiff, 'Show diff offered');
+        assert.doesNotMatch(approval.title, /does not match/);
+        const proposed = await proposedFiles(approval.detail, async (p) => fs.readFileSync(p, 'utf8'));
+        assert.deepEqual(proposed.map((f) => [f.path, f.proposed]), [[file, EDITED_TEXT]], 'the proposal is the edited file, nothing else changed');
+        // The native diff editor shows the file against the proposal: only the middle line differs.
+        await vscode.commands.executeCommand('agentSwitchboard.showApprovalDiff', approvalKey);
+        const diffTab = await waitFor('the diff tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.fsPath === file));
+        const modified = (diffTab.input as vscode.TabInputTextDiff).modified;
+        assert.equal((await vscode.workspace.openTextDocument(modified)).getText(), EDITED_TEXT);
+        await ui({ action: 'waitFor', selector: '.editor .line-insert, .editor .char-insert' });
+        await screenshot(`acp-${spec.kind}-diff.png`);
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
         await ui({ action: 'waitFor', selector: '.approval-card .approval-decide', webview: true });
         await vscode.commands.executeCommand('notifications.showList');
         await ui({ action: 'waitFor', selector: '.notification-list-item', hasText: 'Approval needed in' });

@@ -61,6 +61,7 @@ export class AcpDriver extends BaseDriver implements Driver {
     fallbackCwd: () => this.ctx.profile.cwd ?? this.ctx.workspaceFolder,
     name: this.ctx.profile.name,
     canSignIn: () => this.authMethods.length > 0,
+    startMode: this.ctx.profile.startMode,
   });
 
   constructor(ctx: DriverContext) {
@@ -175,8 +176,9 @@ export class AcpDriver extends BaseDriver implements Driver {
     this.turns.takeEarlyUpdates(session);
     const title = options.prompt.trim().split(/\r?\n/, 1)[0]!.slice(0, 80) || 'New session';
     await this.storage.created(session, title, this.init?.agentInfo?.title ?? this.init?.agentInfo?.name ?? this.ctx.profile.name);
-    // The model and mode asked for go to the agent before the first prompt (what it cannot do is said).
-    await this.settings.applyNew(session, options.model, options.permission);
+    // The model and mode asked for (no mode picked: the profile's start mode) go to the agent before the first
+    // prompt; what it cannot do is said.
+    await this.settings.applyNew(session, options.model, options.permission || this.ctx.profile.startMode);
     this.turns.start(session, options.prompt);
     return created.sessionId;
   }

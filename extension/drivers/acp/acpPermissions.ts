@@ -6,6 +6,7 @@
  * the unified patch of what the call would do to the files as the editor has them now (acpProposal.ts), which
  * model/editProposal.ts applies again for *Show diff*.
  */
+import type { AcpToolRow } from './acpToolRows';
 import type { PermissionOptionKind, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { RunEvent } from '../../model/modelActions';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
@@ -139,5 +140,27 @@ async function approvalEvent(approvalId: string, request: RequestPermissionReque
     hasDiff: proposal !== undefined,
     // The kind (edit, execute, …) names the tool: the title is free text that differs per call.
     subject: subjectOf(toolCall.kind ?? toolCall.title ?? 'tool', toolCall.rawInput, [...diffs.map((d) => d.path), ...locations]),
+  };
+}
+
+/**
+ * A permission request completed from its tool call's row: codex-acp asks about an edit with a bare tool call (no
+ * content, no input) after a `tool_call` that carried the diff, and the person must see that diff to decide.
+ */
+export function withKnownTool(request: RequestPermissionRequest, row: AcpToolRow | undefined): RequestPermissionRequest {
+  if (!row) {
+    return request;
+  }
+  const { toolCall } = request;
+  const hasDiff = (toolCall.content ?? []).some((c) => c.type === 'diff');
+  return {
+    ...request,
+    toolCall: {
+      ...toolCall,
+      ...(!hasDiff && row.diffs.length > 0 ? { content: [...(toolCall.content ?? []), ...row.diffs] } : {}),
+      ...(toolCall.rawInput === undefined && row.rawInput !== undefined ? { rawInput: row.rawInput } : {}),
+      ...(!toolCall.locations?.length && row.locations.length > 0 ? { locations: [...row.locations] } : {}),
+      ...(!toolCall.kind && row.kind ? { kind: row.kind } : {}),
+    },
   };
 }

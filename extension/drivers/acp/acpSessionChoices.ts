@@ -43,14 +43,18 @@ function selectValues(option: SelectOption): { value: string; name: string; desc
   return option.options.flatMap((entry) => ('options' in entry ? entry.options : [entry]));
 }
 
-/** What "New Run…" offers: the agent's models and modes, its current ones marked as the default. */
-export function newRunChoicesOf(advertised: AcpAdvertised): NewRunChoices {
+/**
+ * What "New Run…" offers: the agent's models and modes, its current ones marked as the default — except that the
+ * profile's start mode, when the agent offers it, is the default mode (what a run gets when nothing is picked).
+ */
+export function newRunChoicesOf(advertised: AcpAdvertised, startMode?: string): NewRunChoices {
   const model = modelOption(advertised.configOptions);
   const models: NewRunChoice[] = model
     ? selectValues(model).map((v) => ({ value: v.value, label: v.name, ...(v.description ? { detail: v.description } : {}), ...(v.value === model.currentValue ? { isDefault: true } : {}) }))
     : [];
   const modes = advertised.modes;
-  const permissions: NewRunChoice[] = (modes?.availableModes ?? []).map((m) => ({ value: m.id, label: m.name, ...modeDetail(m), ...(m.id === modes?.currentModeId ? { isDefault: true } : {}) }));
+  const defaultMode = startMode !== undefined && modes?.availableModes.some((m) => m.id === startMode) ? startMode : modes?.currentModeId;
+  const permissions: NewRunChoice[] = (modes?.availableModes ?? []).map((m) => ({ value: m.id, label: m.name, ...modeDetail(m), ...(m.id === defaultMode ? { isDefault: true } : {}) }));
   return { models, permissions };
 }
 

@@ -18,6 +18,8 @@ export interface AcpSessionStartsDeps {
   readonly name: string;
   /** Whether the agent offers sign-in methods (then "authentication required" says how to sign in). */
   canSignIn(): boolean;
+  /** The profile's start mode (the default mode "New Run…" offers). */
+  readonly startMode?: string | undefined;
 }
 
 /** JSON-RPC error code agents use for "authentication required". */
@@ -34,7 +36,7 @@ export class AcpSessionStarts {
     if (this.spare?.cwd !== cwd) {
       this.spare = { cwd, created: await this.create(cwd) };
     }
-    return newRunChoicesOf({ modes: this.spare.created.modes ?? undefined, configOptions: this.spare.created.configOptions ?? undefined });
+    return newRunChoicesOf({ modes: this.spare.created.modes ?? undefined, configOptions: this.spare.created.configOptions ?? undefined }, this.deps.startMode);
   }
 
   /** A session for a new run: the spare one of its folder, else a new one. */

@@ -15,6 +15,8 @@ export interface AcpToolRow {
   rawInput?: unknown;
   locations: readonly ToolCallLocation[];
   output: string;
+  /** The latest diffs it carried: a permission request that comes without them (codex-acp) is shown with these. */
+  diffs: readonly Extract<ToolCallContent, { type: 'diff' }>[];
 }
 
 /** The fields of a `tool_call` or `tool_call_update` a row takes (absent or null: not sent). */
@@ -100,7 +102,7 @@ export function rowInput(row: AcpToolRow): unknown {
 
 /** A new row from a `tool_call`. */
 export function newToolRow(fields: AcpToolFields & { readonly title: string }): AcpToolRow {
-  const row: AcpToolRow = { title: fields.title, locations: [], output: '' };
+  const row: AcpToolRow = { title: fields.title, locations: [], output: '', diffs: [] };
   mergeToolFields(row, fields);
   return row;
 }
@@ -119,6 +121,10 @@ export function mergeToolFields(row: AcpToolRow, fields: AcpToolFields): boolean
   }
   if (fields.locations && fields.locations.length > 0) {
     row.locations = fields.locations;
+  }
+  const diffs = (fields.content ?? []).filter((c): c is Extract<ToolCallContent, { type: 'diff' }> => c.type === 'diff');
+  if (diffs.length > 0) {
+    row.diffs = diffs;
   }
   const content = toolContentText(fields.content);
   const raw = rawOutputText(fields.rawOutput);

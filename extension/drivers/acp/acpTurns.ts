@@ -19,7 +19,7 @@ import { journalRecord } from '../kit/journalRecords';
 import type { AcpConnection } from './acpConnection';
 import { mapAcpUpdate, stopReasonText } from './acpEventMapping';
 import type { AcpSideEffects } from './acpEventMapping';
-import { AcpPermissions } from './acpPermissions';
+import { AcpPermissions, withKnownTool } from './acpPermissions';
 import type { AcpSession, AcpSessions } from './acpSessions';
 
 export const ACP_PLAN_PANEL = 'plan';
@@ -113,7 +113,7 @@ export class AcpTurns {
     if (!session) {
       return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     }
-    const opened = this.permissions.open(request, (path) => this.currentText(path));
+    const opened = this.permissions.open(withKnownTool(request, session.mapping.tools.get(request.toolCall.toolCallId)), (path) => this.currentText(path));
     void opened.event.then(async (event) => {
       // Cancelled while its files were read: the request is answered already, and no card may wait for it.
       if (!this.permissions.isWaiting(opened.approvalId)) {

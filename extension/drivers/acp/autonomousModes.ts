@@ -1,7 +1,8 @@
 /**
  * Which ACP session modes let the agent act without asking, so every place that shows or offers a mode can say so:
  * Claude Code's `auto` ("Claude handles permission decisions"), `bypassPermissions` and `acceptEdits` (edits without
- * asking), Codex's full-access presets. A mode is judged by its id and its name, since agents name them freely; an
+ * asking); Codex's `agent` ("Auto review", its default), `workspace-write` ("Workspace access") and
+ * `agent-full-access`; Gemini CLI's `autoEdit` and `yolo`. A mode is judged by its id and its name, since agents name them freely; an
  * unknown mode is not marked (it may still not ask — the approvals the run shows are what the agent sends). Pure.
  */
 
@@ -11,8 +12,14 @@ export function autonomyOfMode(id: string, name = ''): string | undefined {
   if (/bypass|dangerous|yolo|full[\s_-]*access/.test(words)) {
     return 'runs tools and edits without asking';
   }
-  if (/accept[\s_-]*edits/.test(words)) {
+  if (/accept[\s_-]*edits|auto[\s_-]*edit/.test(words)) {
     return 'edits files without asking';
+  }
+  if (/auto[\s_-]*review/.test(name.toLowerCase())) {
+    return 'edits workspace files without asking; asks only for what it judges unsafe';
+  }
+  if (/workspace[\s_-]*(write|access)/.test(words)) {
+    return 'edits workspace files without asking';
   }
   if (/^auto\b|\bauto[\s_-]*(mode|approve)?$/.test(id.toLowerCase()) || /^auto\b/.test(name.toLowerCase())) {
     return 'decides permissions itself, without asking';

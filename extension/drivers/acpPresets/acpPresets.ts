@@ -1,6 +1,8 @@
 /**
- * The ACP agents a user picks in *Add Connection*: Claude Code and Codex through Zed's ACP adapters, Gemini CLI
- * through its own ACP mode. Each preset is found on PATH, else run through `npx -y <package>@<version>` (downloaded
+ * The ACP agents a user picks in *Add Connection*: Claude Code and Codex through their ACP adapters (the
+ * `@agentclientprotocol` packages), Gemini CLI through its own ACP mode. Each preset starts sessions in the agent's
+ * mode that asks before edits (`startMode`): today's Claude Code starts in `auto` and Codex in `agent` (Auto review),
+ * both of which apply edits without asking. Each preset is found on PATH, else run through `npx -y <package>@<version>` (downloaded
  * on first use) when npx is on PATH, else reported as missing with the install command. The version is pinned
  * (`ACP_PRESET_VERSIONS`): an unpinned `npx -y` would run whatever the registry serves today, a release the project
  * never tested, fetched anew whenever npx's cache expires. The search is a pure PATH walk over
@@ -19,6 +21,8 @@ export interface AcpPresetProfile {
   readonly command: string;
   readonly args: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
+  /** The mode new sessions start in: the agent's mode that asks before edits. */
+  readonly startMode: string;
 }
 
 /** One entry of the *Add Connection* picker. */
@@ -52,6 +56,9 @@ interface PresetSpec {
   readonly executable: string;
   /** The npm package that provides it (what npx runs, what to install), a key of `ACP_PRESET_VERSIONS`. */
   readonly npmPackage: keyof typeof ACP_PRESET_VERSIONS;
+  /** The agent's mode that asks before edits and commands (Codex's `read-only` asks before edits; it runs only
+   *  read-only commands without asking, in its sandbox). */
+  readonly startMode: string;
   /** The arguments that start the agent in ACP mode. */
   argsFor(environment: PresetEnvironment, executable: string): Promise<{ readonly args: readonly string[]; readonly note?: string }>;
 }
@@ -65,8 +72,8 @@ const VERSION_TIMEOUT_MS = 10_000;
  * that these equal package.json's devDependencies, so one is not bumped without the other.
  */
 export const ACP_PRESET_VERSIONS = {
-  '@zed-industries/claude-agent-acp': '0.23.1',
-  '@zed-industries/codex-acp': '0.16.0',
+  '@agentclientprotocol/claude-agent-acp': '0.101.0',
+  '@agentclientprotocol/codex-acp': '2.6.0',
   '@google/gemini-cli': '0.61.0',
 } as const;
 
@@ -76,9 +83,9 @@ export function pinnedPackage(npmPackage: keyof typeof ACP_PRESET_VERSIONS): str
 }
 
 const PRESETS: readonly PresetSpec[] = [
-  { label: 'Claude Code', executable: 'claude-agent-acp', npmPackage: '@zed-industries/claude-agent-acp', argsFor: async () => ({ args: [] }) },
-  { label: 'Codex', executable: 'codex-acp', npmPackage: '@zed-industries/codex-acp', argsFor: async () => ({ args: [] }) },
-  { label: 'Gemini CLI', executable: 'gemini', npmPackage: '@google/gemini-cli', argsFor: geminiArgs },
+  { label: 'Claude Code', executable: 'claude-agent-acp', npmPackage: '@agentclientprotocol/claude-agent-acp', startMode: 'default', argsFor: async () => ({ args: [] }) },
+  { label: 'Codex', executable: 'codex-acp', npmPackage: '@agentclientprotocol/codex-acp', startMode: 'read-only', argsFor: async () => ({ args: [] }) },
+  { label: 'Gemini CLI', executable: 'gemini', npmPackage: '@google/gemini-cli', startMode: 'default', argsFor: geminiArgs },
 ];
 
 /** The three presets, each with a profile to add or the reason there is none. */
@@ -94,7 +101,7 @@ async function presetOf(spec: PresetSpec, environment: PresetEnvironment, npx: s
     return {
       label: spec.label,
       detail: [[found, ...args].join(' '), note].filter(Boolean).join(' — '),
-      profile: { name: spec.label, protocol: 'acp', command: found, args },
+      profile: { name: spec.label, protocol: 'acp', command: found, args, startMode: spec.startMode },
     };
   }
   if (npx) {
@@ -105,7 +112,7 @@ async function presetOf(spec: PresetSpec, environment: PresetEnvironment, npx: s
       label: spec.label,
       description: `${ACP_PRESET_VERSIONS[spec.npmPackage]} via npx`,
       detail: `npx ${args.join(' ')} — ${spec.executable} is not on PATH; npx downloads ${spec.npmPackage} version ${ACP_PRESET_VERSIONS[spec.npmPackage]} on first use`,
-      profile: { name: spec.label, protocol: 'acp', command: npx, args },
+      profile: { name: spec.label, protocol: 'acp', command: npx, args, startMode: spec.startMode },
     };
   }
   const problem = `${spec.label} not found: install with \`npm install -g ${pinnedPackage(spec.npmPackage)}\` (needs Node.js), so that \`${spec.executable}\` is on PATH.`;

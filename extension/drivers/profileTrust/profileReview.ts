@@ -9,6 +9,7 @@
  * The consent digest covers the exact profile content, where it was defined and what its command resolved to: any
  * change to the profile — or a bare command name now resolving to another file — asks again.
  */
+import { autonomyOfMode } from '../acp/autonomousModes';
 import { isLoopbackHost } from '../../transport/loopback';
 import type { ConnectionProfile } from '../../protocol/connectionProfile';
 import { resolveAgentCommand } from './commandResolution';
@@ -62,6 +63,15 @@ function envLine(env: Readonly<Record<string, string>>): string | undefined {
   return `Environment: ${entries.map(([k, v]) => (isSecretKey(k) ? `${k}=(value hidden)` : `${k}=${quoted(v)}`)).join(', ')}`;
 }
 
+/** A start mode that lets the agent act without asking is said in the prompt, as everywhere a mode shows. */
+function startModeLine(startMode: string | undefined): string | undefined {
+  if (startMode === undefined) {
+    return undefined;
+  }
+  const autonomy = autonomyOfMode(startMode);
+  return `Sessions start in mode: ${quoted(startMode)}${autonomy === undefined ? '' : ` (⚠ the agent ${autonomy})`}`;
+}
+
 function acpReview(profile: ConnectionProfile, origin: ProfileOrigin, env: ReviewEnvironment): Omit<ProfileReview, 'digest' | 'kind'> {
   if (!profile.command) {
     return { refusal: 'It has no "command".', effects: [] };
@@ -74,6 +84,7 @@ function acpReview(profile: ConnectionProfile, origin: ProfileOrigin, env: Revie
     `Run: ${[resolution.path, ...(profile.args ?? [])].map(quoted).join(' ')}`,
     `In: ${profile.cwd ?? env.workspaceFolder ?? 'your home folder'}`,
     envLine(profile.env ?? {}),
+    startModeLine(profile.startMode),
   ].filter((l): l is string => l !== undefined);
   const refused = isWorkspaceDefined(origin) ? codeChangingKeys(profile.env) : [];
   return {

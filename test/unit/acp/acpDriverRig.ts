@@ -36,6 +36,10 @@ export interface RigOptions {
   readonly secrets?: DriverSecrets;
   /** Do not wait for the connection (a test of a failing start). */
   readonly noWait?: boolean;
+  /** More of the reference agent's profile (e.g. a start mode). */
+  readonly profile?: Partial<Omit<ConnectionProfile, 'name' | 'protocol' | 'command' | 'args'>>;
+  /** Another agent than the reference agent (a real one): the profile's command, args, env, start mode. */
+  readonly agent?: (ws: TempWorkspace) => Omit<ConnectionProfile, 'name' | 'protocol'>;
   /** Wraps the editor's files the driver gets (on the disk of the workspace), e.g. to edit a file "meanwhile". */
   readonly workspace?: (disk: WorkspaceAccess) => WorkspaceAccess;
 }
@@ -59,13 +63,16 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
     later(() => rmSync(storage, { recursive: true, force: true, maxRetries: 5 }));
     later(() => rmSync(stateDir, { recursive: true, force: true }));
   }
-  const profile: ConnectionProfile = {
-    name: 'ref',
-    protocol: 'acp',
-    command: process.execPath,
-    args: [await referenceAgentBundle(), '--state-dir', stateDir, '--chunk-ms', '0', '--slow-chunk-ms', '20', ...(options.agentArgs ?? [])],
-    ...(options.env ? { env: { ...options.env } } : {}),
-  };
+  const profile: ConnectionProfile = options.agent
+    ? { name: 'agent', protocol: 'acp', ...options.agent(ws) }
+    : {
+        name: 'ref',
+        protocol: 'acp',
+        command: process.execPath,
+        args: [await referenceAgentBundle(), '--state-dir', stateDir, '--chunk-ms', '0', '--slow-chunk-ms', '20', ...(options.agentArgs ?? [])],
+        ...(options.env ? { env: { ...options.env } } : {}),
+        ...options.profile,
+      };
   const frames: { dir: string; frame: unknown }[] = [];
   const setup = driverSetup(profile, storage, { workspaceFolder: ws.dir, tap: (dir, frame) => frames.push({ dir, frame }) });
   const disk = diskWorkspace([ws.dir]);

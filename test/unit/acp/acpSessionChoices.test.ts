@@ -117,3 +117,25 @@ test('a session in a mode that acts without asking says so with the run (header,
   await r.driver.setMode(runId, 'ask');
   await until('back to a mode that asks', () => run(r, runId)?.model === 'ref-small · Ask');
 });
+
+test("a profile's start mode is New Run's default and what a run gets when no mode is picked; one the agent lacks is said", { timeout: 30_000 }, async () => {
+  const r = await rig({ profile: { startMode: 'plan' } });
+  const choices = await r.driver.newRunChoices([r.ws.dir]);
+  assert.deepEqual(choices.permissions?.map((c) => [c.value, c.isDefault === true]), [['ask', false], ['auto', false], ['plan', true]]);
+  const runId = await r.driver.startRun({ prompt: 'edit the readme', permission: '', workspaceRoots: [r.ws.dir] });
+  await settled(r, runId);
+  assert.deepEqual(sent(r, 'session/set_mode'), [{ sessionId: runId, modeId: 'plan' }]);
+  assert.equal(run(r, runId)?.pendingApprovals.length, 0, 'plan mode: the agent asked nothing');
+  assert.equal(readFileSync(r.ws.readme, 'utf8'), README_TEXT);
+  // A mode picked in New Run wins over the start mode.
+  const picked = await r.driver.startRun({ prompt: 'edit the readme', permission: 'ask', workspaceRoots: [r.ws.dir] });
+  await settled(r, picked);
+  assert.equal(run(r, picked)?.pendingApprovals.length, 1, 'Ask: the edit asks');
+
+  const lacking = await rig({ profile: { startMode: 'manual' } });
+  const other = await lacking.driver.newRunChoices([lacking.ws.dir]);
+  assert.deepEqual(other.permissions?.filter((c) => c.isDefault).map((c) => c.value), ['ask'], "the agent's own default when it lacks the start mode");
+  const unknown = await lacking.driver.startRun({ prompt: 'hello', workspaceRoots: [lacking.ws.dir] });
+  await settled(lacking, unknown);
+  assert.ok(notices(lacking, unknown).some((n) => /does not offer the mode "manual"/.test(n)), notices(lacking, unknown).join('\n'));
+});

@@ -15,6 +15,12 @@ test("the modes that act without asking are marked (Claude Code's, Codex's full 
     ['full-access', 'Full Access', 'runs tools and edits without asking'],
     ['agent-full', 'Agent (full access)', 'runs tools and edits without asking'],
     ['autocomplete', 'Autocomplete', undefined],
+    // Codex 2.6's modes (its default is `agent`), Gemini CLI's.
+    ['agent', 'Auto review', 'edits workspace files without asking; asks only for what it judges unsafe'],
+    ['workspace-write', 'Workspace access', 'edits workspace files without asking'],
+    ['agent-full-access', 'Full access', 'runs tools and edits without asking'],
+    ['autoEdit', 'Auto Edit', 'edits files without asking'],
+    ['yolo', 'YOLO', 'runs tools and edits without asking'],
     ['automation-review', 'Review', undefined],
   ];
   for (const [id, name, expected] of cases) {

@@ -1,32 +1,36 @@
 /**
- * The real claude-agent-acp (0.23.1: Claude Code 2.1.83 through the Claude Agent SDK) against the fake model server
- * (Anthropic Messages SSE), offline. The shared cases are in realAgentKit.ts; Claude-specific: the HEAD probe and
- * x-api-key header, the CLI child process it runs (killed with its group), and the env it needs as root.
+ * The real claude-agent-acp (0.101.0: Claude Code through the Claude Agent SDK 0.3) through the extension's ACP
+ * driver, against the fake model server (Anthropic Messages SSE), offline. The shared cases are in realAgentKit.ts;
+ * Claude-specific: sessions start in `auto` (edits without asking) unless the client picks a mode, and the run says
+ * so; the x-api-key header; the CLI child it runs (killed with its process group).
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { methods } from '@agentclientprotocol/sdk';
 import { FAKE_API_KEY } from '../../fixtures/acp/realAgents';
-import { defineRealAgentTests } from './realAgentKit';
+import { until } from '../drivers/driverTestKit';
+import { idle, run } from './acpDriverRig';
+import { LONG_FILE_EDITED, defineRealAgentTests, middleEdit } from './realAgentKit';
 
-const TIMEOUT = 90_000;
+const TIMEOUT = 120_000;
 
 const harness = defineRealAgentTests({
   kind: 'claude',
-  // Claude Code's Edit refuses a file it has not Read in the session, so the fake model reads first.
-  editSteps: ['tool:Read', 'tool:Edit', 'final'],
+  askingMode: 'default',
+  askingModeName: 'Manual',
   // A reject marks the tool call failed and the model is told; the turn goes on and ends normally.
-  deniedStopReason: 'end_turn',
-  deniedToolStatus: 'failed',
+  deniedTurn: 'completed',
   timeoutMs: TIMEOUT,
+  // It reads and writes the disk itself: not through the editor (no undo there, unsaved edits unseen).
+  writes: 'disk',
 });
 
-test('claude: probes HEAD / first, sends x-api-key, runs Claude Code as a child in its process group', { timeout: TIMEOUT }, async () => {
-  const s = await harness.setup({ kind: 'text' });
-  await s.client.agent.request(methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
-  assert.deepEqual(s.fake.requests.map((r) => `${r.method} ${r.path}`), ['HEAD /', 'POST /v1/messages?beta=true']);
-  assert.equal(s.fake.modelRequests()[0]?.headers['x-api-key'], FAKE_API_KEY);
-  const tree = s.agent.processTree();
-  assert.ok(tree.length >= 2, `the adapter and the Claude Code CLI (${tree.join(', ')})`);
-  assert.deepEqual(await s.agent.stop(), []);
+test('claude: without a start mode a session runs in Auto — the run says it acts without asking, and an edit lands unasked', { timeout: TIMEOUT }, async () => {
+  const s = await harness.setup(middleEdit);
+  const runId = await s.rig.driver.startRun({ prompt: 'edit line 100', workspaceRoots: [s.ws.dir] });
+  await until('the turn ended', () => idle(s.rig, runId) && s.rig.items(runId).some((i) => i.kind === 'turn'), TIMEOUT);
+  assert.match(run(s.rig, runId)?.model ?? '', /Auto ⚠ decides permissions itself, without asking$/);
+  assert.equal(readFileSync(s.file, 'utf8'), LONG_FILE_EDITED, 'what today\'s Claude Code does in its default mode');
+  assert.equal(s.rig.setup.store.state.approvals.size, 0, 'no approval was asked');
+  assert.equal(s.fake.modelRequests().find((r) => r.step !== 'none')?.headers['x-api-key'], FAKE_API_KEY);
 });

@@ -36,14 +36,14 @@ function fake(files: readonly string[], options: { path?: string; platform?: Nod
 
 const byLabel = async (f: Fake) => new Map((await acpPresets(f.environment)).map((p) => [p.label, p]));
 
-test('the three presets, in order, each found on PATH: the absolute path is the command', async () => {
+test('the three presets, in order, each found on PATH: the absolute path is the command, sessions start in the mode that asks', async () => {
   const f = fake(['/usr/local/bin/claude-agent-acp', '/usr/bin/codex-acp', '/usr/bin/gemini', '/usr/bin/npx']);
   const presets = await acpPresets(f.environment);
   assert.deepEqual(presets.map((p) => p.label), ['Claude Code', 'Codex', 'Gemini CLI']);
   assert.deepEqual(presets.map((p) => p.profile), [
-    { name: 'Claude Code', protocol: 'acp', command: '/usr/local/bin/claude-agent-acp', args: [] },
-    { name: 'Codex', protocol: 'acp', command: '/usr/bin/codex-acp', args: [] },
-    { name: 'Gemini CLI', protocol: 'acp', command: '/usr/bin/gemini', args: ['--acp'] },
+    { name: 'Claude Code', protocol: 'acp', command: '/usr/local/bin/claude-agent-acp', args: [], startMode: 'default' },
+    { name: 'Codex', protocol: 'acp', command: '/usr/bin/codex-acp', args: [], startMode: 'read-only' },
+    { name: 'Gemini CLI', protocol: 'acp', command: '/usr/bin/gemini', args: ['--acp'], startMode: 'default' },
   ]);
   assert.deepEqual(presets.map((p) => p.problem), [undefined, undefined, undefined]);
   assert.match(presets[0]!.detail, /^\/usr\/local\/bin\/claude-agent-acp/);
@@ -52,10 +52,10 @@ test('the three presets, in order, each found on PATH: the absolute path is the 
 
 test('not on PATH but npx is: run through npx -y <package>@<pinned version>, saying it downloads on first use', async () => {
   const presets = await byLabel(fake(['/usr/bin/npx']));
-  assert.deepEqual(presets.get('Claude Code')?.profile, { name: 'Claude Code', protocol: 'acp', command: '/usr/bin/npx', args: ['-y', '@zed-industries/claude-agent-acp@0.23.1'] });
-  assert.deepEqual(presets.get('Codex')?.profile, { name: 'Codex', protocol: 'acp', command: '/usr/bin/npx', args: ['-y', '@zed-industries/codex-acp@0.16.0'] });
-  assert.deepEqual(presets.get('Gemini CLI')?.profile, { name: 'Gemini CLI', protocol: 'acp', command: '/usr/bin/npx', args: ['-y', '@google/gemini-cli@0.61.0', '--acp'] });
-  assert.equal(presets.get('Codex')?.description, '0.16.0 via npx');
+  assert.deepEqual(presets.get('Claude Code')?.profile, { name: 'Claude Code', protocol: 'acp', command: '/usr/bin/npx', args: ['-y', '@agentclientprotocol/claude-agent-acp@0.101.0'], startMode: 'default' });
+  assert.deepEqual(presets.get('Codex')?.profile, { name: 'Codex', protocol: 'acp', command: '/usr/bin/npx', args: ['-y', '@agentclientprotocol/codex-acp@2.6.0'], startMode: 'read-only' });
+  assert.deepEqual(presets.get('Gemini CLI')?.profile, { name: 'Gemini CLI', protocol: 'acp', command: '/usr/bin/npx', args: ['-y', '@google/gemini-cli@0.61.0', '--acp'], startMode: 'default' });
+  assert.equal(presets.get('Codex')?.description, '2.6.0 via npx');
   for (const preset of presets.values()) {
     assert.match(preset.detail, /downloads .* version \d+\.\d+\.\d+ on first use/);
     assert.equal(preset.problem, undefined);
@@ -74,7 +74,7 @@ test('neither the agent nor npx: no profile, and the problem says how to install
   assert.equal(presets.get('Codex')?.profile?.command, '/usr/bin/codex-acp');
   const claude = presets.get('Claude Code');
   assert.equal(claude?.profile, undefined);
-  assert.equal(claude?.problem, 'Claude Code not found: install with `npm install -g @zed-industries/claude-agent-acp@0.23.1` (needs Node.js), so that `claude-agent-acp` is on PATH.');
+  assert.equal(claude?.problem, 'Claude Code not found: install with `npm install -g @agentclientprotocol/claude-agent-acp@0.101.0` (needs Node.js), so that `claude-agent-acp` is on PATH.');
   assert.equal(claude?.detail, claude?.problem);
   assert.match(presets.get('Gemini CLI')?.problem ?? '', /not found: install with `npm install -g @google\/gemini-cli@0\.61\.0`/);
 });
@@ -132,7 +132,7 @@ test('the Node environment: an executable file is found, a non-executable file a
     if (process.platform !== 'win32') {
       // The real `gemini --version` is run (a script here) and its answer picks the flag.
       const gemini = (await acpPresets(environment)).find((p) => p.label === 'Gemini CLI');
-      assert.deepEqual(gemini?.profile, { name: 'Gemini CLI', protocol: 'acp', command: path.join(bin, 'gemini'), args: ['--experimental-acp'] });
+      assert.deepEqual(gemini?.profile, { name: 'Gemini CLI', protocol: 'acp', command: path.join(bin, 'gemini'), args: ['--experimental-acp'], startMode: 'default' });
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

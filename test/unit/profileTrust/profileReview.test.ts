@@ -53,3 +53,12 @@ test('the consent digest changes with any change to the profile, and with what t
   const elsewhere = { ...env, isExecutable: (p: string) => p === '/usr/bin/agent' };
   assert.notEqual(reviewProfile(acp, 'workspace', elsewhere).digest, base, 'the bare name now finds another file');
 });
+
+test("a start mode is named, and one that lets the agent act without asking is marked; it is part of what was allowed", () => {
+  const asking = reviewProfile({ ...acp, startMode: 'default' }, 'workspace', env);
+  assert.equal(asking.effects.at(-1), 'Sessions start in mode: default');
+  const bypass = reviewProfile({ ...acp, startMode: 'bypassPermissions' }, 'workspace', env);
+  assert.equal(bypass.effects.at(-1), 'Sessions start in mode: bypassPermissions (⚠ the agent runs tools and edits without asking)');
+  assert.notEqual(bypass.digest, asking.digest, 'a consent to one start mode is not a consent to another');
+  assert.equal(reviewProfile(acp, 'workspace', env).effects.some((e) => e.startsWith('Sessions start')), false);
+});
