@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, test } from 'node:test';
 import { build } from 'esbuild';
-import { EDIT_TOOL_ID, READ_TOOL_ID } from '../../fixtures/fakeModel/anthropicMessages';
+import { EDIT_TOOL_ID, READ_TOOL_ID, SIDE_ANSWER } from '../../fixtures/fakeModel/anthropicMessages';
 import { FakeModelServer } from '../../fixtures/fakeModel/fakeModelServer';
 import { PATCH_CALL_ID } from '../../fixtures/fakeModel/openaiResponses';
 import { DEFAULT_FINAL_TEXT, DEFAULT_TEXT, DEFAULT_THOUGHT, applyPatchText } from '../../fixtures/fakeModel/scenarios';
@@ -49,6 +49,9 @@ async function post(url: string, body: unknown): Promise<SseEvent[]> {
 }
 
 const joined = (events: SseEvent[], type: string, field: string): string => events.filter((e) => e.type === type).map((e) => String(e[field])).join('');
+
+/** Claude Code offers its tools in every turn's request (a request without tools is one of its side requests). */
+const TOOLS = [{ name: 'Read' }, { name: 'Edit' }];
 
 test('routes: HEAD / is 200, an unknown path 404, a WebSocket upgrade 426; all recorded', { timeout: 10_000 }, async () => {
   const server = await serve();
@@ -89,7 +92,7 @@ test('OpenAI Responses: edit = apply_patch custom tool call, then the final text
 
 test('Anthropic Messages: text = thinking (with signature) + text; edit = Read, then Edit, then the final text', { timeout: 10_000 }, async () => {
   const server = await serve({ kind: 'text' });
-  const text = await post(`${server.url}/v1/messages?beta=true`, { model: 'claude-x', messages: [] });
+  const text = await post(`${server.url}/v1/messages?beta=true`, { model: 'claude-x', messages: [], tools: TOOLS });
   assert.deepEqual([text[0]?.type, text.at(-1)?.type], ['message_start', 'message_stop']);
   const deltas = text.filter((e) => e.type === 'content_block_delta').map((e) => e.delta as { type: string; text?: string; thinking?: string });
   assert.equal(deltas.filter((d) => d.type === 'thinking_delta').map((d) => d.thinking).join(''), DEFAULT_THOUGHT);
@@ -101,21 +104,25 @@ test('Anthropic Messages: text = thinking (with signature) + text; edit = Read, 
     const json = events.filter((e) => e.type === 'content_block_delta').map((e) => (e.delta as { partial_json: string }).partial_json).join('');
     return { name: start.name, input: JSON.parse(json) };
   };
-  const read = await post(`${server.url}/v1/messages`, { messages: [{ role: 'user', content: 'edit' }] });
+  const read = await post(`${server.url}/v1/messages`, { messages: [{ role: 'user', content: 'edit' }], tools: TOOLS });
   assert.deepEqual(toolOf(read), { name: 'Read', input: { file_path: '/w/README.md' } });
   assert.equal((read.find((e) => e.type === 'message_delta')?.delta as { stop_reason: string }).stop_reason, 'tool_use');
   const result = (id: string): unknown => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] });
-  const edit = await post(`${server.url}/v1/messages`, { messages: [result(READ_TOOL_ID)] });
+  const edit = await post(`${server.url}/v1/messages`, { messages: [result(READ_TOOL_ID)], tools: TOOLS });
   assert.deepEqual(toolOf(edit), { name: 'Edit', input: { file_path: '/w/README.md', old_string: 'hello', new_string: 'hello, edited' } });
-  const final = await post(`${server.url}/v1/messages`, { messages: [result(READ_TOOL_ID), result(EDIT_TOOL_ID)] });
+  const final = await post(`${server.url}/v1/messages`, { messages: [result(READ_TOOL_ID), result(EDIT_TOOL_ID)], tools: TOOLS });
   assert.equal(final.filter((e) => e.type === 'content_block_delta').map((e) => (e.delta as { text: string }).text).join(''), DEFAULT_FINAL_TEXT);
+  // Claude Code's own side requests (a title, a suggestion) offer no tools: a short text, not a step of the script.
+  const side = await post(`${server.url}/v1/messages`, { messages: [{ role: 'user', content: 'a title for this session' }] });
+  assert.equal(side.filter((e) => e.type === 'content_block_delta').map((e) => (e.delta as { text: string }).text).join(''), SIDE_ANSWER);
   assert.deepEqual(server.modelRequests().map((r) => r.step), ['text', 'tool:Read', 'tool:Edit', 'final']);
+  assert.equal(server.requests.at(-1)?.step, 'side');
 });
 
 test('slow: deltas keep coming until the client aborts; the request is recorded as aborted', { timeout: 10_000 }, async () => {
   const server = await serve({ kind: 'slow', chunks: 1000, delayMs: 10 });
   const abort = new AbortController();
-  const res = await fetch(`${server.url}/v1/messages`, { method: 'POST', body: '{}', signal: abort.signal });
+  const res = await fetch(`${server.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ tools: TOOLS }), signal: abort.signal });
   const reader = res.body!.getReader();
   let seen = '';
   while (!seen.includes('slow 3 ')) {
