@@ -21,6 +21,7 @@ import { ApprovalDiffs } from './ui/approvals/approvalDiffs';
 import { registerApprovalCommands } from './ui/commands/approvalCommands';
 import { registerApprovalRuleCommands } from './ui/commands/approvalRuleCommands';
 import { registerChangeSetCommands } from './ui/commands/changeSetCommands';
+import { registerChangeSetRevertCommands } from './ui/commands/changeSetRevertCommands';
 import type { CommandContext } from './ui/commands/commandContext';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
@@ -190,6 +191,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerApprovalCommands(commandContext),
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),
     ...registerChangeSetCommands(commandContext, protectedPrompts),
+    ...registerChangeSetRevertCommands(commandContext, protectedPrompts),
     ...registerDaemonActionCommands(commandContext),
     ...registerTranscriptTabCommands(commandContext, transcriptPanels),
     ...registerWorkspaceConnectionCommands(commandContext, workspaceConnections),

@@ -172,7 +172,14 @@ suite('ACP real agents', () => {
         await waitFor('the edited file', () => fs.readFileSync(file, 'utf8') === EDITED_TEXT, 10000);
         await waitFor('the local change set of the session', () => a.store.state.changeSets.get(runKey)?.patch?.includes(`acp-${spec.kind}.txt`), 15000);
         const writes = (await traceOf(spec.name)).filter((l) => l.dir === 'in' && l.frame.method === 'fs/write_text_file');
-        console.log(`ACP ${spec.kind}: ${writes.length} fs/write_text_file request(s) for the allowed edit`);
+        // Claude Code and Codex write the disk themselves; Gemini CLI through the editor (undoable there).
+        assert.equal(writes.length, spec.kind === 'gemini' ? 1 : 0, 'who wrote the file');
+        // The agent's edit taken back from the run's change set (what the person has for agents that bypass the
+        // editor): the file is as before, and the change set is computed again.
+        const reverted = (await vscode.commands.executeCommand('agentSwitchboard.revertChangeSetFile', runKey, `acp-${spec.kind}.txt`, true)) as { applied: string[] } | undefined;
+        assert.deepEqual(reverted?.applied, [`acp-${spec.kind}.txt`]);
+        assert.equal(fs.readFileSync(file, 'utf8'), FILE_TEXT, 'reverted');
+        await waitFor('the change set without the file', () => !a.store.state.changeSets.get(runKey)?.patch?.includes(`acp-${spec.kind}.txt`), 15000);
         await vscode.commands.executeCommand('notifications.hideList');
       });
 

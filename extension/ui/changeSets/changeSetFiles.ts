@@ -12,7 +12,7 @@ export const CHANGE_SET_PANEL_ID = 'changeSet';
 /** The panel entry for the whole change set. */
 export const ALL_FILES_ENTRY = 'all';
 
-export type ChangeSetPanelAction = 'openAll' | 'applyAll' | 'copyPatch' | 'savePatch' | 'openDiff' | 'applyFile' | 'applyHunks';
+export type ChangeSetPanelAction = 'openAll' | 'applyAll' | 'copyPatch' | 'savePatch' | 'openDiff' | 'applyFile' | 'applyHunks' | 'revertAll' | 'revertFile' | 'revertHunks';
 
 export type ParsedChangeSet = { readonly ok: true; readonly files: readonly PatchFile[] } | { readonly ok: false; readonly error: string };
 
@@ -145,6 +145,7 @@ function changeSetPanelOf(info: ChangeSetInfo): Panel {
   if (parsed.files.length === 0) {
     return { id: CHANGE_SET_PANEL_ID, title, emptyText: 'The run changed no files.', entries: [] };
   }
+  const local = info.source === 'local';
   const additions = parsed.files.reduce((n, f) => n + f.additions, 0);
   const deletions = parsed.files.reduce((n, f) => n + f.deletions, 0);
   const all = {
@@ -154,7 +155,12 @@ function changeSetPanelOf(info: ChangeSetInfo): Panel {
     description: counts(additions, deletions),
     // With protected files in it, Apply's own question names them (include / without / cancel) and stands in for
     // this one: two modals in a row would teach people to click through the second.
-    actions: [{ id: 'openAll', label: 'Open all changes' }, { id: 'applyAll', label: 'Apply change set', confirm: !touchesProtected(parsed.files) }, ...patchActions],
+    actions: [
+      { id: 'openAll', label: 'Open all changes' },
+      // A local change set is already in the files (the agent wrote them): what the person can do is take it back.
+      local ? { id: 'revertAll', label: 'Revert all' } : { id: 'applyAll', label: 'Apply change set', confirm: !touchesProtected(parsed.files) },
+      ...patchActions,
+    ],
   };
   const files = parsed.files.map((file, index) => ({
     id: fileEntryId(index),
@@ -163,8 +169,8 @@ function changeSetPanelOf(info: ChangeSetInfo): Panel {
     description: file.binary ? fileStatusText(file) : `${counts(file.additions, file.deletions)} · ${fileStatusText(file)}`,
     actions: [
       { id: 'openDiff', label: 'Open diff' },
-      ...(file.binary ? [] : [{ id: 'applyFile', label: 'Apply file' }]),
-      ...(hunksSelectable(file) ? [{ id: 'applyHunks', label: 'Apply hunks…' }] : []),
+      ...(file.binary ? [] : [local ? { id: 'revertFile', label: 'Revert file' } : { id: 'applyFile', label: 'Apply file' }]),
+      ...(hunksSelectable(file) ? [local ? { id: 'revertHunks', label: 'Revert hunks…' } : { id: 'applyHunks', label: 'Apply hunks…' }] : []),
     ],
   }));
   return { id: CHANGE_SET_PANEL_ID, title, count: files.length, entries: [all, ...files] };

@@ -15,6 +15,9 @@ const COMMANDS: Readonly<Record<ChangeSetPanelAction, string>> = {
   openDiff: 'agentSwitchboard.openChangeSetFileDiff',
   applyFile: 'agentSwitchboard.applyChangeSetFile',
   applyHunks: 'agentSwitchboard.applyChangeSetHunks',
+  revertAll: 'agentSwitchboard.revertChangeSet',
+  revertFile: 'agentSwitchboard.revertChangeSetFile',
+  revertHunks: 'agentSwitchboard.revertChangeSetHunks',
 };
 
 /** Carries out an action of the "changeSet" panel through the same commands as the palette. */

@@ -138,6 +138,12 @@ test('the change-set panel: one entry per file with counts, status and actions',
   assert.equal(resolveFileRef(files, entry('gone.txt').id), index('gone.txt'));
   assert.equal(resolveFileRef(files, 'move-me.txt'), index('moved.txt'));
   assert.equal(resolveFileRef(files, 99), undefined);
+  // A local change set is in the files already (the agent wrote them): it offers Revert where a daemon's offers Apply.
+  const local = buildChangeSetPanel({ ...info, source: 'local' });
+  assert.deepEqual(local.entries[0]?.actions.map((a) => a.id), ['openAll', 'revertAll', 'copyPatch', 'savePatch']);
+  const localEntry = (path: string) => local.entries.find((e) => e.label.endsWith(path))!;
+  assert.deepEqual(localEntry('edit.txt').actions.map((a) => a.id), ['openDiff', 'revertFile', 'revertHunks']);
+  assert.deepEqual(localEntry('blob.bin').actions.map((a) => a.id), ['openDiff']);
 
   const refused = buildChangeSetPanel({ runKey: 'c::r', source: 'daemon', status: 'refused', reason: 'check patch_digest failed' });
   assert.deepEqual([refused.entries.length, refused.emptyText], [0, 'Refused: check patch_digest failed']);
