@@ -72,8 +72,8 @@ export class AcpAgentSessions {
     return { kind: 'pick', name, placeHolder: 'Open which of the agent\'s sessions?', choices };
   }
 
-  /** The session picked (or named by automation) as a run: its run id, and what to tell the person. */
-  async open(answers: ActionAnswers): Promise<{ readonly runId: string; readonly message?: string } | undefined> {
+  /** The session picked (or named by automation) as a run: its run id; undefined when none was picked. */
+  async open(answers: ActionAnswers): Promise<{ readonly runId: string } | undefined> {
     const sessionId = pickState(answers).picked;
     if (sessionId === undefined) {
       return undefined;

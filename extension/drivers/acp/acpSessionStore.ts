@@ -18,6 +18,7 @@ import type { RunRecorder } from '../kit/runRecorder';
 import type { AcpConnection } from './acpConnection';
 import type { AcpSideEffects } from './acpEventMapping';
 import type { AuthChoice } from './acpLaunch';
+import { shownAgentTitle } from './acpRunTitles';
 import type { AcpSessionAbilities } from './acpSessionAbilities';
 import { AUTH_METHOD_KEY, forgetAuthChoice } from './acpLaunch';
 import { chosenFromExtra } from './acpSessionChoices';
@@ -59,8 +60,12 @@ export class AcpSessionStore {
         for (const approvalId of this.runs.get(stored.runId)?.pendingApprovals ?? []) {
           await this.recorder.event(stored.runId, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The agent stopped with the window; it no longer waits for this.' });
         }
-        const state = this.runs.get(stored.runId)?.state;
-        await this.recorder.fields(stored.runId, state === 'running' || state === 'waiting_approval' ? { state: 'interrupted', stateDetail: 'The window was reloaded during a turn' } : { state: 'idle', stateDetail: RESTORED_DETAIL });
+        const run = this.runs.get(stored.runId);
+        const state = run?.state;
+        // A session the person closed stays closed: the agent freed it, and "Open Agent Session…" takes it up.
+        if (!(state === 'completed' && run?.stateDetail === CLOSED_DETAIL)) {
+          await this.recorder.fields(stored.runId, state === 'running' || state === 'waiting_approval' ? { state: 'interrupted', stateDetail: 'The window was reloaded during a turn' } : { state: 'idle', stateDetail: RESTORED_DETAIL });
+        }
         // Shown again once the run is back in the store (the sink drops updates of runs it does not know): from the
         // session's start to the working tree now, as after a turn.
         const session = this.sessions.get(stored.runId);
@@ -147,8 +152,9 @@ export class AcpSessionStore {
    */
   publishSessionState(session: AcpSession, effects: AcpSideEffects): void {
     const fields: { -readonly [K in keyof RunFields]: RunFields[K] } = {};
-    if (effects.title) {
-      fields.title = effects.title;
+    const title = shownAgentTitle(effects.title);
+    if (title !== undefined) {
+      fields.title = title;
     }
     if (effects.commands) {
       // Offered in the composer after a leading "/" (what the agent calls its commands, without the slash).

@@ -146,10 +146,13 @@ test('Close Session sends session/close and ends the run; Open Agent Session tak
   assert.deepEqual(sent(r, 'session/close').map((p) => p.sessionId), [runId]);
   assert.equal(run(r, runId)?.state, 'completed');
   assert.match(run(r, runId)?.stateDetail ?? '', /^Closed/);
+  await r.driver.dispose();
 
-  await r.driver.performAction(OPEN, target, { session: runId });
-  assert.equal(run(r, runId)?.state, 'idle', 'open again');
-  await r.driver.sendMessage(runId, 'hello again');
-  await until('the second turn', () => completedTurns(r, runId) === 2 && idle(r, runId));
-  assert.deepEqual(sent(r, 'session/resume').map((p) => p.sessionId), [runId], 'the closed session was resumed');
+  const again = await rig({ ws: r.ws, storage: r.storage, stateDir: r.stateDir });
+  assert.equal(run(again, runId)?.state, 'completed', 'still closed after a reload');
+  assert.deepEqual(await again.driver.performAction(OPEN, target, { session: runId }), { kind: 'openRun', runId });
+  assert.equal(run(again, runId)?.state, 'idle', 'open again');
+  await again.driver.sendMessage(runId, 'hello again');
+  await until('the second turn', () => completedTurns(again, runId) === 2 && idle(again, runId));
+  assert.deepEqual(sent(again, 'session/resume').map((p) => p.sessionId), [runId], 'the closed session was resumed');
 });
