@@ -5,9 +5,9 @@
  * run is journaled (kit/runRecorder.ts); after a reload the transcripts come back from the journal, and a session
  * continues through `session/resume`, else `session/load` (its replay dropped: the journal has it); the agent's
  * other sessions, forks and closes are acpAgentSessions.ts'. A crash is not retried by itself: the connection fails
- * with the tail of the agent's stderr and offers *Restart*. The client's file methods (`fs/read_text_file`, `fs/write_text_file`)
- * go through the editor (WorkspaceAccess): an agent that uses them sees unsaved edits and its writes are undoable;
- * agents that read and write the disk themselves (Claude Code, Codex) are not covered by that.
+ * with the tail of the agent's stderr and offers *Restart*. The client's file methods (`fs/read_text_file`,
+ * `fs/write_text_file`) go through the editor (WorkspaceAccess): an agent that uses them sees unsaved edits and its
+ * writes are undoable; agents that read and write the disk themselves (Claude Code, Codex) are not covered by that.
  */
 import type { InitializeResponse } from '@agentclientprotocol/sdk/unstable';
 import * as z from 'zod/mini';
@@ -275,7 +275,7 @@ export class AcpDriver extends BaseDriver implements Driver {
     const session = this.sessions.require(runId);
     if (!session.live) {
       await this.storage.continue(this.requireAgent(), session, this.abilities);
-      // The load answers the agent's defaults: the person's mode and model come back before anything is sent.
+      // A load (or resume) may answer the agent's defaults: the person's mode and model go again before anything is sent.
       await this.settings.reapply(session);
     }
     return session;

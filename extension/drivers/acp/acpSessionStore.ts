@@ -103,8 +103,8 @@ export class AcpSessionStore {
 
   /**
    * Continues a session this process does not have: `session/resume` where offered (nothing replayed), else
-   * `session/load`, whose replay is dropped (the journal holds it) — unless `showReplay`: a session started
-   * elsewhere, whose history only the replay brings.
+   * `session/load`, whose replay is dropped (the journal holds it). `preferLoad`: a session started elsewhere, whose
+   * history only a load's replay brings — loaded where the agent can, and the replay kept.
    */
   async continue(agent: AcpConnection, session: AcpSession, abilities: AcpSessionAbilities, options: { readonly preferLoad?: boolean } = {}): Promise<'resumed' | 'loaded'> {
     const how = abilities.load && (options.preferLoad === true || !abilities.resume) ? 'loaded' : abilities.resume ? 'resumed' : undefined;
