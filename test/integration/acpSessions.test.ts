@@ -3,7 +3,8 @@
  * and fork as claude-agent-acp and codex-acp do): a session another client process started on the same agent store
  * is listed by *Open Agent Session…* from the palette (the real quick pick, with the agent's title) and opens as a
  * run with its history; *Fork Run* from the transcript header makes a second run beside it; a new run's title
- * follows the agent's `session_info_update`; *Close Session* sends `session/close`.
+ * follows the agent's `session_info_update`; *Close Session* sends `session/close`; the Runs board's title menu
+ * offers *Open Agent Session…* too.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -106,7 +107,8 @@ suite('ACP sessions', () => {
 
   test("a new run's title follows the agent's session_info_update; Close Session sends session/close", async () => {
     const a = await api();
-    const prompt = 'please give this new session a short name from its words';
+    // A streamed answer of a second (long:20): the agent names the session after it, not before this test looks.
+    const prompt = 'please give this new session a short name long:20';
     const key = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, model: '', permission: '', prompt })) as string;
     assert.equal(a.store.state.runs.get(key)?.title, prompt, 'until the agent names it: the prompt');
     await waitFor("the agent's title", () => a.store.state.runs.get(key)?.title === 'Please give this new session a', 15000);
@@ -117,5 +119,15 @@ suite('ACP sessions', () => {
     assert.equal(await vscode.commands.executeCommand('agentSwitchboard.acp.closeSession', key, { confirmed: true }), true);
     assert.deepEqual((await outFrames('session/close')).map((p) => p.sessionId), [key.split('::')[1]]);
     assert.equal(a.store.state.runs.get(key)?.state, 'completed');
+  });
+
+  test("the Runs board offers Open Agent Session… in its title bar's menu", async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
+    const header = '.pane-header:has-text("Runs")';
+    await ui({ action: 'hover', selector: header });
+    await ui({ action: 'click', selector: `${header} .action-label[aria-label^="More Actions"]` });
+    await ui({ action: 'waitFor', selector: '.monaco-menu .action-label', hasText: 'Open Agent Session…' });
+    await screenshot('acp-board-open-session.png');
+    await ui({ action: 'press', selector: '.monaco-menu', value: 'Escape' });
   });
 });
