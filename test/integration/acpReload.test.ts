@@ -2,10 +2,11 @@
  * A window reload with an ACP session (the reference agent). Phase 1 (one VS Code window) runs a turn and the window
  * goes away — and with it the agent, a child of the extension host. Phase 2 (a new window on the same profile) must
  * show the transcript restored from the journal, leave no process of the first agent behind, and continue the
- * session when a follow-up is sent: `session/load` first (its replay dropped: the journal has it), then the prompt,
- * with no item duplicated. The session was started with a model and a mode picked in New Run's quick picks (from
- * what the agent advertised); the agent's session/load answers its defaults (--load-defaults, as claude-agent-acp
- * does), so phase 2 must send them again before the follow-up. The runner (test/harness/runIntegration.mjs) launches the two phases and keeps the agent's
+ * session when a follow-up is sent: `session/resume` first (the agent advertises it, as claude-agent-acp and
+ * codex-acp do: nothing is replayed), then the prompt, with no item duplicated. The session was started with a model
+ * and a mode picked in New Run's quick picks (from what the agent advertised); a new agent process answers its
+ * default model, so phase 2 must send the person's again before the follow-up. The run keeps the title the agent
+ * gave the session (session_info_update). The runner (test/harness/runIntegration.mjs) launches the two phases and keeps the agent's
  * state directory between them (SWITCHBOARD_RELOAD_ACP_STATE); the reference agent persists sessions there.
  */
 import * as assert from 'node:assert/strict';
@@ -21,6 +22,8 @@ import { addConnections, agentProcess, answerText, commandLine, endedTurns, fixt
 const NAME = 'ACP reload';
 const CONNECTION = `acp:${NAME}`;
 const FIRST = 'remember the word kiwi';
+/** The reference agent's name for the session (its first prompt's words, capitalized). */
+const TITLE = 'Remember the word kiwi';
 const FOLLOW_UP = 'which word did I ask you to remember';
 
 interface Phase1 {
@@ -66,6 +69,7 @@ suite('Reload phase 1: ACP session', () => {
     assert.equal(typeof runKey, 'string');
     await waitFor('the chosen model and mode shown', () => a.store.state.runs.get(runKey)?.model === 'ref-large · Plan');
     await waitFor('the turn', () => endedTurns(a, runKey, 'completed').length === 1, 30000);
+    await waitFor("the agent's title", () => a.store.state.runs.get(runKey)?.title === TITLE);
     await a.flushTrace();
     const phase1: Phase1 = { runKey, agentPid: await agentProcess(fixturePath('acp')), items: itemsOf(a, runKey).length, answer: answerText(a, runKey) };
     assert.match(phase1.answer, /You said: \*remember the word kiwi\*/);
@@ -77,13 +81,13 @@ suite('Reload phase 1: ACP session', () => {
 });
 
 suite('Reload phase 2: ACP session', () => {
-  test('the transcript is restored; a follow-up continues the session through session/load, nothing doubled', async function () {
+  test('the transcript is restored; a follow-up continues the session through session/resume, nothing doubled', async function () {
     this.timeout(90000);
     skipOutsideReloadLaunch(this);
     const a = await api();
     const phase1 = JSON.parse(fs.readFileSync(phase1File(), 'utf8')) as Phase1;
     const run = await waitFor('the session, restored from storage', () => a.store.state.runs.get(phase1.runKey));
-    assert.equal(run.title, FIRST);
+    assert.equal(run.title, TITLE);
     await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
     assert.equal(a.store.state.runs.get(phase1.runKey)?.state, 'idle');
     assert.match(a.store.state.runs.get(phase1.runKey)?.stateDetail ?? '', /^Restored/);
@@ -104,22 +108,24 @@ suite('Reload phase 2: ACP session', () => {
     await waitFor('the follow-up turn', () => endedTurns(a, phase1.runKey, 'completed').length === 2, 30000);
     const out = (await traceOf(NAME)).filter((l) => l.dir === 'out');
     const sessionId = phase1.runKey.split('::')[1];
-    const load = out.findIndex((l) => l.frame.method === 'session/load' && (l.frame.params as { sessionId?: string }).sessionId === sessionId);
+    const load = out.findIndex((l) => l.frame.method === 'session/resume' && (l.frame.params as { sessionId?: string }).sessionId === sessionId);
     const prompts = out.flatMap((l, i) => (l.frame.method === 'session/prompt' ? [i] : []));
-    assert.ok(load >= 0, 'session/load of the restored session');
+    assert.ok(load >= 0, 'session/resume of the restored session');
+    assert.ok(!out.some((l) => l.frame.method === 'session/load'), 'resume is preferred: no load');
     const again = out.slice(load + 1, prompts[1]).map((l) => [l.frame.method, (l.frame.params as { modeId?: string; value?: string }).modeId ?? (l.frame.params as { value?: string }).value]);
-    assert.deepEqual(again, [['session/set_mode', 'plan'], ['session/set_config_option', 'ref-large']], 'the model and mode sent again after the load');
+    // The agent resumed it in the mode it keeps with the session; the model is per process, so it goes again.
+    assert.deepEqual(again, [['session/set_config_option', 'ref-large']], 'the model sent again after the resume');
     assert.equal(a.store.state.runs.get(phase1.runKey)?.model, 'ref-large · Plan', 'the header keeps them');
-    assert.ok(prompts.length === 2 && prompts[1]! > load, 'the follow-up was sent after the load (one prompt per window)');
+    assert.ok(prompts.length === 2 && prompts[1]! > load, 'the follow-up was sent after the resume (one prompt per window)');
     const items = itemsOf(a, phase1.runKey);
-    assert.deepEqual(items.flatMap((i) => (i.kind === 'user' ? [i.text] : [])), [FIRST, FOLLOW_UP], 'each prompt once (the load replay is dropped)');
+    assert.deepEqual(items.flatMap((i) => (i.kind === 'user' ? [i.text] : [])), [FIRST, FOLLOW_UP], 'each prompt once (nothing replayed)');
     const texts = items.filter((i) => i.kind === 'text');
     assert.equal(texts.length, 2, 'one answer per turn');
     assert.ok(answerText(a, phase1.runKey).startsWith(phase1.answer), 'the first answer is unchanged');
     // The agent counts the prompts of the session it loaded: 2 means it continued the first one (usage 1000 × prompts + …).
     const usage = items.flatMap((i) => (i.kind === 'usage' ? [(i.data as { used: number }).used] : []));
     assert.equal(usage.length, 2);
-    assert.ok(usage[1]! >= 2000 && usage[1]! < 3000, `the loaded session has both prompts (used ${usage[1]})`);
+    assert.ok(usage[1]! >= 2000 && usage[1]! < 3000, `the resumed session has both prompts (used ${usage[1]})`);
     await waitFor('the follow-up in the webview', async () => (await webviewTexts('[data-kind="text"]')).some((t) => t.includes(`You said: ${FOLLOW_UP}`)));
     await screenshot('acp-reload-phase2.png');
     await setViewExpanded('Connections', true);

@@ -2,7 +2,8 @@
  * ACP's own actions, as data (kit/daemonActions.ts): restart the agent (after a crash), sign in with one of the
  * agent's auth methods (an `env_var` method asks for its variables, kept in the secret store), sign out (delete what
  * the secret store keeps of it), switch a session's
- * mode (`session/set_mode`) and change one of its settings, e.g. the model (`session/set_config_option`). The
+ * mode (`session/set_mode`) and change one of its settings, e.g. the model (`session/set_config_option`); open one
+ * of the agent's sessions, fork a run and close a session, where the agent advertises it (acpAgentSessions.ts). The
  * choices come from the agent (`nextAcpActionInput`).
  */
 import { modeDetail } from './autonomousModes';
@@ -75,23 +76,70 @@ export const ACP_ACTIONS: readonly DaemonAction[] = [
     failure: 'The setting was not changed',
     headerButton: true,
   },
+  {
+    command: `${A}.openSession`,
+    title: 'Open Agent Session…',
+    icon: 'history',
+    scope: 'connection',
+    when: { facts: ['listSessions'] },
+    menus: [{ item: 'connection', group: '2_run@2' }],
+    pickTarget: 'Open a session of which agent?',
+    progress: 'Opening the session…',
+    failure: 'The session was not opened',
+  },
+  {
+    command: `${A}.forkRun`,
+    title: 'Fork Run',
+    icon: 'repo-forked',
+    scope: 'run',
+    when: { facts: ['fork'], notRunStates: ['starting', 'running', 'waiting_approval'] },
+    menus: [{ item: 'run', group: '2_acp@3' }],
+    pickTarget: 'Fork which run?',
+    failure: 'The run was not forked',
+    headerButton: true,
+  },
+  {
+    command: `${A}.closeSession`,
+    title: 'Close Session',
+    icon: 'close',
+    scope: 'run',
+    when: { facts: ['close'], runStates: ['idle', 'interrupted'] },
+    menus: [{ item: 'run', group: '2_acp@4' }],
+    pickTarget: 'Close which session?',
+    inputs: [
+      {
+        kind: 'confirm',
+        name: 'confirmed',
+        message: 'Close "{title}"?',
+        detail: 'The agent frees the session. Its transcript stays here, and "Open Agent Session…" takes it up again.',
+        button: 'Close Session',
+      },
+    ],
+    failure: 'The session was not closed',
+  },
 ];
 
-/** Connection facts: `signIn` (the agent lists auth methods); run facts: `modes`, `settings` (it offers them). */
+/**
+ * Connection facts: `signIn` (the agent lists auth methods), `listSessions` (it lists its sessions and can take one
+ * up); run facts: `modes`, `settings` (it offers them), `fork`, `close` (it advertises them).
+ */
 export function acpFacts(driver: AcpDriver, runId?: string): readonly string[] {
+  const abilities = driver.abilities;
   if (runId === undefined) {
-    return driver.authMethods.length > 0 ? ['signIn'] : [];
+    return [...(driver.authMethods.length > 0 ? ['signIn'] : []), ...(driver.agentSessions.canOpen() ? ['listSessions'] : [])];
   }
   const session = driver.session(runId);
   return [
     ...((session?.modes?.availableModes.length ?? 0) > 1 ? ['modes'] : []),
     ...(session?.configOptions?.some((o) => o.type === 'select') ? ['settings'] : []),
+    ...(session && abilities.fork ? ['fork'] : []),
+    ...(session && abilities.close ? ['close'] : []),
   ];
 }
 
 const str = (answers: ActionAnswers, name: string): string | undefined => (typeof answers[name] === 'string' ? (answers[name] as string) : undefined);
 
-export function nextAcpActionInput(driver: AcpDriver, command: string, target: ActionTarget, answers: ActionAnswers): ActionInput | undefined {
+export function nextAcpActionInput(driver: AcpDriver, command: string, target: ActionTarget, answers: ActionAnswers): ActionInput | undefined | Promise<ActionInput | undefined> {
   const session = target.runId !== undefined ? driver.session(target.runId) : undefined;
   switch (command) {
     case `${A}.signIn`: {
@@ -119,6 +167,8 @@ export function nextAcpActionInput(driver: AcpDriver, command: string, target: A
       }
       return undefined;
     }
+    case `${A}.openSession`:
+      return driver.agentSessions.nextPick(answers);
     default:
       return undefined;
   }
@@ -150,6 +200,15 @@ export async function performAcpAction(driver: AcpDriver, command: string, targe
     case `${A}.configure`:
       await driver.setConfigOption(runId, str(answers, 'option') ?? '', str(answers, 'value') ?? '');
       return { kind: 'done' };
+    case `${A}.openSession`: {
+      const opened = await driver.agentSessions.open(answers);
+      return opened ? { kind: 'openRun', runId: opened.runId } : { kind: 'declined', message: `${target.connectionId.replace(/^acp:/, '')} has no sessions for this folder.` };
+    }
+    case `${A}.forkRun`:
+      return { kind: 'openRun', runId: await driver.agentSessions.fork(runId) };
+    case `${A}.closeSession`:
+      await driver.agentSessions.close(runId);
+      return { kind: 'done', status: 'The agent closed the session.' };
     default:
       throw new DriverError(`ACP has no action "${command}".`);
   }

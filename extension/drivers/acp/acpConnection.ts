@@ -10,7 +10,9 @@ import type {
   AuthenticateResponse,
   ClientConnection,
   ContentBlock,
+  ForkSessionResponse,
   InitializeResponse,
+  ListSessionsResponse,
   LoadSessionResponse,
   NewSessionResponse,
   PromptResponse,
@@ -18,10 +20,12 @@ import type {
   ReadTextFileResponse,
   RequestPermissionRequest,
   RequestPermissionResponse,
+  ResumeSessionResponse,
   SessionNotification,
   WriteTextFileRequest,
   WriteTextFileResponse,
-} from '@agentclientprotocol/sdk';
+} from '@agentclientprotocol/sdk/unstable';
+import type { SessionNotification as StableSessionNotification } from '@agentclientprotocol/sdk';
 import type * as AcpSdk from './acpSdk';
 import type { FrameTap } from '../../transport/frameTap';
 import { MAX_LINE_BYTES } from '../../transport/lineSplitter';
@@ -41,7 +45,8 @@ function sdk(): typeof AcpSdk {
 
 /** What the agent may ask of the editor. */
 export interface AcpClientHandlers {
-  sessionUpdate(notification: SessionNotification): void;
+  /** Typed as the stable kinds: the unstable ones (notices, compaction, …) reach the mapping's default case. */
+  sessionUpdate(notification: StableSessionNotification): void;
   requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
   readTextFile(request: ReadTextFileRequest): Promise<ReadTextFileResponse>;
   writeTextFile(request: WriteTextFileRequest): Promise<WriteTextFileResponse>;
@@ -66,7 +71,7 @@ export class AcpConnection {
     this.process = new StdioProcess(launch);
     const { client, methods, ndJsonStream } = sdk();
     const app = client({ name: 'Agent Switchboard' })
-      .onNotification(methods.client.session.update, ({ params }) => handlers.sessionUpdate(params))
+      .onNotification(methods.client.session.update, ({ params }) => handlers.sessionUpdate(params as SessionNotification as StableSessionNotification))
       .onRequest(methods.client.session.requestPermission, ({ params }) => handlers.requestPermission(params))
       .onRequest(methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params).catch(asRequestError))
       .onRequest(methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params).catch(asRequestError));
@@ -99,6 +104,26 @@ export class AcpConnection {
 
   loadSession(sessionId: string, cwd: string): Promise<LoadSessionResponse> {
     return this.call(() => this.connection.agent.request(sdk().methods.agent.session.load, { sessionId, cwd, mcpServers: [] }));
+  }
+
+  /** `session/resume`: the agent takes the session up again without replaying it (sessionCapabilities.resume). */
+  resumeSession(sessionId: string, cwd: string): Promise<ResumeSessionResponse> {
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.resume, { sessionId, cwd, mcpServers: [] }));
+  }
+
+  /** One page of `session/list` (sessionCapabilities.list); `cursor` is the last page's `nextCursor`. */
+  listSessions(cwd: string, cursor: string | undefined): Promise<ListSessionsResponse> {
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.list, { cwd, ...(cursor !== undefined ? { cursor } : {}) }));
+  }
+
+  /** `session/close`: the agent frees the session (sessionCapabilities.close); it stays in its store. */
+  closeSession(sessionId: string): Promise<unknown> {
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.close, { sessionId }));
+  }
+
+  /** `session/fork` (unstable, sessionCapabilities.fork): a new session with the history of `sessionId`. */
+  forkSession(sessionId: string, cwd: string): Promise<ForkSessionResponse> {
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.fork, { sessionId, cwd, mcpServers: [] }));
   }
 
   prompt(sessionId: string, prompt: readonly ContentBlock[]): Promise<PromptResponse> {

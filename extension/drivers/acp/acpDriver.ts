@@ -3,13 +3,13 @@
  * extension host. Unlike a daemon it dies with the window, so "connect" spawns it and `initialize`s it; a run is one
  * of its sessions (run id = session id), created with `session/new` in the workspace folder. Everything folded into a
  * run is journaled (kit/runRecorder.ts); after a reload the transcripts come back from the journal, and a session
- * continues through `session/load` — while the agent replays it, its updates are dropped, since the journal already
- * has them — when the agent can load sessions. A crash is not retried by itself: the connection fails with the tail
- * of the agent's stderr and offers *Restart*. The client's file methods (`fs/read_text_file`, `fs/write_text_file`)
- * go through the editor (WorkspaceAccess): an agent that uses them sees unsaved edits and its writes are undoable;
- * agents that read and write the disk themselves (Claude Code, Codex) are not covered by that.
+ * continues through `session/resume`, else `session/load` (its replay dropped: the journal has it); the agent's
+ * other sessions, forks and closes are acpAgentSessions.ts'. A crash is not retried by itself: the connection fails
+ * with the tail of the agent's stderr and offers *Restart*. The client's file methods (`fs/read_text_file`,
+ * `fs/write_text_file`) go through the editor (WorkspaceAccess): an agent that uses them sees unsaved edits and its
+ * writes are undoable; agents that read and write the disk themselves (Claude Code, Codex) are not covered by that.
  */
-import type { InitializeResponse } from '@agentclientprotocol/sdk';
+import type { InitializeResponse } from '@agentclientprotocol/sdk/unstable';
 import * as z from 'zod/mini';
 import type { Capability } from '../../model/modelTypes';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
@@ -23,12 +23,15 @@ import { connectionRecorder } from '../kit/connectionJournal';
 import type { RunRecorder } from '../kit/runRecorder';
 import { Emitter } from '../../base/emitter';
 import { acpFacts, nextAcpActionInput, performAcpAction, restartOffer } from './acpActions';
+import { AcpAgentSessions } from './acpAgentSessions';
 import { AcpConnection } from './acpConnection';
 import { readThroughEditor, writeThroughEditor } from './acpEditorAccess';
 import { authChoices, launchSpecOf } from './acpLaunch';
+import { defaultRunTitle } from './acpRunTitles';
 import { acpSecrets, registerLaunchSecrets } from './acpSecrets';
 import type { DriverSecrets } from '../kit/workspaceAccess';
 import type { AuthChoice, ForgottenSignIn } from './acpLaunch';
+import { sessionAbilitiesOf, type AcpSessionAbilities } from './acpSessionAbilities';
 import { AcpSessionSettings } from './acpSessionChoices';
 import { AcpSessionStarts } from './acpSessionStarts';
 import { AcpSessionStore } from './acpSessionStore';
@@ -56,13 +59,9 @@ export class AcpDriver extends BaseDriver implements Driver {
   private readonly secrets: DriverSecrets;
   private readonly signIns: AcpSignIn;
   private readonly settings: AcpSessionSettings;
-  private readonly starts = new AcpSessionStarts({
-    agent: () => this.requireAgent(),
-    fallbackCwd: () => this.ctx.profile.cwd ?? this.ctx.workspaceFolder,
-    name: this.ctx.profile.name,
-    canSignIn: () => this.authMethods.length > 0,
-    startMode: this.ctx.profile.startMode,
-  });
+  /** The agent's sessions beyond "New Run…": list and open, fork, close (acpAgentSessions.ts). */
+  readonly agentSessions: AcpAgentSessions;
+  private readonly starts = new AcpSessionStarts({ agent: () => this.requireAgent(), fallbackCwd: () => this.listCwd, name: this.ctx.profile.name, canSignIn: () => this.authMethods.length > 0, startMode: this.ctx.profile.startMode });
 
   constructor(ctx: DriverContext) {
     super(ctx);
@@ -92,11 +91,14 @@ export class AcpDriver extends BaseDriver implements Driver {
       notice: (session, text) => this.recorder.event(session.sessionId, { kind: 'notice', text, level: 'warning' }).catch(() => undefined),
       log: ctx.log,
     });
+    const { sessions, runs, recorder, storage, settings, turns } = this;
+    this.agentSessions = new AcpAgentSessions({ agent: () => this.requireAgent(), abilities: () => this.abilities, listCwd: () => this.listCwd, provider: () => this.providerName, sessions, runs, recorder, storage, settings, turns });
   }
 
-  get authMethods(): readonly AuthChoice[] {
-    return authChoices(this.init?.authMethods);
-  }
+  get authMethods(): readonly AuthChoice[] { return authChoices(this.init?.authMethods); }
+
+  /** What the running agent advertises it can do with sessions (nothing while it does not run). */
+  get abilities(): AcpSessionAbilities { return sessionAbilitiesOf(this.agent ? this.init : undefined); }
 
   protected override async loadStorage(): Promise<void> {
     await this.storage.restore();
@@ -142,7 +144,7 @@ export class AcpDriver extends BaseDriver implements Driver {
       capabilities: ACP_CAPABILITIES,
       serverDescription: [init.agentInfo?.title ?? init.agentInfo?.name, init.agentInfo?.version].filter(Boolean).join(' ') || 'ACP agent',
     });
-    this.storage.markRestorable(init.agentCapabilities?.loadSession === true);
+    this.storage.markRestorable(sessionAbilitiesOf(init));
   }
 
   protected override isFatal(error: unknown): boolean {
@@ -174,10 +176,8 @@ export class AcpDriver extends BaseDriver implements Driver {
     this.storage.applySessionEffects(session, { configOptions: created.configOptions ?? [] });
     // What the agent sent about the session before the driver knew it (its slash commands) comes in now.
     this.turns.takeEarlyUpdates(session);
-    const title = options.prompt.trim().split(/\r?\n/, 1)[0]!.slice(0, 80) || 'New session';
-    await this.storage.created(session, title, this.init?.agentInfo?.title ?? this.init?.agentInfo?.name ?? this.ctx.profile.name);
-    // The model and mode asked for (no mode picked: the profile's start mode) go to the agent before the first
-    // prompt; what it cannot do is said.
+    await this.storage.created(session, defaultRunTitle(options.prompt), this.providerName);
+    // The model and mode asked for (none picked: the profile's start mode) go to the agent before the first prompt.
     await this.settings.applyNew(session, options.model, options.permission || this.ctx.profile.startMode);
     this.turns.start(session, options.prompt);
     return created.sessionId;
@@ -274,12 +274,15 @@ export class AcpDriver extends BaseDriver implements Driver {
   private async liveSession(runId: string): Promise<AcpSession> {
     const session = this.sessions.require(runId);
     if (!session.live) {
-      await this.storage.load(this.requireAgent(), session, this.init?.agentCapabilities?.loadSession === true);
-      // The load answers the agent's defaults: the person's mode and model come back before anything is sent.
+      await this.storage.continue(this.requireAgent(), session, this.abilities);
+      // A load (or resume) may answer the agent's defaults: the person's mode and model go again before anything is sent.
       await this.settings.reapply(session);
     }
     return session;
   }
+
+  private get listCwd(): string | undefined { return this.ctx.profile.cwd ?? this.ctx.workspaceFolder; }
+  private get providerName(): string { return this.init?.agentInfo?.title ?? this.init?.agentInfo?.name ?? this.ctx.profile.name; }
 
   private queueOp(runId: string, op: (session: AcpSession) => void): Promise<void> {
     const session = this.sessions.require(runId);

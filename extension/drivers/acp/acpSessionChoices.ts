@@ -185,11 +185,11 @@ export class AcpSessionSettings {
     await this.apply(session, notices, 'for the new session');
   }
 
-  /** After `session/load` (which answers the agent's defaults): the person's last choices again. */
-  reapply(session: AcpSession): Promise<void> {
+  /** After `session/load` (which answers the agent's defaults), or a fork: the person's last choices again. */
+  reapply(session: AcpSession, when = 'after the reload'): Promise<void> {
     // Shown as loaded first: the header says what the agent answered, then what was applied.
     this.deps.show(session, { configOptions: session.configOptions ?? [] });
-    return this.apply(session, [], 'after the reload');
+    return this.apply(session, [], when);
   }
 
   private async apply(session: AcpSession, said: readonly string[], when: string): Promise<void> {

@@ -1,8 +1,9 @@
 /**
  * What outlives the agent process for ACP sessions: the run index and journal (kit/runRecorder.ts), each session's
  * working directory and local change set (git tree snapshots, as for SCV: ACP agents deliver no change sets), the
- * mode and settings the person chose for it (acpSessionChoices.ts), the sign-in the user chose, and how a restored session continues — `session/load` with its updates dropped while the
- * agent replays them (the journal has them), or, for an agent that cannot load sessions, an honest end.
+ * mode and settings the person chose for it (acpSessionChoices.ts), the sign-in the user chose, and how a restored
+ * session continues: `session/resume` where the agent offers it (no replay), else `session/load` with its updates
+ * dropped while the agent replays them (the journal has them), or, for an agent that can do neither, an honest end.
  */
 import { shownModeName } from './autonomousModes';
 import type { RunFields } from '../../model/modelActions';
@@ -17,12 +18,16 @@ import type { RunRecorder } from '../kit/runRecorder';
 import type { AcpConnection } from './acpConnection';
 import type { AcpSideEffects } from './acpEventMapping';
 import type { AuthChoice } from './acpLaunch';
+import { shownAgentTitle } from './acpRunTitles';
+import type { AcpSessionAbilities } from './acpSessionAbilities';
 import { AUTH_METHOD_KEY, forgetAuthChoice } from './acpLaunch';
 import { chosenFromExtra } from './acpSessionChoices';
 import type { AcpSession, AcpSessions } from './acpSessions';
 
-const RESTORED_DETAIL = 'Restored: it continues when you send a message';
+export const RESTORED_DETAIL = 'Restored: it continues when you send a message';
 const NOT_LOADABLE = 'This agent cannot continue a session after a reload; start a new one';
+/** A closed session's detail: the agent freed it; it can be taken up again from the agent's list. */
+export const CLOSED_DETAIL = 'Closed: the agent freed this session. "Open Agent Session…" takes it up again';
 
 export class AcpSessionStore {
   private readonly localChanges: LocalChangeSets;
@@ -55,8 +60,12 @@ export class AcpSessionStore {
         for (const approvalId of this.runs.get(stored.runId)?.pendingApprovals ?? []) {
           await this.recorder.event(stored.runId, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The agent stopped with the window; it no longer waits for this.' });
         }
-        const state = this.runs.get(stored.runId)?.state;
-        await this.recorder.fields(stored.runId, state === 'running' || state === 'waiting_approval' ? { state: 'interrupted', stateDetail: 'The window was reloaded during a turn' } : { state: 'idle', stateDetail: RESTORED_DETAIL });
+        const run = this.runs.get(stored.runId);
+        const state = run?.state;
+        // A session the person closed stays closed: the agent freed it, and "Open Agent Session…" takes it up.
+        if (!(state === 'completed' && run?.stateDetail === CLOSED_DETAIL)) {
+          await this.recorder.fields(stored.runId, state === 'running' || state === 'waiting_approval' ? { state: 'interrupted', stateDetail: 'The window was reloaded during a turn' } : { state: 'idle', stateDetail: RESTORED_DETAIL });
+        }
         // Shown again once the run is back in the store (the sink drops updates of runs it does not know): from the
         // session's start to the working tree now, as after a turn.
         const session = this.sessions.get(stored.runId);
@@ -69,8 +78,8 @@ export class AcpSessionStore {
   }
 
   /** After `initialize`: restored sessions say whether they can go on. */
-  markRestorable(canLoad: boolean): void {
-    if (canLoad) {
+  markRestorable(abilities: AcpSessionAbilities): void {
+    if (abilities.load || abilities.resume) {
       return;
     }
     for (const session of this.sessions.all()) {
@@ -92,21 +101,27 @@ export class AcpSessionStore {
     }
   }
 
-  /** `session/load` of a restored session; its replayed updates are dropped (the journal holds them). */
-  async load(agent: AcpConnection, session: AcpSession, canLoad: boolean): Promise<void> {
-    if (!canLoad) {
+  /**
+   * Continues a session this process does not have: `session/resume` where offered (nothing replayed), else
+   * `session/load`, whose replay is dropped (the journal holds it). `preferLoad`: a session started elsewhere, whose
+   * history only a load's replay brings — loaded where the agent can, and the replay kept.
+   */
+  async continue(agent: AcpConnection, session: AcpSession, abilities: AcpSessionAbilities, options: { readonly preferLoad?: boolean } = {}): Promise<'resumed' | 'loaded'> {
+    const how = abilities.load && (options.preferLoad === true || !abilities.resume) ? 'loaded' : abilities.resume ? 'resumed' : undefined;
+    if (how === undefined) {
       throw new Error(NOT_LOADABLE);
     }
-    session.loading = true;
+    session.loading = how === 'loaded' && options.preferLoad !== true;
     try {
-      const loaded = await agent.loadSession(session.sessionId, session.cwd);
-      session.modes = loaded.modes ?? undefined;
-      session.configOptions = loaded.configOptions ?? undefined;
+      const answer = how === 'resumed' ? await agent.resumeSession(session.sessionId, session.cwd) : await agent.loadSession(session.sessionId, session.cwd);
+      session.modes = answer.modes ?? undefined;
+      session.configOptions = answer.configOptions ?? undefined;
       session.live = true;
     } finally {
       session.loading = false;
     }
     await this.recorder.fields(session.sessionId, { state: 'idle', stateDetail: '' });
+    return how;
   }
 
   /** After each turn: the change set from the session's start to the working tree now. */
@@ -137,8 +152,9 @@ export class AcpSessionStore {
    */
   publishSessionState(session: AcpSession, effects: AcpSideEffects): void {
     const fields: { -readonly [K in keyof RunFields]: RunFields[K] } = {};
-    if (effects.title) {
-      fields.title = effects.title;
+    const title = shownAgentTitle(effects.title);
+    if (title !== undefined) {
+      fields.title = title;
     }
     if (effects.commands) {
       // Offered in the composer after a leading "/" (what the agent calls its commands, without the slash).

@@ -13,14 +13,14 @@ import { runKeyOf } from '../../../extension/model/modelTypes';
 import { until } from '../drivers/driverTestKit';
 import { idle, rig, run } from './acpDriverRig';
 
-test('a reload restores the transcript from the journal and the session continues through session/load', { timeout: 40_000 }, async () => {
-  const first = await rig();
+test('a reload restores the transcript from the journal and the session continues through session/load (an agent that cannot resume)', { timeout: 40_000 }, async () => {
+  const first = await rig({ agentArgs: ['--without-session', 'resume'] });
   const runId = await first.driver.startRun({ prompt: 'hello before the reload', workspaceRoots: [first.ws.dir] });
   await until('the first turn ended', () => idle(first, runId));
   const before = first.items(runId);
   await first.driver.dispose();
 
-  const second = await rig({ ws: first.ws, storage: first.storage, stateDir: first.stateDir });
+  const second = await rig({ ws: first.ws, storage: first.storage, stateDir: first.stateDir, agentArgs: ['--without-session', 'resume'] });
   assert.deepEqual(second.items(runId).map((i) => i.kind), before.map((i) => i.kind), 'restored from the journal, nothing re-parsed or lost');
   assert.match(run(second, runId)?.stateDetail ?? '', /continues when you send/);
   const key = runKeyOf(second.setup.connectionId, runId);
@@ -58,7 +58,7 @@ test('mode and model: the actions offer what the agent advertises and change it'
   const r = await rig();
   const runId = await r.driver.startRun({ prompt: 'hello', workspaceRoots: [r.ws.dir] });
   await until('idle', () => idle(r, runId));
-  assert.deepEqual([...r.driver.actionFacts(runId)].sort(), ['modes', 'settings']);
+  assert.deepEqual([...r.driver.actionFacts(runId)].sort(), ['close', 'fork', 'modes', 'settings']);
   const modes = await r.driver.nextActionInput('agentSwitchboard.acp.setMode', { connectionId: r.setup.connectionId, runId }, {});
   assert.equal(modes?.kind, 'pick');
   const plan = modes?.kind === 'pick' ? modes.choices.find((c) => c.value === 'plan') : undefined;
@@ -78,7 +78,7 @@ test('sign-in: an env_var method asks for the key, keeps it in the secret store,
   const secrets = memorySecrets();
   const r = await rig({ agentArgs: ['--auth'], secrets });
   await assert.rejects(r.driver.startRun({ prompt: 'hello', workspaceRoots: [r.ws.dir] }), /sign in first/);
-  assert.deepEqual(r.driver.actionFacts(), ['signIn']);
+  assert.deepEqual(r.driver.actionFacts(), ['signIn', 'listSessions']);
   const target = { connectionId: r.setup.connectionId };
   const method = await r.driver.nextActionInput('agentSwitchboard.acp.signIn', target, {});
   const id = method?.kind === 'pick' ? method.choices[0]!.value : '';

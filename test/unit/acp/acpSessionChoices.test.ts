@@ -66,14 +66,15 @@ test('a model or mode the agent does not offer, or refuses, is said; the run goe
 });
 
 test('after a reload the session gets its mode and model again (session/load answers the defaults)', { timeout: 40_000 }, async () => {
-  const first = await rig({ agentArgs: ['--load-defaults'] });
+  // An agent that loads but does not resume: the load's defaults are what the choices must overrule.
+  const first = await rig({ agentArgs: ['--load-defaults', '--without-session', 'resume'] });
   const runId = await first.driver.startRun({ prompt: 'hello', workspaceRoots: [first.ws.dir] });
   await until('idle', () => idle(first, runId));
   await first.driver.setMode(runId, 'plan');
   await first.driver.setConfigOption(runId, 'model', 'ref-large');
   await first.driver.dispose();
 
-  const second = await rig({ ws: first.ws, storage: first.storage, stateDir: first.stateDir, agentArgs: ['--load-defaults'] });
+  const second = await rig({ ws: first.ws, storage: first.storage, stateDir: first.stateDir, agentArgs: ['--load-defaults', '--without-session', 'resume'] });
   await second.driver.sendMessage(runId, 'edit the readme');
   await until('two turns', () => second.items(runId).filter((i) => i.kind === 'turn' && i.phase === 'completed').length === 2 || (run(second, runId)?.pendingApprovals.length ?? 0) > 0);
   assert.deepEqual(methodsSent(second).slice(0, 4), ['session/load', 'session/set_mode', 'session/set_config_option', 'session/prompt']);
@@ -83,12 +84,12 @@ test('after a reload the session gets its mode and model again (session/load ans
 });
 
 test('after a reload, a mode the agent refuses is said, not dropped', { timeout: 40_000 }, async () => {
-  const first = await rig({ agentArgs: ['--load-defaults'] });
+  const first = await rig({ agentArgs: ['--load-defaults', '--without-session', 'resume'] });
   const runId = await first.driver.startRun({ prompt: 'hello', permission: 'plan', workspaceRoots: [first.ws.dir] });
   await until('idle', () => idle(first, runId));
   await first.driver.dispose();
 
-  const second = await rig({ ws: first.ws, storage: first.storage, stateDir: first.stateDir, agentArgs: ['--load-defaults', '--refuse-mode', 'plan'] });
+  const second = await rig({ ws: first.ws, storage: first.storage, stateDir: first.stateDir, agentArgs: ['--load-defaults', '--refuse-mode', 'plan', '--without-session', 'resume'] });
   await second.driver.sendMessage(runId, 'hello again');
   await until('the second turn', () => second.items(runId).filter((i) => i.kind === 'turn' && i.phase === 'completed').length === 2);
   assert.ok(notices(second, runId).some((n) => /refused the mode Plan after the reload .*stays in Ask/.test(n)), notices(second, runId).join('\n'));
@@ -101,7 +102,7 @@ test('a mode the agent switched to itself (current_mode_update) is the one the s
   await until('idle in plan mode', () => idle(first, runId) && run(first, runId)?.model === 'ref-small · Plan');
   await first.driver.dispose();
 
-  const second = await rig({ ws: first.ws, storage: first.storage, stateDir: first.stateDir, agentArgs: ['--load-defaults'] });
+  const second = await rig({ ws: first.ws, storage: first.storage, stateDir: first.stateDir, agentArgs: ['--load-defaults', '--without-session', 'resume'] });
   await second.driver.sendMessage(runId, 'edit the readme');
   await settled(second, runId);
   await until('the second turn or a request', () => second.items(runId).filter((i) => i.kind === 'turn' && i.phase === 'completed').length === 2 || (run(second, runId)?.pendingApprovals.length ?? 0) > 0);

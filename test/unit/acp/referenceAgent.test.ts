@@ -33,13 +33,13 @@ async function setup(options: ReferenceAgentOptions = {}): Promise<{ client: Acp
 
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];
 
-test('initialize: protocol 1, loadSession, list/resume, embedded context, no auth methods by default', { timeout: 10_000 }, async () => {
+test('initialize: protocol 1, loadSession, list/resume/close/fork, embedded context, no auth methods by default', { timeout: 10_000 }, async () => {
   const agent = startInProcessAgent();
   cleanups.push(() => agent.close());
   const init = await new AcpTestClient(agent.clientStream).initialize();
   assert.equal(init.protocolVersion, 1);
   assert.equal(init.agentCapabilities?.loadSession, true);
-  assert.deepEqual(init.agentCapabilities?.sessionCapabilities, { list: {}, resume: {} });
+  assert.deepEqual(init.agentCapabilities?.sessionCapabilities, { list: {}, resume: {}, close: {}, fork: {} });
   assert.equal(init.agentCapabilities?.promptCapabilities?.embeddedContext, true);
   assert.deepEqual(init.authMethods, []);
   assert.equal(init.agentInfo?.name, 'reference-acp-agent');
@@ -105,7 +105,7 @@ test('modes: session/new offers ask/auto/plan; set_mode changes it; mode:<id> ma
   const switched = client.updates(sessionId, 'current_mode_update');
   assert.deepEqual(switched.map((u) => (u.sessionUpdate === 'current_mode_update' ? u.currentModeId : '')), ['plan']);
   const list = await client.agent.request(methods.agent.session.list, {});
-  assert.equal(list.sessions.find((s) => s.sessionId === sessionId)?.title, 'switch mode:plan now');
+  assert.equal(list.sessions.find((s) => s.sessionId === sessionId)?.title, 'Switch mode:plan now');
 });
 
 test('stop reasons: max_tokens cuts the answer short, refusal answers a refusal, max_turn_requests', { timeout: 10_000 }, async () => {

@@ -48,8 +48,9 @@ function prompt(client: AcpTestClient, sessionId: string, text: string): Promise
   return client.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] }).then((r) => r.stopReason);
 }
 
-/** What a load replays: the history, without usage and command lists (not part of the conversation). */
-const conversation = (updates: readonly SessionUpdate[]): SessionUpdate[] => updates.filter((u) => u.sessionUpdate !== 'usage_update' && u.sessionUpdate !== 'available_commands_update');
+/** What a load replays: the history, without usage, command lists and the session's title (not part of the conversation). */
+const conversation = (updates: readonly SessionUpdate[]): SessionUpdate[] =>
+  updates.filter((u) => u.sessionUpdate !== 'usage_update' && u.sessionUpdate !== 'available_commands_update' && u.sessionUpdate !== 'session_info_update');
 
 test('crash mid-turn: the prompt fails, the process exits 70 with the reason on stderr, nothing is left', { timeout: 20_000 }, async () => {
   const { ws, stateDir } = workspaceAndState();
@@ -102,7 +103,7 @@ test('session/load in a new process replays the conversation, then the session g
 
   const second = await start(ws, stateDir);
   const listed = await second.client.agent.request(methods.agent.session.list, { cwd: ws.dir });
-  assert.deepEqual(listed.sessions.map((s) => [s.sessionId, s.title]), [[sessionId, 'hello one']]);
+  assert.deepEqual(listed.sessions.map((s) => [s.sessionId, s.title]), [[sessionId, 'Hello one']], 'the title the agent gave it after the first turn');
   const loaded = await second.client.agent.request(methods.agent.session.load, { sessionId, cwd: ws.dir, mcpServers: [] });
   assert.equal(loaded.modes?.currentModeId, 'auto', 'the mode the agent switched to is kept');
   const replayed = conversation(second.client.updates(sessionId));

@@ -139,6 +139,10 @@ function recordingDriver(calls: string[]): never {
       if (name === 'connectionName') {
         return 'demo';
       }
+      if (name === 'agentSessions') {
+        // ACP's session features are a part of its driver: their calls are the driver's too.
+        return recordingDriver(calls);
+      }
       if (name === 'authMethods') {
         return [{ id: 'm', name: 'Key', kind: 'env_var', vars: [] }];
       }

@@ -42,6 +42,7 @@ export function readProtocolDocs(dir: string = PROTOCOL_DOCS_DIR): ProtocolDocs 
 /** What an ACP client sends: the agent methods Agent Switchboard calls, and its answers to permission requests. */
 export const ACP_CLIENT_KINDS: readonly string[] = [
   'initialize', 'authenticate', 'session/new', 'session/load', 'session/prompt', 'session/cancel', 'session/set_mode', 'session/set_config_option',
+  'session/resume', 'session/list', 'session/close', 'session/fork',
   'request_permission:selected', 'request_permission:cancelled',
 ];
 
