@@ -67,7 +67,7 @@ suite('ACP terminals', () => {
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runKey);
     await ui({ action: 'click', selector: '.tool-terminal-link', webview: true });
     await waitFor('the terminal revealed', () => vscode.window.activeTerminal?.name === shown.name);
-    await ui({ action: 'waitFor', selector: '.terminal-wrapper.active .xterm-rows', hasText: 'Exited with code 3' });
+    await ui({ action: 'waitFor', selector: '.part.panel .xterm-screen' });
     await screenshot('acp-terminal.png');
   });
 

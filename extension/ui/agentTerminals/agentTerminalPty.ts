@@ -15,6 +15,8 @@ const BOLD = '\x1b[1m';
 const RED = '\x1b[31m';
 const GREEN = '\x1b[32m';
 const RESET = '\x1b[0m';
+/** Nothing more will be written: the cursor would only suggest someone could type. */
+const HIDE_CURSOR = '\x1b[?25l';
 
 /** What the terminal says when the command ended. */
 export function exitLine(status: TerminalExit): string {
@@ -53,8 +55,8 @@ export class AgentTerminalPty implements vscode.Pseudoterminal, TerminalView {
 
   /** The text shown so far, without colours (the last SHOWN_TEXT_KEEP characters). */
   get shownText(): string {
-    // eslint-disable-next-line no-control-regex -- the colour sequences this class writes itself
-    return this.shown.replace(/\x1b\[[0-9;]*m/g, '').replace(/\r\n/g, '\n');
+    // eslint-disable-next-line no-control-regex -- the escape sequences this class writes itself
+    return this.shown.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r\n/g, '\n');
   }
 
   open(): void {
@@ -94,7 +96,7 @@ export class AgentTerminalPty implements vscode.Pseudoterminal, TerminalView {
     this.exit = status;
     this.state = 'exited';
     const ok = status.exitCode === 0;
-    this.write(`${this.atLineStart ? '' : '\r\n'}${ok ? GREEN : RED}${exitLine(status)}${RESET}\r\n`);
+    this.write(`${this.atLineStart ? '' : '\r\n'}${ok ? GREEN : RED}${exitLine(status)}${RESET}\r\n${HIDE_CURSOR}`);
   }
 
   released(): void {
