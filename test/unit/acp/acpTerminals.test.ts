@@ -10,7 +10,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { AcpClientRefusal, cwdInside } from '../../../extension/drivers/acp/acpTerminals';
+import type { AcpSession } from '../../../extension/drivers/acp/acpSessions';
+import { AcpClientRefusal, AcpTerminals, MAX_TERMINALS, cwdInside } from '../../../extension/drivers/acp/acpTerminals';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
 import { TERMINAL_EXIT_CODE, TERMINAL_OUTPUT_LIMIT } from '../../fixtures/acp/terminalTool';
 import { until } from '../drivers/driverTestKit';
@@ -123,4 +124,29 @@ test('the cwd must be absolute, exist, and resolve inside the session folder (li
   refused(join(session, '..'), /outside the session's workspace/);
   refused('src', /must be an absolute path/);
   refused(join(session, 'missing'), /not a directory/);
+});
+
+test('a released terminal, or one of another session, is not found; too many terminals at once are refused', { timeout: 30_000 }, async () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'acp-terms-')));
+  later(() => rmSync(dir, { recursive: true, force: true }));
+  const views = new RecordingTerminalViews();
+  const session = (sessionId: string) => ({ sessionId, cwd: dir }) as AcpSession;
+  const terminals = new AcpTerminals({ connectionId: 'acp:t', views, session: (id) => (id === 'missing' ? undefined : session(id)), runTitle: () => 'run', baseEnv: process.env });
+  later(() => terminals.disposeAll());
+  const notFound = (e: unknown) => e instanceof AcpClientRefusal && e.kind === 'notFound';
+  assert.throws(() => terminals.create({ sessionId: 'missing', command: 'true' }), notFound);
+  const { terminalId } = terminals.create({ sessionId: 's1', command: 'sh', args: ['-c', 'echo hi'] });
+  assert.deepEqual(await terminals.waitForExit({ sessionId: 's1', terminalId }), { exitCode: 0, signal: null });
+  assert.deepEqual(terminals.output({ sessionId: 's1', terminalId }), { output: 'hi\n', truncated: false, exitStatus: { exitCode: 0, signal: null } });
+  assert.throws(() => terminals.output({ sessionId: 's2', terminalId }), notFound, "another session's terminal");
+  await terminals.release({ sessionId: 's1', terminalId });
+  assert.equal(views.opened[0]?.released, true);
+  assert.throws(() => terminals.output({ sessionId: 's1', terminalId }), notFound, 'released');
+  await assert.rejects(terminals.kill({ sessionId: 's1', terminalId }), notFound);
+  for (let i = 0; i < MAX_TERMINALS; i++) {
+    terminals.create({ sessionId: 's1', command: 'sleep', args: ['30'] });
+  }
+  assert.throws(() => terminals.create({ sessionId: 's1', command: 'true' }), (e: unknown) => e instanceof AcpClientRefusal && /release one first/.test(e.message));
+  await terminals.killSession('s1');
+  assert.ok(views.opened.slice(1).every((t) => t.exit?.signal === 'SIGTERM'), 'Stop kills every command of the session');
 });
