@@ -2,7 +2,7 @@
  * One command an agent runs through the editor, shown in an editor terminal (a `vscode.Pseudoterminal`: there is no
  * shell behind it, the driver runs the process and hands over what it writes). It shows the command line and where it
  * runs, then the output live, then how it ended. Ctrl+C there, or closing the terminal, stops the command. Output that
- * comes before VS Code opened the terminal waits for it. Once the command ended the terminal stays, showing it.
+ * comes before VS Code opened the terminal waits for it (its last SHOWN_TEXT_KEEP characters). Once the command ended the terminal stays, showing it.
  */
 import * as vscode from 'vscode';
 import type { TerminalView, TerminalViewSpec } from '../../drivers/kit/terminalViews';
@@ -37,7 +37,8 @@ export type AgentTerminalState = 'running' | 'exited' | 'released';
 export class AgentTerminalPty implements vscode.Pseudoterminal, TerminalView {
   private readonly writes = new vscode.EventEmitter<string>();
   readonly onDidWrite = this.writes.event;
-  private pending: string[] | undefined = [];
+  /** VS Code opened the terminal: writes go to it (before, `shown` holds them for `open`). */
+  private opened = false;
   private shown = '';
   /** The last character written was a CR (a CRLF split across two writes must not become CR CR LF). */
   private afterCr = false;
@@ -60,11 +61,8 @@ export class AgentTerminalPty implements vscode.Pseudoterminal, TerminalView {
   }
 
   open(): void {
-    const pending = this.pending ?? [];
-    this.pending = undefined;
-    for (const text of pending) {
-      this.writes.fire(text);
-    }
+    this.opened = true;
+    this.writes.fire(this.shown);
   }
 
   /** The person closed the terminal: a command still running is stopped. */
@@ -113,9 +111,7 @@ export class AgentTerminalPty implements vscode.Pseudoterminal, TerminalView {
     }
     this.atLineStart = text.endsWith('\n');
     this.shown = (this.shown + text).slice(-SHOWN_TEXT_KEEP);
-    if (this.pending) {
-      this.pending.push(text);
-    } else {
+    if (this.opened) {
       this.writes.fire(text);
     }
   }
