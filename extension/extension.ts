@@ -46,6 +46,7 @@ import type { SurfaceDeps } from './ui/transcript/transcriptSurface';
 import { TranscriptActionHandler } from './ui/transcriptActions';
 import { TranscriptViewProvider } from './ui/transcriptViewProvider';
 import { EditorWorkspaceAccess } from './ui/workspaceAccess';
+import { AgentTerminals } from './ui/agentTerminals/agentTerminals';
 import type { SwitchboardApi } from './switchboardApi';
 
 export type { SwitchboardApi } from './switchboardApi';
@@ -102,6 +103,9 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const { confirmWrite: defaultWriteConfirmation, confirmApply: defaultApplyConfirmation } = protectedPrompts;
   context.subscriptions.push(protectedPrompts);
   const workspace = new EditorWorkspaceAccess(protectedPrompts);
+  // Commands agents run through the editor, each in an editor terminal.
+  const terminals = new AgentTerminals();
+  context.subscriptions.push(terminals);
   // Profiles a repository's settings define, and the user's consent to them: every connect passes its gate.
   const workspaceConnections = new WorkspaceConnections(context.workspaceState);
   context.subscriptions.push(workspaceConnections);
@@ -112,6 +116,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     storageDir,
     workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     workspace,
+    terminals,
     connectRefusal: () => workspaceConnections.refusal(connectionId),
     secrets: connectionSecrets(context.secrets, connectionId, profile, connections.originOf(connectionId), {
       info: (m) => log.info(`[${profile.name}] ${m}`),
@@ -243,6 +248,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     reloadProfiles,
     flushTrace: () => trace?.flush() ?? Promise.resolve(),
     transcriptTabs: { list: () => transcriptPanels.list() },
+    agentTerminals: { list: () => terminals.list() },
     drafts: { get: (runKey) => drafts.get(runKey), flush: () => drafts.flush() },
     testHooks: {
       setWindowFocused: (focused) => windowFocus.setOverride(focused),

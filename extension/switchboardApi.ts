@@ -5,6 +5,7 @@
 import type { ConnectionManager } from './drivers/connectionManager';
 import type { WorkspaceAccess } from './drivers/kit/workspaceAccess';
 import type { RunStore as RunStoreType } from './model/runStore';
+import type { AgentTerminalInfo } from './ui/agentTerminals/agentTerminals';
 import type { ApprovalCenter } from './ui/approvals/approvalCenter';
 import type { ApprovalDiffs } from './ui/approvals/approvalDiffs';
 import type { ConfirmRule } from './ui/approvals/approvalRuleFlow';
@@ -31,6 +32,8 @@ export interface SwitchboardApi {
   flushTrace(): Promise<void>;
   /** The transcripts open in editor tabs (read-only). */
   readonly transcriptTabs: { list(): TranscriptPanelInfo[] };
+  /** The editor terminals showing commands agents ran (read-only). */
+  readonly agentTerminals: { list(): AgentTerminalInfo[] };
   /** The composer drafts the host keeps for every run; `flush` resolves once they are in the workspace state. */
   readonly drafts: { get(runKey: string): string; flush(): Promise<void> };
   /** For the integration tests: what a real window does that a test cannot (lose focus, click a modal). */

@@ -7,6 +7,7 @@ import type { ProtocolName } from '../model/modelTypes';
 import type { RunStore } from '../model/runStore';
 import type { FrameTap } from '../transport/frameTap';
 import type { ConnectionProfile, Driver } from './driver';
+import type { TerminalViews } from './kit/terminalViews';
 import type { DriverSecrets, WorkspaceAccess } from './kit/workspaceAccess';
 import { DriverError } from './driver';
 import type { ProfileOrigin } from './profileTrust/profileSources';
@@ -24,6 +25,8 @@ export interface DriverContext {
   readonly workspaceFolder?: string;
   /** The editor's files as an agent may read and write them (absent in tests that do not need it). */
   readonly workspace?: WorkspaceAccess;
+  /** Where the commands an agent runs through the editor are shown (absent: the driver runs none). */
+  readonly terminals?: TerminalViews;
   /** Where a driver keeps what it must not write anywhere else (an agent's API key). */
   readonly secrets?: DriverSecrets;
   /** Where the profile was defined (absent: the user's settings). A repository's profile may do less. */

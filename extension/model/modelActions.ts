@@ -20,6 +20,8 @@ export type RunEvent =
   | { readonly kind: 'toolStarted'; readonly callId: string; readonly name?: string }
   | { readonly kind: 'toolProgress'; readonly callId: string; readonly text: string }
   | { readonly kind: 'toolOutputDelta'; readonly callId: string; readonly delta: string }
+  /** The call's output is shown in the editor's terminals with these ids (ACP terminal content): all of them so far. */
+  | { readonly kind: 'toolTerminals'; readonly callId: string; readonly terminalIds: readonly string[] }
   | {
       readonly kind: 'toolResult';
       readonly callId: string | null;

@@ -105,6 +105,14 @@ export function reduceRunEvent(
       ed.append(id, 'output', event.delta);
       break;
     }
+    case 'toolTerminals': {
+      // Only a call still open: a late update of a finished call must not add a row of its own.
+      const id = ed.openTool(event.callId);
+      if (id !== undefined) {
+        ed.update(id, { terminals: [...event.terminalIds] });
+      }
+      break;
+    }
     case 'toolResult': {
       ed.closeStreams();
       const status = event.ok === null ? 'unknown' : event.ok ? 'succeeded' : 'failed';

@@ -136,6 +136,8 @@ export const toolItemSchema = z.object({
   errorKind: z.optional(z.string()),
   /** Latest display-only progress line (SCV tool.progress). */
   progress: z.optional(z.string()),
+  /** The editor terminals that show the call's command (ACP terminal content): their ids, for "Show terminal". */
+  terminals: z.optional(z.array(z.string())),
 });
 /** An approval request and, once a person answered it, the decision. */
 export const approvalItemSchema = z.object({

@@ -254,6 +254,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
       z.object({ kind: z.literal('message'), messageId: z.string() }),
     ]),
   }),
+  /** "Show terminal" on a tool row: reveal the editor terminal that shows the command the agent ran (its id). */
+  z.object({ type: z.literal('revealTerminal'), runKey: z.string(), terminalId: z.string() }),
   /** A panel entry's action button was pressed. */
   z.object({ type: z.literal('panelAction'), runKey: z.string(), panelId: z.string(), entryId: z.string(), actionId: z.string() }),
 ]);

@@ -84,6 +84,9 @@ export class TranscriptActionHandler implements TranscriptActions {
       case 'openLink':
         await this.openLink(message.href);
         return;
+      case 'revealTerminal':
+        await vscode.commands.executeCommand('agentSwitchboard.showAgentTerminal', message.runKey, message.terminalId);
+        return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         void vscode.window.setStatusBarMessage('Copied to the clipboard', 2000);

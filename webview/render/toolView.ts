@@ -1,6 +1,7 @@
 /**
  * A tool call: status icon, name, a one-line preview of the input, the input as pretty JSON, and the output.
- * Long output is folded to its first FOLD_LINES lines with "Show all". Streamed output appends cost O(chunk): a Text
+ * A call whose command runs in the editor's terminals (ACP terminal content) links to them: "Show terminal" asks the
+ * host to reveal that terminal. Long output is folded to its first FOLD_LINES lines with "Show all". Streamed output appends cost O(chunk): a Text
  * node while unfolded, a counter update while folded.
  */
 import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
@@ -97,6 +98,29 @@ export function toolView(initial: ToolItem, ctx: RenderContext): ItemView {
         item.truncated ? h('span', { class: 'badge tool-truncated' }, 'truncated') : null,
       ),
     );
+    const terminals = item.terminals ?? [];
+    if (terminals.length > 0) {
+      card.appendChild(
+        h(
+          'div',
+          { class: 'tool-terminals' },
+          ...terminals.map((terminalId, i) =>
+            button({
+              label: `Show the terminal running ${item.name}`,
+              text: terminals.length > 1 ? `Show terminal ${i + 1}` : 'Show terminal',
+              icon: 'terminal',
+              className: 'link-button tool-terminal-link',
+              onClick: () => {
+                const runKey = ctx.runKey();
+                if (runKey !== null) {
+                  ctx.post({ type: 'revealTerminal', runKey, terminalId });
+                }
+              },
+            }),
+          ),
+        ),
+      );
+    }
     if (item.progress) {
       card.appendChild(h('div', { class: 'tool-progress' }, codicon('pulse'), ` ${item.progress}`));
     }

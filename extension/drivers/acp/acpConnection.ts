@@ -10,18 +10,26 @@ import type {
   AuthenticateResponse,
   ClientConnection,
   ContentBlock,
+  CreateTerminalRequest,
+  CreateTerminalResponse,
   ForkSessionResponse,
   InitializeResponse,
+  KillTerminalRequest,
   ListSessionsResponse,
   LoadSessionResponse,
   NewSessionResponse,
   PromptResponse,
   ReadTextFileRequest,
   ReadTextFileResponse,
+  ReleaseTerminalRequest,
   RequestPermissionRequest,
   RequestPermissionResponse,
   ResumeSessionResponse,
   SessionNotification,
+  TerminalOutputRequest,
+  TerminalOutputResponse,
+  WaitForTerminalExitRequest,
+  WaitForTerminalExitResponse,
   WriteTextFileRequest,
   WriteTextFileResponse,
 } from '@agentclientprotocol/sdk/unstable';
@@ -33,6 +41,7 @@ import { StdioProcess } from '../../transport/stdioProcess';
 import type { ProcessExit } from '../../transport/stdioProcess';
 import { OutcomeUnknownError, RefusedError } from '../kit/errors';
 import { WorkspaceAccessError } from '../kit/workspaceAccess';
+import { AcpClientRefusal } from './acpTerminals';
 
 let loaded: typeof AcpSdk | undefined;
 
@@ -50,6 +59,12 @@ export interface AcpClientHandlers {
   requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
   readTextFile(request: ReadTextFileRequest): Promise<ReadTextFileResponse>;
   writeTextFile(request: WriteTextFileRequest): Promise<WriteTextFileResponse>;
+  /** Commands run for the agent (acpTerminals.ts). */
+  createTerminal(request: CreateTerminalRequest): Promise<CreateTerminalResponse>;
+  terminalOutput(request: TerminalOutputRequest): Promise<TerminalOutputResponse>;
+  waitForTerminalExit(request: WaitForTerminalExitRequest): Promise<WaitForTerminalExitResponse>;
+  killTerminal(request: KillTerminalRequest): Promise<Record<string, never>>;
+  releaseTerminal(request: ReleaseTerminalRequest): Promise<Record<string, never>>;
 }
 
 export interface AcpLaunch {
@@ -60,8 +75,11 @@ export interface AcpLaunch {
   readonly tap: FrameTap;
 }
 
-/** What the client implements (advertised in `initialize`): files through the editor; no terminals. */
-export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: false } as const;
+/**
+ * What the client implements (advertised in `initialize`): files through the editor, and terminals (commands run
+ * for the agent, each shown in an editor terminal: acpTerminals.ts).
+ */
+export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: true } as const;
 
 export class AcpConnection {
   readonly process: StdioProcess;
@@ -74,7 +92,12 @@ export class AcpConnection {
       .onNotification(methods.client.session.update, ({ params }) => handlers.sessionUpdate(params as SessionNotification as StableSessionNotification))
       .onRequest(methods.client.session.requestPermission, ({ params }) => handlers.requestPermission(params))
       .onRequest(methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params).catch(asRequestError))
-      .onRequest(methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params).catch(asRequestError));
+      .onRequest(methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params).catch(asRequestError))
+      .onRequest(methods.client.terminal.create, ({ params }) => handlers.createTerminal(params).catch(asRequestError))
+      .onRequest(methods.client.terminal.output, ({ params }) => handlers.terminalOutput(params).catch(asRequestError))
+      .onRequest(methods.client.terminal.waitForExit, ({ params }) => handlers.waitForTerminalExit(params).catch(asRequestError))
+      .onRequest(methods.client.terminal.kill, ({ params }) => handlers.killTerminal(params).catch(asRequestError))
+      .onRequest(methods.client.terminal.release, ({ params }) => handlers.releaseTerminal(params).catch(asRequestError));
     // The process passes on only complete lines within our limit: the SDK's own (lower) default must not refuse one.
     this.connection = app.connect(ndJsonStream(this.process.writable, this.process.readable, { maxMessageBytes: MAX_LINE_BYTES }));
   }
@@ -180,6 +203,9 @@ function asRequestError(error: unknown): never {
   const { RequestError } = sdk();
   if (error instanceof RequestError) {
     throw error;
+  }
+  if (error instanceof AcpClientRefusal) {
+    throw error.kind === 'notFound' ? new RequestError(-32002, `Resource not found: ${error.message}`) : RequestError.invalidParams(undefined, error.message);
   }
   if (error instanceof WorkspaceAccessError && error.reason === 'notFound') {
     throw RequestError.resourceNotFound(error.message);

@@ -38,6 +38,7 @@ import { AcpSessionStore } from './acpSessionStore';
 import { AcpSignIn } from './acpSignIn';
 import type { AcpSession } from './acpSessions';
 import { AcpSessions } from './acpSessions';
+import { AcpTerminals, terminalHandlers } from './acpTerminals';
 import { AcpTurns } from './acpTurns';
 
 const EXTENSION_VERSION = '0.2.0';
@@ -47,6 +48,7 @@ const ACP_CAPABILITIES: readonly Capability[] = ['run.start', 'run.queue', 'run.
 export class AcpDriver extends BaseDriver implements Driver {
   readonly protocol = 'acp' as const;
   private agent: AcpConnection | undefined;
+  private terminals: AcpTerminals | undefined;
   private init: InitializeResponse | undefined;
   private readonly recorder: RunRecorder<never>;
   private readonly sessions = new AcpSessions();
@@ -108,16 +110,19 @@ export class AcpDriver extends BaseDriver implements Driver {
     this.crashOffer = undefined;
     const spec = await launchSpecOf(this.ctx.profile, this.ctx.workspaceFolder, this.secrets, process.env, this.ctx.profileOrigin);
     registerLaunchSecrets(spec.env);
+    const terminals = (this.terminals = new AcpTerminals({ connectionId: this.connectionId, views: this.ctx.terminals, session: (id) => this.sessions.get(id), runTitle: (id) => this.runs.get(id)?.title ?? this.ctx.profile.name, baseEnv: process.env }));
     const agent = new AcpConnection({ ...spec, tap: this.ctx.tap }, {
       sessionUpdate: (n) => this.turns.onUpdate(n),
       requestPermission: (r) => this.turns.onPermission(r),
       readTextFile: (r) => readThroughEditor(this.ctx.workspace, r),
       writeTextFile: (r) => writeThroughEditor(this.ctx.workspace, r),
+      ...terminalHandlers(terminals),
     });
     let closing = false;
     connection.add({ dispose: () => {
       closing = true;
       this.agent = undefined;
+      void terminals.disposeAll();
       this.starts.forget();
       void agent.close();
     } });
@@ -189,7 +194,7 @@ export class AcpDriver extends BaseDriver implements Driver {
   }
 
   async cancelRun(runId: string): Promise<void> {
-    await this.turns.cancel(this.sessions.require(runId));
+    await Promise.all([this.turns.cancel(this.sessions.require(runId)), this.terminals?.killSession(runId)]);
   }
 
   async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface = 'palette'): Promise<void> {

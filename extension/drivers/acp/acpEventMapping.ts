@@ -8,7 +8,7 @@
 import type { PlanEntry, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { RunEvent } from '../../model/modelActions';
 import type { AcpToolRow } from './acpToolRows';
-import { blockText, mergeToolFields, newToolRow, rowInput } from './acpToolRows';
+import { blockText, mergeToolFields, newToolRow, rowInput, takeTerminals } from './acpToolRows';
 
 export interface AcpMappingState {
   /** The `messageId` of the last chunk: a new one starts a new message. */
@@ -80,6 +80,9 @@ export function mapAcpUpdate(state: AcpMappingState, update: SessionUpdate): Acp
         { kind: 'messageBoundary' },
         { kind: 'toolCall', callId: update.toolCallId, name: row.title, input: rowInput(row), status: update.status === 'pending' ? 'proposed' : 'running' },
       ];
+      if (takeTerminals(row, update.content)) {
+        events.push({ kind: 'toolTerminals', callId: update.toolCallId, terminalIds: row.terminals });
+      }
       if (update.status === 'completed' || update.status === 'failed') {
         events.push(toolFinished(state, update.toolCallId, update.status === 'completed'));
       }
@@ -95,6 +98,9 @@ export function mapAcpUpdate(state: AcpMappingState, update: SessionUpdate): Acp
       // A later title or input replaces the row's (claude-agent-acp starts a call as "Edit" with input {}).
       if (mergeToolFields(row, update) && known) {
         events.push({ kind: 'toolCall', callId: update.toolCallId, name: row.title, input: rowInput(row) });
+      }
+      if (takeTerminals(row, update.content) && known) {
+        events.push({ kind: 'toolTerminals', callId: update.toolCallId, terminalIds: row.terminals });
       }
       if (update.status === 'completed' || update.status === 'failed') {
         events.push(toolFinished(state, update.toolCallId, update.status === 'completed'));

@@ -4,7 +4,9 @@
  * kind, input, locations and content: every field a later update carries replaces the row's, so the row shows the
  * latest. The output is the content's text; when an update has no content but a `rawOutput` (codex-acp ends a
  * command with `{stdout, stderr, aggregated_output, exit_code, …}` and nothing else), that is the output. Output an
- * agent wraps in one markdown fence (codex-acp streams command output as "```sh\n…\n```") is shown without it.
+ * agent wraps in one markdown fence (codex-acp streams command output as "```sh\n…\n```") is shown without it. A
+ * terminal in the content (a command the client runs for the agent: acpTerminals.ts) is not text: the row links to
+ * it, and keeps the link when a later update's content no longer names it.
  */
 import type { ContentBlock, ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 
@@ -17,6 +19,8 @@ export interface AcpToolRow {
   output: string;
   /** The latest diffs it carried: a permission request that comes without them (codex-acp) is shown with these. */
   diffs: readonly Extract<ToolCallContent, { type: 'diff' }>[];
+  /** The ids of the terminals its content named, in order. */
+  terminals: readonly string[];
 }
 
 /** The fields of a `tool_call` or `tool_call_update` a row takes (absent or null: not sent). */
@@ -57,7 +61,7 @@ export function withoutFence(text: string): string {
 /** A tool call's content as plain output text (diffs summarised: the approval and the change set show them). */
 export function toolContentText(content: readonly ToolCallContent[] | null | undefined): string {
   return (content ?? [])
-    .map((c) => (c.type === 'content' ? withoutFence(blockText(c.content)) : c.type === 'diff' ? `Edit ${c.path}` : `Terminal ${c.terminalId}`))
+    .map((c) => (c.type === 'content' ? withoutFence(blockText(c.content)) : c.type === 'diff' ? `Edit ${c.path}` : ''))
     .filter((t) => t !== '')
     .join('\n');
 }
@@ -102,7 +106,7 @@ export function rowInput(row: AcpToolRow): unknown {
 
 /** A new row from a `tool_call`. */
 export function newToolRow(fields: AcpToolFields & { readonly title: string }): AcpToolRow {
-  const row: AcpToolRow = { title: fields.title, locations: [], output: '', diffs: [] };
+  const row: AcpToolRow = { title: fields.title, locations: [], output: '', diffs: [], terminals: [] };
   mergeToolFields(row, fields);
   return row;
 }
@@ -134,4 +138,11 @@ export function mergeToolFields(row: AcpToolRow, fields: AcpToolFields): boolean
     row.output = raw;
   }
   return JSON.stringify([row.title, rowInput(row)]) !== before;
+}
+
+/** Takes the terminals an update's content names into the row; true when it names one the row did not link yet. */
+export function takeTerminals(row: AcpToolRow, content: readonly ToolCallContent[] | null | undefined): boolean {
+  const added = (content ?? []).flatMap((c) => (c.type === 'terminal' && !row.terminals.includes(c.terminalId) ? [c.terminalId] : []));
+  row.terminals = [...row.terminals, ...new Set(added)];
+  return added.length > 0;
 }

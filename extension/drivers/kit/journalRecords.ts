@@ -43,6 +43,7 @@ export const runEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: kind('toolStarted'), callId: z.string(), name: opt(z.string()) }),
   z.object({ kind: kind('toolProgress'), callId: z.string(), text: z.string() }),
   z.object({ kind: kind('toolOutputDelta'), callId: z.string(), delta: z.string() }),
+  z.object({ kind: kind('toolTerminals'), callId: z.string(), terminalIds: z.readonly(z.array(z.string())) }),
   z.object({
     kind: kind('toolResult'),
     callId: z.nullable(z.string()),

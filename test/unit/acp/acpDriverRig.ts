@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'node:test';
 import { AcpDriver } from '../../../extension/drivers/acp/acpDriver';
+import type { TerminalViews } from '../../../extension/drivers/kit/terminalViews';
 import type { DriverSecrets, WorkspaceAccess } from '../../../extension/drivers/kit/workspaceAccess';
 import type { ConnectionProfile } from '../../../extension/drivers/driver';
 import { runKeyOf } from '../../../extension/model/modelTypes';
@@ -42,6 +43,8 @@ export interface RigOptions {
   readonly agent?: (ws: TempWorkspace) => Omit<ConnectionProfile, 'name' | 'protocol'>;
   /** Wraps the editor's files the driver gets (on the disk of the workspace), e.g. to edit a file "meanwhile". */
   readonly workspace?: (disk: WorkspaceAccess) => WorkspaceAccess;
+  /** Where the agent's commands are shown (absent: the driver runs none). */
+  readonly terminals?: TerminalViews;
 }
 
 export interface Rig {
@@ -76,7 +79,7 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
   const frames: { dir: string; frame: unknown }[] = [];
   const setup = driverSetup(profile, storage, { workspaceFolder: ws.dir, tap: (dir, frame) => frames.push({ dir, frame }) });
   const disk = diskWorkspace([ws.dir]);
-  const driver = new AcpDriver({ ...setup.ctx, workspace: options.workspace ? options.workspace(disk) : disk, ...(options.secrets ? { secrets: options.secrets } : {}) });
+  const driver = new AcpDriver({ ...setup.ctx, workspace: options.workspace ? options.workspace(disk) : disk, ...(options.secrets ? { secrets: options.secrets } : {}), ...(options.terminals ? { terminals: options.terminals } : {}) });
   later(() => driver.dispose());
   await driver.connect();
   if (!options.noWait) {

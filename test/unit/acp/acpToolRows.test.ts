@@ -69,3 +69,23 @@ test('a late update of a finished call adds no second row', () => {
   ]);
   assert.equal(all.length, 1);
 });
+
+test('terminal content links the row to its terminals (not output text), and the link stays when later content drops it', () => {
+  const [row] = rows([
+    { sessionUpdate: 'tool_call', toolCallId: 'x', title: 'Run make', kind: 'execute', status: 'pending', content: [{ type: 'terminal', terminalId: 'term-1' }] },
+    { sessionUpdate: 'tool_call_update', toolCallId: 'x', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'term-1' }, { type: 'terminal', terminalId: 'term-2' }] },
+    { sessionUpdate: 'tool_call_update', toolCallId: 'x', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'exit code 2' } }] },
+  ]);
+  assert.deepEqual(row?.terminals, ['term-1', 'term-2']);
+  assert.equal(row?.output, 'exit code 2');
+  assert.equal(row?.status, 'failed');
+});
+
+test('a late update naming a terminal of a finished call adds no row', () => {
+  const all = rows([
+    { sessionUpdate: 'tool_call', toolCallId: 'x', title: 'Run', kind: 'execute', status: 'completed' },
+    { sessionUpdate: 'tool_call_update', toolCallId: 'x', content: [{ type: 'terminal', terminalId: 'term-1' }] },
+  ]);
+  assert.equal(all.length, 1);
+  assert.equal(all[0]?.terminals, undefined);
+});

@@ -85,6 +85,9 @@ const eventRows: Row[] = [
     patches: [update('t0', { progress: '50%' })], changed: false },
   { name: 'toolOutputDelta appends to the output', given: [{ kind: 'toolStarted', callId: 'c1', name: 'bash' }], action: { kind: 'toolOutputDelta', callId: 'c1', delta: 'line\n' },
     patches: [append('t0', 'output', 'line\n')], changed: false },
+  { name: 'toolTerminals links the open call to its terminals', given: [{ kind: 'toolStarted', callId: 'c1', name: 'bash' }], action: { kind: 'toolTerminals', callId: 'c1', terminalIds: ['term-1'] },
+    patches: [update('t0', { terminals: ['term-1'] })], changed: false },
+  { name: 'toolTerminals of a call not open adds no row', action: { kind: 'toolTerminals', callId: 'gone', terminalIds: ['term-1'] }, patches: [], changed: false },
   { name: 'toolResult settles the open call and forgets it', given: [{ kind: 'toolCall', callId: 'c1', name: 'Read', input: 1 }, { kind: 'toolProgress', callId: 'c1', text: '1/2' }],
     action: { kind: 'toolResult', callId: 'c1', ok: true, output: 'contents' },
     run: { openTools: {}, itemCount: 1 }, patches: [update('t0', { status: 'succeeded', output: 'contents', truncated: false, progress: null })], changed: false },
@@ -221,7 +224,7 @@ test('the table has a row for every RunEvent kind and ModelAction type (approval
   // Exhaustive (not Partial) records: a kind or type added to modelActions.ts fails the type check until it is listed
   // here, and then this test until it has a row. Approval kinds and types are left to the approval table.
   const allKinds = { userPrompt: 1, textDelta: 1, textCompleted: 1, reasoningDelta: 1, messageBoundary: 1, toolCall: 1, toolInputDelta: 1, toolStarted: 1, toolProgress: 1,
-    toolOutputDelta: 1, toolResult: 1, data: 1, error: 1, notice: 1, stateChanged: 1, turn: 1, message: 1, raw: 1 } satisfies Record<Exclude<RunEvent['kind'], `approval${string}`>, 1>;
+    toolOutputDelta: 1, toolTerminals: 1, toolResult: 1, data: 1, error: 1, notice: 1, stateChanged: 1, turn: 1, message: 1, raw: 1 } satisfies Record<Exclude<RunEvent['kind'], `approval${string}`>, 1>;
   const allTypes = { connectionAdded: 1, connectionRemoved: 1, connectionState: 1, connectionInfo: 1, runUpserted: 1, runRemoved: 1, runRestored: 1, runEvent: 1, runGap: 1, runQueue: 1,
     runPanels: 1, changeSet: 1 } satisfies Record<Exclude<ModelAction['type'], `approval${string}`>, 1>;
   assert.deepEqual(Object.keys(allKinds).filter((k) => !kinds.has(k as RunEvent['kind'])), []);
