@@ -12,12 +12,14 @@ import type {
   ContentBlock,
   InitializeResponse,
   LoadSessionResponse,
+  McpServer,
   NewSessionResponse,
   PromptResponse,
   ReadTextFileRequest,
   ReadTextFileResponse,
   RequestPermissionRequest,
   RequestPermissionResponse,
+  ResumeSessionResponse,
   SessionNotification,
   WriteTextFileRequest,
   WriteTextFileResponse,
@@ -42,7 +44,8 @@ function sdk(): typeof AcpSdk {
 /** What the agent may ask of the editor. */
 export interface AcpClientHandlers {
   sessionUpdate(notification: SessionNotification): void;
-  requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
+  /** `withdrawn` aborts when the agent sends `$/cancel_request` for this request (it no longer waits). */
+  requestPermission(request: RequestPermissionRequest, withdrawn: AbortSignal): Promise<RequestPermissionResponse>;
   readTextFile(request: ReadTextFileRequest): Promise<ReadTextFileResponse>;
   writeTextFile(request: WriteTextFileRequest): Promise<WriteTextFileResponse>;
 }
@@ -67,7 +70,7 @@ export class AcpConnection {
     const { client, methods, ndJsonStream } = sdk();
     const app = client({ name: 'Agent Switchboard' })
       .onNotification(methods.client.session.update, ({ params }) => handlers.sessionUpdate(params))
-      .onRequest(methods.client.session.requestPermission, ({ params }) => handlers.requestPermission(params))
+      .onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
       .onRequest(methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params).catch(asRequestError))
       .onRequest(methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params).catch(asRequestError));
     // The process passes on only complete lines within our limit: the SDK's own (lower) default must not refuse one.
@@ -93,12 +96,21 @@ export class AcpConnection {
     return this.call(() => this.connection.agent.request(sdk().methods.agent.authenticate, { methodId }));
   }
 
-  newSession(cwd: string): Promise<NewSessionResponse> {
-    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.new, { cwd, mcpServers: [] }));
+  /**
+   * `abandon`: the person stopped waiting (a New Run cancelled while the agent starts the session): aborting it
+   * sends `$/cancel_request` and the call rejects at once (the agent's late answer is dropped by the SDK).
+   */
+  newSession(cwd: string, mcpServers: readonly McpServer[], abandon?: AbortSignal): Promise<NewSessionResponse> {
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.new, { cwd, mcpServers: [...mcpServers] }, abandonable(abandon)));
   }
 
-  loadSession(sessionId: string, cwd: string): Promise<LoadSessionResponse> {
-    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.load, { sessionId, cwd, mcpServers: [] }));
+  loadSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], abandon?: AbortSignal): Promise<LoadSessionResponse> {
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.load, { sessionId, cwd, mcpServers: [...mcpServers] }, abandonable(abandon)));
+  }
+
+  /** `session/resume` (only when the agent advertises `sessionCapabilities.resume`): the session again, no replay. */
+  resumeSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], abandon?: AbortSignal): Promise<ResumeSessionResponse> {
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.resume, { sessionId, cwd, mcpServers: [...mcpServers] }, abandonable(abandon)));
   }
 
   prompt(sessionId: string, prompt: readonly ContentBlock[]): Promise<PromptResponse> {
@@ -140,6 +152,11 @@ export class AcpConnection {
       throw new OutcomeUnknownError(`The agent did not answer: ${error instanceof Error ? error.message : String(error)}`, 'agent_exited', { cause: error });
     }
   }
+}
+
+/** Request options that send `$/cancel_request` and stop waiting when `abandon` aborts. */
+function abandonable(abandon: AbortSignal | undefined): { cancellationSignal: AbortSignal; stopWaitingOnCancel: true } | undefined {
+  return abandon ? { cancellationSignal: abandon, stopWaitingOnCancel: true } : undefined;
 }
 
 function dataText(data: unknown): string {

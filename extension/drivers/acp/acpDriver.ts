@@ -4,9 +4,10 @@
  * of its sessions (run id = session id), created with `session/new` in the workspace folder. Everything folded into a
  * run is journaled (kit/runRecorder.ts); after a reload the transcripts come back from the journal, and a session
  * continues through `session/load` — while the agent replays it, its updates are dropped, since the journal already
- * has them — when the agent can load sessions. A crash is not retried by itself: the connection fails with the tail
- * of the agent's stderr and offers *Restart*. The client's file methods (`fs/read_text_file`, `fs/write_text_file`)
- * go through the editor (WorkspaceAccess): an agent that uses them sees unsaved edits and its writes are undoable;
+ * has them — when the agent can load sessions. A crash is restarted once by itself, its live sessions taken up again;
+ * a second soon after fails the connection with the agent's stderr tail and offers *Restart* (acpRecovery.ts). The
+ * profile's MCP servers go into every session request (acpMcpServers.ts). The client's file methods
+ * (`fs/read_text_file`, `fs/write_text_file`) go through the editor (WorkspaceAccess): an agent that uses them sees unsaved edits and its writes are undoable;
  * agents that read and write the disk themselves (Claude Code, Codex) are not covered by that.
  */
 import type { InitializeResponse } from '@agentclientprotocol/sdk';
@@ -23,7 +24,8 @@ import { connectionRecorder } from '../kit/connectionJournal';
 import type { RunRecorder } from '../kit/runRecorder';
 import { Emitter } from '../../base/emitter';
 import { acpFacts, nextAcpActionInput, performAcpAction, restartOffer } from './acpActions';
-import { AcpConnection } from './acpConnection';
+import type { AcpConnection } from './acpConnection';
+import { startAgent } from './acpAgentStart';
 import { readThroughEditor, writeThroughEditor } from './acpEditorAccess';
 import { authChoices, launchSpecOf } from './acpLaunch';
 import { acpSecrets, registerLaunchSecrets } from './acpSecrets';
@@ -36,8 +38,10 @@ import { AcpSignIn } from './acpSignIn';
 import type { AcpSession } from './acpSessions';
 import { AcpSessions } from './acpSessions';
 import { AcpTurns } from './acpTurns';
+import { mcpServerNotice, planMcpServers } from './acpMcpServers';
+import type { McpServerPlan } from './acpMcpServers';
+import { AcpRecovery } from './acpRecovery';
 
-const EXTENSION_VERSION = '0.2.0';
 /** Messages sent during a turn wait in an editable queue (`run.queue`); runs end only when the user stops them. */
 const ACP_CAPABILITIES: readonly Capability[] = ['run.start', 'run.queue', 'run.cancel', 'approvals', 'approvals.allowSimilar', 'changeSets.local'];
 
@@ -56,8 +60,12 @@ export class AcpDriver extends BaseDriver implements Driver {
   private readonly secrets: DriverSecrets;
   private readonly signIns: AcpSignIn;
   private readonly settings: AcpSessionSettings;
+  /** The profile's MCP servers as this agent process takes them (acpMcpServers.ts). */
+  private mcp: McpServerPlan = { passed: [], withheld: [] };
+  private readonly recovery: AcpRecovery;
   private readonly starts = new AcpSessionStarts({
     agent: () => this.requireAgent(),
+    mcpServers: () => this.mcp.passed,
     fallbackCwd: () => this.ctx.profile.cwd ?? this.ctx.workspaceFolder,
     name: this.ctx.profile.name,
     canSignIn: () => this.authMethods.length > 0,
@@ -91,6 +99,24 @@ export class AcpDriver extends BaseDriver implements Driver {
       notice: (session, text) => this.recorder.event(session.sessionId, { kind: 'notice', text, level: 'warning' }).catch(() => undefined),
       log: ctx.log,
     });
+    this.recovery = new AcpRecovery({
+      log: ctx.log,
+      sessions: this.sessions,
+      recorder: this.recorder,
+      storage: this.storage,
+      agentGone: (reason) => this.turns.agentGone(reason),
+      disconnect: () => this.disconnect(),
+      reconnect: () => this.connect(),
+      fail: (reason) => {
+        this.ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state: { kind: 'failed', reason } });
+        this.crashOffer = restartOffer(this.connectionId, this.ctx.profile.name, reason);
+        this.offers.fire(this.crashOffer);
+      },
+      agent: () => (this.agent ? { connection: this.agent, init: this.init } : undefined),
+      requireAgent: () => this.requireAgent(),
+      mcpServers: () => this.mcp.passed,
+      reapply: (session) => this.settings.reapply(session),
+    });
   }
 
   get authMethods(): readonly AuthChoice[] {
@@ -105,34 +131,21 @@ export class AcpDriver extends BaseDriver implements Driver {
     this.crashOffer = undefined;
     const spec = await launchSpecOf(this.ctx.profile, this.ctx.workspaceFolder, this.secrets, process.env, this.ctx.profileOrigin);
     registerLaunchSecrets(spec.env);
-    const agent = new AcpConnection({ ...spec, tap: this.ctx.tap }, {
+    const started = startAgent(spec, this.ctx.tap, {
       sessionUpdate: (n) => this.turns.onUpdate(n),
-      requestPermission: (r) => this.turns.onPermission(r),
+      requestPermission: (r, withdrawn) => this.turns.onPermission(r, withdrawn),
       readTextFile: (r) => readThroughEditor(this.ctx.workspace, r),
       writeTextFile: (r) => writeThroughEditor(this.ctx.workspace, r),
-    });
-    let closing = false;
+    }, (reason) => void this.recovery.crashed(reason, this.agent === agent));
+    const { agent } = started;
     connection.add({ dispose: () => {
-      closing = true;
       this.agent = undefined;
       this.starts.forget();
-      void agent.close();
+      started.close();
     } });
-    void agent.exited.then((exit) => {
-      if (closing) {
-        return;
-      }
-      const why = exit.spawnError
-        ? `${spec.command} could not be started (${exit.spawnError}${exit.spawnError === 'ENOENT' ? ': it is not installed or not on PATH' : ''})`
-        : (exit.stoppedBecause ?? `the agent exited (${exit.signal ?? `code ${exit.code}`})`);
-      const tail = agent.process.stderrTail();
-      void this.agentCrashed(`${why}${tail ? `:\n${tail}` : '.'}`);
-    });
-    const init = await agent.initialize(EXTENSION_VERSION).catch(async (error: unknown) => {
-      const exit = await Promise.race([agent.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 200))]);
-      throw new DriverError(exit?.spawnError ? `${spec.command} could not be started (${exit.spawnError}).` : `The agent did not initialize: ${String(error instanceof Error ? error.message : error)}`, 'fatal');
-    });
+    const init = await started.init;
     this.init = init;
+    this.mcp = planMcpServers(this.ctx.profile.mcpServers, init.agentCapabilities?.mcpCapabilities);
     this.agent = agent;
     await this.storage.authenticateIfChosen(agent, this.authMethods);
     this.ctx.store.dispatch({
@@ -162,8 +175,8 @@ export class AcpDriver extends BaseDriver implements Driver {
   }
 
   /** The models and modes the agent offers a new run (asked before its prompt: see acpSessionStarts.ts). */
-  newRunChoices(workspaceRoots: readonly string[]): Promise<NewRunChoices> {
-    return this.starts.choices(workspaceRoots);
+  newRunChoices(workspaceRoots: readonly string[], abandon?: AbortSignal): Promise<NewRunChoices> {
+    return this.starts.choices(workspaceRoots, abandon);
   }
 
   async startRun(options: StartRunOptions): Promise<string> {
@@ -175,6 +188,10 @@ export class AcpDriver extends BaseDriver implements Driver {
     this.turns.takeEarlyUpdates(session);
     const title = options.prompt.trim().split(/\r?\n/, 1)[0]!.slice(0, 80) || 'New session';
     await this.storage.created(session, title, this.init?.agentInfo?.title ?? this.init?.agentInfo?.name ?? this.ctx.profile.name);
+    const mcp = mcpServerNotice(this.mcp);
+    if (mcp) {
+      await this.recorder.event(session.sessionId, { kind: 'notice', ...mcp });
+    }
     // The model and mode asked for go to the agent before the first prompt (what it cannot do is said).
     await this.settings.applyNew(session, options.model, options.permission);
     this.turns.start(session, options.prompt);
@@ -187,7 +204,10 @@ export class AcpDriver extends BaseDriver implements Driver {
   }
 
   async cancelRun(runId: string): Promise<void> {
-    await this.turns.cancel(this.sessions.require(runId));
+    const session = this.sessions.require(runId);
+    // Stop while the agent still loads the session: the person stopped waiting for it ($/cancel_request).
+    session.reopening?.abort();
+    await this.turns.cancel(session);
   }
 
   async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface = 'palette'): Promise<void> {
@@ -259,24 +279,8 @@ export class AcpDriver extends BaseDriver implements Driver {
     await this.connect();
   }
 
-  private async agentCrashed(reason: string): Promise<void> {
-    this.ctx.log.error(`ACP agent: ${reason}`);
-    await this.turns.agentGone('The agent stopped.');
-    // Not retried by itself: an agent that crashes at start would crash again; the user restarts it.
-    await this.disconnect();
-    this.ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state: { kind: 'failed', reason } });
-    this.crashOffer = restartOffer(this.connectionId, this.ctx.profile.name, reason);
-    this.offers.fire(this.crashOffer);
-  }
-
-  private async liveSession(runId: string): Promise<AcpSession> {
-    const session = this.sessions.require(runId);
-    if (!session.live) {
-      await this.storage.load(this.requireAgent(), session, this.init?.agentCapabilities?.loadSession === true);
-      // The load answers the agent's defaults: the person's mode and model come back before anything is sent.
-      await this.settings.reapply(session);
-    }
-    return session;
+  private liveSession(runId: string): Promise<AcpSession> {
+    return this.recovery.ensureLive(this.sessions.require(runId));
   }
 
   private queueOp(runId: string, op: (session: AcpSession) => void): Promise<void> {

@@ -14,6 +14,7 @@ import type { DriverSecrets } from '../kit/workspaceAccess';
 import { errorText } from '../kit/errors';
 import { storeChangeSetSink } from '../kit/localChangeSetSink';
 import type { RunRecorder } from '../kit/runRecorder';
+import type { McpServer } from '@agentclientprotocol/sdk';
 import type { AcpConnection } from './acpConnection';
 import type { AcpSideEffects } from './acpEventMapping';
 import type { AuthChoice } from './acpLaunch';
@@ -92,20 +93,28 @@ export class AcpSessionStore {
     }
   }
 
-  /** `session/load` of a restored session; its replayed updates are dropped (the journal holds them). */
-  async load(agent: AcpConnection, session: AcpSession, canLoad: boolean): Promise<void> {
-    if (!canLoad) {
+  /**
+   * The agent process takes the session again: `session/resume` when it advertises it and `resume` is asked for (no
+   * replay), else `session/load` with its replayed updates dropped (the journal holds them). `abandon` aborts the
+   * request (`$/cancel_request`): the person stopped waiting. The run's fields are the caller's.
+   */
+  async reopen(agent: AcpConnection, session: AcpSession, how: { readonly canLoad: boolean; readonly resume: boolean }, mcpServers: readonly McpServer[], abandon?: AbortSignal): Promise<void> {
+    if (!how.resume && !how.canLoad) {
       throw new Error(NOT_LOADABLE);
     }
-    session.loading = true;
-    try {
-      const loaded = await agent.loadSession(session.sessionId, session.cwd);
-      session.modes = loaded.modes ?? undefined;
-      session.configOptions = loaded.configOptions ?? undefined;
-      session.live = true;
-    } finally {
-      session.loading = false;
-    }
+    session.loading = !how.resume;
+    // A load that failed or was abandoned leaves `loading` on: the agent may still be replaying it, and a session
+    // that is not live gets no other updates — the replay is dropped whenever it comes.
+    const reopened = how.resume ? await agent.resumeSession(session.sessionId, session.cwd, mcpServers, abandon) : await agent.loadSession(session.sessionId, session.cwd, mcpServers, abandon);
+    session.modes = reopened.modes ?? undefined;
+    session.configOptions = reopened.configOptions ?? undefined;
+    session.live = true;
+    session.loading = false;
+  }
+
+  /** `session/load` of a restored session (see `reopen`); it then waits for a message. */
+  async load(agent: AcpConnection, session: AcpSession, canLoad: boolean, mcpServers: readonly McpServer[], abandon?: AbortSignal): Promise<void> {
+    await this.reopen(agent, session, { canLoad, resume: false }, mcpServers, abandon);
     await this.recorder.fields(session.sessionId, { state: 'idle', stateDetail: '' });
   }
 

@@ -34,6 +34,8 @@ export interface RigOptions {
   readonly agentArgs?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
   readonly secrets?: DriverSecrets;
+  /** The profile's MCP servers. */
+  readonly mcpServers?: ConnectionProfile['mcpServers'];
   /** Do not wait for the connection (a test of a failing start). */
   readonly noWait?: boolean;
   /** Wraps the editor's files the driver gets (on the disk of the workspace), e.g. to edit a file "meanwhile". */
@@ -65,6 +67,7 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
     command: process.execPath,
     args: [await referenceAgentBundle(), '--state-dir', stateDir, '--chunk-ms', '0', '--slow-chunk-ms', '20', ...(options.agentArgs ?? [])],
     ...(options.env ? { env: { ...options.env } } : {}),
+    ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
   };
   const frames: { dir: string; frame: unknown }[] = [];
   const setup = driverSetup(profile, storage, { workspaceFolder: ws.dir, tap: (dir, frame) => frames.push({ dir, frame }) });
