@@ -112,9 +112,23 @@ export class AcpSessionStore {
     session.loading = false;
   }
 
-  /** `session/load` of a restored session (see `reopen`); it then waits for a message. */
+  /**
+   * `session/load` of a restored session (see `reopen`); it then waits for a message. While the agent loads it the
+   * run is starting (so Stop is offered: it abandons the load); a load that fails leaves the run as it was.
+   */
   async load(agent: AcpConnection, session: AcpSession, canLoad: boolean, mcpServers: readonly McpServer[], abandon?: AbortSignal): Promise<void> {
-    await this.reopen(agent, session, { canLoad, resume: false }, mcpServers, abandon);
+    const before = this.runs.get(session.sessionId);
+    if (canLoad) {
+      await this.recorder.fields(session.sessionId, { state: 'starting', stateDetail: 'The agent loads this session…' });
+    }
+    try {
+      await this.reopen(agent, session, { canLoad, resume: false }, mcpServers, abandon);
+    } catch (error) {
+      if (canLoad && before) {
+        await this.recorder.fields(session.sessionId, { state: before.state, stateDetail: before.stateDetail ?? '' });
+      }
+      throw error;
+    }
     await this.recorder.fields(session.sessionId, { state: 'idle', stateDetail: '' });
   }
 

@@ -61,11 +61,16 @@ test('Stop while a restored session loads sends $/cancel_request; its late repla
 
   const r = await rig({ ws: first.ws, storage: first.storage, stateDir: first.stateDir });
   const before = r.items(runId).length;
+  const states: string[] = [];
+  r.setup.store.onDidChange(() => states.push(run(r, runId)?.state ?? ''));
   const sending = r.driver.sendMessage(runId, 'never sent');
   await r.driver.cancelRun(runId);
   await assert.rejects(sending, /Stopped: the agent was told/);
+  assert.equal(run(r, runId)?.state, 'idle', 'back as it was before the load');
+  assert.match(run(r, runId)?.stateDetail ?? '', /^Restored/);
   const load = cancelledOut(r, 'session/load');
   assert.ok(load.cancelled, 'the load was cancelled on the wire');
+  assert.ok(states.includes('starting'), 'while the agent loads, the run is starting (Stop is offered)');
   await until('the agent answered the abandoned load anyway', () => framesOf(r, 'in').some((f) => f.id === load.id && f.method === undefined));
   assert.equal(r.items(runId).length, before, 'its replay added nothing');
 
