@@ -7,8 +7,9 @@
  * has them — when the agent can load sessions. A crash is restarted once by itself, its live sessions taken up again;
  * a second soon after fails the connection with the agent's stderr tail and offers *Restart* (acpRecovery.ts). The
  * profile's MCP servers go into every session request (acpMcpServers.ts). The client's file methods
- * (`fs/read_text_file`, `fs/write_text_file`) go through the editor (WorkspaceAccess): an agent that uses them sees unsaved edits and its writes are undoable;
- * agents that read and write the disk themselves (Claude Code, Codex) are not covered by that.
+ * (`fs/read_text_file`, `fs/write_text_file`) go through the editor (WorkspaceAccess): an agent that uses them sees
+ * unsaved edits and its writes are undoable; agents that read and write the disk themselves (Claude Code, Codex) are
+ * not covered by that.
  */
 import type { InitializeResponse } from '@agentclientprotocol/sdk';
 import * as z from 'zod/mini';
