@@ -72,9 +72,10 @@ export interface Driver extends Disposable {
   readonly newRunAsks?: { readonly model: boolean; readonly permission: boolean };
   /**
    * For agents that advertise their models and modes per session (ACP): what "New Run…" may offer, asked before
-   * the model and permission questions, which then pick from these lists instead of free text.
+   * the model and permission questions, which then pick from these lists instead of free text. `abandon` aborts
+   * when the person cancels the question (the agent is told it need not answer).
    */
-  newRunChoices?(workspaceRoots: readonly string[]): Promise<NewRunChoices>;
+  newRunChoices?(workspaceRoots: readonly string[], abandon?: AbortSignal): Promise<NewRunChoices>;
   /** A question to confirm before `startRun` (e.g. SCV: starting a session ends the live one); undefined: none. */
   startRunConfirmation?(): StartRunConfirmation | undefined;
   /** Sends a message into a run (inject, queue or operator message, per protocol). */

@@ -117,6 +117,7 @@ export function approvalRequested(ed: RunEditor, event: Requested, approvals: Re
     hasDiff: event.hasDiff,
     ...(event.subject !== undefined ? { subject: { ...event.subject } } : {}),
     ...(event.ruleNote !== undefined ? { ruleNote: event.ruleNote } : {}),
+    ...(event.lasts !== undefined ? { lasts: { ...event.lasts } } : {}),
     ...(guarded !== undefined ? { protectedNotice: guarded } : {}),
   });
   ed.approvals.push({
@@ -131,6 +132,7 @@ export function approvalRequested(ed: RunEditor, event: Requested, approvals: Re
     options: event.options,
     ...(event.subject !== undefined ? { subject: event.subject } : {}),
     ...(event.saveRuleAs !== undefined ? { saveRuleAs: event.saveRuleAs } : {}),
+    ...(event.lasts !== undefined ? { lasts: event.lasts } : {}),
     requestedAt: now,
     status: 'pending',
     live: !restored,

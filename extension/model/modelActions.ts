@@ -2,7 +2,7 @@
  * The input vocabulary of the model. Drivers translate their wire events into `RunEvent`s and dispatch
  * `ModelAction`s; the reducer is the only code that turns them into state and transcript patches.
  */
-import type { ApprovalDecision, ApprovalSubject, DecisionSurface, RunState } from '../protocol/transcriptTypes';
+import type { AlwaysLasts, ApprovalDecision, ApprovalSubject, DecisionSurface, RunState } from '../protocol/transcriptTypes';
 import type { Capability, ChangeSetInfo, ConnectionInfo, ConnectionState, Panel, QueueEntry, SlashCommand } from './modelTypes';
 import type { RunCheckpointModel } from './runCheckpoint';
 
@@ -44,6 +44,8 @@ export type RunEvent =
       readonly subject?: ApprovalSubject;
       /** The daemon's caveat about its own "allow similar", shown next to the rule buttons. */
       readonly ruleNote?: string;
+      /** How long the agent keeps its own "similar" answers (ACP), shown on their buttons. */
+      readonly lasts?: AlwaysLasts;
       /** The decision sent when a person saves an allow rule from this request (default: allow once). */
       readonly saveRuleAs?: ApprovalDecision;
     }

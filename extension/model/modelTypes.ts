@@ -3,7 +3,7 @@
  * hyperhive agents) → transcript items, plus pending approvals, change sets and capabilities. Run-level state is
  * small and immutable (the reducer returns new objects); transcripts live in `Transcript` and change by patches.
  */
-import type { ApprovalDecision, ApprovalStatus, ApprovalSubject, DecisionSurface, RunState } from '../protocol/transcriptTypes';
+import type { AlwaysLasts, ApprovalDecision, ApprovalStatus, ApprovalSubject, DecisionSurface, RunState } from '../protocol/transcriptTypes';
 import type { ProtocolName } from '../protocol/protocolNames';
 import type { Panel } from '../protocol/panels';
 
@@ -137,6 +137,8 @@ export interface ApprovalInfo {
   readonly subject?: ApprovalSubject;
   /** The decision sent when a person saves an allow rule from it (the driver says; default allow once). */
   readonly saveRuleAs?: ApprovalDecision;
+  /** How long the agent keeps its own "similar" answers (ACP), shown on their buttons. */
+  readonly lasts?: AlwaysLasts;
   /** Why delivery failed (`failed`) or why it expired. */
   readonly reason?: string;
   /**

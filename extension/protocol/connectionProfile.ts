@@ -12,6 +12,34 @@ import { PROTOCOL_NAMES } from './protocolNames';
 export { PROTOCOL_NAMES };
 export type { ProtocolName } from './protocolNames';
 
+/**
+ * ACP: an MCP server the agent is asked to connect to in every session (`session/new`, `session/load`,
+ * `session/resume`). A local one is a command the agent starts (stdio); a remote one a URL (`http`, or the older
+ * `sse`), only for agents that advertise it. `env` and `headers` values are secrets (tokens): never traced or logged.
+ */
+export const mcpServerSchema = z.union([
+  z.object({
+    name: z.string().min(1),
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+  }),
+  z.object({
+    name: z.string().min(1),
+    type: z.enum(['http', 'sse']),
+    url: z.string().min(1),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
+]);
+export type McpServerSetting = Readonly<z.infer<typeof mcpServerSchema>>;
+export type RemoteMcpServerSetting = Extract<McpServerSetting, { readonly url: string }>;
+
+/** An `http` or `sse` server (a URL), not a command the agent starts. */
+export function isRemoteMcpServer(server: McpServerSetting): server is RemoteMcpServerSetting {
+  return 'url' in server;
+}
+
 export const connectionProfileSchema = z.object({
   /** Shown in the Connections view; unique per protocol. */
   name: z.string().min(1),
@@ -40,6 +68,8 @@ export const connectionProfileSchema = z.object({
   /** ACP: the mode new sessions start in (an id the agent offers, e.g. `default` for Claude Code, `read-only` for
    *  Codex); absent: the agent's own default, which for current agents may act without asking. */
   startMode: z.string().min(1).optional(),
+  /** ACP: MCP servers passed to every session, as far as the agent's `mcpCapabilities` allow. */
+  mcpServers: z.array(mcpServerSchema).optional(),
   /** Connect when the extension starts (default: the setting agentSwitchboard.autoConnect). */
   autoConnect: z.boolean().optional(),
 });

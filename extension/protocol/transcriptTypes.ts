@@ -54,12 +54,25 @@ export const DECISION_SURFACE_LABELS: Record<DecisionSurface, string> = {
   rule: 'by an approval rule',
 };
 const DECISION_BUTTONS: Record<ApprovalDecision, string> = { allow_once: 'Allow once', allow_similar: 'Allow similar', deny: 'Deny', deny_always: 'Deny similar' };
+
+/**
+ * How long the agent keeps its own "similar" answers (ACP `allow_always` / `reject_always`), in words for the
+ * button: what the agent says (e.g. "this session"), or that it does not say ("as long as the agent keeps it").
+ */
+export const alwaysLastsSchema = z.object({ allow_similar: z.optional(z.string()), deny_always: z.optional(z.string()) });
+export type AlwaysLasts = z.infer<typeof alwaysLastsSchema>;
+
 /**
  * A decision's button text on every surface (card, notification, palette). "Allow once" only reads right next to
- * "Allow similar"; daemons without it (SCV) just say "Allow".
+ * "Allow similar"; daemons without it (SCV) just say "Allow". A "similar" answer whose lifetime the driver knows
+ * says it (`lasts`).
  */
-export function decisionLabel(decision: ApprovalDecision, options: readonly ApprovalDecision[]): string {
-  return decision === 'allow_once' && !options.includes('allow_similar') ? 'Allow' : DECISION_BUTTONS[decision];
+export function decisionLabel(decision: ApprovalDecision, options: readonly ApprovalDecision[], lasts?: AlwaysLasts): string {
+  if (decision === 'allow_once') {
+    return options.includes('allow_similar') ? DECISION_BUTTONS.allow_once : 'Allow';
+  }
+  const lifetime = decision === 'allow_similar' || decision === 'deny_always' ? lasts?.[decision] : undefined;
+  return lifetime !== undefined ? `${DECISION_BUTTONS[decision]} (${lifetime})` : DECISION_BUTTONS[decision];
 }
 export const DECISION_OUTCOMES: Record<ApprovalDecision, string> = {
   allow_once: 'Allowed once',
@@ -164,6 +177,8 @@ export const approvalItemSchema = z.object({
   subject: z.optional(approvalSubjectSchema),
   /** The daemon's caveat about its own "allow similar" (AgencyProxy 0.3 treats it as once), shown by the rule buttons. */
   ruleNote: z.optional(z.string()),
+  /** How long the agent keeps its own "similar" answers (ACP), shown on their buttons. */
+  lasts: z.optional(alwaysLastsSchema),
   /**
    * Set when the request names a protected path (protocol/protectedPaths.ts), in words for the card: no rule and not
    * the agent's own "always" may answer it. Decided by the host, so the webview needs no path rules of its own.

@@ -17,6 +17,12 @@ const SECRET_WORD = /^(token|authkey|secret|secrets|password|passwd|passphrase|c
 /** …or its last two are one of these (`key` alone is too common: a config option's key, a map key). */
 const SECRET_PAIR = /^(api|auth|authentication|private|secret|access|session|signing|encryption|client|master)_key$/;
 const ENVIRONMENT_KEY = /^(environment|env)$/i;
+/** ACP's MCP server `env` and `headers`: lists of `{name, value}` whose values are secrets (tokens), names kept. */
+const NAME_VALUE_LIST_KEY = /^(env|headers)$/i;
+
+function isNameValueList(v: unknown): v is readonly { readonly name: unknown; readonly value: unknown }[] {
+  return Array.isArray(v) && v.every((e) => e !== null && typeof e === 'object' && 'name' in e && 'value' in e);
+}
 
 /**
  * The words of a key, lower case, joined by `_`: `clientSecret` → `client_secret`, `X-Api-Key` → `x_api_key`. Only
@@ -90,6 +96,8 @@ export function redactSecrets(value: unknown, values: SecretValues = processSecr
       out[key] = REDACTED;
     } else if (/^(uncheckedArgs|unchecked_args|args|argv)$/.test(key) && Array.isArray(v)) {
       out[key] = redactArgs(v).map((a) => (typeof a === 'string' ? values.redact(a) : a));
+    } else if (NAME_VALUE_LIST_KEY.test(key) && isNameValueList(v)) {
+      out[key] = v.map((e) => ({ ...(redactSecrets(e, values, depth + 2) as object), value: REDACTED }));
     } else if (ENVIRONMENT_KEY.test(key) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
       out[key] = Object.fromEntries(Object.keys(v).map((k) => [k, REDACTED]));
     } else {

@@ -135,7 +135,7 @@ export function approvalView(initial: ApprovalItem, ctx: RenderContext): ItemVie
         }
       }
       const spec = DECISIONS[decision];
-      const text = withRules && decision === 'allow_once' ? 'Allow once' : decisionLabel(decision, item.options);
+      const text = withRules && decision === 'allow_once' ? 'Allow once' : decisionLabel(decision, item.options, item.lasts);
       const el = button({
         label: `${text}: ${title}`,
         text,

@@ -6,6 +6,7 @@
  * resumed without it (`session/resume`), and the transcript says which. *Fork Run* makes a new run beside the
  * original from `session/fork`, and *Close Session* lets the agent free a session (`session/close`).
  */
+import type { McpServer } from '@agentclientprotocol/sdk';
 import type { SessionInfo } from '@agentclientprotocol/sdk/unstable';
 import type { DriverRuns } from '../kit/driverRuns';
 import type { ActionAnswers, ActionChoice, ActionInput } from '../kit/daemonActions';
@@ -32,6 +33,8 @@ export interface AcpAgentSessionsDeps {
   listCwd(): string | undefined;
   /** What the run's provider column says (the agent's name). */
   provider(): string;
+  /** The profile's MCP servers the agent takes (every session request carries them). */
+  mcpServers(): readonly McpServer[];
   readonly sessions: AcpSessions;
   readonly runs: DriverRuns;
   readonly recorder: RunRecorder<never>;
@@ -98,7 +101,7 @@ export class AcpAgentSessions {
   /** A new run from `session/fork` of `runId`'s session, beside it; resolves with the new run's id. */
   async fork(runId: string): Promise<string> {
     const source = this.deps.sessions.require(runId);
-    const forked = await this.deps.agent().forkSession(source.sessionId, source.cwd);
+    const forked = await this.deps.agent().forkSession(source.sessionId, source.cwd, this.deps.mcpServers());
     const session = this.deps.sessions.add(forked.sessionId, source.cwd, true);
     session.modes = forked.modes ?? undefined;
     session.configOptions = forked.configOptions ?? undefined;
@@ -157,7 +160,7 @@ export class AcpAgentSessions {
     const session = this.deps.sessions.add(info.sessionId, info.cwd, false);
     const title = shownAgentTitle(info.title) ?? `Session ${shownAgentText(info.sessionId, 40)}`;
     await this.deps.storage.created(session, title, this.deps.provider());
-    const how = await this.deps.storage.continue(this.deps.agent(), session, this.deps.abilities(), { preferLoad: true });
+    const how = await this.deps.storage.continue(this.deps.agent(), session, this.deps.abilities(), { preferLoad: true, mcpServers: this.deps.mcpServers() });
     await this.notice(
       session,
       how === 'loaded'

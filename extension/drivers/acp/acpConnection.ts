@@ -17,6 +17,7 @@ import type {
   KillTerminalRequest,
   ListSessionsResponse,
   LoadSessionResponse,
+  McpServer,
   NewSessionResponse,
   PromptResponse,
   ReadTextFileRequest,
@@ -56,7 +57,8 @@ function sdk(): typeof AcpSdk {
 export interface AcpClientHandlers {
   /** Typed as the stable kinds: the unstable ones (notices, compaction, …) reach the mapping's default case. */
   sessionUpdate(notification: StableSessionNotification): void;
-  requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
+  /** `withdrawn` aborts when the agent sends `$/cancel_request` for this request (it no longer waits). */
+  requestPermission(request: RequestPermissionRequest, withdrawn: AbortSignal): Promise<RequestPermissionResponse>;
   readTextFile(request: ReadTextFileRequest): Promise<ReadTextFileResponse>;
   writeTextFile(request: WriteTextFileRequest): Promise<WriteTextFileResponse>;
   /** Commands run for the agent (acpTerminals.ts). */
@@ -90,7 +92,7 @@ export class AcpConnection {
     const { client, methods, ndJsonStream } = sdk();
     const app = client({ name: 'Agent Switchboard' })
       .onNotification(methods.client.session.update, ({ params }) => handlers.sessionUpdate(params as SessionNotification as StableSessionNotification))
-      .onRequest(methods.client.session.requestPermission, ({ params }) => handlers.requestPermission(params))
+      .onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
       .onRequest(methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params).catch(asRequestError))
       .onRequest(methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params).catch(asRequestError))
       .onRequest(methods.client.terminal.create, ({ params }) => handlers.createTerminal(params).catch(asRequestError))
@@ -121,17 +123,21 @@ export class AcpConnection {
     return this.call(() => this.connection.agent.request(sdk().methods.agent.authenticate, { methodId }));
   }
 
-  newSession(cwd: string): Promise<NewSessionResponse> {
-    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.new, { cwd, mcpServers: [] }));
+  /**
+   * `abandon`: the person stopped waiting (a New Run cancelled while the agent starts the session): aborting it
+   * sends `$/cancel_request` and the call rejects at once (the agent's late answer is dropped by the SDK).
+   */
+  newSession(cwd: string, mcpServers: readonly McpServer[], abandon?: AbortSignal): Promise<NewSessionResponse> {
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.new, { cwd, mcpServers: [...mcpServers] }, abandonable(abandon)));
   }
 
-  loadSession(sessionId: string, cwd: string): Promise<LoadSessionResponse> {
-    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.load, { sessionId, cwd, mcpServers: [] }));
+  loadSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], abandon?: AbortSignal): Promise<LoadSessionResponse> {
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.load, { sessionId, cwd, mcpServers: [...mcpServers] }, abandonable(abandon)));
   }
 
-  /** `session/resume`: the agent takes the session up again without replaying it (sessionCapabilities.resume). */
-  resumeSession(sessionId: string, cwd: string): Promise<ResumeSessionResponse> {
-    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.resume, { sessionId, cwd, mcpServers: [] }));
+  /** `session/resume` (only when the agent advertises `sessionCapabilities.resume`): the session again, no replay. */
+  resumeSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], abandon?: AbortSignal): Promise<ResumeSessionResponse> {
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.resume, { sessionId, cwd, mcpServers: [...mcpServers] }, abandonable(abandon)));
   }
 
   /** One page of `session/list` (sessionCapabilities.list); `cursor` is the last page's `nextCursor`. */
@@ -145,8 +151,8 @@ export class AcpConnection {
   }
 
   /** `session/fork` (unstable, sessionCapabilities.fork): a new session with the history of `sessionId`. */
-  forkSession(sessionId: string, cwd: string): Promise<ForkSessionResponse> {
-    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.fork, { sessionId, cwd, mcpServers: [] }));
+  forkSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[]): Promise<ForkSessionResponse> {
+    return this.call(() => this.connection.agent.request(sdk().methods.agent.session.fork, { sessionId, cwd, mcpServers: [...mcpServers] }));
   }
 
   prompt(sessionId: string, prompt: readonly ContentBlock[]): Promise<PromptResponse> {
@@ -188,6 +194,11 @@ export class AcpConnection {
       throw new OutcomeUnknownError(`The agent did not answer: ${error instanceof Error ? error.message : String(error)}`, 'agent_exited', { cause: error });
     }
   }
+}
+
+/** Request options that send `$/cancel_request` and stop waiting when `abandon` aborts. */
+function abandonable(abandon: AbortSignal | undefined): { cancellationSignal: AbortSignal; stopWaitingOnCancel: true } | undefined {
+  return abandon ? { cancellationSignal: abandon, stopWaitingOnCancel: true } : undefined;
 }
 
 function dataText(data: unknown): string {

@@ -1,13 +1,11 @@
 /**
  * The ACP driver: an Agent Client Protocol agent (Claude Code, Codex, Gemini CLI, …) as a child process of the
- * extension host. Unlike a daemon it dies with the window, so "connect" spawns it and `initialize`s it; a run is one
- * of its sessions (run id = session id), created with `session/new` in the workspace folder. Everything folded into a
- * run is journaled (kit/runRecorder.ts); after a reload the transcripts come back from the journal, and a session
- * continues through `session/resume`, else `session/load` (its replay dropped: the journal has it); the agent's
- * other sessions, forks and closes are acpAgentSessions.ts'. A crash is not retried by itself: the connection fails
- * with the tail of the agent's stderr and offers *Restart*. The client's file methods (`fs/read_text_file`,
- * `fs/write_text_file`) go through the editor (WorkspaceAccess): an agent that uses them sees unsaved edits and its
- * writes are undoable; agents that read and write the disk themselves (Claude Code, Codex) are not covered by that.
+ * extension host; "connect" spawns and `initialize`s it (acpAgentStart.ts), and a run is one of its sessions (run id =
+ * session id). Runs are journaled (kit/runRecorder.ts); after a reload a session continues through `session/resume`,
+ * else `session/load` with its replay dropped. The agent's other sessions, forks and closes: acpAgentSessions.ts; a
+ * crash restarted once: acpRecovery.ts; MCP servers: acpMcpServers.ts; commands in the client's terminals:
+ * acpTerminals.ts. `fs/*` go through the editor (WorkspaceAccess: unsaved edits seen, writes undoable); agents that
+ * write the disk themselves (Claude Code, Codex) are reverted from the run's change set instead.
  */
 import type { InitializeResponse } from '@agentclientprotocol/sdk/unstable';
 import * as z from 'zod/mini';
@@ -24,7 +22,8 @@ import type { RunRecorder } from '../kit/runRecorder';
 import { Emitter } from '../../base/emitter';
 import { acpFacts, nextAcpActionInput, performAcpAction, restartOffer } from './acpActions';
 import { AcpAgentSessions } from './acpAgentSessions';
-import { AcpConnection } from './acpConnection';
+import type { AcpConnection } from './acpConnection';
+import { startAgent } from './acpAgentStart';
 import { readThroughEditor, writeThroughEditor } from './acpEditorAccess';
 import { authChoices, launchSpecOf } from './acpLaunch';
 import { defaultRunTitle } from './acpRunTitles';
@@ -40,8 +39,10 @@ import type { AcpSession } from './acpSessions';
 import { AcpSessions } from './acpSessions';
 import { AcpTerminals, terminalHandlers } from './acpTerminals';
 import { AcpTurns } from './acpTurns';
+import { mcpServerNotice, planMcpServers } from './acpMcpServers';
+import type { McpServerPlan } from './acpMcpServers';
+import { AcpRecovery } from './acpRecovery';
 
-const EXTENSION_VERSION = '0.2.0';
 /** Messages sent during a turn wait in an editable queue (`run.queue`); runs end only when the user stops them. */
 const ACP_CAPABILITIES: readonly Capability[] = ['run.start', 'run.queue', 'run.cancel', 'approvals', 'approvals.allowSimilar', 'changeSets.local'];
 
@@ -63,7 +64,10 @@ export class AcpDriver extends BaseDriver implements Driver {
   private readonly settings: AcpSessionSettings;
   /** The agent's sessions beyond "New Run…": list and open, fork, close (acpAgentSessions.ts). */
   readonly agentSessions: AcpAgentSessions;
-  private readonly starts = new AcpSessionStarts({ agent: () => this.requireAgent(), fallbackCwd: () => this.listCwd, name: this.ctx.profile.name, canSignIn: () => this.authMethods.length > 0, startMode: this.ctx.profile.startMode });
+  /** The profile's MCP servers as this agent process takes them (acpMcpServers.ts). */
+  private mcp: McpServerPlan = { passed: [], withheld: [] };
+  private readonly recovery: AcpRecovery;
+  private readonly starts = new AcpSessionStarts({ agent: () => this.requireAgent(), mcpServers: () => this.mcp.passed, fallbackCwd: () => this.listCwd, name: this.ctx.profile.name, canSignIn: () => this.authMethods.length > 0, startMode: this.ctx.profile.startMode });
 
   constructor(ctx: DriverContext) {
     super(ctx);
@@ -94,7 +98,12 @@ export class AcpDriver extends BaseDriver implements Driver {
       log: ctx.log,
     });
     const { sessions, runs, recorder, storage, settings, turns } = this;
-    this.agentSessions = new AcpAgentSessions({ agent: () => this.requireAgent(), abilities: () => this.abilities, listCwd: () => this.listCwd, provider: () => this.providerName, sessions, runs, recorder, storage, settings, turns });
+    const mcpServers = (): McpServerPlan['passed'] => this.mcp.passed;
+    this.agentSessions = new AcpAgentSessions({ agent: () => this.requireAgent(), abilities: () => this.abilities, listCwd: () => this.listCwd, provider: () => this.providerName, mcpServers, sessions, runs, recorder, storage, settings, turns });
+    const agent = (): AcpConnection | undefined => this.agent;
+    const abilities = (): AcpSessionAbilities => this.abilities;
+    const reconnect = { agentGone: (why: string) => this.turns.agentGone(why), disconnect: () => this.disconnect(), reconnect: () => this.connect() };
+    this.recovery = new AcpRecovery({ log: ctx.log, sessions, recorder, storage, ...reconnect, agent, abilities, mcpServers, requireAgent: () => this.requireAgent(), reapply: (session) => this.settings.reapply(session), fail: (reason) => this.failed(reason) });
   }
 
   get authMethods(): readonly AuthChoice[] { return authChoices(this.init?.authMethods); }
@@ -111,36 +120,23 @@ export class AcpDriver extends BaseDriver implements Driver {
     const spec = await launchSpecOf(this.ctx.profile, this.ctx.workspaceFolder, this.secrets, process.env, this.ctx.profileOrigin);
     registerLaunchSecrets(spec.env);
     const terminals = (this.terminals = new AcpTerminals({ connectionId: this.connectionId, views: this.ctx.terminals, session: (id) => this.sessions.get(id), runTitle: (id) => this.runs.get(id)?.title ?? this.ctx.profile.name, baseEnv: process.env }));
-    const agent = new AcpConnection({ ...spec, tap: this.ctx.tap }, {
+    const started = startAgent(spec, this.ctx.tap, {
       sessionUpdate: (n) => this.turns.onUpdate(n),
-      requestPermission: (r) => this.turns.onPermission(r),
+      requestPermission: (r, withdrawn) => this.turns.onPermission(r, withdrawn),
       readTextFile: (r) => readThroughEditor(this.ctx.workspace, r),
       writeTextFile: (r) => writeThroughEditor(this.ctx.workspace, r),
       ...terminalHandlers(terminals),
-    });
-    let closing = false;
+    }, (reason) => void this.recovery.crashed(reason, this.agent === agent));
+    const { agent } = started;
     connection.add({ dispose: () => {
-      closing = true;
       this.agent = undefined;
       void terminals.disposeAll();
       this.starts.forget();
-      void agent.close();
+      started.close();
     } });
-    void agent.exited.then((exit) => {
-      if (closing) {
-        return;
-      }
-      const why = exit.spawnError
-        ? `${spec.command} could not be started (${exit.spawnError}${exit.spawnError === 'ENOENT' ? ': it is not installed or not on PATH' : ''})`
-        : (exit.stoppedBecause ?? `the agent exited (${exit.signal ?? `code ${exit.code}`})`);
-      const tail = agent.process.stderrTail();
-      void this.agentCrashed(`${why}${tail ? `:\n${tail}` : '.'}`);
-    });
-    const init = await agent.initialize(EXTENSION_VERSION).catch(async (error: unknown) => {
-      const exit = await Promise.race([agent.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 200))]);
-      throw new DriverError(exit?.spawnError ? `${spec.command} could not be started (${exit.spawnError}).` : `The agent did not initialize: ${String(error instanceof Error ? error.message : error)}`, 'fatal');
-    });
+    const init = await started.init;
     this.init = init;
+    this.mcp = planMcpServers(this.ctx.profile.mcpServers, init.agentCapabilities?.mcpCapabilities);
     this.agent = agent;
     await this.storage.authenticateIfChosen(agent, this.authMethods);
     this.ctx.store.dispatch({
@@ -170,8 +166,8 @@ export class AcpDriver extends BaseDriver implements Driver {
   }
 
   /** The models and modes the agent offers a new run (asked before its prompt: see acpSessionStarts.ts). */
-  newRunChoices(workspaceRoots: readonly string[]): Promise<NewRunChoices> {
-    return this.starts.choices(workspaceRoots);
+  newRunChoices(workspaceRoots: readonly string[], abandon?: AbortSignal): Promise<NewRunChoices> {
+    return this.starts.choices(workspaceRoots, abandon);
   }
 
   async startRun(options: StartRunOptions): Promise<string> {
@@ -182,6 +178,10 @@ export class AcpDriver extends BaseDriver implements Driver {
     // What the agent sent about the session before the driver knew it (its slash commands) comes in now.
     this.turns.takeEarlyUpdates(session);
     await this.storage.created(session, defaultRunTitle(options.prompt), this.providerName);
+    const mcp = mcpServerNotice(this.mcp);
+    if (mcp) {
+      await this.recorder.event(session.sessionId, { kind: 'notice', ...mcp });
+    }
     // The model and mode asked for (none picked: the profile's start mode) go to the agent before the first prompt.
     await this.settings.applyNew(session, options.model, options.permission || this.ctx.profile.startMode);
     this.turns.start(session, options.prompt);
@@ -194,7 +194,10 @@ export class AcpDriver extends BaseDriver implements Driver {
   }
 
   async cancelRun(runId: string): Promise<void> {
-    await Promise.all([this.turns.cancel(this.sessions.require(runId)), this.terminals?.killSession(runId)]);
+    const session = this.sessions.require(runId);
+    // Stop while the agent still loads the session: the person stopped waiting for it ($/cancel_request).
+    session.reopening?.abort();
+    await Promise.all([this.turns.cancel(session), this.terminals?.killSession(runId)]);
   }
 
   async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface = 'palette'): Promise<void> {
@@ -266,24 +269,15 @@ export class AcpDriver extends BaseDriver implements Driver {
     await this.connect();
   }
 
-  private async agentCrashed(reason: string): Promise<void> {
-    this.ctx.log.error(`ACP agent: ${reason}`);
-    await this.turns.agentGone('The agent stopped.');
-    // Not retried by itself: an agent that crashes at start would crash again; the user restarts it.
-    await this.disconnect();
+  /** The agent is gone for good (a crash the recovery does not retry): the connection fails, offering *Restart*. */
+  private failed(reason: string): void {
     this.ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state: { kind: 'failed', reason } });
     this.crashOffer = restartOffer(this.connectionId, this.ctx.profile.name, reason);
     this.offers.fire(this.crashOffer);
   }
 
-  private async liveSession(runId: string): Promise<AcpSession> {
-    const session = this.sessions.require(runId);
-    if (!session.live) {
-      await this.storage.continue(this.requireAgent(), session, this.abilities);
-      // A load (or resume) may answer the agent's defaults: the person's mode and model go again before anything is sent.
-      await this.settings.reapply(session);
-    }
-    return session;
+  private liveSession(runId: string): Promise<AcpSession> {
+    return this.recovery.ensureLive(this.sessions.require(runId));
   }
 
   private get listCwd(): string | undefined { return this.ctx.profile.cwd ?? this.ctx.workspaceFolder; }

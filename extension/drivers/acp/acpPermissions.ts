@@ -9,11 +9,12 @@
 import type { AcpToolRow } from './acpToolRows';
 import type { PermissionOptionKind, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { RunEvent } from '../../model/modelActions';
-import type { ApprovalDecision } from '../../protocol/transcriptTypes';
+import type { AlwaysLasts, ApprovalDecision } from '../../protocol/transcriptTypes';
 import { subjectOf } from '../../model/approvalSubject';
 import { DriverError } from '../kit/errors';
 import type { AcpDiff, CurrentText } from './acpProposal';
 import { acpProposal, REGION_MISMATCH } from './acpProposal';
+import { optionLasts, THIS_SESSION } from './acpAlwaysLasts';
 
 const DECISION_OF: Readonly<Record<PermissionOptionKind, ApprovalDecision>> = {
   allow_once: 'allow_once',
@@ -54,14 +55,25 @@ export class AcpPermissions {
     // Unique across windows too: a restored run keeps the ids of its old requests.
     const approvalId = `permission-${this.epoch}-${++this.next}`;
     const optionFor = new Map<ApprovalDecision, string>();
+    const lasts: { allow_similar?: string; deny_always?: string } = {};
     for (const option of request.options) {
       const decision = DECISION_OF[option.kind];
-      if (decision !== undefined && !optionFor.has(decision)) {
+      if (decision === undefined) {
+        continue;
+      }
+      const always = decision === 'allow_similar' || decision === 'deny_always' ? decision : undefined;
+      // Of several "always" options (codex-acp: for this session, and always) the one for the session is offered:
+      // the shorter promise is the one a person can take back by ending the session.
+      const shorter = always !== undefined && lasts[always] !== THIS_SESSION && optionLasts(option) === THIS_SESSION;
+      if (!optionFor.has(decision) || shorter) {
         optionFor.set(decision, option.optionId);
+        if (always !== undefined) {
+          lasts[always] = optionLasts(option);
+        }
       }
     }
     const response = new Promise<RequestPermissionResponse>((answer) => this.waiting.set(approvalId, { sessionId: request.sessionId, optionFor, answer }));
-    return { approvalId, event: approvalEvent(approvalId, request, ORDER.filter((d) => optionFor.has(d)), current), response };
+    return { approvalId, event: approvalEvent(approvalId, request, ORDER.filter((d) => optionFor.has(d)), current, lasts), response };
   }
 
   /** Answers a waiting request with the option of `decision`. */
@@ -76,6 +88,11 @@ export class AcpPermissions {
     }
     this.waiting.delete(approvalId);
     waiting.answer({ outcome: { outcome: 'selected', optionId } });
+  }
+
+  /** The agent withdrew the request: answered `cancelled`. False when it no longer waited (decided, cancelled). */
+  withdraw(approvalId: string): boolean {
+    return this.cancelWhere((_w, id) => id === approvalId).length > 0;
   }
 
   /** Answers every request of a session `cancelled` (its turn is cancelled); returns their approval ids. */
@@ -97,10 +114,10 @@ export class AcpPermissions {
     return this.waiting.has(approvalId);
   }
 
-  private cancelWhere(match: (w: Waiting) => boolean): string[] {
+  private cancelWhere(match: (w: Waiting, approvalId: string) => boolean): string[] {
     const ids: string[] = [];
     for (const [id, waiting] of this.waiting) {
-      if (match(waiting)) {
+      if (match(waiting, id)) {
         this.waiting.delete(id);
         waiting.answer({ outcome: { outcome: 'cancelled' } });
         ids.push(id);
@@ -110,7 +127,7 @@ export class AcpPermissions {
   }
 }
 
-async function approvalEvent(approvalId: string, request: RequestPermissionRequest, options: readonly ApprovalDecision[], current: CurrentText): Promise<RunEvent> {
+async function approvalEvent(approvalId: string, request: RequestPermissionRequest, options: readonly ApprovalDecision[], current: CurrentText, lasts: AlwaysLasts): Promise<RunEvent> {
   const { toolCall } = request;
   const diffs = (toolCall.content ?? []).filter((c): c is AcpDiff => c.type === 'diff');
   const locations = (toolCall.locations ?? []).map((l) => l.path);
@@ -137,6 +154,7 @@ async function approvalEvent(approvalId: string, request: RequestPermissionReque
     detail: proposal ? proposal.patch : (toolCall.rawInput ?? { title: toolCall.title, kind: toolCall.kind, locations: toolCall.locations ?? [] }),
     ...(summary !== '' ? { summary } : {}),
     options,
+    ...(Object.keys(lasts).length > 0 ? { lasts } : {}),
     hasDiff: proposal !== undefined,
     // The kind (edit, execute, …) names the tool: the title is free text that differs per call.
     subject: subjectOf(toolCall.kind ?? toolCall.title ?? 'tool', toolCall.rawInput, [...diffs.map((d) => d.path), ...locations]),

@@ -4,7 +4,7 @@
  * the person then starts in the same folder takes it (a second question reuses it). Without the question (tests,
  * automation) the run creates its own. The spare session goes with the agent process.
  */
-import type { NewSessionResponse } from '@agentclientprotocol/sdk';
+import type { McpServer, NewSessionResponse } from '@agentclientprotocol/sdk';
 import type { NewRunChoices } from '../driver';
 import { DriverError } from '../kit/errors';
 import type { AcpConnection } from './acpConnection';
@@ -12,6 +12,8 @@ import { newRunChoicesOf } from './acpSessionChoices';
 
 export interface AcpSessionStartsDeps {
   agent(): AcpConnection;
+  /** The profile's MCP servers the agent takes (acpMcpServers.ts). */
+  mcpServers(): readonly McpServer[];
   /** Where a session starts without a workspace root (the profile's cwd, the window's folder). */
   fallbackCwd(): string | undefined;
   /** The agent's name, as the person calls it. */
@@ -30,11 +32,15 @@ export class AcpSessionStarts {
 
   constructor(private readonly deps: AcpSessionStartsDeps) {}
 
-  /** The models and modes the agent offers a run in these folders (from the session the run will take). */
-  async choices(workspaceRoots: readonly string[]): Promise<NewRunChoices> {
+  /**
+   * The models and modes the agent offers a run in these folders (from the session the run will take). `abandon`:
+   * the person cancelled "New Run…" while the agent starts the session; its `session/new` is cancelled
+   * (`$/cancel_request`) and this rejects at once.
+   */
+  async choices(workspaceRoots: readonly string[], abandon?: AbortSignal): Promise<NewRunChoices> {
     const cwd = this.cwdOf(workspaceRoots);
     if (this.spare?.cwd !== cwd) {
-      this.spare = { cwd, created: await this.create(cwd) };
+      this.spare = { cwd, created: await this.create(cwd, abandon) };
     }
     return newRunChoicesOf({ modes: this.spare.created.modes ?? undefined, configOptions: this.spare.created.configOptions ?? undefined }, this.deps.startMode);
   }
@@ -60,10 +66,10 @@ export class AcpSessionStarts {
     return cwd;
   }
 
-  private create(cwd: string): Promise<NewSessionResponse> {
+  private create(cwd: string, abandon?: AbortSignal): Promise<NewSessionResponse> {
     return this.deps
       .agent()
-      .newSession(cwd)
+      .newSession(cwd, this.deps.mcpServers(), abandon)
       .catch((error: unknown) => {
         if ((error as { code?: unknown }).code === AUTH_REQUIRED && this.deps.canSignIn()) {
           throw new DriverError(`${this.deps.name} needs you to sign in first: run "Agent Switchboard: Sign In to ACP Agent…".`, 'auth_required');

@@ -15,6 +15,7 @@ import type { DriverSecrets } from '../kit/workspaceAccess';
 import { errorText } from '../kit/errors';
 import { storeChangeSetSink } from '../kit/localChangeSetSink';
 import type { RunRecorder } from '../kit/runRecorder';
+import type { McpServer } from '@agentclientprotocol/sdk';
 import type { AcpConnection } from './acpConnection';
 import type { AcpSideEffects } from './acpEventMapping';
 import type { AuthChoice } from './acpLaunch';
@@ -102,25 +103,46 @@ export class AcpSessionStore {
   }
 
   /**
-   * Continues a session this process does not have: `session/resume` where offered (nothing replayed), else
+   * Takes up a session this agent process does not have: `session/resume` where offered (nothing replayed), else
    * `session/load`, whose replay is dropped (the journal holds it). `preferLoad`: a session started elsewhere, whose
-   * history only a load's replay brings — loaded where the agent can, and the replay kept.
+   * history only a load's replay brings — loaded where the agent can, and the replay kept. While the agent takes it
+   * up the run is starting (so Stop is offered: `abandon` aborts the request with `$/cancel_request`); one that
+   * fails leaves the run as it was. `keepFields` (a restart after a crash): the run's fields are the caller's.
    */
-  async continue(agent: AcpConnection, session: AcpSession, abilities: AcpSessionAbilities, options: { readonly preferLoad?: boolean } = {}): Promise<'resumed' | 'loaded'> {
+  async continue(
+    agent: AcpConnection,
+    session: AcpSession,
+    abilities: AcpSessionAbilities,
+    options: { readonly mcpServers: readonly McpServer[]; readonly preferLoad?: boolean; readonly abandon?: AbortSignal; readonly keepFields?: boolean },
+  ): Promise<'resumed' | 'loaded'> {
     const how = abilities.load && (options.preferLoad === true || !abilities.resume) ? 'loaded' : abilities.resume ? 'resumed' : undefined;
     if (how === undefined) {
       throw new Error(NOT_LOADABLE);
     }
+    const before = this.runs.get(session.sessionId);
+    const fields = options.keepFields !== true;
+    if (fields) {
+      await this.recorder.fields(session.sessionId, { state: 'starting', stateDetail: how === 'loaded' ? 'The agent loads this session…' : 'The agent resumes this session…' });
+    }
     session.loading = how === 'loaded' && options.preferLoad !== true;
     try {
-      const answer = how === 'resumed' ? await agent.resumeSession(session.sessionId, session.cwd) : await agent.loadSession(session.sessionId, session.cwd);
+      const { mcpServers, abandon } = options;
+      const answer = how === 'resumed' ? await agent.resumeSession(session.sessionId, session.cwd, mcpServers, abandon) : await agent.loadSession(session.sessionId, session.cwd, mcpServers, abandon);
       session.modes = answer.modes ?? undefined;
       session.configOptions = answer.configOptions ?? undefined;
       session.live = true;
-    } finally {
       session.loading = false;
+    } catch (error) {
+      // A load that failed or was abandoned leaves `loading` on: the agent may still be replaying it, and a session
+      // that is not live gets no other updates — the replay is dropped whenever it comes.
+      if (fields && before) {
+        await this.recorder.fields(session.sessionId, { state: before.state, stateDetail: before.stateDetail ?? '' });
+      }
+      throw error;
     }
-    await this.recorder.fields(session.sessionId, { state: 'idle', stateDetail: '' });
+    if (fields) {
+      await this.recorder.fields(session.sessionId, { state: 'idle', stateDetail: '' });
+    }
     return how;
   }
 

@@ -30,6 +30,8 @@ export interface AcpSession {
   localChanges?: LocalChangeSetRecord;
   /** Updates arrive for this session while `session/load` replays what the journal already holds: drop them. */
   loading: boolean;
+  /** A `session/load` the person waits for; Stop aborts it (`$/cancel_request`). */
+  reopening?: AbortController | undefined;
 }
 
 export class AcpSessions {

@@ -107,14 +107,17 @@ export class AcpTurns {
     this.early.set(notification.sessionId, [...kept, notification].slice(-EARLY_PER_SESSION));
   }
 
-  /** A permission request becomes an approval; the agent's call waits until it is decided or cancelled. */
-  onPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+  /**
+   * A permission request becomes an approval; the agent's call waits until it is decided or cancelled — or the agent
+   * withdraws it (`$/cancel_request`, `withdrawn`): then the card goes as expired and the answer is `cancelled`.
+   */
+  onPermission(request: RequestPermissionRequest, withdrawn?: AbortSignal): Promise<RequestPermissionResponse> {
     const session = this.deps.sessions.get(request.sessionId);
-    if (!session) {
+    if (!session || withdrawn?.aborted) {
       return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     }
     const opened = this.permissions.open(withKnownTool(request, session.mapping.tools.get(request.toolCall.toolCallId)), (path) => this.currentText(path));
-    void opened.event.then(async (event) => {
+    const folded = opened.event.then(async (event) => {
       // Cancelled while its files were read: the request is answered already, and no card may wait for it.
       if (!this.permissions.isWaiting(opened.approvalId)) {
         return;
@@ -125,7 +128,23 @@ export class AcpTurns {
         .record(session.sessionId, [journalRecord.event(event), journalRecord.fields({ state: 'waiting_approval' })])
         .catch((error: unknown) => this.deps.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
     }, (error: unknown) => this.deps.log.error(`Session ${session.sessionId}: the permission request could not be shown: ${errorText(error)}`));
+    withdrawn?.addEventListener('abort', () => void this.withdraw(session, opened.approvalId, folded), { once: true });
     return opened.response;
+  }
+
+  /** The agent no longer waits for this request: answered `cancelled`, and its card (once shown) expires. */
+  private async withdraw(session: AcpSession, approvalId: string, folded: Promise<void>): Promise<void> {
+    if (!this.permissions.withdraw(approvalId)) {
+      return;
+    }
+    // The card is folded once its proposal was read: expire it after that (a card never shown is never folded).
+    await folded;
+    if (this.deps.runs.get(session.sessionId)?.pendingApprovals.includes(approvalId)) {
+      await this.record(session, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The agent withdrew this request.' });
+    }
+    if (session.turn && !this.permissions.hasWaiting(session.sessionId)) {
+      await this.setState(session, 'running');
+    }
   }
 
   /** A file as the editor has it (unsaved edits included), or null when it does not exist or cannot be read. */

@@ -23,7 +23,7 @@ import * as z from 'zod/mini';
 import type { RunEvent, RunFields } from '../../model/modelActions';
 import type { Panel } from '../../model/modelTypes';
 import { panelSchema } from '../../protocol/panels';
-import { approvalDecisionSchema, decisionSurfaceSchema, runStateSchema } from '../../protocol/transcriptTypes';
+import { alwaysLastsSchema, approvalDecisionSchema, decisionSurfaceSchema, runStateSchema } from '../../protocol/transcriptTypes';
 
 /** The `v` of every record this code writes (0.1.0's records had none). */
 export const JOURNAL_VERSION = 2;
@@ -67,6 +67,7 @@ export const runEventSchema = z.discriminatedUnion('kind', [
     subject: opt(z.object({ tool: z.string(), paths: opt(z.array(z.string())), command: opt(z.string()), complete: opt(z.boolean()) })),
     ruleNote: opt(z.string()),
     saveRuleAs: opt(approvalDecisionSchema),
+    lasts: opt(alwaysLastsSchema),
   }),
   z.object({
     kind: kind('approvalSettled'),

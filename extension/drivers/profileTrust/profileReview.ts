@@ -6,12 +6,14 @@
  * Refused when a repository's settings define the profile: `env` keys that change what code runs
  * (launchEnvPolicy.ts), and an A3S `allowRemote` (only the user's own settings may point at another machine).
  *
- * The consent digest covers the exact profile content, where it was defined and what its command resolved to: any
- * change to the profile — or a bare command name now resolving to another file — asks again.
+ * The consent digest covers the exact profile content (its MCP servers' commands and URLs too, each shown in the
+ * prompt), where it was defined and what its command resolved to: any change to the profile — or a bare command name
+ * now resolving to another file — asks again.
  */
 import { autonomyOfMode } from '../acp/autonomousModes';
 import { isLoopbackHost } from '../../transport/loopback';
-import type { ConnectionProfile } from '../../protocol/connectionProfile';
+import type { ConnectionProfile, McpServerSetting } from '../../protocol/connectionProfile';
+import { isRemoteMcpServer } from '../../protocol/connectionProfile';
 import { resolveAgentCommand } from './commandResolution';
 import { codeChangingKeys } from './launchEnvPolicy';
 import type { ProfileOrigin } from './profileSources';
@@ -72,6 +74,19 @@ function startModeLine(startMode: string | undefined): string | undefined {
   return `Sessions start in mode: ${quoted(startMode)}${autonomy === undefined ? '' : ` (⚠ the agent ${autonomy})`}`;
 }
 
+/**
+ * An MCP server the agent is told to use: the command it would start (code the repository chooses) or the URL it
+ * would send requests to. `env` and `headers` values are tokens by nature: all hidden, the names shown.
+ */
+function mcpServerLine(server: McpServerSetting): string {
+  const hidden = (label: string, record: Readonly<Record<string, string>> | undefined): string =>
+    Object.keys(record ?? {}).length > 0 ? ` (${label}: ${Object.keys(record ?? {}).join(', ')}; values hidden)` : '';
+  if (isRemoteMcpServer(server)) {
+    return `MCP server "${server.name}": the agent connects to ${server.url} (${server.type})${hidden('headers', server.headers)}`;
+  }
+  return `MCP server "${server.name}": the agent runs ${[server.command, ...(server.args ?? [])].map(quoted).join(' ')}${hidden('environment', server.env)}`;
+}
+
 function acpReview(profile: ConnectionProfile, origin: ProfileOrigin, env: ReviewEnvironment): Omit<ProfileReview, 'digest' | 'kind'> {
   if (!profile.command) {
     return { refusal: 'It has no "command".', effects: [] };
@@ -84,6 +99,7 @@ function acpReview(profile: ConnectionProfile, origin: ProfileOrigin, env: Revie
     `Run: ${[resolution.path, ...(profile.args ?? [])].map(quoted).join(' ')}`,
     `In: ${profile.cwd ?? env.workspaceFolder ?? 'your home folder'}`,
     envLine(profile.env ?? {}),
+    ...(profile.mcpServers ?? []).map(mcpServerLine),
     startModeLine(profile.startMode),
   ].filter((l): l is string => l !== undefined);
   const refused = isWorkspaceDefined(origin) ? codeChangingKeys(profile.env) : [];

@@ -100,7 +100,7 @@ export class ApprovalCenter extends Disposable {
         void vscode.window.showInformationMessage(approvalOutcomeText(result.approval));
         return false;
       case 'unsupported':
-        void vscode.window.showWarningMessage(`This daemon does not offer "${decisionLabel(decision, result.approval.options)}" for this request.`);
+        void vscode.window.showWarningMessage(`This daemon does not offer "${decisionLabel(decision, result.approval.options, result.approval.lasts)}" for this request.`);
         return false;
       case 'disconnected':
         void vscode.window.showErrorMessage('The daemon of this approval is not connected; it stays pending until it is.');
@@ -216,7 +216,7 @@ export class ApprovalCenter extends Disposable {
     // A protected path is decided once, by a person: not by the agent's own "always allow" either.
     const guarded = isProtectedSubject(approval.subject);
     const shown = shownDecisions(approval.options, approval.subject, withRules, guarded);
-    const buttons = [...shown.map((o) => decisionLabel(o, approval.options)), ...(withRules && approval.options.some(isAllowing) ? [RULE_BUTTON] : []), detailsLabel];
+    const buttons = [...shown.map((o) => decisionLabel(o, approval.options, approval.lasts)), ...(withRules && approval.options.some(isAllowing) ? [RULE_BUTTON] : []), detailsLabel];
     const choice =
       mode === 'modal'
         ? await vscode.window.showWarningMessage(message, { modal: true, detail: 'Only your answer decides this request.' }, ...buttons)
@@ -237,7 +237,7 @@ export class ApprovalCenter extends Disposable {
       }
       return;
     }
-    const decision = approval.options.find((o) => decisionLabel(o, approval.options) === choice);
+    const decision = approval.options.find((o) => decisionLabel(o, approval.options, approval.lasts) === choice);
     if (decision) {
       // The click may come long after the request was settled elsewhere: the gate then sends nothing and says so.
       await this.decide(approval.key, decision, 'notification');

@@ -89,7 +89,7 @@ export class ApprovalRuleFlow {
     type Item = vscode.QuickPickItem & { readonly choice?: (typeof choices)[number]; readonly decision?: ApprovalDecision };
     const items: Item[] = [
       ...choices.map((c): Item => ({ label: `$(${c.effect === 'allow' ? 'check-all' : 'circle-slash'}) ${c.label}`, description: c.scope === 'connection' ? 'until it closes' : undefined, choice: c })),
-      ...own.map((d): Item => ({ label: `$(${d === 'allow_similar' ? 'check-all' : 'circle-slash'}) ${decisionLabel(d, approval.options)}`, description: "the agent's own rule (the agent decides what is similar)", decision: d })),
+      ...own.map((d): Item => ({ label: `$(${d === 'allow_similar' ? 'check-all' : 'circle-slash'}) ${decisionLabel(d, approval.options, approval.lasts)}`, description: "the agent's own rule (the agent decides what is similar)", decision: d })),
     ];
     const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Answer this request and others like it without asking' });
     if (pick?.decision) {

@@ -145,7 +145,7 @@ export function approvalItem(approval: ApprovalInfo, canShowDiff: boolean): vsco
     md.appendText(`Not delivered: ${approval.reason}`);
   }
   md.appendMarkdown('\n\n');
-  md.appendText(`Choices: ${approval.options.map((o) => decisionLabel(o, approval.options)).join(', ')}`);
+  md.appendText(`Choices: ${approval.options.map((o) => decisionLabel(o, approval.options, approval.lasts)).join(', ')}`);
   item.tooltip = md;
   item.accessibilityInformation = { label: `Approval: ${title}${summary ? `, ${summary}` : ''}` };
   // Enter (or a click) asks for the decision in a quick pick; Allow / Deny are also inline and in the context menu.

@@ -55,7 +55,7 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
       // unreadable; a protected path is allowed once at a time: not by the agent's own "always", not by a rule.
       const guarded = isProtectedSubject(approval.subject);
       const items: { label: string; decision?: ApprovalDecision; diff?: boolean; rule?: boolean }[] = shownDecisions(approval.options, approval.subject, false, guarded)
-        .map((o) => ({ label: `${ICONS[o]} ${decisionLabel(o, approval.options)}`, decision: o }));
+        .map((o) => ({ label: `${ICONS[o]} ${decisionLabel(o, approval.options, approval.lasts)}`, decision: o }));
       if (ruleChoices(approval, workspaceRulesAllowed()).length > 0) {
         items.push({ label: '$(law) Allow or deny similar requests (save a rule)…', rule: true });
       }

@@ -87,9 +87,25 @@ async function pickChoice(choices: readonly NewRunChoice[], title: string, place
   return pick === undefined ? undefined : pick.choice.isDefault ? '' : pick.choice.value;
 }
 
-/** What the agent offers a new run in these folders (it may start the session to find out). */
-function agentChoices(ask: (roots: readonly string[]) => Promise<NewRunChoices>, roots: readonly string[]): Thenable<NewRunChoices> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Asking the agent which models and modes it offers…' }, () => ask(roots));
+/**
+ * What the agent offers a new run in these folders (it may start the session to find out); undefined when the person
+ * cancels the wait — the agent is then told it need not answer (ACP: `$/cancel_request` for its `session/new`).
+ */
+function agentChoices(ask: (roots: readonly string[], abandon: AbortSignal) => Promise<NewRunChoices>, roots: readonly string[]): Thenable<NewRunChoices | undefined> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Asking the agent which models and modes it offers…', cancellable: true }, async (_progress, token) => {
+    const abandon = new AbortController();
+    const listener = token.onCancellationRequested(() => abandon.abort());
+    try {
+      return await ask(roots, abandon.signal);
+    } catch (error) {
+      if (abandon.signal.aborted) {
+        return undefined;
+      }
+      throw error;
+    } finally {
+      listener.dispose();
+    }
+  });
 }
 
 /** Conversation or one-shot, the last choice first (a new user starts with Conversation: see README). */
@@ -110,7 +126,11 @@ export async function askNewRun(ctx: CommandContext, connectionId: string, args:
   const asksMode = args.interactive === undefined && (ctx.store.state.connections.get(connectionId)?.capabilities.includes('run.interactive') ?? false);
   const workspaceRoots = args.workspaceRoots ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
   // An agent with its own lists offers only those; one without is not asked (a free-text model would be ignored).
-  const choices = driver.newRunChoices && (args.model === undefined || args.permission === undefined) ? await agentChoices((roots) => driver.newRunChoices!(roots), workspaceRoots) : undefined;
+  const asksAgent = driver.newRunChoices !== undefined && (args.model === undefined || args.permission === undefined);
+  const choices = asksAgent ? await agentChoices((roots, abandon) => driver.newRunChoices!(roots, abandon), workspaceRoots) : undefined;
+  if (asksAgent && choices === undefined) {
+    return undefined;
+  }
   // A daemon whose runs take no model or permission (SCV sessions) is not asked for them.
   const asks = choices ? { model: (choices.models?.length ?? 0) > 0, permission: (choices.permissions?.length ?? 0) > 0 } : (driver.newRunAsks ?? { model: true, permission: true });
   const questions = [driver.listProviders !== undefined && args.provider === undefined, asks.model && args.model === undefined, asks.permission && args.permission === undefined, asksMode, args.prompt === undefined];

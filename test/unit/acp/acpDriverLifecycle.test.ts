@@ -1,8 +1,9 @@
 /**
  * The ACP driver's lifecycle against the reference agent process: a window reload (a new driver and a new agent on
  * the same storage and agent state) restores the transcript from the journal and continues the session through
- * `session/load` without a duplicated item; a crash mid-turn fails the connection with the agent's stderr tail,
- * expires what waited and offers Restart, which works; the mode and model actions; sign-in with an `env_var`
+ * `session/load` without a duplicated item; a second crash soon after the automatic restart fails the connection
+ * with the stderr tail, expires what waited and offers Restart, which works; the mode and model actions; sign-in with
+ * an `env_var`
  * method (the key goes to the secret store and into the restarted agent's environment, not into settings).
  */
 import assert from 'node:assert/strict';
@@ -32,11 +33,14 @@ test('a reload restores the transcript from the journal and the session continue
   assert.ok(second.frames.some((f) => f.dir === 'out' && (f.frame as { method?: string }).method === 'session/load'));
 });
 
-test('a crash fails the connection with the stderr tail, expires what waited, and Restart brings the agent back', { timeout: 40_000 }, async () => {
+test('a second crash soon after the automatic restart fails the connection with the stderr tail, and Restart brings the agent back', { timeout: 40_000 }, async () => {
   const r = await rig();
   const offers: ActionOffer[] = [];
   r.driver.onOffer((o) => offers.push(o));
   const runId = await r.driver.startRun({ prompt: 'crash now', workspaceRoots: [r.ws.dir] });
+  await until('restarted by itself and the session taken up again', () => r.items(runId).some((i) => i.kind === 'notice' && /restarted; this session was resumed/.test(i.text)));
+  assert.equal(offers.length, 0, 'no Restart offer after the first crash');
+  await r.driver.sendMessage(runId, 'crash again');
   const failed = await until('failed', () => {
     const state = r.setup.store.state.connections.get(r.setup.connectionId)?.state;
     return state?.kind === 'failed' && state;
@@ -44,6 +48,7 @@ test('a crash fails the connection with the stderr tail, expires what waited, an
   assert.match(failed.reason, /exited \(code 70\)/);
   assert.match(failed.reason, /crash/i, 'the stderr tail is in the reason');
   await until('the session interrupted', () => run(r, runId)?.state === 'interrupted');
+  assert.equal(r.frames.filter((f) => f.dir === 'out' && (f.frame as { method?: string }).method === 'initialize').length, 2, 'not restarted a second time');
   assert.equal(offers[0]?.choices[0]?.command, 'agentSwitchboard.acp.restart');
   assert.deepEqual(r.driver.openOffers().map((o) => o.id), [offers[0]!.id], 'still open for a UI that watches later');
 

@@ -35,6 +35,8 @@ export interface RigOptions {
   readonly agentArgs?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
   readonly secrets?: DriverSecrets;
+  /** The profile's MCP servers. */
+  readonly mcpServers?: ConnectionProfile['mcpServers'];
   /** Do not wait for the connection (a test of a failing start). */
   readonly noWait?: boolean;
   /** More of the reference agent's profile (e.g. a start mode). */
@@ -74,6 +76,7 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
         command: process.execPath,
         args: [await referenceAgentBundle(), '--state-dir', stateDir, '--chunk-ms', '0', '--slow-chunk-ms', '20', ...(options.agentArgs ?? [])],
         ...(options.env ? { env: { ...options.env } } : {}),
+        ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
         ...options.profile,
       };
   const frames: { dir: string; frame: unknown }[] = [];

@@ -62,3 +62,26 @@ test("a start mode is named, and one that lets the agent act without asking is m
   assert.notEqual(bypass.digest, asking.digest, 'a consent to one start mode is not a consent to another');
   assert.equal(reviewProfile(acp, 'workspace', env).effects.some((e) => e.startsWith('Sessions start')), false);
 });
+
+test('MCP servers: the prompt names each command and URL, never an env or header value; the consent is bound to them', () => {
+  const profile: ConnectionProfile = {
+    ...acp,
+    env: {},
+    mcpServers: [
+      { name: 'repo tools', command: './tools/mcp-server', args: ['--root', 'two words'], env: { TOOLS_TOKEN: 'tok-value-1', MODE: 'fast-mode' } },
+      { name: 'tracker', type: 'http', url: 'https://tracker.example/mcp', headers: { Authorization: 'Bearer hdr-value-2' } },
+    ],
+  };
+  const review = reviewProfile(profile, 'workspace', env);
+  assert.deepEqual(review.effects.slice(2), [
+    'MCP server "repo tools": the agent runs ./tools/mcp-server --root "two words" (environment: TOOLS_TOKEN, MODE; values hidden)',
+    'MCP server "tracker": the agent connects to https://tracker.example/mcp (http) (headers: Authorization; values hidden)',
+  ]);
+  for (const value of ['tok-value-1', 'fast-mode', 'hdr-value-2']) {
+    assert.equal(review.effects.join('\n').includes(value), false, value);
+  }
+  const otherCommand = { ...profile, mcpServers: [{ ...profile.mcpServers![0]!, command: './tools/evil' }, profile.mcpServers![1]!] };
+  const otherUrl = { ...profile, mcpServers: [profile.mcpServers![0]!, { name: 'tracker', type: 'http' as const, url: 'https://elsewhere.example/mcp' }] };
+  assert.notEqual(reviewProfile(otherCommand, 'workspace', env).digest, review.digest, 'another MCP command asks again');
+  assert.notEqual(reviewProfile(otherUrl, 'workspace', env).digest, review.digest, 'another MCP URL asks again');
+});

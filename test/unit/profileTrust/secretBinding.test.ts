@@ -39,3 +39,11 @@ test('A3S binds to the URL; socket daemons to the protocol and endpoint', () => 
 test('canonicalJson sorts keys at every level', () => {
   assert.equal(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: 3 } }), '{"a":{"c":3,"d":[2,{"y":2,"z":1}]},"b":1}');
 });
+
+test('MCP servers are part of the binding (code the agent starts with its environment); none listed keeps the old namespace', () => {
+  const base = secretNamespaceOf(claude, '/usr/bin/claude-agent-acp');
+  assert.equal(secretNamespaceOf({ ...claude, mcpServers: [] }, '/usr/bin/claude-agent-acp'), base, 'an empty list changes nothing');
+  const withServer = secretNamespaceOf({ ...claude, mcpServers: [{ name: 'tools', command: './tools/mcp' }] }, '/usr/bin/claude-agent-acp');
+  assert.notEqual(withServer, base);
+  assert.notEqual(secretNamespaceOf({ ...claude, mcpServers: [{ name: 'tools', command: './tools/other' }] }, '/usr/bin/claude-agent-acp'), withServer);
+});

@@ -67,3 +67,26 @@ test('known secret values are redacted inside any string, keys and numbers untou
     args: ['--x', REDACTED],
   });
 });
+
+test('ACP MCP servers: env and headers lists keep their names, every value redacted (short ones too)', () => {
+  const frame = {
+    method: 'session/new',
+    params: {
+      cwd: '/ws',
+      mcpServers: [
+        { name: 'tools', command: 'mcp-tools', args: ['--x'], env: [{ name: 'TOOLS_TOKEN', value: 'tok' }, { name: 'MODE', value: 'fast' }] },
+        { type: 'http', name: 'tracker', url: 'https://t.example/mcp', headers: [{ name: 'Authorization', value: 'Bearer abc' }] },
+      ],
+    },
+  };
+  assert.deepEqual(redactSecrets(frame, new SecretValues()), {
+    method: 'session/new',
+    params: {
+      cwd: '/ws',
+      mcpServers: [
+        { name: 'tools', command: 'mcp-tools', args: ['--x'], env: [{ name: 'TOOLS_TOKEN', value: REDACTED }, { name: 'MODE', value: REDACTED }] },
+        { type: 'http', name: 'tracker', url: 'https://t.example/mcp', headers: [{ name: 'Authorization', value: REDACTED }] },
+      ],
+    },
+  });
+});
