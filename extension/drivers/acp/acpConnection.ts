@@ -9,7 +9,10 @@
 import type {
   AuthenticateResponse,
   ClientConnection,
+  CompleteElicitationNotification,
   ContentBlock,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
   InitializeResponse,
   LoadSessionResponse,
   NewSessionResponse,
@@ -21,7 +24,7 @@ import type {
   SessionNotification,
   WriteTextFileRequest,
   WriteTextFileResponse,
-} from '@agentclientprotocol/sdk';
+} from '@agentclientprotocol/sdk/unstable';
 import type * as AcpSdk from './acpSdk';
 import type { FrameTap } from '../../transport/frameTap';
 import { MAX_LINE_BYTES } from '../../transport/lineSplitter';
@@ -45,6 +48,10 @@ export interface AcpClientHandlers {
   requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
   readTextFile(request: ReadTextFileRequest): Promise<ReadTextFileResponse>;
   writeTextFile(request: WriteTextFileRequest): Promise<WriteTextFileResponse>;
+  /** The agent asks the user for structured input (a form) or to open a URL (acpElicitations.ts). */
+  createElicitation(request: CreateElicitationRequest): Promise<CreateElicitationResponse>;
+  /** A URL elicitation the agent no longer waits for (the user finished it out of band). */
+  completeElicitation(notification: CompleteElicitationNotification): void;
 }
 
 export interface AcpLaunch {
@@ -55,8 +62,18 @@ export interface AcpLaunch {
   readonly tap: FrameTap;
 }
 
-/** What the client implements (advertised in `initialize`): files through the editor; no terminals. */
-export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: false } as const;
+/**
+ * What the client implements (advertised in `initialize`): files through the editor; no terminals; notices and
+ * compactions shown in the transcript; subagent sessions as child runs; elicitation as native input — forms of
+ * string, number, integer, boolean, single- and multi-select fields, and URLs opened only on the user's click.
+ */
+export const CLIENT_CAPABILITIES = {
+  fs: { readTextFile: true, writeTextFile: true },
+  terminal: false,
+  session: { notices: {}, compaction: {} },
+  subagents: {},
+  elicitation: { form: {}, url: {} },
+} as const;
 
 export class AcpConnection {
   readonly process: StdioProcess;
@@ -69,7 +86,9 @@ export class AcpConnection {
       .onNotification(methods.client.session.update, ({ params }) => handlers.sessionUpdate(params))
       .onRequest(methods.client.session.requestPermission, ({ params }) => handlers.requestPermission(params))
       .onRequest(methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params).catch(asRequestError))
-      .onRequest(methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params).catch(asRequestError));
+      .onRequest(methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params).catch(asRequestError))
+      .onRequest(methods.client.elicitation.create, ({ params }) => handlers.createElicitation(params))
+      .onNotification(methods.client.elicitation.complete, ({ params }) => handlers.completeElicitation(params));
     // The process passes on only complete lines within our limit: the SDK's own (lower) default must not refuse one.
     this.connection = app.connect(ndJsonStream(this.process.writable, this.process.readable, { maxMessageBytes: MAX_LINE_BYTES }));
   }

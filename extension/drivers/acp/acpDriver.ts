@@ -83,6 +83,8 @@ export class AcpDriver extends BaseDriver implements Driver {
         this.storage.applySessionEffects(session, effects);
         this.settings.followAgent(session, effects);
       },
+      connectionId: this.connectionId, save: (session) => this.storage.save(session),
+      provider: () => this.init?.agentInfo?.title ?? this.init?.agentInfo?.name ?? this.ctx.profile.name,
     });
     this.settings = new AcpSessionSettings({
       agent: () => this.requireAgent(),
@@ -110,6 +112,7 @@ export class AcpDriver extends BaseDriver implements Driver {
       requestPermission: (r) => this.turns.onPermission(r),
       readTextFile: (r) => readThroughEditor(this.ctx.workspace, r),
       writeTextFile: (r) => writeThroughEditor(this.ctx.workspace, r),
+      createElicitation: (r) => this.turns.elicitations.create(r), completeElicitation: (n) => this.turns.elicitations.complete(n),
     });
     let closing = false;
     connection.add({ dispose: () => {
@@ -174,7 +177,7 @@ export class AcpDriver extends BaseDriver implements Driver {
     // What the agent sent about the session before the driver knew it (its slash commands) comes in now.
     this.turns.takeEarlyUpdates(session);
     const title = options.prompt.trim().split(/\r?\n/, 1)[0]!.slice(0, 80) || 'New session';
-    await this.storage.created(session, title, this.init?.agentInfo?.title ?? this.init?.agentInfo?.name ?? this.ctx.profile.name);
+    await this.storage.created(session, title, this.turns.subagents.provider());
     // The model and mode asked for go to the agent before the first prompt (what it cannot do is said).
     await this.settings.applyNew(session, options.model, options.permission);
     this.turns.start(session, options.prompt);
@@ -229,6 +232,8 @@ export class AcpDriver extends BaseDriver implements Driver {
   openOffers(): readonly ActionOffer[] {
     return this.crashOffer ? [this.crashOffer] : [];
   }
+
+  get elicitations(): AcpTurns['elicitations'] { return this.turns.elicitations; }
 
   /** The session of a run, for actions (modes, config options). */
   session(runId: string): AcpSession | undefined {

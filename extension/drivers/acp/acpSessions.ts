@@ -30,6 +30,8 @@ export interface AcpSession {
   localChanges?: LocalChangeSetRecord;
   /** Updates arrive for this session while `session/load` replays what the journal already holds: drop them. */
   loading: boolean;
+  /** A subagent session whose agent lets the client cancel its work (acpSubagents.ts). */
+  canCancel?: boolean;
 }
 
 export class AcpSessions {
