@@ -34,6 +34,7 @@ import { forgetRemovedProfileSecrets } from './ui/profileSecretCleanup';
 import { DraftStore } from './ui/draftStore';
 import { rowActions } from './ui/daemonActions/actionTargets';
 import { watchActionOffers, watchRunStateOffers } from './ui/daemonActions/actionOffers';
+import { AgentQuestions } from './ui/elicitations/agentQuestions';
 import { RunListAutoRefresh } from './ui/runListAutoRefresh';
 import { SurfaceVisibility } from './ui/surfaceVisibility';
 import { RunSelection } from './ui/runSelection';
@@ -195,6 +196,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerWorkspaceConnectionCommands(commandContext, workspaceConnections),
     watchActionOffers(commandContext),
     watchRunStateOffers(commandContext),
+    new AgentQuestions(commandContext),
   );
   // After a reload: the run shown last is selected again, and restored change-set tabs are opened afresh.
   context.subscriptions.push(
