@@ -196,7 +196,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerWorkspaceConnectionCommands(commandContext, workspaceConnections),
     watchActionOffers(commandContext),
     watchRunStateOffers(commandContext),
-    new AgentQuestions(commandContext),
+    new AgentQuestions(commandContext, windowFocus),
   );
   // After a reload: the run shown last is selected again, and restored change-set tabs are opened afresh.
   context.subscriptions.push(

@@ -26,7 +26,10 @@ export class AgentQuestions implements vscode.Disposable {
   private readonly watched = new WeakSet<Driver>();
   private readonly listeners: { dispose(): void }[] = [];
 
-  constructor(private readonly ctx: CommandContext) {
+  constructor(
+    private readonly ctx: CommandContext,
+    private readonly focus: { readonly focused: boolean },
+  ) {
     this.listeners.push(ctx.store.onDidChange(() => this.scan()));
     this.listeners.push(vscode.commands.registerCommand('agentSwitchboard.answerAgentQuestion', (id?: unknown) => this.answerFromPalette(typeof id === 'string' ? id : undefined)));
     this.scan();
@@ -72,7 +75,7 @@ export class AgentQuestions implements vscode.Disposable {
 
   /** The question's run is what the user is looking at: its transcript shows it in the focused window. */
   private inFocus(ask: ElicitationAsk): boolean {
-    if (!ask.runId || !vscode.window.state.focused) {
+    if (!ask.runId || !this.focus.focused) {
       return false;
     }
     const key = runKeyOf(ask.connectionId, ask.runId);
