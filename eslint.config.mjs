@@ -191,9 +191,9 @@ export default tseslint.config(
           ],
           patterns: [
             {
-              regex: '^(\\.\\./)+extension/(?!protocol/(webviewMessages|transcriptTypes|transcriptPatch|kindCodes|runStateDisplay|changeSetRows|visibleText|runUsage)$)',
+              regex: '^(\\.\\./)+extension/(?!protocol/(webviewMessages|transcriptTypes|transcriptPatch|kindCodes|runStateDisplay|changeSetRows|visibleText)$)',
               message:
-                'The webview may import only extension/protocol/webviewMessages, transcriptTypes, transcriptPatch, kindCodes, runStateDisplay, changeSetRows, visibleText and runUsage from the host code.',
+                'The webview may import only extension/protocol/webviewMessages, transcriptTypes, transcriptPatch, kindCodes, runStateDisplay, changeSetRows and visibleText from the host code.',
             },
           ],
         },

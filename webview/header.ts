@@ -1,5 +1,4 @@
 /** The run header: title, state with icon, provider/model, connection, pending approvals and the change set. */
-import { usageLongText, usageShortText } from '../extension/protocol/runUsage';
 import type { RunSummary } from '../extension/protocol/webviewMessages';
 import { button, codicon, h, replaceChildren } from './dom';
 import { stateDisplay } from './runStateDisplay';
@@ -70,7 +69,7 @@ export class Header {
         h('span', { id: 'run-state', class: `run-state state-${run.state}` }, run.stateDetail ? `${state.label} · ${run.stateDetail}` : state.label),
         model ? h('span', { id: 'run-model', class: 'run-model' }, model) : null,
         // Replaced in place with each report (Claude Code sends several a turn): never a transcript row.
-        run.usage ? h('span', { id: 'run-usage', class: 'run-usage', title: usageLongText(run.usage), 'aria-label': usageLongText(run.usage) }, usageShortText(run.usage)) : null,
+        run.usage ? h('span', { id: 'run-usage', class: 'run-usage', title: run.usage.long, 'aria-label': run.usage.long }, run.usage.short) : null,
         run.parentTitle !== undefined ? h('span', { id: 'run-parent', class: 'run-parent', title: `A subagent of "${run.parentTitle}"` }, `↳ ${run.parentTitle}`) : null,
         h('span', { class: 'run-connection', title: `${run.connectionName} (${run.protocol}) · ${run.runId}` }, run.connectionName),
       ),

@@ -1,8 +1,8 @@
 /**
  * How much of its context window a run uses, and what the session has cost so far (ACP `usage_update`): kept on the
  * run and replaced by each update, never a transcript row (Claude Code sends several per turn). One wording for the
- * run header (webview), the board row and the tree's tooltip (host), so every place says the same. Pure: shared with
- * the webview bundle.
+ * run header (sent to the webview as text: ui/runSummary.ts), the board row and the tree's tooltip, so every place
+ * says the same. Pure.
  */
 import * as z from 'zod/mini';
 

@@ -6,7 +6,6 @@
 import * as z from 'zod/mini';
 import { panelSchema } from './panels';
 import { PROTOCOL_NAMES } from './protocolNames';
-import { runUsageSchema } from './runUsage';
 import { approvalDecisionSchema, runStateSchema, transcriptItemSchema, transcriptPatchSchema } from './transcriptTypes';
 
 // Re-exported so the webview keeps one import for its whole contract (it may not import ./panels directly).
@@ -76,8 +75,11 @@ export const runSummarySchema = z.object({
   panels: z.optional(z.array(panelSchema)),
   /** The agent's slash commands, for the composer; absent when it offers none. */
   slashCommands: z.optional(z.array(slashCommandViewSchema)),
-  /** Context use and cost, as the agent last reported them (ACP `usage_update`). */
-  usage: z.optional(runUsageSchema),
+  /**
+   * Context use and cost as the agent last reported them (ACP `usage_update`), in the host's words (protocol/
+   * runUsage.ts, as on the board): `short` for the header, `long` for its tooltip and screen readers.
+   */
+  usage: z.optional(z.object({ short: z.string(), long: z.string() })),
   /** The title of the run this one is a subagent of. */
   parentTitle: z.optional(z.string()),
 });

@@ -5,6 +5,7 @@
  */
 import type { ModelState, SlashCommand } from '../model/modelTypes';
 import { runKeyOf } from '../model/modelTypes';
+import { usageLongText, usageShortText } from '../protocol/runUsage';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 import type { DaemonActionButton, RunSummary, SlashCommandView } from '../protocol/webviewMessages';
 import { runPanelsOf } from './runPanels';
@@ -49,7 +50,7 @@ export function runSummaryOf(state: ModelState, runKey: string, daemonActions: r
     ...(run.queuePaused !== undefined && active ? { queuePaused: run.queuePaused } : {}),
     ...(panels.length > 0 ? { panels: panels.map((p) => ({ ...p, entries: [...p.entries] })) } : {}),
     ...(run.slashCommands && run.slashCommands.length > 0 ? { slashCommands: run.slashCommands.map(slashCommandView) } : {}),
-    ...(run.usage ? { usage: { used: run.usage.used, size: run.usage.size, ...(run.usage.cost ? { cost: { ...run.usage.cost } } : {}) } } : {}),
+    ...(run.usage ? { usage: { short: usageShortText(run.usage), long: usageLongText(run.usage) } } : {}),
     ...(parent ? { parentTitle: parent.title } : {}),
   };
 }

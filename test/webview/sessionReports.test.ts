@@ -20,11 +20,12 @@ describe('session reports', () => {
   });
 
   test('the header shows the context use and cost, replaced by each report', async () => {
-    await harness.deliver(snapshot([{ id: 'u', kind: 'user', text: 'hi' }], sampleRun({ usage: { used: 12_345, size: 200_000 } })));
+    // The host words it (ui/runSummary.ts, the board's wording; tested in test/unit/ui/runSummary.test.ts).
+    await harness.deliver(snapshot([{ id: 'u', kind: 'user', text: 'hi' }], sampleRun({ usage: { short: '12.3k/200k (6%)', long: 'Context: 12.3k of 200k tokens (6%)' } })));
     const usage = harness.page.locator('#run-usage');
     assert.equal((await usage.innerText()).trim(), '12.3k/200k (6%)');
     assert.equal(await usage.getAttribute('title'), 'Context: 12.3k of 200k tokens (6%)');
-    await harness.deliver({ type: 'run', run: sampleRun({ usage: { used: 150_000, size: 200_000, cost: { amount: 0.4213, currency: 'USD' } } }) });
+    await harness.deliver({ type: 'run', run: sampleRun({ usage: { short: '150k/200k (75%) · $0.42', long: 'Context: 150k of 200k tokens (75%) · cost so far $0.42' } }) });
     assert.equal((await usage.innerText()).trim(), '150k/200k (75%) · $0.42');
     assert.equal(await harness.page.locator('#run-usage').count(), 1, 'one place, updated in place');
     assert.equal(await harness.page.locator('[data-kind="usage"]').count(), 0, 'no transcript row');
