@@ -141,7 +141,7 @@ suite('ACP session reports', () => {
     const a = await api();
     a.testHooks.setWindowFocused(true);
     await setViewExpanded('Connections', false);
-    const runKey = await newRun('Pick a database: ask');
+    const runKey = await newRun('Pick a database: elicit');
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runKey);
     await ui({ action: 'waitFor', selector: QUICK_ROWS, hasText: 'SQLite', timeout: 30000 });
     const title = await ui<string[]>({ action: 'text', selector: '.quick-input-widget .quick-input-title' });
@@ -163,7 +163,7 @@ suite('ACP session reports', () => {
     const a = await api();
     a.testHooks.setWindowFocused(false);
     await clearNotifications();
-    const runKey = await newRun('Prepare: ask:settings');
+    const runKey = await newRun('Prepare: elicit:settings');
     await waitFor('the question', () => itemsOf(a, runKey).some((i) => i.kind === 'notice' && i.text.includes('How should I prepare the branch?')), 30000);
     // The test window shows no toasts (as in the approval suites): the notification is read in the center.
     await vscode.commands.executeCommand('notifications.showList');

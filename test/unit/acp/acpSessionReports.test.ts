@@ -67,7 +67,7 @@ test('an elicitation waits for the answer; accepted, the agent gets the content;
   const r = await rig();
   const asks: ElicitationAsk[] = [];
   r.driver.elicitations.onAsk((ask) => asks.push(ask));
-  const runId = await r.driver.startRun({ prompt: 'ask', workspaceRoots: [r.ws.dir] });
+  const runId = await r.driver.startRun({ prompt: 'elicit', workspaceRoots: [r.ws.dir] });
   const ask = await until('the question', () => asks[0]);
   assert.equal(ask.runId, runId);
   assert.equal(ask.message, 'Which database should the service use?');
@@ -90,14 +90,14 @@ test('a URL elicitation is declined, and a question still open when the turn is 
   const settled: string[] = [];
   r.driver.elicitations.onAsk((ask) => asks.push(ask));
   r.driver.elicitations.onSettle((id) => settled.push(id));
-  const runId = await r.driver.startRun({ prompt: 'ask:url', workspaceRoots: [r.ws.dir] });
+  const runId = await r.driver.startRun({ prompt: 'elicit:url', workspaceRoots: [r.ws.dir] });
   const page = await until('the page', () => asks[0]);
   assert.equal(page.url, 'https://example.com/reference-sign-in?session=1');
   r.driver.elicitations.answer(page.id, { action: 'decline' });
   await until('the turn ended', () => idle(r, runId));
   assert.ok(r.items(runId).some((i) => i.kind === 'text' && i.text.includes('The sign-in page: decline.')));
 
-  await r.driver.sendMessage(runId, 'ask:settings');
+  await r.driver.sendMessage(runId, 'elicit:settings');
   const form = await until('the settings form', () => asks[1]);
   assert.deepEqual(form.form?.fields.map((f) => [f.name, f.kind, f.required]), [['branch', 'text', true], ['retries', 'number', true], ['push', 'boolean', false]]);
   await r.driver.cancelRun(runId);
