@@ -38,7 +38,8 @@ export async function askForm(ask: ElicitationAsk, from: string, closer: { close
 
 function describe(field: ElicitationField): string {
   const what = field.description ? `${field.title} — ${field.description}` : field.title;
-  return visibleExcerpt(`${what}${field.required ? '' : ' (optional)'}`, 300);
+  // Claude Code's own descriptions already say "(optional)": not twice.
+  return visibleExcerpt(`${what}${field.required || /\boptional\b/i.test(what) ? '' : ' (optional)'}`, 300);
 }
 
 function askField(field: ElicitationField, title: string, closer: { close?: () => void }): Promise<Step> {
