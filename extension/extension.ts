@@ -35,6 +35,7 @@ import { forgetRemovedProfileSecrets } from './ui/profileSecretCleanup';
 import { DraftStore } from './ui/draftStore';
 import { rowActions } from './ui/daemonActions/actionTargets';
 import { watchActionOffers, watchRunStateOffers } from './ui/daemonActions/actionOffers';
+import { AgentQuestions } from './ui/elicitations/agentQuestions';
 import { RunListAutoRefresh } from './ui/runListAutoRefresh';
 import { SurfaceVisibility } from './ui/surfaceVisibility';
 import { RunSelection } from './ui/runSelection';
@@ -202,6 +203,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerWorkspaceConnectionCommands(commandContext, workspaceConnections),
     watchActionOffers(commandContext),
     watchRunStateOffers(commandContext),
+    new AgentQuestions(commandContext, windowFocus),
   );
   // After a reload: the run shown last is selected again, and restored change-set tabs are opened afresh.
   context.subscriptions.push(

@@ -68,6 +68,9 @@ export class Header {
         { class: 'run-meta' },
         h('span', { id: 'run-state', class: `run-state state-${run.state}` }, run.stateDetail ? `${state.label} · ${run.stateDetail}` : state.label),
         model ? h('span', { id: 'run-model', class: 'run-model' }, model) : null,
+        // Replaced in place with each report (Claude Code sends several a turn): never a transcript row.
+        run.usage ? h('span', { id: 'run-usage', class: 'run-usage', title: run.usage.long, 'aria-label': run.usage.long }, run.usage.short) : null,
+        run.parentTitle !== undefined ? h('span', { id: 'run-parent', class: 'run-parent', title: `A subagent of "${run.parentTitle}"` }, `↳ ${run.parentTitle}`) : null,
         h('span', { class: 'run-connection', title: `${run.connectionName} (${run.protocol}) · ${run.runId}` }, run.connectionName),
       ),
     );

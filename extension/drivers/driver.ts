@@ -6,6 +6,7 @@
  */
 import type { Disposable, Event } from '../base/emitter';
 import type { ActionAnswers, ActionInput, ActionOffer, ActionResult, ActionTarget } from './kit/daemonActions';
+import type { ElicitationSource } from './kit/elicitationForms';
 import type { ApprovalDecision, DecisionSurface } from '../protocol/transcriptTypes';
 import type { ProtocolName } from '../model/modelTypes';
 
@@ -114,4 +115,6 @@ export interface Driver extends Disposable {
   readonly onOffer?: Event<ActionOffer>;
   /** The offers still open (made before the UI watched the driver, e.g. right after it connected). */
   openOffers?(): readonly ActionOffer[];
+  /** What the agent asks the user for (ACP elicitation), answered with native input (ui/elicitations). */
+  readonly elicitations?: ElicitationSource;
 }

@@ -8,8 +8,8 @@
 import type { ProtocolName } from '../protocol/protocolNames';
 import type { RunState } from '../protocol/transcriptTypes';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
-import type { ApprovalInfo, ConnectionInfo, ModelState, RunInfo } from './modelTypes';
-import { approvalKeyOf, awaitsDecision } from './modelTypes';
+import type { ApprovalInfo, ConnectionInfo, ModelState, RunInfo, RunUsage } from './modelTypes';
+import { approvalKeyOf, awaitsDecision, runKeyOf } from './modelTypes';
 
 export type BoardGroupId = 'needsYou' | 'working' | 'done';
 
@@ -37,6 +37,10 @@ export interface BoardRow {
   readonly canReply: boolean;
   readonly changes?: ChangeStats;
   readonly lastLine?: string;
+  /** Context use and cost, as the agent last reported them. */
+  readonly usage?: RunUsage;
+  /** Its subagents' rows (a child is shown under its parent, not in a group of its own), newest first. */
+  readonly children?: readonly BoardRow[];
 }
 
 export interface BoardGroup {
@@ -86,15 +90,18 @@ export function boardGroups(state: ModelState, sources: BoardSources, options: B
   const needsYou: BoardRow[] = [];
   const working: BoardRow[] = [];
   const done: BoardRow[] = [];
+  const children = childRows(state, sources, options);
   for (const run of state.runs.values()) {
     const connection = state.connections.get(run.connectionId);
-    if (!connection) {
-      continue; // a run lives only as long as its connection's profile
+    if (!connection || parentOf(state, run)) {
+      continue; // a run lives only as long as its connection's profile; a subagent's row is under its parent's
     }
     const approvals = waitingApprovals(state, run);
     const canReply = acceptsMessage(connection, run);
-    const need = needOf(run, approvals, connection, options);
-    const row = rowOf(run, connection, approvals, canReply, need, sources);
+    const kids = children.get(run.key);
+    // A subagent that waits for a decision puts its parent under Needs you (the request is under the child's row).
+    const need = needOf(run, approvals, connection, options) ?? (kids?.some((k) => k.need === 'approval') ? 'approval' : undefined);
+    const row = { ...rowOf(run, connection, approvals, canReply, need, sources), ...(kids ? { children: kids } : {}) };
     if (need) {
       needsYou.push(row);
     } else if (isTerminalRunState(run.state) || run.state === 'stopped' || run.state === 'idle') {
@@ -117,6 +124,30 @@ export function boardGroups(state: ModelState, sources: BoardSources, options: B
   ];
 }
 
+/** The run a subagent belongs to, when it is in the store (a child whose parent is gone is shown on its own). */
+function parentOf(state: ModelState, run: RunInfo): RunInfo | undefined {
+  return run.parentRunId !== undefined ? state.runs.get(runKeyOf(run.connectionId, run.parentRunId)) : undefined;
+}
+
+/** Each parent's subagent rows, newest first. */
+function childRows(state: ModelState, sources: BoardSources, options: BoardOptions): Map<string, BoardRow[]> {
+  const byParent = new Map<string, BoardRow[]>();
+  for (const run of state.runs.values()) {
+    const parent = parentOf(state, run);
+    const connection = state.connections.get(run.connectionId);
+    if (!parent || !connection) {
+      continue;
+    }
+    const approvals = waitingApprovals(state, run);
+    const row = rowOf(run, connection, approvals, acceptsMessage(connection, run), needOf(run, approvals, connection, options), sources);
+    byParent.set(parent.key, [...(byParent.get(parent.key) ?? []), row]);
+  }
+  for (const rows of byParent.values()) {
+    rows.sort((a, b) => b.createdAt - a.createdAt || a.runKey.localeCompare(b.runKey));
+  }
+  return byParent;
+}
+
 /** The approvals of a run that wait for a person, oldest first. */
 export function waitingApprovals(state: ModelState, run: RunInfo): ApprovalInfo[] {
   const out: ApprovalInfo[] = [];
@@ -131,6 +162,9 @@ export function waitingApprovals(state: ModelState, run: RunInfo): ApprovalInfo[
 
 /** The same rule as the composer's "send" (ui/runSummary.ts): connected, not ended, and the daemon takes messages. */
 export function acceptsMessage(connection: ConnectionInfo, run: RunInfo): boolean {
+  if (run.parentRunId !== undefined) {
+    return false; // a subagent takes its instructions from its parent session
+  }
   const active = !isTerminalRunState(run.state) && run.state !== 'stopped';
   const takes = connection.capabilities.includes('run.inject') || connection.capabilities.includes('run.queue') || connection.capabilities.includes('hive.operatorMessage');
   return connection.state.kind === 'connected' && active && takes;
@@ -174,6 +208,7 @@ function rowOf(
     canReply,
     ...(changes ? { changes } : {}),
     ...(lastLine ? { lastLine } : {}),
+    ...(run.usage ? { usage: run.usage } : {}),
   };
 }
 
@@ -228,10 +263,34 @@ export function rowSignature(row: BoardRow): string {
     row.lastLine,
     row.connectionName,
     row.approvals.map((a) => [a.status, a.title, a.summary]),
+    row.usage,
+    row.children?.map(rowSignature),
   ]);
+}
+
+/** One row of the board, where it sits: its group, and its parent's row for a subagent's. */
+export interface PlacedRow {
+  readonly row: BoardRow;
+  readonly group: BoardGroupId;
+  readonly parentKey?: string;
+  readonly signature: string;
+}
+
+/** Every row of the board by run key, subagents' rows included. */
+export function placedRows(groups: readonly BoardGroup[]): Map<string, PlacedRow> {
+  const rows = new Map<string, PlacedRow>();
+  const place = (row: BoardRow, group: BoardGroupId, parentKey?: string): void => {
+    rows.set(row.runKey, { row, group, signature: rowSignature(row), ...(parentKey ? { parentKey } : {}) });
+    row.children?.forEach((child) => place(child, group, row.runKey));
+  };
+  for (const group of groups) {
+    group.rows.forEach((row) => place(row, group.id));
+  }
+  return rows;
 }
 
 /** The board's shape (which rows and approval children sit where, and the cap): equal shapes re-render by row. */
 export function boardStructure(groups: readonly BoardGroup[]): string {
-  return groups.map((g) => `${g.id}:${g.hidden}:${g.rows.map((r) => `${r.runKey}[${r.approvals.map((a) => a.key).join(',')}]`).join('|')}`).join('\n');
+  const shape = (r: BoardRow): string => `${r.runKey}[${r.approvals.map((a) => a.key).join(',')}]${r.children ? `{${r.children.map(shape).join('|')}}` : ''}`;
+  return groups.map((g) => `${g.id}:${g.hidden}:${g.rows.map(shape).join('|')}`).join('\n');
 }

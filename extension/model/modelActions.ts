@@ -61,6 +61,23 @@ export type RunEvent =
       readonly expired?: boolean;
       readonly reason?: string;
     }
+  /**
+   * The run's context use and cost (ACP `usage_update`): replaces the run's `usage`, no transcript row. A report
+   * without a cost keeps the last cost (agents send it on the last report of a turn only).
+   */
+  | { readonly kind: 'usage'; readonly used: number; readonly size: number; readonly cost?: { readonly amount: number; readonly currency: string } }
+  /**
+   * A context compaction by id (ACP `compaction_update` / `compaction_summary_chunk`): the first report of an id adds
+   * its row, later ones change it. `summary` replaces the row's summary text, `summaryDelta` appends to it.
+   */
+  | {
+      readonly kind: 'compaction';
+      readonly compactionId: string;
+      readonly status?: string;
+      readonly summary?: string;
+      readonly summaryDelta?: string;
+      readonly error?: string;
+    }
   | { readonly kind: 'data'; readonly dataKind: 'usage' | 'rateLimit' | 'compaction'; readonly data: unknown; readonly summary: string }
   | { readonly kind: 'error'; readonly message: string; readonly code?: string }
   | { readonly kind: 'notice'; readonly text: string; readonly level: 'info' | 'warning' | 'error' }
@@ -93,6 +110,8 @@ export interface RunFields {
   readonly workspaceRoots?: readonly string[];
   /** The agent's slash commands as it last advertised them (the whole list; `[]` when it withdrew them all). */
   readonly slashCommands?: readonly SlashCommand[];
+  /** This run is a subagent of that run (same connection); see `RunInfo.parentRunId`. */
+  readonly parentRunId?: string;
 }
 
 export type ModelAction =

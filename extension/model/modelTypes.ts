@@ -6,8 +6,9 @@
 import type { AlwaysLasts, ApprovalDecision, ApprovalStatus, ApprovalSubject, DecisionSurface, RunState } from '../protocol/transcriptTypes';
 import type { ProtocolName } from '../protocol/protocolNames';
 import type { Panel } from '../protocol/panels';
+import type { RunUsage } from '../protocol/runUsage';
 
-export type { Panel };
+export type { Panel, RunUsage };
 
 export type { ProtocolName };
 
@@ -102,6 +103,13 @@ export interface RunInfo {
   readonly panels?: readonly Panel[];
   /** The commands the agent offers in the composer, replaced whole by each update (absent: it offers none). */
   readonly slashCommands?: readonly SlashCommand[];
+  /** Context use and the session's cost, as the agent last reported them (replaced in place, never a row). */
+  readonly usage?: RunUsage;
+  /**
+   * The run (on the same connection) that started this one as its subagent (ACP `subagent_update`): shown under it
+   * on the board and in the tree. A child takes no messages from the user unless its agent allows it.
+   */
+  readonly parentRunId?: string;
   // The reducer's own bookkeeping, from here to `itemCount`: outside extension/model, ask runQueries.ts instead.
   /** Open streaming items: ids of the text / reasoning item chunks are appended to, if any. */
   readonly openTextId?: string;
@@ -110,6 +118,8 @@ export interface RunInfo {
   readonly openAnonymousToolId?: string;
   /** Tool calls still waiting for their result: call id → item id. Small (only calls in flight). */
   readonly openTools: ReadonlyMap<string, string>;
+  /** Compactions seen (the agent's compaction id → its row), so their later updates change that row. Bounded. */
+  readonly compactionItems?: Readonly<Record<string, string>>;
   /** Number of items in the transcript. */
   readonly itemCount: number;
   readonly workspaceRoots?: readonly string[];

@@ -279,6 +279,7 @@ function visibleRunChange(before: RunInfo, after: RunInfo): boolean {
     before.title !== after.title ||
     before.provider !== after.provider ||
     before.model !== after.model ||
+    before.usage !== after.usage ||
     before.pendingApprovals !== after.pendingApprovals
   );
 }

@@ -10,6 +10,7 @@ import type { RunEvent } from './modelActions';
 import type { ApprovalInfo, RunInfo } from './modelTypes';
 import type { RunEventResult } from './runEditor';
 import { RunEditor } from './runEditor';
+import { applyCompaction, applyUsage } from './sessionReports';
 
 export type { RunEventResult };
 
@@ -150,6 +151,12 @@ export function reduceRunEvent(
       break;
     case 'approvalSettled':
       approvalSettled(ed, event, approvals);
+      break;
+    case 'usage':
+      applyUsage(ed, event);
+      break;
+    case 'compaction':
+      applyCompaction(ed, event);
       break;
     case 'data':
       ed.add({ id: ed.nextId('d'), kind: event.dataKind, data: event.data, summary: event.summary });

@@ -191,6 +191,8 @@ export const dataItemSchema = z.object({
   kind: z.enum(['usage', 'rateLimit', 'compaction']),
   data: z.unknown(),
   summary: z.string(),
+  /** Longer text behind the line, shown folded (a compaction's summary of the context it replaced). Untrusted. */
+  text: z.optional(z.string()),
 });
 export const errorItemSchema = z.object({ ...base, kind: z.literal('error'), message: z.string(), code: z.optional(z.string()) });
 /** A state change or informational notice from the daemon or the editor (e.g. "reconnected", "older events dropped"). */

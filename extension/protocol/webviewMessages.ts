@@ -75,6 +75,13 @@ export const runSummarySchema = z.object({
   panels: z.optional(z.array(panelSchema)),
   /** The agent's slash commands, for the composer; absent when it offers none. */
   slashCommands: z.optional(z.array(slashCommandViewSchema)),
+  /**
+   * Context use and cost as the agent last reported them (ACP `usage_update`), in the host's words (protocol/
+   * runUsage.ts, as on the board): `short` for the header, `long` for its tooltip and screen readers.
+   */
+  usage: z.optional(z.object({ short: z.string(), long: z.string() })),
+  /** The title of the run this one is a subagent of. */
+  parentTitle: z.optional(z.string()),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 

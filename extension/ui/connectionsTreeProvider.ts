@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import type { DaemonAction } from '../drivers/kit/daemonActions';
 import { actionContextFlag } from '../drivers/kit/daemonActions';
 import type { ConnectionInfo, ModelState, RunInfo } from '../model/modelTypes';
+import { runKeyOf } from '../model/modelTypes';
+import { usageLongText } from '../protocol/runUsage';
 import type { RunStore } from '../model/runStore';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 import { Disposable } from './disposable';
@@ -98,7 +100,18 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     if (node.type === 'ended') {
       return this.endedRow(node)?.keys.map((key) => this.runNode(key)) ?? [];
     }
-    return [];
+    return this.childrenOf(node.key).map((run) => this.runNode(run.key));
+  }
+
+  /** A run's subagents (ACP `subagent_update`), newest first: shown under it, not beside it. */
+  private childrenOf(runKey: string): RunInfo[] {
+    const parent = this.store.state.runs.get(runKey);
+    const runs = [...this.store.state.runs.values()];
+    return parent ? runs.filter((r) => r.connectionId === parent.connectionId && r.parentRunId === parent.runId).sort((a, b) => b.createdAt - a.createdAt) : [];
+  }
+
+  private parentOf(run: RunInfo): RunInfo | undefined {
+    return run.parentRunId !== undefined ? this.store.state.runs.get(runKeyOf(run.connectionId, run.parentRunId)) : undefined;
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
@@ -106,6 +119,10 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
       const run = this.store.state.runs.get(node.key);
       if (!run) {
         return undefined;
+      }
+      const parent = this.parentOf(run);
+      if (parent) {
+        return this.runNode(parent.key);
       }
       const group = this.rowsOf(run.connectionId).find((row) => row.kind === 'ended' && row.keys.includes(node.key));
       return group?.kind === 'ended' ? this.endedNode(run.connectionId, group.title) : this.connectionNode(run.connectionId);
@@ -116,7 +133,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   private rowsOf(connectionId: string): SessionRow[] {
     const state = this.store.state;
     const grouped = state.connections.get(connectionId)?.capabilities.includes('runs.sessions') ?? false;
-    return sessionRows([...state.runs.values()].filter((r) => r.connectionId === connectionId), grouped);
+    return sessionRows([...state.runs.values()].filter((r) => r.connectionId === connectionId && !this.parentOf(r)), grouped);
   }
 
   private endedRow(node: { readonly connectionId: string; readonly title: string }): Extract<SessionRow, { kind: 'ended' }> | undefined {
@@ -194,12 +211,22 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   }
 
   private runItem(run: RunInfo, state: ModelState): vscode.TreeItem {
-    const item = new vscode.TreeItem(run.title, vscode.TreeItemCollapsibleState.None);
-    item.id = `run:${run.key}`;
+    const children = this.childrenOf(run.key).length;
+    const item = new vscode.TreeItem(run.title, children > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    // A row that was a leaf would stay folded by id once its first subagent arrives: one with subagents is another id.
+    item.id = children > 0 ? `run:${run.key}:nested` : `run:${run.key}`;
     item.description = runDescription(run);
     item.iconPath = runIcon(run.state);
     item.resourceUri = runUri(run.key);
-    item.tooltip = `${run.title}\nRun ${run.runId}\nState: ${runStateLabel(run.state)}${run.stateDetail ? ` (${run.stateDetail})` : ''}`;
+    const parent = this.parentOf(run);
+    item.tooltip = [
+      run.title,
+      `Run ${run.runId}`,
+      `State: ${runStateLabel(run.state)}${run.stateDetail ? ` (${run.stateDetail})` : ''}`,
+      ...(run.usage ? [usageLongText(run.usage)] : []),
+      ...(parent ? [`A subagent of "${parent.title}"`] : []),
+      ...(children > 0 ? [`${children} subagent${children === 1 ? '' : 's'}`] : []),
+    ].join('\n');
     item.command = { command: 'agentSwitchboard.showTranscript', title: 'Show Transcript', arguments: [this.runNode(run.key)] };
     markRefusedChangeSet(item, state.changeSets.get(run.key));
     const capabilities = state.connections.get(run.connectionId)?.capabilities ?? [];

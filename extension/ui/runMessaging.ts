@@ -12,7 +12,8 @@ import { isTerminalRunState } from '../protocol/transcriptTypes';
  */
 export function takesMessages(run: RunInfo, capabilities: readonly Capability[]): boolean {
   const hive = capabilities.includes('hive.operatorMessage');
-  if (isTerminalRunState(run.state) || (run.state === 'stopped' && !hive)) {
+  // A subagent takes its instructions from its parent session (ACP: no session mutation unless the agent allows it).
+  if (run.parentRunId !== undefined || isTerminalRunState(run.state) || (run.state === 'stopped' && !hive)) {
     return false;
   }
   return hive || capabilities.includes('run.inject') || capabilities.includes('run.queue');

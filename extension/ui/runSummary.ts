@@ -4,6 +4,8 @@
  * rather than in the model. Pure (no `vscode`).
  */
 import type { ModelState, SlashCommand } from '../model/modelTypes';
+import { runKeyOf } from '../model/modelTypes';
+import { usageLongText, usageShortText } from '../protocol/runUsage';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 import type { DaemonActionButton, RunSummary, SlashCommandView } from '../protocol/webviewMessages';
 import { runPanelsOf } from './runPanels';
@@ -18,6 +20,7 @@ export function runSummaryOf(state: ModelState, runKey: string, daemonActions: r
     return null;
   }
   const panels = runPanelsOf(state, runKey);
+  const parent = run.parentRunId !== undefined ? state.runs.get(runKeyOf(run.connectionId, run.parentRunId)) : undefined;
   const capabilities = connection.capabilities;
   const connected = connection.state.kind === 'connected';
   const active = !isTerminalRunState(run.state) && run.state !== 'stopped';
@@ -47,6 +50,8 @@ export function runSummaryOf(state: ModelState, runKey: string, daemonActions: r
     ...(run.queuePaused !== undefined && active ? { queuePaused: run.queuePaused } : {}),
     ...(panels.length > 0 ? { panels: panels.map((p) => ({ ...p, entries: [...p.entries] })) } : {}),
     ...(run.slashCommands && run.slashCommands.length > 0 ? { slashCommands: run.slashCommands.map(slashCommandView) } : {}),
+    ...(run.usage ? { usage: { short: usageShortText(run.usage), long: usageLongText(run.usage) } } : {}),
+    ...(parent ? { parentTitle: parent.title } : {}),
   };
 }
 

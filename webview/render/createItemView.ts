@@ -29,7 +29,7 @@ export function createItemView(item: TranscriptItem, ctx: RenderContext): ItemVi
     case 'notice':
     case 'gap':
     case 'turn':
-      return lineView(item);
+      return lineView(item, ctx);
     case 'message':
       return messageView(item, ctx);
     case 'raw':

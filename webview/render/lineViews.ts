@@ -1,12 +1,14 @@
 /**
  * Compact one-line items: usage / rate limit / compaction data, errors, notices, event gaps and turn boundaries.
- * All small, so they re-render whole on change.
+ * All small, so they re-render whole on change. A data line with text behind it (a compaction's summary of what it
+ * replaced) folds it under the line, kept open or closed as the person left it.
  */
 import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
 import { appendChildren, codicon, h } from '../dom';
 import { prettyJson } from '../jsonText';
 import { simpleView } from './itemShell';
-import type { ItemView } from './renderContext';
+import { bindDetails } from './renderContext';
+import type { ItemView, RenderContext } from './renderContext';
 
 type LineItem = Extract<TranscriptItem, { kind: 'usage' | 'rateLimit' | 'compaction' | 'error' | 'notice' | 'gap' | 'turn' }>;
 
@@ -14,18 +16,26 @@ const DATA_ICONS = { usage: 'dashboard', rateLimit: 'watch', compaction: 'fold' 
 const NOTICE_ICONS = { info: 'info', warning: 'warning', error: 'error' } as const;
 const TURN_TEXT = { started: 'Turn started', completed: 'Turn completed', cancelled: 'Turn cancelled', failed: 'Turn failed' } as const;
 
-export function lineView(item: LineItem): ItemView {
-  return simpleView(item, (row, next) => renderLine(row, next as LineItem));
+export function lineView(item: LineItem, ctx: RenderContext): ItemView {
+  return simpleView(item, (row, next) => renderLine(row, next as LineItem, ctx));
 }
 
-function renderLine(row: HTMLElement, item: LineItem): void {
+function renderLine(row: HTMLElement, item: LineItem, ctx: RenderContext): void {
   row.classList.add('item-line');
   switch (item.kind) {
     case 'usage':
     case 'rateLimit':
     case 'compaction': {
       const title = prettyJson(item.data, 2_000);
-      appendChildren(row, [codicon(DATA_ICONS[item.kind]), h('span', { class: 'line-text', title: title || null }, item.summary)]);
+      const line = [codicon(DATA_ICONS[item.kind]), h('span', { class: 'line-text', title: title || null }, item.summary)];
+      if (!item.text) {
+        appendChildren(row, line);
+        return;
+      }
+      // Plain text (the agent's, untrusted), folded until asked for: it can be long.
+      const details = h('details', { class: 'line-details' }, h('summary', { class: 'line-summary' }, ...line), h('div', { class: 'line-body' }, item.text));
+      bindDetails(details, ctx, `line:${item.id}`, false);
+      appendChildren(row, [details]);
       return;
     }
     case 'error':

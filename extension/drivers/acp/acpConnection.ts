@@ -9,10 +9,13 @@
 import type {
   AuthenticateResponse,
   ClientConnection,
+  CompleteElicitationNotification,
   ContentBlock,
   CreateTerminalRequest,
   CreateTerminalResponse,
   ForkSessionResponse,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
   InitializeResponse,
   KillTerminalRequest,
   ListSessionsResponse,
@@ -67,6 +70,10 @@ export interface AcpClientHandlers {
   waitForTerminalExit(request: WaitForTerminalExitRequest): Promise<WaitForTerminalExitResponse>;
   killTerminal(request: KillTerminalRequest): Promise<Record<string, never>>;
   releaseTerminal(request: ReleaseTerminalRequest): Promise<Record<string, never>>;
+  /** The agent asks the user for structured input (a form) or to open a URL (acpElicitations.ts). */
+  createElicitation(request: CreateElicitationRequest): Promise<CreateElicitationResponse>;
+  /** A URL elicitation the agent no longer waits for (the user finished it out of band). */
+  completeElicitation(notification: CompleteElicitationNotification): void;
 }
 
 export interface AcpLaunch {
@@ -78,10 +85,18 @@ export interface AcpLaunch {
 }
 
 /**
- * What the client implements (advertised in `initialize`): files through the editor, and terminals (commands run
- * for the agent, each shown in an editor terminal: acpTerminals.ts).
+ * What the client implements (advertised in `initialize`): files through the editor; terminals (commands run for
+ * the agent, each shown in an editor terminal: acpTerminals.ts); notices and compactions shown in the transcript;
+ * subagent sessions as child runs; elicitation as native input — forms of string, number, integer, boolean, single-
+ * and multi-select fields, and URLs opened only on the user's click.
  */
-export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: true } as const;
+export const CLIENT_CAPABILITIES = {
+  fs: { readTextFile: true, writeTextFile: true },
+  terminal: true,
+  session: { notices: {}, compaction: {} },
+  subagents: {},
+  elicitation: { form: {}, url: {} },
+} as const;
 
 export class AcpConnection {
   readonly process: StdioProcess;
@@ -99,7 +114,9 @@ export class AcpConnection {
       .onRequest(methods.client.terminal.output, ({ params }) => handlers.terminalOutput(params).catch(asRequestError))
       .onRequest(methods.client.terminal.waitForExit, ({ params }) => handlers.waitForTerminalExit(params).catch(asRequestError))
       .onRequest(methods.client.terminal.kill, ({ params }) => handlers.killTerminal(params).catch(asRequestError))
-      .onRequest(methods.client.terminal.release, ({ params }) => handlers.releaseTerminal(params).catch(asRequestError));
+      .onRequest(methods.client.terminal.release, ({ params }) => handlers.releaseTerminal(params).catch(asRequestError))
+      .onRequest(methods.client.elicitation.create, ({ params }) => handlers.createElicitation(params))
+      .onNotification(methods.client.elicitation.complete, ({ params }) => handlers.completeElicitation(params));
     // The process passes on only complete lines within our limit: the SDK's own (lower) default must not refuse one.
     this.connection = app.connect(ndJsonStream(this.process.writable, this.process.readable, { maxMessageBytes: MAX_LINE_BYTES }));
   }

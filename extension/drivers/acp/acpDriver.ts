@@ -89,14 +89,10 @@ export class AcpDriver extends BaseDriver implements Driver {
         this.storage.applySessionEffects(session, effects);
         this.settings.followAgent(session, effects);
       },
+      connectionId: this.connectionId, save: (session) => this.storage.save(session), provider: () => this.providerName,
     });
-    this.settings = new AcpSessionSettings({
-      agent: () => this.requireAgent(),
-      show: (session, effects) => this.storage.applySessionEffects(session, effects),
-      save: (session) => this.storage.save(session),
-      notice: (session, text) => this.recorder.event(session.sessionId, { kind: 'notice', text, level: 'warning' }).catch(() => undefined),
-      log: ctx.log,
-    });
+    const notice = (session: AcpSession, text: string): Promise<void> => this.recorder.event(session.sessionId, { kind: 'notice', text, level: 'warning' }).catch(() => undefined);
+    this.settings = new AcpSessionSettings({ agent: () => this.requireAgent(), show: (session, effects) => this.storage.applySessionEffects(session, effects), save: (session) => this.storage.save(session), notice, log: ctx.log });
     const { sessions, runs, recorder, storage, settings, turns } = this;
     const mcpServers = (): McpServerPlan['passed'] => this.mcp.passed;
     this.agentSessions = new AcpAgentSessions({ agent: () => this.requireAgent(), abilities: () => this.abilities, listCwd: () => this.listCwd, provider: () => this.providerName, mcpServers, sessions, runs, recorder, storage, settings, turns });
@@ -126,6 +122,7 @@ export class AcpDriver extends BaseDriver implements Driver {
       readTextFile: (r) => readThroughEditor(this.ctx.workspace, r),
       writeTextFile: (r) => writeThroughEditor(this.ctx.workspace, r),
       ...terminalHandlers(terminals),
+      createElicitation: (r) => this.turns.elicitations.create(r), completeElicitation: (n) => this.turns.elicitations.complete(n),
     }, (reason) => void this.recovery.crashed(reason, this.agent === agent));
     const { agent } = started;
     connection.add({ dispose: () => {
@@ -239,6 +236,8 @@ export class AcpDriver extends BaseDriver implements Driver {
   openOffers(): readonly ActionOffer[] {
     return this.crashOffer ? [this.crashOffer] : [];
   }
+
+  get elicitations(): AcpTurns['elicitations'] { return this.turns.elicitations; }
 
   /** The session of a run, for actions (modes, config options). */
   session(runId: string): AcpSession | undefined {

@@ -1,12 +1,15 @@
 /**
  * ACP `session/update` notifications → the run model's events (model/modelActions.ts `RunEvent`) plus the session
- * state the driver keeps beside the transcript (plan, slash commands, mode, config options, title). Pure; one
- * `AcpMappingState` per session. Updates the SDK does not know never reach this (its schemas drop them; the line
+ * state the driver keeps beside the transcript (plan, slash commands, mode, config options, title, subagents). Pure;
+ * one `AcpMappingState` per session. Updates the SDK does not know never reach this (its schemas drop them; the line
  * tap still traces them); a known kind with content this version does not render becomes a `raw` item, never an
- * error.
+ * error. Context use and cost go onto the run (no row); notices and compactions are rows.
  */
-import type { PlanEntry, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { PlanEntry, SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { RunEvent } from '../../model/modelActions';
+import type { AcpSubagentReport } from './acpSubagents';
+import { subagentReportOf } from './acpSubagents';
 import type { AcpToolRow } from './acpToolRows';
 import { blockText, mergeToolFields, newToolRow, rowInput, takeTerminals } from './acpToolRows';
 
@@ -30,6 +33,8 @@ export interface AcpSideEffects {
   readonly modeId?: string;
   readonly configOptions?: readonly SessionConfigOption[];
   readonly title?: string;
+  /** The session announced or changed a child session (`subagent_update`). */
+  readonly subagent?: AcpSubagentReport;
 }
 
 export interface AcpMapped {
@@ -130,22 +135,36 @@ export function mapAcpUpdate(state: AcpMappingState, update: SessionUpdate): Acp
       return { events: [], effects: { configOptions: update.configOptions } };
     case 'session_info_update':
       return { events: [], effects: update.title ? { title: update.title } : NOTHING };
-    case 'usage_update': {
-      const cost = update.cost ? ` · ${update.cost.amount.toFixed(2)} ${update.cost.currency}` : '';
-      const summary = `Context ${compact(update.used)} of ${compact(update.size)} tokens${cost}`;
-      return { events: [{ kind: 'data', dataKind: 'usage', data: { used: update.used, size: update.size, cost: update.cost ?? null }, summary }], effects: NOTHING };
+    case 'usage_update':
+      // On the run, replaced in place: Claude Code sends several a turn (the cost on the last).
+      return {
+        events: [{ kind: 'usage', used: update.used, size: update.size, ...(update.cost ? { cost: { amount: update.cost.amount, currency: update.cost.currency } } : {}) }],
+        effects: NOTHING,
+      };
+    case 'notice': {
+      const text = update.description ? `${update.title}: ${update.description}` : update.title;
+      return { events: [{ kind: 'notice', text, level: noticeLevel(update.severity) }], effects: NOTHING };
     }
+    case 'compaction_update': {
+      const summary = update.summary ? update.summary.map(blockText).join('') : undefined;
+      return {
+        events: [{ kind: 'compaction', compactionId: update.compactionId, status: update.status, ...(summary !== undefined ? { summary } : {}), ...(update.error ? { error: update.error } : {}) }],
+        effects: NOTHING,
+      };
+    }
+    case 'compaction_summary_chunk':
+      return { events: [{ kind: 'compaction', compactionId: update.compactionId, summaryDelta: blockText(update.content) }], effects: NOTHING };
+    case 'subagent_update':
+      return { events: [], effects: { subagent: subagentReportOf(update) } };
     default:
-      // Newer kinds the SDK knows (notices, compaction): shown as data, never fatal.
+      // Newer kinds the SDK knows (plan_update, session messages): shown as data, never fatal.
       return { events: [{ kind: 'raw', label: String((update as { sessionUpdate: string }).sessionUpdate), data: update }], effects: NOTHING };
   }
 }
 
-function compact(n: number | null | undefined): string {
-  if (typeof n !== 'number') {
-    return '?';
-  }
-  return n >= 1000 ? `${Math.round(n / 100) / 10}k` : String(n);
+/** A notice's severity as a row's level; a severity this version does not know reads as information. */
+function noticeLevel(severity: string): 'info' | 'warning' | 'error' {
+  return severity === 'warning' || severity === 'error' ? severity : 'info';
 }
 
 /** The stop reason of a finished turn, as the line that ends it in the transcript. */

@@ -32,6 +32,8 @@ export interface AcpSession {
   loading: boolean;
   /** A `session/load` the person waits for; Stop aborts it (`$/cancel_request`). */
   reopening?: AbortController | undefined;
+  /** A subagent session whose agent lets the client cancel its work (acpSubagents.ts). */
+  canCancel?: boolean;
 }
 
 export class AcpSessions {

@@ -5,11 +5,12 @@
  * queue (editable) and goes out when the turn ends — the agent takes one prompt at a time. Stop is `session/cancel`,
  * and every permission request of the session still waiting is answered `cancelled`, as the spec requires.
  */
-import type { ContentBlock, PlanEntry, PromptCapabilities, RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from '@agentclientprotocol/sdk';
+import type { ContentBlock, PromptCapabilities, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import type { SessionNotification } from '@agentclientprotocol/sdk/unstable';
 import type { WorkspaceAccess } from '../kit/workspaceAccess';
 import { promptBlocks } from './acpPromptBlocks';
 import type { RunEvent } from '../../model/modelActions';
-import type { Panel, QueueEntry } from '../../model/modelTypes';
+import type { QueueEntry } from '../../model/modelTypes';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
 import type { DriverLog } from '../connectionManager';
 import type { DriverRuns } from '../kit/driverRuns';
@@ -19,21 +20,12 @@ import { journalRecord } from '../kit/journalRecords';
 import type { AcpConnection } from './acpConnection';
 import { mapAcpUpdate, stopReasonText } from './acpEventMapping';
 import type { AcpSideEffects } from './acpEventMapping';
+import { AcpEarlyUpdates } from './acpEarlyUpdates';
+import { AcpElicitations } from './acpElicitations';
 import { AcpPermissions, withKnownTool } from './acpPermissions';
 import type { AcpSession, AcpSessions } from './acpSessions';
-
-export const ACP_PLAN_PANEL = 'plan';
-
-const PLAN_ICONS: Readonly<Record<string, string>> = { pending: 'circle-large-outline', in_progress: 'loading~spin', completed: 'pass-filled' };
-
-export function planPanel(entries: readonly PlanEntry[]): Panel {
-  return {
-    id: ACP_PLAN_PANEL,
-    title: 'Plan',
-    emptyText: 'The agent has no plan.',
-    entries: entries.map((e, i) => ({ id: `plan-${i}`, icon: PLAN_ICONS[e.status] ?? 'circle-large-outline', label: e.content, description: `${e.status.replace('_', ' ')} · ${e.priority}`, actions: [] })),
-  };
-}
+import { planPanel } from './acpPlanPanel';
+import { AcpSubagents } from './acpSubagents';
 
 export interface AcpTurnDeps {
   readonly recorder: RunRecorder<never>;
@@ -52,29 +44,32 @@ export interface AcpTurnDeps {
   publishQueue(runId: string, queue: readonly QueueEntry[], paused: boolean): void;
   /** Session state the driver shows outside the transcript (commands, mode, title). */
   sideEffects(session: AcpSession, effects: AcpSideEffects): void;
+  readonly connectionId: string;
+  /** The agent's name (a subagent run's provider). */
+  provider(): string;
+  /** Keeps a session's index entry (a new subagent's). */
+  save(session: AcpSession): Promise<void>;
 }
-
-/** Updates kept for sessions the driver does not know yet, per session and in all (the oldest go first). */
-const EARLY_PER_SESSION = 50;
-const EARLY_SESSIONS = 8;
 
 export class AcpTurns {
   readonly permissions = new AcpPermissions();
+  readonly subagents: AcpSubagents;
+  readonly elicitations: AcpElicitations;
   private turnCount = 0;
-  /**
-   * Updates of a session the driver does not know yet: an agent announces a new session's slash commands right
-   * after answering `session/new`, which may be read before the answer is handled, or long before the run starts
-   * (a session created to ask what the agent offers "New Run…").
-   */
-  private readonly early = new Map<string, SessionNotification[]>();
+  /** Updates of sessions the driver does not know yet (an agent's slash commands before `session/new` answers). */
+  private readonly early = new AcpEarlyUpdates<SessionNotification>();
 
-  constructor(private readonly deps: AcpTurnDeps) {}
+  constructor(private readonly deps: AcpTurnDeps) {
+    this.subagents = new AcpSubagents(deps);
+    const record = (runId: string, event: RunEvent): void => void deps.recorder.event(runId, event).catch((error: unknown) => deps.log.error(`Could not store session ${runId}: ${errorText(error)}`));
+    this.elicitations = new AcpElicitations({ connectionId: deps.connectionId, knows: (id) => deps.sessions.get(id) !== undefined, record });
+  }
 
   /** A `session/update`: mapped and folded (dropped while `session/load` replays what the journal has). */
   onUpdate(notification: SessionNotification): void {
     const session = this.deps.sessions.get(notification.sessionId);
     if (!session) {
-      this.keepEarly(notification);
+      this.early.keep(notification);
       return;
     }
     if (session.loading) {
@@ -87,24 +82,17 @@ export class AcpTurns {
     if (effects.plan) {
       void this.deps.recorder.panels(session.sessionId, [planPanel(effects.plan)]);
     }
+    if (effects.subagent) {
+      this.subagents.apply(session, effects.subagent);
+    }
     this.deps.sideEffects(session, effects);
   }
 
   /** The updates that came for `session` before it was known, folded now. */
   takeEarlyUpdates(session: AcpSession): void {
-    const early = this.early.get(session.sessionId) ?? [];
-    this.early.delete(session.sessionId);
-    for (const notification of early) {
+    for (const notification of this.early.take(session.sessionId)) {
       this.onUpdate(notification);
     }
-  }
-
-  private keepEarly(notification: SessionNotification): void {
-    const kept = this.early.get(notification.sessionId) ?? [];
-    if (kept.length === 0 && this.early.size >= EARLY_SESSIONS) {
-      this.early.delete(this.early.keys().next().value!);
-    }
-    this.early.set(notification.sessionId, [...kept, notification].slice(-EARLY_PER_SESSION));
   }
 
   /**
@@ -168,6 +156,9 @@ export class AcpTurns {
    * when the turn ends (that may wait for a decision the caller is about to make).
    */
   async send(session: AcpSession, text: string): Promise<void> {
+    if (this.subagents.parentOf(session.sessionId) !== undefined) {
+      throw new Error('A subagent takes its instructions from its parent session: send your message there.');
+    }
     if (session.turn) {
       this.deps.sessions.enqueue(session, text);
       this.publishQueue(session);
@@ -211,6 +202,7 @@ export class AcpTurns {
       ended = { kind: 'turn', turnId, phase: 'failed', message: errorText(error), summary: agentGone ? 'The agent stopped during the turn' : 'Turn failed' };
     }
     session.turn = false;
+    this.elicitations.cancelAll(session.sessionId, 'The turn ended first: the agent no longer waits for an answer.');
     await this.record(session, { kind: 'messageBoundary' });
     for (const approvalId of this.permissions.cancelSession(session.sessionId)) {
       await this.record(session, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The turn ended first.' });
@@ -232,16 +224,22 @@ export class AcpTurns {
 
   /** `session/cancel`; the queued prompts stay (the user may still want them). */
   async cancel(session: AcpSession): Promise<void> {
+    if (this.subagents.parentOf(session.sessionId) !== undefined && session.canCancel !== true) {
+      throw new Error('The agent does not let the editor stop this subagent: stop its parent session instead.');
+    }
     const connection = this.deps.connection();
     for (const approvalId of this.permissions.cancelSession(session.sessionId)) {
       await this.record(session, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The turn was cancelled.' });
     }
+    // Like its permission requests, the turn's questions are answered `cancel` (the agent waits on them).
+    this.elicitations.cancelAll(session.sessionId, 'The turn was cancelled: the question was withdrawn.');
     await connection?.cancel(session.sessionId);
   }
 
   /** The agent went away: its waiting requests are answered and expire, its turns end as interrupted. */
   async agentGone(reason: string): Promise<void> {
     const waiting = new Set(this.permissions.cancelAll());
+    this.elicitations.cancelAll(undefined, `The agent stopped: ${reason}`);
     for (const session of this.deps.sessions.all()) {
       const run = this.deps.runs.get(session.sessionId);
       for (const approvalId of run?.pendingApprovals ?? []) {
@@ -249,7 +247,8 @@ export class AcpTurns {
           await this.record(session, { kind: 'approvalSettled', approvalId, expired: true, reason });
         }
       }
-      if (session.turn) {
+      // A subagent works without a turn of ours: it ends with its agent too.
+      if (session.turn || (run?.parentRunId !== undefined && (run.state === 'running' || run.state === 'waiting_approval'))) {
         await this.record(session, { kind: 'notice', text: `The turn was interrupted: ${reason}`, level: 'error' });
         await this.deps.recorder.fields(session.sessionId, { state: 'interrupted', stateDetail: reason });
       }

@@ -77,6 +77,15 @@ export const runEventSchema = z.discriminatedUnion('kind', [
     expired: opt(z.boolean()),
     reason: opt(z.string()),
   }),
+  z.object({ kind: kind('usage'), used: z.number(), size: z.number(), cost: opt(z.object({ amount: z.number(), currency: z.string() })) }),
+  z.object({
+    kind: kind('compaction'),
+    compactionId: z.string(),
+    status: opt(z.string()),
+    summary: opt(z.string()),
+    summaryDelta: opt(z.string()),
+    error: opt(z.string()),
+  }),
   z.object({ kind: kind('data'), dataKind: z.enum(['usage', 'rateLimit', 'compaction']), data: z.unknown(), summary: z.string() }),
   z.object({ kind: kind('error'), message: z.string(), code: opt(z.string()) }),
   z.object({ kind: kind('notice'), text: z.string(), level: z.enum(['info', 'warning', 'error']) }),
@@ -102,6 +111,7 @@ export const runFieldsSchema = z.object({
   stateDetail: opt(z.string()),
   createdAt: opt(z.number()),
   workspaceRoots: opt(z.readonly(z.array(z.string()))),
+  parentRunId: opt(z.string()),
   slashCommands: opt(z.readonly(z.array(z.readonly(z.object({ name: z.string(), description: z.string(), hint: opt(z.string()) }))))),
 });
 

@@ -9,6 +9,7 @@ import { changeStatsText, elapsedText, isLiveRow } from '../../model/boardGroups
 import type { ApprovalInfo } from '../../model/modelTypes';
 import { isProtectedSubject } from '../../model/pathRules';
 import { decisionLabel, shownDecisions } from '../../protocol/transcriptTypes';
+import { usageLongText, usageShortText } from '../../protocol/runUsage';
 import { visibleExcerpt, visibleText } from '../../protocol/visibleText';
 import { runIcon, runStateLabel } from '../runPresentation';
 
@@ -39,17 +40,19 @@ export interface RunItemContext {
 }
 
 export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
-  const expandable = row.approvals.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
+  const nested = row.approvals.length > 0 || (row.children?.length ?? 0) > 0;
+  const expandable = nested ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
   const item = new vscode.TreeItem(row.title, expandable);
-  // VS Code keeps a row's folding by id: a row that was a leaf would stay folded when its first request arrives.
-  // A row with requests is another id, so it opens with them shown.
-  item.id = row.approvals.length > 0 ? `run:${row.runKey}:approvals` : `run:${row.runKey}`;
+  // VS Code keeps a row's folding by id: a row that was a leaf would stay folded when its first request (or
+  // subagent) arrives. A row with some is another id, so it opens with them shown.
+  item.id = nested ? `run:${row.runKey}:nested` : `run:${row.runKey}`;
   item.description = runDescription(row, ctx.now);
   item.iconPath = row.need === 'approval' ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('charts.yellow')) : runIcon(row.state);
   item.tooltip = runTooltip(row, ctx.now);
   const stats = hasChanges(row) ? `, ${row.changes.added} lines added, ${row.changes.removed} removed` : '';
   const last = row.lastLine ? `, last output: ${row.lastLine}` : '';
-  item.accessibilityInformation = { label: `${row.title}, ${stateText(row)}, ${row.daemon} ${row.connectionName}${stats}${last}` };
+  const usage = row.usage ? `, ${usageLongText(row.usage)}` : '';
+  item.accessibilityInformation = { label: `${row.title}, ${stateText(row)}, ${row.daemon} ${row.connectionName}${stats}${usage}${last}` };
   let flags = '';
   if (row.canReply) {
     flags += '+reply';
@@ -79,6 +82,9 @@ export function runDescription(row: BoardRow, now: number): string {
   if (hasChanges(row)) {
     parts.push(changeStatsText(row.changes));
   }
+  if (row.usage) {
+    parts.push(usageShortText(row.usage));
+  }
   if (row.connectionName.toLowerCase() !== row.daemon.toLowerCase()) {
     parts.push(row.daemon);
   }
@@ -106,6 +112,14 @@ function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
   if (hasChanges(row)) {
     md.appendMarkdown('\n\n');
     md.appendText(`Changes: ${changeStatsText(row.changes)} lines`);
+  }
+  if (row.usage) {
+    md.appendMarkdown('\n\n');
+    md.appendText(usageLongText(row.usage));
+  }
+  if (row.children?.length) {
+    md.appendMarkdown('\n\n');
+    md.appendText(`${row.children.length} subagent${row.children.length === 1 ? '' : 's'}: ${row.children.map((c) => c.title).join(', ')}`);
   }
   if (row.approvals.length > 0) {
     md.appendMarkdown('\n\n');

@@ -6,8 +6,8 @@
  * minute, then on the minute), never on an idle board.
  */
 import * as vscode from 'vscode';
-import type { BoardGroup, BoardGroupId, BoardRow, BoardSources } from '../../model/boardGroups';
-import { boardGroups, boardStructure, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS, isLiveRow, rowSignature, untilNextChange } from '../../model/boardGroups';
+import type { BoardGroup, BoardGroupId, BoardRow, BoardSources, PlacedRow } from '../../model/boardGroups';
+import { boardGroups, boardStructure, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS, isLiveRow, placedRows, untilNextChange } from '../../model/boardGroups';
 import { lastOutputLine } from '../../model/lastOutputLine';
 import type { RunStore } from '../../model/runStore';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
@@ -27,7 +27,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   /** The number of runs under Needs you, when it changes (the view's badge). */
   readonly onDidChangeNeedsYou = this.countEmitter.event;
   private groups: readonly BoardGroup[] = [];
-  private rows = new Map<string, { readonly row: BoardRow; readonly group: BoardGroupId; readonly signature: string }>();
+  private rows = new Map<string, PlacedRow>();
   private structure = '';
   private needsYou = -1;
   private readonly groupNodes = new Map<BoardGroupId, BoardNode>();
@@ -119,7 +119,8 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       return group.hidden > 0 ? [...rows, this.olderNode] : rows;
     }
     if (node.type === 'run') {
-      return (this.rows.get(node.key)?.row.approvals ?? []).map((a) => this.approvalNode(a.key, node.key));
+      const row = this.rows.get(node.key)?.row;
+      return [...(row?.approvals ?? []).map((a) => this.approvalNode(a.key, node.key)), ...(row?.children ?? []).map((c) => this.runNode(c.runKey))];
     }
     return [];
   }
@@ -130,7 +131,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
         return undefined;
       case 'run': {
         const entry = this.rows.get(node.key);
-        return entry ? this.groupNode(entry.group) : undefined;
+        return entry?.parentKey ? this.runNode(entry.parentKey) : entry ? this.groupNode(entry.group) : undefined;
       }
       case 'approval':
         return this.rows.has(node.runKey) ? this.runNode(node.runKey) : undefined;
@@ -203,12 +204,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       failedWindowMs: DEFAULT_FAILED_WINDOW_MS,
       now: Date.now(),
     });
-    const rows = new Map<string, { row: BoardRow; group: BoardGroupId; signature: string }>();
-    for (const group of groups) {
-      for (const row of group.rows) {
-        rows.set(row.runKey, { row, group: group.id, signature: rowSignature(row) });
-      }
-    }
+    const rows = placedRows(groups);
     // The tree's shape: which rows (and approval children) sit where. A change there re-renders everything;
     // otherwise only the rows whose content changed are sent.
     const structure = boardStructure(groups);

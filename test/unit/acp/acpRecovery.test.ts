@@ -12,7 +12,7 @@ import { idle, rig, run } from './acpDriverRig';
 import type { Rig } from './acpDriverRig';
 
 const sent = (r: Rig, method: string): number => r.frames.filter((f) => f.dir === 'out' && (f.frame as { method?: string }).method === method).length;
-const texts = (items: readonly TranscriptItem[], kind: TranscriptItem['kind']): string[] =>
+const texts = (items: readonly TranscriptItem[], kind: TranscriptItem['kind']): (string | undefined)[] =>
   items.flatMap((i) => (i.kind === kind && 'text' in i ? [i.text] : []));
 
 async function crashAndContinue(r: Rig, taken: RegExp): Promise<string> {

@@ -10,7 +10,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { mapA3sEvent, mapA3sRunState, newA3sMappingState } from '../../../extension/drivers/a3s/a3sEventMapping';
 import { mapAcpUpdate, newAcpMappingState } from '../../../extension/drivers/acp/acpEventMapping';
-import { planPanel } from '../../../extension/drivers/acp/acpTurns';
+import { planPanel } from '../../../extension/drivers/acp/acpPlanPanel';
 import { mapAgencyProxyEvent, mapRunState } from '../../../extension/drivers/agencyProxy/eventMapping';
 import { InboxTracker } from '../../../extension/drivers/hive/hiveMapping';
 import { mapScvEvent } from '../../../extension/drivers/scv/scvEventMapping';

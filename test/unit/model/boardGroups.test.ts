@@ -8,6 +8,7 @@ import {
   changeStatsText,
   DEFAULT_FAILED_WINDOW_MS,
   elapsedText,
+  placedRows,
   rowSignature,
   untilNextChange,
 } from '../../../extension/model/boardGroups';
@@ -110,6 +111,29 @@ test('an approval on a run in any state (an ACP session keeps running) puts it u
   assert.equal(row.daemon, 'ACP');
   assert.equal(row.connectionName, 'Gemini');
   assert.equal(row.title, 'Refactor the parser');
+});
+
+test('a subagent is under its parent\'s row, not in a group; its request puts the parent under Needs you; it takes no message', () => {
+  const w = world();
+  w.connect('acp', 'Claude Code', 'acp', ['run.start', 'run.queue', 'run.cancel', 'approvals']);
+  const parent = w.run('acp', 'p', 'running', 1, 'Fix the build');
+  w.store.dispatch({ type: 'runUpserted', connectionId: 'acp', runId: 'k1', fields: { title: 'Explore', state: 'idle', createdAt: 2, parentRunId: 'p' } });
+  w.store.dispatch({ type: 'runUpserted', connectionId: 'acp', runId: 'k2', fields: { title: 'Test', state: 'running', createdAt: 3, parentRunId: 'p' } });
+  w.store.dispatch({ type: 'runUpserted', connectionId: 'acp', runId: 'orphan', fields: { title: 'Gone parent', state: 'running', createdAt: 4, parentRunId: 'nope' } });
+  let groups = boardGroups(w.store.state, noSources, options());
+  assert.deepEqual(keysOf(groups), { needsYou: [], working: ['orphan', 'p'], done: [] }, 'children nest; a child whose parent is gone stands alone');
+  const row = groups[1]!.rows.find((r) => r.runKey === parent)!;
+  assert.deepEqual(row.children?.map((c) => [c.title, c.canReply, c.need]), [['Test', false, undefined], ['Explore', false, undefined]], 'newest first; an idle child waits for nobody');
+  assert.deepEqual([...placedRows(groups)].map(([k, p]) => [k.split('::')[1], p.group, p.parentKey?.split('::')[1]]), [['orphan', 'working', undefined], ['p', 'working', undefined], ['k2', 'working', 'p'], ['k1', 'working', 'p']]);
+  const before = boardStructure(groups);
+  w.approve(runKeyOf('acp', 'k2'), 'q1', 5);
+  groups = boardGroups(w.store.state, noSources, options());
+  assert.deepEqual(keysOf(groups).needsYou, ['p'], 'the parent needs you for its child\'s request');
+  assert.equal(groups[0]!.rows[0]!.children?.[0]?.approvals[0]?.approvalId, 'q1', 'the request is under the child');
+  assert.notEqual(boardStructure(groups), before);
+  w.event(runKeyOf('acp', 'k1'), { kind: 'usage', used: 10, size: 100 });
+  const child = placedRows(boardGroups(w.store.state, noSources, options())).get(runKeyOf('acp', 'k1'))!;
+  assert.deepEqual(child.row.usage, { used: 10, size: 100 }, 'rows carry the usage');
 });
 
 test('an idle run waits for a message only where its connected daemon takes one', () => {

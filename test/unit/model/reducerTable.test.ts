@@ -98,6 +98,21 @@ const eventRows: Row[] = [
     run: { openAnonymousToolId: undefined }, patches: [update('t0', { status: 'unknown', output: '?', truncated: false, progress: null })], changed: false },
   { name: 'toolResult for an unknown call adds a settled tool', action: { kind: 'toolResult', callId: 'ghost', ok: true, output: 'o', name: 'Grep' },
     run: { itemCount: 1, openTools: {} }, patches: [add(tool('t0', { callId: 'ghost', name: 'Grep', status: 'succeeded', output: 'o' }))], changed: false },
+  { name: 'usage sets the run\'s usage in place: no row, the views refresh', action: { kind: 'usage', used: 1200, size: 200_000, cost: { amount: 0.5, currency: 'USD' } },
+    run: { itemCount: 0, usage: { used: 1200, size: 200_000, cost: { amount: 0.5, currency: 'USD' } } }, patches: [], changed: true },
+  { name: 'usage without a cost keeps the cost said before', given: [{ kind: 'usage', used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } }],
+    action: { kind: 'usage', used: 20, size: 100 }, run: { usage: { used: 20, size: 100, cost: { amount: 0.5, currency: 'USD' } } }, patches: [], changed: true },
+  { name: 'compaction: the first report of an id adds its row', given: [{ kind: 'textDelta', text: 'a' }], action: { kind: 'compaction', compactionId: 'c1', status: 'in_progress' },
+    run: { itemCount: 2, openTextId: undefined, compactionItems: { c1: 'k1' } },
+    patches: [update('x0', { streaming: false }), add({ id: 'k1', kind: 'compaction', data: { compactionId: 'c1', status: 'in_progress' }, summary: 'Compacting the context…', text: '' })], changed: false },
+  { name: 'compaction: a summary chunk grows the row\'s text', given: [{ kind: 'compaction', compactionId: 'c1', status: 'in_progress' }],
+    action: { kind: 'compaction', compactionId: 'c1', summaryDelta: 'Kept: the plan.' }, run: { itemCount: 1 }, patches: [append('k0', 'text', 'Kept: the plan.')], changed: false },
+  { name: 'compaction: its end changes the same row (status and summary)', given: [{ kind: 'compaction', compactionId: 'c1', status: 'in_progress' }],
+    action: { kind: 'compaction', compactionId: 'c1', status: 'completed', summary: 'All of it.' }, run: { itemCount: 1 },
+    patches: [update('k0', { data: { compactionId: 'c1', status: 'completed' }, summary: 'Context compacted' }), update('k0', { text: 'All of it.' })], changed: false },
+  { name: 'compaction: a failure says why', given: [{ kind: 'compaction', compactionId: 'c1', status: 'in_progress' }],
+    action: { kind: 'compaction', compactionId: 'c1', status: 'failed', error: 'too long' }, run: { itemCount: 1 },
+    patches: [update('k0', { data: { compactionId: 'c1', status: 'failed', error: 'too long' }, summary: 'Context compaction failed: too long' })], changed: false },
   { name: 'data adds an item of its kind', action: { kind: 'data', dataKind: 'usage', data: { input_tokens: 3 }, summary: '3 in' },
     run: { itemCount: 1 }, patches: [add({ id: 'd0', kind: 'usage', data: { input_tokens: 3 }, summary: '3 in' })], changed: false },
   { name: 'error closes the stream and adds an error item', given: [{ kind: 'textDelta', text: 'a' }], action: { kind: 'error', message: 'boom', code: 'internal' },
@@ -166,6 +181,8 @@ const actionRows: Row[] = [
   { name: 'runUpserted to a terminal state ends open tool calls', given: [{ kind: 'toolCall', callId: 'a', name: 'bash', input: null }],
     action: { type: 'runUpserted', connectionId: C, runId: 'r', fields: { state: 'interrupted' } },
     run: { state: 'interrupted', openTools: {} }, patches: [update('t0', { status: 'unknown', progress: null })], changed: true },
+  { name: 'runUpserted links a subagent to its parent run', action: { type: 'runUpserted', connectionId: C, runId: 'child', fields: { title: 'Explore', parentRunId: 'r' } }, patches: [], changed: true,
+    check: (s) => assert.equal(s.runs.get('c::child')?.parentRunId, 'r') },
   { name: 'runUpserted sets the slash commands', action: { type: 'runUpserted', connectionId: C, runId: 'r', fields: { slashCommands: [{ name: 'plan', description: 'Make a plan', hint: 'what to plan' }] } },
     run: { slashCommands: [{ name: 'plan', description: 'Make a plan', hint: 'what to plan' }], title: 'T', state: 'running' }, patches: [], changed: true },
   { name: 'runUpserted replaces the slash commands whole; an empty list withdraws them', given: [{ type: 'runUpserted', connectionId: C, runId: 'r', fields: { slashCommands: [{ name: 'a', description: 'A' }, { name: 'b', description: 'B' }] } }],
@@ -224,7 +241,7 @@ test('the table has a row for every RunEvent kind and ModelAction type (approval
   // Exhaustive (not Partial) records: a kind or type added to modelActions.ts fails the type check until it is listed
   // here, and then this test until it has a row. Approval kinds and types are left to the approval table.
   const allKinds = { userPrompt: 1, textDelta: 1, textCompleted: 1, reasoningDelta: 1, messageBoundary: 1, toolCall: 1, toolInputDelta: 1, toolStarted: 1, toolProgress: 1,
-    toolOutputDelta: 1, toolTerminals: 1, toolResult: 1, data: 1, error: 1, notice: 1, stateChanged: 1, turn: 1, message: 1, raw: 1 } satisfies Record<Exclude<RunEvent['kind'], `approval${string}`>, 1>;
+    toolOutputDelta: 1, toolTerminals: 1, toolResult: 1, usage: 1, compaction: 1, data: 1, error: 1, notice: 1, stateChanged: 1, turn: 1, message: 1, raw: 1 } satisfies Record<Exclude<RunEvent['kind'], `approval${string}`>, 1>;
   const allTypes = { connectionAdded: 1, connectionRemoved: 1, connectionState: 1, connectionInfo: 1, runUpserted: 1, runRemoved: 1, runRestored: 1, runEvent: 1, runGap: 1, runQueue: 1,
     runPanels: 1, changeSet: 1 } satisfies Record<Exclude<ModelAction['type'], `approval${string}`>, 1>;
   assert.deepEqual(Object.keys(allKinds).filter((k) => !kinds.has(k as RunEvent['kind'])), []);

@@ -54,3 +54,21 @@ test('a stopped hyperhive agent can be sent a message (its inbox queues it); a s
   assert.equal(send('scv', ['run.queue'], 'stopped'), false);
   assert.equal(send('scv', ['run.queue'], 'completed'), false);
 });
+
+test('the header gets the run\'s usage in the board\'s words, replaced by each report; a subagent\'s header names its parent', () => {
+  const { store, key } = setup();
+  assert.equal(runSummaryOf(store.state, key)?.usage, undefined, 'none reported, none sent');
+  store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'usage', used: 12_345, size: 200_000 } });
+  assert.deepEqual(runSummaryOf(store.state, key)?.usage, { short: '12.3k/200k (6%)', long: 'Context: 12.3k of 200k tokens (6%)' });
+  store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'usage', used: 150_000, size: 200_000, cost: { amount: 0.4213, currency: 'USD' } } });
+  store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'usage', used: 151_000, size: 200_000 } });
+  const summary = runSummaryOf(store.state, key)!;
+  assert.deepEqual(summary.usage, { short: '151k/200k (76%) · $0.42', long: 'Context: 151k of 200k tokens (76%) · cost so far $0.42' }, 'the cost from the report that had one');
+  assert.equal(runSummarySchema.safeParse(summary).success, true);
+  store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'k', fields: { title: 'Explore', state: 'running', parentRunId: 'r1' } });
+  assert.equal(runSummaryOf(store.state, runKeyOf('c', 'k'))?.parentTitle, 'Fix it');
+  store.dispatch({ type: 'connectionInfo', connectionId: 'c', capabilities: ['run.queue'] });
+  store.dispatch({ type: 'connectionState', connectionId: 'c', state: { kind: 'connected', since: 0 } });
+  assert.equal(runSummaryOf(store.state, key)?.actions.send, true, 'the parent takes one');
+  assert.equal(runSummaryOf(store.state, runKeyOf('c', 'k'))?.actions.send, false, 'a subagent takes no message');
+});
