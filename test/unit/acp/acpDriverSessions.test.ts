@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { ActionAnswers } from '../../../extension/drivers/kit/daemonActions';
-import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
 import { until } from '../drivers/driverTestKit';
 import type { Rig } from './acpDriverRig';
 import { idle, later, rig, run } from './acpDriverRig';
@@ -30,8 +29,7 @@ const users = (r: Rig, runId: string): string[] => r.items(runId).flatMap((i) =>
 const notices = (r: Rig, runId: string): string[] => r.items(runId).flatMap((i) => (i.kind === 'notice' ? [i.text] : []));
 const completedTurns = (r: Rig, runId: string): number => r.items(runId).filter((i) => i.kind === 'turn' && i.phase === 'completed').length;
 /** The context the agent reported last: 1000 per prompt of the session it has (turnScript.ts). */
-const lastUsage = (r: Rig, runId: string): number =>
-  r.items(runId).flatMap((i: TranscriptItem) => (i.kind === 'usage' ? [(i.data as { used: number }).used] : [])).at(-1) ?? 0;
+const lastUsage = (r: Rig, runId: string): number => run(r, runId)?.usage?.used ?? 0;
 
 /** A second client process (its own window storage) on the same agent store, which starts a session there. */
 async function otherClientStarts(first: Rig, prompt: string, agentArgs: readonly string[] = []): Promise<string> {

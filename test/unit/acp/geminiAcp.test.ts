@@ -30,6 +30,8 @@ const harness = defineRealAgentTests({
   thoughtText: `**Thinking**\n${DEFAULT_THOUGHT}`,
   writes: 'editor',
   reload: 'racy',
+  // 0.61.0 answers neither session/list nor session/resume.
+  lists: false,
 });
 
 test('gemini: sends the API key, streams with alt=sse and asks its side questions with generateContent', { timeout: TIMEOUT }, async () => {

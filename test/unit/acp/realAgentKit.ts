@@ -45,6 +45,8 @@ export interface RealAgentSpec {
   /** How a restored session comes back in a new agent process: reliably, or racy (Gemini CLI 0.61's session/load
    *  sometimes finds no previous session: then the run must say so, not fail silently). */
   readonly reload?: 'racy';
+  /** Whether it lists its sessions (session/list; Gemini CLI 0.61 does not). Default: true. */
+  readonly lists?: boolean;
 }
 
 /** 200 lines; the edit is in the middle: an agent's diff is only the changed region, the rest must stay. */
@@ -208,5 +210,28 @@ export function defineRealAgentTests(spec: RealAgentSpec): RealAgentHarness {
     const body = JSON.stringify(s.fake.modelRequests().at(-1)?.body);
     assert.ok(body.includes('first prompt') && body.includes('First answer.'), 'the model saw the earlier turn');
   });
+  if (spec.lists !== false) {
+    timed('a session started in another editor is listed, opened with its history, and continues', async () => {
+      const s = await harness.setup({ kind: 'text', text: 'First answer.' }, { startMode: spec.askingMode });
+      const runId = await s.rig.driver.startRun({ prompt: 'first prompt elsewhere', workspaceRoots: [s.ws.dir] });
+      await until('the first turn ended', () => turnEnded(s.rig, runId, 'completed'), spec.timeoutMs);
+      await s.rig.driver.flushStorage();
+      s.rig.driver.dispose();
+      // Another editor (storage of its own) on the same agent HOME: it has no run of that session.
+      const storage = mkdtempSync(join(tmpdir(), `acp-${spec.kind}-other-`));
+      later(() => rmSync(storage, { recursive: true, force: true, maxRetries: 5 }));
+      const other = await harness.connect(s.fake, s.ws, s.home, storage, spec.askingMode);
+      assert.equal(run(other, runId), undefined);
+      const pick = await other.driver.agentSessions.nextPick({});
+      assert.ok(pick?.kind === 'pick' && pick.choices.some((c) => c.value === runId), `listed: ${JSON.stringify(pick)}`);
+      assert.deepEqual(await other.driver.agentSessions.open({ [pick.name]: runId }), { runId });
+      await until('opened with its history', () => other.items(runId).some((i) => i.kind === 'user' && i.text.includes('first prompt elsewhere')), spec.timeoutMs);
+      s.fake.setScenario({ kind: 'text', text: 'Second answer.' });
+      await other.driver.sendMessage(runId, 'second prompt');
+      await until('the second turn ended', () => other.items(runId).some((i) => i.kind === 'text' && i.text.includes('Second answer.')) && idle(other, runId), spec.timeoutMs);
+      const body = JSON.stringify(s.fake.modelRequests().at(-1)?.body);
+      assert.ok(body.includes('first prompt elsewhere') && body.includes('First answer.'), 'the model saw the earlier turn');
+    });
+  }
   return harness;
 }
