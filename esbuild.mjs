@@ -70,6 +70,8 @@ export const webviewOptions = {
   platform: 'browser',
   format: 'iife',
   target: 'es2022',
+  // markdown-it's punycode, from the browser's URL parser (webview/punycodeShim.ts says why).
+  alias: { 'punycode.js': './webview/punycodeShim.ts' },
 };
 
 /** The webview may load resources only from dist/ and media/, so the codicon font ships inside dist/. */

@@ -45,6 +45,7 @@ export function webviewBuildOptions(production: boolean): BuildOptions {
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
+    alias: { 'punycode.js': './webview/punycodeShim.ts' },
     logLevel: 'silent',
     logOverride: { 'import-is-undefined': 'error' },
     write: false,

@@ -49,6 +49,8 @@ const MARKDOWN_TRICKS = [
   '`<img src=x onerror=window.__pwned=1>`',
   '| a | <img src=x onerror=window.__pwned=1> |\n|---|---|\n| <script>window.__pwned=1</script> | b |',
   '> <svg onload=window.__pwned=1>',
+  // A look-alike host (Cyrillic а): the link goes to its punycode name (webview/punycodeShim.ts).
+  '[bank](https://b\u0430nk.example/login)',
 ];
 
 const HOSTILE = PAYLOADS.join('\n');
@@ -194,6 +196,7 @@ describe('XSS corpus', () => {
       assert.match(href, /^(https?:\/\/|mailto:)/i, href);
     }
     assert.ok(hrefs.includes('https://ok.example/'), `expected the one legitimate link, got ${hrefs.join(', ')}`);
+    assert.ok(hrefs.includes('https://xn--bnk-6cd.example/login'), `a look-alike host goes to its punycode name: ${hrefs.join(', ')}`);
     await harness.clearPosted();
     const url = harness.page.url();
     for (const link of await harness.page.locator('a').all()) {
