@@ -19,6 +19,7 @@ import { tapSafely } from './frameTap';
 import { LineSplitter } from './lineSplitter';
 import { completeLines } from './lineStream';
 import { processSecretValues } from './secretValues';
+import { delay, signalGroup, spawnErrorIn } from './processGroup';
 
 export interface StdioProcessSpec {
   readonly command: string;
@@ -173,31 +174,4 @@ export class StdioProcess {
     })();
     return this.stopping;
   }
-}
-
-/** The supervisor's report of a failed spawn (`{"spawnError":"ENOENT"}` on fd 3), if it made one. */
-function spawnErrorIn(text: string): string | undefined {
-  for (const line of text.split('\n')) {
-    try {
-      const code = (JSON.parse(line) as { spawnError?: unknown }).spawnError;
-      if (typeof code === 'string') {
-        return code;
-      }
-    } catch {
-      // not a report
-    }
-  }
-  return undefined;
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // the group is already empty
-  }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

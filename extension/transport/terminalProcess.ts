@@ -15,6 +15,7 @@ import { Emitter } from '../base/emitter';
 import type { Event } from '../base/emitter';
 import { supervisorLaunch } from './agentSupervisor';
 import { TerminalOutput } from './terminalOutput';
+import { delay, signalGroup, spawnErrorIn } from './processGroup';
 
 export interface TerminalCommand {
   readonly command: string;
@@ -147,31 +148,4 @@ export class TerminalProcess {
     })();
     return this.killing;
   }
-}
-
-/** The supervisor's report of a failed spawn (`{"spawnError":"ENOENT"}` on fd 3), if it made one. */
-function spawnErrorIn(text: string): string | undefined {
-  for (const line of text.split('\n')) {
-    try {
-      const code = (JSON.parse(line) as { spawnError?: unknown }).spawnError;
-      if (typeof code === 'string') {
-        return code;
-      }
-    } catch {
-      // not a report
-    }
-  }
-  return undefined;
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // the group is empty already
-  }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

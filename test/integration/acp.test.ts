@@ -15,10 +15,10 @@ import * as vscode from 'vscode';
 import { PROPOSAL_SCHEME } from '../../extension/ui/approvals/proposalContentProvider';
 import { api, screenshot, ui, waitFor, workspaceDir } from './support';
 import {
-  addConnections,
   agentProcess,
   answerText,
   clearNotifications,
+  connectReferenceAgent,
   decideFromNotification,
   endedTurns,
   fixturePath,
@@ -53,9 +53,7 @@ suite('ACP reference agent', () => {
     stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-acp-'));
     file = path.join(workspaceDir(), FILE);
     fs.writeFileSync(file, FILE_TEXT);
-    const a = await api();
-    await addConnections([{ name: NAME, protocol: 'acp', command: process.execPath, args: [fixturePath('acp'), '--state-dir', stateDir, '--slow-chunk-ms', '60'] }]);
-    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
+    await connectReferenceAgent(NAME, stateDir, ['--slow-chunk-ms', '60']);
     await setViewExpanded('Connections', false);
   });
 

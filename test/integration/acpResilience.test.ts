@@ -12,7 +12,19 @@ import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { processGroupMembers } from '../fixtures/acp/processTree';
 import { api, screenshot, waitFor } from './support';
-import { addConnections, agentProcess, answerText, endedTurns, fixturePath, groupGone, itemsOf, removeConnections, setViewExpanded, traceOf, webviewTexts } from './acpSupport';
+import {
+  agentProcess,
+  answerText,
+  connectReferenceAgent,
+  endedTurns,
+  fixturePath,
+  groupGone,
+  itemsOf,
+  removeConnections,
+  setViewExpanded,
+  traceOf,
+  webviewTexts,
+} from './acpSupport';
 
 const NAME = 'ACP resilience';
 const CONNECTION = `acp:${NAME}`;
@@ -22,9 +34,7 @@ suite('ACP resilience', () => {
 
   suiteSetup(async () => {
     stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-acp-res-'));
-    const a = await api();
-    await addConnections([{ name: NAME, protocol: 'acp', command: process.execPath, args: [fixturePath('acp'), '--state-dir', stateDir, '--slow-chunk-ms', '60'] }]);
-    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
+    await connectReferenceAgent(NAME, stateDir, ['--slow-chunk-ms', '60']);
     await setViewExpanded('Connections', false);
   });
 

@@ -15,7 +15,7 @@ import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { spawnAgentProcess } from '../fixtures/acp/agentProcess';
 import { api, screenshot, ui, waitFor, workspaceDir } from './support';
-import { addConnections, endedTurns, fixturePath, itemsOf, removeConnections, setViewExpanded, traceOf, webviewTexts } from './acpSupport';
+import { connectReferenceAgent, endedTurns, fixturePath, itemsOf, removeConnections, setViewExpanded, traceOf, webviewTexts } from './acpSupport';
 
 const NAME = 'ACP sessions';
 const CONNECTION = `acp:${NAME}`;
@@ -50,9 +50,7 @@ suite('ACP sessions', () => {
 
   suiteSetup(async () => {
     stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-acp-sessions-'));
-    const a = await api();
-    await addConnections([{ name: NAME, protocol: 'acp', command: process.execPath, args: [fixturePath('acp'), '--state-dir', stateDir] }]);
-    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
+    await connectReferenceAgent(NAME, stateDir);
   });
 
   suiteTeardown(async () => {

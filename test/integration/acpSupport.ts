@@ -8,8 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
 import { descendantsOf, processGroupMembers } from '../fixtures/acp/processTree';
-import type { api } from './support';
-import { setConnections, ui, waitFor } from './support';
+import { api, setConnections, ui, waitFor } from './support';
 
 type Api = Awaited<ReturnType<typeof api>>;
 
@@ -127,4 +126,11 @@ export async function setViewExpanded(title: string, expanded: boolean): Promise
     });
   }
   return was;
+}
+
+/** Adds a profile that runs the reference agent (its sessions kept in `stateDir`) and waits until it is connected. */
+export async function connectReferenceAgent(name: string, stateDir: string, args: readonly string[] = []): Promise<void> {
+  const a = await api();
+  await addConnections([{ name, protocol: 'acp', command: process.execPath, args: [fixturePath('acp'), '--state-dir', stateDir, ...args] }]);
+  await waitFor(`${name} connected`, () => a.store.state.connections.get(`acp:${name}`)?.state.kind === 'connected', 30000);
 }

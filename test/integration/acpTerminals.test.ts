@@ -13,7 +13,7 @@ import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { AgentTerminalInfo } from '../../extension/ui/agentTerminals/agentTerminals';
 import { api, screenshot, ui, waitFor } from './support';
-import { addConnections, agentProcess, answerText, endedTurns, fixturePath, groupGone, itemsOf, removeConnections, setViewExpanded, traceOf } from './acpSupport';
+import { agentProcess, answerText, connectReferenceAgent, endedTurns, groupGone, itemsOf, removeConnections, setViewExpanded, traceOf } from './acpSupport';
 
 const NAME = 'ACP terminals';
 const CONNECTION = `acp:${NAME}`;
@@ -28,10 +28,8 @@ suite('ACP terminals', () => {
 
   suiteSetup(async () => {
     stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-acp-term-'));
-    const a = await api();
     assert.equal(vscode.workspace.isTrusted, true, 'commands run only in a trusted workspace');
-    await addConnections([{ name: NAME, protocol: 'acp', command: process.execPath, args: [fixturePath('acp'), '--state-dir', stateDir] }]);
-    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
+    await connectReferenceAgent(NAME, stateDir);
     await setViewExpanded('Connections', false);
   });
 

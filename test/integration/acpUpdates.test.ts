@@ -12,7 +12,17 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { api, CONNECTIONS_ROWS, screenshot, ui, waitFor } from './support';
-import { addConnections, answerText, clearNotifications, endedTurns, fixturePath, itemsOf, NOTIFICATION_BUTTON, removeConnections, setViewExpanded, webviewTexts } from './acpSupport';
+import {
+  answerText,
+  clearNotifications,
+  connectReferenceAgent,
+  endedTurns,
+  itemsOf,
+  NOTIFICATION_BUTTON,
+  removeConnections,
+  setViewExpanded,
+  webviewTexts,
+} from './acpSupport';
 
 const NAME = 'ACP updates';
 const CONNECTION = `acp:${NAME}`;
@@ -39,9 +49,7 @@ suite('ACP session reports', () => {
 
   suiteSetup(async () => {
     stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-acpu-'));
-    const a = await api();
-    await addConnections([{ name: NAME, protocol: 'acp', command: process.execPath, args: [fixturePath('acp'), '--state-dir', stateDir] }]);
-    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
+    await connectReferenceAgent(NAME, stateDir);
   });
 
   suiteTeardown(async () => {

@@ -18,7 +18,17 @@ import type { ApprovalRule } from '../../extension/model/approvalRules';
 import type { ProtectedWriteQuestion } from '../../extension/ui/protectedPathPrompts';
 import type { ApplyOutcome } from '../../extension/ui/changeSets/changeSetApply';
 import { api, screenshot, traceOf, ui, waitFor, workspaceDir } from './support';
-import { addConnections, clearNotifications, decideFromNotification, endedTurns, fixturePath, itemsOf, pendingApproval, removeConnections, setViewExpanded, webviewTexts } from './acpSupport';
+import {
+  clearNotifications,
+  connectReferenceAgent,
+  decideFromNotification,
+  endedTurns,
+  itemsOf,
+  pendingApproval,
+  removeConnections,
+  setViewExpanded,
+  webviewTexts,
+} from './acpSupport';
 
 const NAME = 'ACP protected';
 const CONNECTION = `acp:${NAME}`;
@@ -76,9 +86,7 @@ suite('Protected paths', () => {
     assert.equal(fs.existsSync(settings), false, 'the test workspace starts without .vscode/settings.json');
     fs.writeFileSync(plain, PLAIN_TEXT);
     stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-protected-'));
-    const a = await api();
-    await addConnections([{ name: NAME, protocol: 'acp', command: process.execPath, args: [fixturePath('acp'), '--state-dir', stateDir] }]);
-    await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
+    await connectReferenceAgent(NAME, stateDir);
     await setViewExpanded('Connections', false);
   });
 
