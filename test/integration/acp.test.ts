@@ -198,7 +198,11 @@ suite('ACP reference agent', () => {
     assert.equal(fs.readFileSync(long, 'utf8'), expected, 'what was shown is what was written');
 
     // A region the file has twice cannot be placed: the title says so and the diff is the region alone.
-    fs.writeFileSync(long, 'export const same = 1;\nexport const same = 1;\n');
+    const twice = 'export const same = 1;\nexport const same = 1;\n';
+    fs.writeFileSync(long, twice);
+    // The agent and the proposal read the file as the editor has it: an open document takes the disk's change when
+    // its file watcher reports it, so wait for that (else both see the old text, where the region is unique).
+    await waitFor('the editor has the new text', () => (vscode.workspace.textDocuments.find((d) => d.uri.fsPath === long)?.getText() ?? twice) === twice, 15000);
     await vscode.commands.executeCommand('agentSwitchboard.sendMessage', key, `edit:${LONG_FILE}:2 please`);
     const ambiguous = await pendingApproval(a, key);
     assert.match(a.store.state.approvals.get(ambiguous)?.title ?? '', /the agent's proposed region does not match the current file$/);
@@ -221,7 +225,7 @@ suite('ACP reference agent', () => {
     assert.notEqual(done, false, 'the action ran');
     // The run's model field reads "<model> · <mode>" (acpSessionStore.ts publishSessionState).
     // A mode that acts without asking says so with the run (drivers/acp/autonomousModes.ts).
-    await waitFor('the mode shown with the run', () => a.store.state.runs.get(runKey)?.model === 'ref-small · Auto-edit ⚠ decides permissions itself, without asking');
+    await waitFor('the mode shown with the run', () => a.store.state.runs.get(runKey)?.model === 'ref-small · Auto-edit ⚠ edits files without asking');
     // The agent applies edits without asking in its auto mode: the mode reached it.
     await vscode.commands.executeCommand('agentSwitchboard.sendMessage', runKey, `edit:${FILE} in auto mode`);
     await waitFor('the auto edit turn', () => endedTurns(a, runKey, 'completed').length === 4, 30000);
@@ -230,7 +234,7 @@ suite('ACP reference agent', () => {
 
     const picked = vscode.commands.executeCommand('agentSwitchboard.acp.setMode', runKey);
     await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row', hasText: 'Plan only' });
-    await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row', hasText: '⚠ The agent decides permissions itself' });
+    await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row', hasText: '⚠ The agent edits files without asking' });
     await screenshot('acp-mode-pick.png');
     await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row', hasText: 'Plan only' });
     assert.notEqual(await picked, false);

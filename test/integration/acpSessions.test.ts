@@ -82,8 +82,8 @@ suite('ACP sessions', () => {
     // It goes on from there: the agent counts both prompts of the session (usage 1000 × prompts + …).
     await vscode.commands.executeCommand('agentSwitchboard.sendMessage', opened, 'and now from the editor');
     await waitFor('a turn in the opened session', () => endedTurns(a, opened, 'completed').length === 1, 30000);
-    const usage = itemsOf(a, opened).flatMap((i) => (i.kind === 'usage' ? [(i.data as { used: number }).used] : []));
-    assert.ok((usage.at(-1) ?? 0) >= 2000, `the agent continued that conversation (used ${usage.at(-1)})`);
+    const used = a.store.state.runs.get(opened)?.usage?.used ?? 0;
+    assert.ok(used >= 2000, `the agent continued that conversation (used ${used})`);
   });
 
   test('Fork Run from the transcript header makes a second run beside the original', async () => {
