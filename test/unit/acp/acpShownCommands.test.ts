@@ -3,7 +3,7 @@
  * without an agent: the updates claude-agent-acp and codex-acp send, mapped and shown in recorded terminal views.
  * The `_meta` is untrusted: malformed parts are ignored, control characters do not reach the terminal's header,
  * output beyond the limit is cut with a line saying so, reports of an ended command open nothing, and at most
- * `maxRunning` commands are shown running at once.
+ * `maxRunning` commands are shown running at once. And through the driver against the reference agent (`ownshell`).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -12,6 +12,10 @@ import { commandMetaOf } from '../../../extension/drivers/acp/acpCommandReports'
 import { mapAcpUpdate, newAcpMappingState } from '../../../extension/drivers/acp/acpEventMapping';
 import { AcpShownCommands } from '../../../extension/drivers/acp/acpShownCommands';
 import type { RunEvent } from '../../../extension/model/modelActions';
+import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
+import { REPORTED_COMMAND, REPORTED_COMMAND_OUTPUT } from '../../fixtures/acp/reportedCommand';
+import { until } from '../drivers/driverTestKit';
+import { idle, rig } from './acpDriverRig';
 import { RecordingTerminalViews } from './recordingTerminalViews';
 
 function shownRig(limits: { maxBytes?: number; maxRunning?: number } = {}) {
@@ -109,4 +113,22 @@ test('bounded: output over the limit is cut once (at a character), an ended comm
   assert.equal(r.views.opened.at(-1)?.spec.terminalId, 'c', 'shown once a running one ended');
   r.shown.releaseAll();
   assert.ok(r.views.opened.every((v) => v.released), 'the agent gone: every view released');
+});
+
+test('through the driver (reference agent `ownshell`): shown in the run\'s terminal view even where no command may run here, linked from the row', { timeout: 30_000 }, async () => {
+  const views = new RecordingTerminalViews();
+  // An untrusted workspace runs nothing for the agent; showing what the agent ran itself is still right.
+  views.refuseWith = 'not trusted';
+  const r = await rig({ terminals: views });
+  const runId = await r.driver.startRun({ prompt: 'ownshell please', workspaceRoots: [r.ws.dir] });
+  await until('the turn ended', () => idle(r, runId) && r.items(runId).some((i) => i.kind === 'turn'));
+  const [view, ...more] = views.opened;
+  assert.deepEqual(more, []);
+  assert.deepEqual([view?.spec.command, view?.spec.cwd, view?.spec.runId, view?.spec.reported], [REPORTED_COMMAND, r.ws.dir, runId, true]);
+  assert.equal(view?.output, REPORTED_COMMAND_OUTPUT);
+  assert.deepEqual(view?.exit, { exitCode: 0, signal: null });
+  const tool = r.items(runId).find((i): i is Extract<TranscriptItem, { kind: 'tool' }> => i.kind === 'tool');
+  assert.deepEqual(tool?.terminals, [view?.spec.terminalId]);
+  assert.equal(tool?.output, REPORTED_COMMAND_OUTPUT);
+  assert.equal(tool?.status, 'succeeded');
 });
