@@ -7,7 +7,8 @@
  * model server (test/fixtures/fakeModel) this suite runs in the extension host on 127.0.0.1. Per agent: a text turn
  * streamed into the transcript webview with the mode shown in the run header, an edit in the middle of a file that
  * asks permission — its diff opened in the native diff editor and checked — allowed from the notification (the file
- * changes) and one denied (it does not), Stop mid-stream (the model's stream is aborted), and Disconnect leaves no
+ * changes) and one denied (it does not), a shell command Claude Code or Codex runs itself shown in an editor terminal
+ * of the run (its output and exit, revealed from the tool row), Stop mid-stream (the model's stream is aborted), and Disconnect leaves no
  * process of the agent (its whole process group is gone). See test/fixtures/acp/realAgents.ts for what each needs.
  */
 import * as assert from 'node:assert/strict';
@@ -197,6 +198,42 @@ suite('ACP real agents', () => {
         await waitFor('idle', () => a.store.state.runs.get(runKey)?.state === 'idle', 10000);
         await vscode.commands.executeCommand('notifications.hideList');
       });
+
+      if (spec.kind !== 'gemini') {
+        // Claude Code and Codex run a shell command themselves and report it (`_meta.terminal_*`): shown read-only.
+        timed('a shell command the agent runs itself shows in a terminal named after the run; the tool row reveals it', async () => {
+          const a = await api();
+          fake.setScenario({ kind: 'command' });
+          await clearNotifications();
+          const runKey = await newRun('print five lines');
+          for (;;) {
+            const next = await waitFor('the turn, or a permission', () => (endedTurns(a, runKey, 'completed').length === 1 ? 'ended' : a.store.state.runs.get(runKey)?.pendingApprovals[0]), 90000);
+            if (next === 'ended') {
+              break;
+            }
+            await decideFromNotification(decisionLabel('allow_once', a.store.state.approvals.get(`${runKey}::${next}`)!.options));
+            await waitFor('decided', () => a.store.state.runs.get(runKey)?.pendingApprovals[0] !== next);
+          }
+          const shown = await waitFor('the command\'s terminal', () => a.agentTerminals.list().find((t) => t.runKey === runKey));
+          assert.match(shown.name, /^print five lines · printf /, 'named after the run and the command');
+          assert.match(shown.text, /\$ printf 'line %s\\n' 1 2 3 4 5/, 'the command line first');
+          assert.match(shown.text, /^line 1\nline 2\nline 3\nline 4\nline 5$/m, 'its output');
+          assert.match(shown.text, /Exited with code 0\s*$/, 'ends with how it exited');
+          assert.ok(vscode.window.terminals.some((t) => t.name === shown.name), 'a VS Code terminal');
+          const tool = itemsOf(a, runKey).find((i) => i.kind === 'tool' && (i.terminals ?? []).length > 0);
+          assert.deepEqual(tool?.kind === 'tool' && tool.terminals, [shown.terminalId], 'the tool row links to it');
+          await vscode.commands.executeCommand('workbench.action.closePanel');
+          await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runKey);
+          await ui({ action: 'click', selector: '.tool-terminal-link', webview: true });
+          await waitFor('the terminal revealed', () => vscode.window.activeTerminal?.name === shown.name);
+          await ui({ action: 'waitFor', selector: '.part.panel .xterm-screen' });
+          await screenshot(`acp-${spec.kind}-command-terminal.png`);
+          await vscode.commands.executeCommand('notifications.hideList');
+          // The panel's first terminal screen must be the next agent's own.
+          vscode.window.terminals.find((t) => t.name === shown.name)?.dispose();
+          await waitFor('the terminal closed', () => !vscode.window.terminals.some((t) => t.name === shown.name));
+        });
+      }
 
       timed('Stop mid-stream cancels the turn and aborts the model stream', async () => {
         const a = await api();

@@ -96,6 +96,9 @@ export const CLIENT_CAPABILITIES = {
   session: { notices: {}, compaction: {} },
   subagents: {},
   elicitation: { form: {}, url: {} },
+  // The commands claude-agent-acp and codex-acp run themselves are reported with their output and exit in a tool
+  // call's `_meta` (Zed's extension): shown in a read-only terminal per command (acpCommandReports.ts).
+  _meta: { terminal_output: true },
 } as const;
 
 export class AcpConnection {

@@ -88,6 +88,7 @@ export class AcpDriver extends BaseDriver implements Driver {
       sideEffects: (session, effects) => {
         this.storage.applySessionEffects(session, effects);
         this.settings.followAgent(session, effects);
+        if (effects.command) { this.terminals?.shown.apply(session.sessionId, effects.command); }
       },
       connectionId: this.connectionId, save: (session) => this.storage.save(session), provider: () => this.providerName,
     });

@@ -5,13 +5,18 @@
  * tap still traces them); a known kind with content this version does not render becomes a `raw` item, never an
  * error. Context use and cost go onto the run (no row); notices and compactions are rows.
  */
-import type { PlanEntry, SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { PlanEntry, SessionConfigOption, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { RunEvent } from '../../model/modelActions';
 import type { AcpSubagentReport } from './acpSubagents';
 import { subagentReportOf } from './acpSubagents';
 import type { AcpToolRow } from './acpToolRows';
 import { blockText, mergeToolFields, newToolRow, rowInput, takeTerminals } from './acpToolRows';
+import type { AcpCommandReport } from './acpCommandReports';
+import { commandMetaOf, takeCommandReport } from './acpCommandReports';
+
+/** The most characters of a reported command's output a tool row keeps (its last ones; the terminal shows more). */
+const MAX_ROW_OUTPUT = 64 * 1024;
 
 export interface AcpMappingState {
   /** The `messageId` of the last chunk: a new one starts a new message. */
@@ -35,6 +40,8 @@ export interface AcpSideEffects {
   readonly title?: string;
   /** The session announced or changed a child session (`subagent_update`). */
   readonly subagent?: AcpSubagentReport;
+  /** What a command the agent runs itself showed (`_meta.terminal_*`), for its view. */
+  readonly command?: AcpCommandReport;
 }
 
 export interface AcpMapped {
@@ -81,17 +88,18 @@ export function mapAcpUpdate(state: AcpMappingState, update: SessionUpdate): Acp
       state.lastChunk = undefined;
       const row = newToolRow(update);
       state.tools.set(update.toolCallId, row);
+      const command = takeCommandReport(row, commandMetaOf(update._meta), MAX_ROW_OUTPUT);
       const events: RunEvent[] = [
         { kind: 'messageBoundary' },
         { kind: 'toolCall', callId: update.toolCallId, name: row.title, input: rowInput(row), status: update.status === 'pending' ? 'proposed' : 'running' },
       ];
-      if (takeTerminals(row, update.content)) {
+      if (takeTerminals(row, withShown(update.content, command))) {
         events.push({ kind: 'toolTerminals', callId: update.toolCallId, terminalIds: row.terminals });
       }
       if (update.status === 'completed' || update.status === 'failed') {
         events.push(toolFinished(state, update.toolCallId, update.status === 'completed'));
       }
-      return { events, effects: NOTHING };
+      return { events, effects: command ? { command } : NOTHING };
     }
     case 'tool_call_update': {
       // A call not seen (or finished already) gets no row of its own from an update: a late update of a finished
@@ -104,7 +112,8 @@ export function mapAcpUpdate(state: AcpMappingState, update: SessionUpdate): Acp
       if (mergeToolFields(row, update) && known) {
         events.push({ kind: 'toolCall', callId: update.toolCallId, name: row.title, input: rowInput(row) });
       }
-      if (takeTerminals(row, update.content) && known) {
+      const command = known ? takeCommandReport(row, commandMetaOf(update._meta), MAX_ROW_OUTPUT) : undefined;
+      if (takeTerminals(row, withShown(update.content, command)) && known) {
         events.push({ kind: 'toolTerminals', callId: update.toolCallId, terminalIds: row.terminals });
       }
       if (update.status === 'completed' || update.status === 'failed') {
@@ -114,7 +123,7 @@ export function mapAcpUpdate(state: AcpMappingState, update: SessionUpdate): Acp
       } else if (!known) {
         state.tools.delete(update.toolCallId);
       }
-      return { events, effects: NOTHING };
+      return { events, effects: command ? { command } : NOTHING };
     }
     case 'plan':
       return { events: [], effects: { plan: update.entries } };
@@ -160,6 +169,11 @@ export function mapAcpUpdate(state: AcpMappingState, update: SessionUpdate): Acp
       // Newer kinds the SDK knows (plan_update, session messages): shown as data, never fatal.
       return { events: [{ kind: 'raw', label: String((update as { sessionUpdate: string }).sessionUpdate), data: update }], effects: NOTHING };
   }
+}
+
+/** An update's content plus the display terminal of the command it reports, which the row links to as well. */
+function withShown(content: readonly ToolCallContent[] | null | undefined, command: AcpCommandReport | undefined): readonly ToolCallContent[] {
+  return [...(content ?? []), ...(command ? [{ type: 'terminal' as const, terminalId: command.terminalId }] : [])];
 }
 
 /** A notice's severity as a row's level; a severity this version does not know reads as information. */

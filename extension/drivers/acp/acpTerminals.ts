@@ -4,7 +4,8 @@
  * to the person as it runs (kit/terminalViews.ts: an editor terminal per command); nothing runs where it cannot be
  * shown, nor in an untrusted workspace, nor outside the session's workspace folder. Stop on a run kills its
  * commands; the agent going away (disconnect, crash) kills them all. A released terminal is gone for the agent, but
- * its view keeps what it showed.
+ * its view keeps what it showed. Commands the agent runs itself and only reports are shown in the same views, within
+ * the same limits (`shown`: acpShownCommands.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
@@ -23,6 +24,7 @@ import type { TerminalView, TerminalViews } from '../kit/terminalViews';
 import type { AcpClientHandlers } from './acpConnection';
 import { TerminalProcess } from '../../transport/terminalProcess';
 import type { AcpSession } from './acpSessions';
+import { AcpShownCommands } from './acpShownCommands';
 
 /** The most output bytes kept per terminal, whatever the agent asks (it may ask for less). */
 export const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
@@ -63,8 +65,13 @@ interface AcpTerminal {
 
 export class AcpTerminals {
   private readonly terminals = new Map<string, AcpTerminal>();
+  /** The views of the commands the agent runs itself (nothing runs here for them). */
+  readonly shown: AcpShownCommands;
 
-  constructor(private readonly deps: AcpTerminalDeps) {}
+  constructor(private readonly deps: AcpTerminalDeps) {
+    const sessionCwd = (id: string): string | undefined => deps.session(id)?.cwd;
+    this.shown = new AcpShownCommands({ ...deps, sessionCwd, runTitle: (id) => deps.runTitle(id), maxBytes: MAX_OUTPUT_BYTES, maxRunning: MAX_TERMINALS });
+  }
 
   create(request: CreateTerminalRequest): CreateTerminalResponse {
     const views = this.deps.views;
@@ -134,6 +141,7 @@ export class AcpTerminals {
 
   /** The agent went away: every command is killed and released. */
   async disposeAll(): Promise<void> {
+    this.shown.releaseAll();
     const all = [...this.terminals.values()];
     this.terminals.clear();
     await Promise.all(all.map((t) => t.process.kill()));

@@ -21,6 +21,10 @@ export interface AcpToolRow {
   diffs: readonly Extract<ToolCallContent, { type: 'diff' }>[];
   /** The ids of the terminals its content named, in order. */
   terminals: readonly string[];
+  /** The display terminal of a command the agent runs itself (`_meta.terminal_info`: acpCommandReports.ts). */
+  shownTerminal?: string;
+  /** Where that command runs, as the agent said. */
+  shownCwd?: string | undefined;
 }
 
 /** The fields of a `tool_call` or `tool_call_update` a row takes (absent or null: not sent). */

@@ -1,5 +1,6 @@
 /**
- * Where the commands an agent runs through its client (ACP `terminal/create`) are shown, without importing `vscode`:
+ * Where the commands an agent runs through its client (ACP `terminal/create`), or runs itself and reports (ACP
+ * `_meta.terminal_*`), are shown, without importing `vscode`:
  * the UI implements it (ui/agentTerminals/) with one editor terminal per command, named after the run and the
  * command, streaming its output live and ending with how it exited; a driver hands it what happens. The person sees
  * every such command as it runs, and may stop it from there.
@@ -18,6 +19,11 @@ export interface TerminalViewSpec {
   readonly command: string;
   readonly args: readonly string[];
   readonly cwd: string;
+  /**
+   * A command the agent runs itself and only reports (ACP `_meta.terminal_*`): `command` is its whole command line
+   * as the agent gave it (`args` empty), and the view shows it but cannot stop it (the run's Stop does).
+   */
+  readonly reported?: true;
 }
 
 /** What the driver tells one command's view. */

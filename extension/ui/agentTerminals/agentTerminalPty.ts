@@ -3,6 +3,7 @@
  * shell behind it, the driver runs the process and hands over what it writes). It shows the command line and where it
  * runs, then the output live, then how it ended. Ctrl+C there, or closing the terminal, stops the command. Output that
  * comes before VS Code opened the terminal waits for it (its last SHOWN_TEXT_KEEP characters). Once the command ended the terminal stays, showing it.
+ * A command the agent runs itself and reports (`spec.reported`) is shown the same way, but nothing here can stop it.
  */
 import * as vscode from 'vscode';
 import type { TerminalView, TerminalViewSpec } from '../../drivers/kit/terminalViews';
@@ -32,6 +33,11 @@ export function commandLine(command: string, args: readonly string[]): string {
   return [command, ...args].map(quote).join(' ');
 }
 
+/** The command line a terminal shows: a reported one as the agent gave it, else built from command and arguments. */
+export function shownCommandLine(spec: TerminalViewSpec): string {
+  return spec.reported ? spec.command : commandLine(spec.command, spec.args);
+}
+
 export type AgentTerminalState = 'running' | 'exited' | 'released';
 
 export class AgentTerminalPty implements vscode.Pseudoterminal, TerminalView {
@@ -51,7 +57,8 @@ export class AgentTerminalPty implements vscode.Pseudoterminal, TerminalView {
     readonly spec: TerminalViewSpec,
     private readonly stop: () => void,
   ) {
-    this.write(`${DIM}${spec.cwd}${RESET}\r\n${BOLD}$ ${commandLine(spec.command, spec.args)}${RESET}\r\n`);
+    const by = spec.reported ? `  ${DIM}(run by the agent: this terminal only shows it)${RESET}` : '';
+    this.write(`${DIM}${spec.cwd}${RESET}\r\n${BOLD}$ ${shownCommandLine(spec)}${RESET}${by}\r\n`);
   }
 
   /** The text shown so far, without colours (the last SHOWN_TEXT_KEEP characters). */
@@ -73,8 +80,9 @@ export class AgentTerminalPty implements vscode.Pseudoterminal, TerminalView {
   }
 
   handleInput(data: string): void {
-    // Nobody types into the command (its stdin is empty); Ctrl+C stops it, as in any terminal.
-    if (data === '\x03' && this.state === 'running') {
+    // Nobody types into the command (its stdin is empty); Ctrl+C stops it, as in any terminal — but one the agent
+    // runs itself cannot be stopped from here (the run's Stop asks the agent).
+    if (data === '\x03' && this.state === 'running' && !this.spec.reported) {
       this.write(`${DIM}^C${RESET}\r\n`);
       this.stop();
     }

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { TerminalView, TerminalViewSpec, TerminalViews } from '../../drivers/kit/terminalViews';
 import { runKeyOf } from '../../model/modelTypes';
 import type { AgentTerminalState } from './agentTerminalPty';
-import { AgentTerminalPty, commandLine } from './agentTerminalPty';
+import { AgentTerminalPty, shownCommandLine } from './agentTerminalPty';
 
 /** The longest terminal name (the tab and the list of terminals show it). */
 const NAME_MAX = 60;
@@ -32,7 +32,7 @@ interface Entry {
 
 /** The terminal's name: the run's title and the command line, cut to fit. */
 export function terminalName(spec: TerminalViewSpec): string {
-  const name = `${spec.runTitle} · ${commandLine(spec.command, spec.args)}`.replace(/\s+/g, ' ');
+  const name = `${spec.runTitle} · ${shownCommandLine(spec)}`.replace(/\s+/g, ' ');
   return name.length > NAME_MAX ? `${name.slice(0, NAME_MAX - 1)}…` : name;
 }
 

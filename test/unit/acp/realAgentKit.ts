@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { proposedFiles } from '../../../extension/model/editProposal';
+import type { TerminalViews } from '../../../extension/drivers/kit/terminalViews';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
 import type { RealAgentKind } from '../../fixtures/acp/realAgents';
@@ -74,7 +75,8 @@ export class RealAgentHarness {
   constructor(private readonly spec: RealAgentSpec) {}
 
   /** A fake model with `scenario`, a git workspace with the long file, the agent's HOME and the driver connected. */
-  async setup(scenario: FakeScenario | ((file: string) => FakeScenario), options: { readonly startMode?: string } = {}): Promise<RealSetup> {
+  /** `terminals`: where the driver shows commands (none by default). */
+  async setup(scenario: FakeScenario | ((file: string) => FakeScenario), options: { readonly startMode?: string; readonly terminals?: TerminalViews } = {}): Promise<RealSetup> {
     const ws = makeWorkspace({ git: true, prefix: `acp-${this.spec.kind}-` });
     const home = mkdtempSync(join(tmpdir(), `acp-${this.spec.kind}-home-`));
     const storage = mkdtempSync(join(tmpdir(), `acp-${this.spec.kind}-storage-`));
@@ -86,14 +88,15 @@ export class RealAgentHarness {
     const fake = await new FakeModelServer(typeof scenario === 'function' ? scenario(file) : scenario).start();
     later(() => fake.close());
     const editorWrites: string[] = [];
-    const r = await this.connect(fake, ws, home, storage, options.startMode, editorWrites);
+    const r = await this.connect(fake, ws, home, storage, options.startMode, editorWrites, options.terminals);
     return { fake, ws, home, storage, rig: r, file, editorWrites };
   }
 
   /** A driver (a window) on this agent, its storage and HOME: a second one is the window after a reload. */
-  connect(fake: FakeModelServer, ws: TempWorkspace, home: string, storage: string, startMode?: string, editorWrites: string[] = []): Promise<Rig> {
+  connect(fake: FakeModelServer, ws: TempWorkspace, home: string, storage: string, startMode?: string, editorWrites: string[] = [], terminals?: TerminalViews): Promise<Rig> {
     const options: RigOptions = {
       ws,
+      ...(terminals ? { terminals } : {}),
       storage,
       workspace: (disk) => ({ ...disk, roots: () => disk.roots(), readText: (...a) => disk.readText(...a), writeText: (path, content) => (editorWrites.push(path), disk.writeText(path, content)) }),
       agent: (w) => {
