@@ -19,6 +19,7 @@ import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes
 import type { RealAgentKind } from '../../fixtures/acp/realAgents';
 import { realAgentLaunch } from '../../fixtures/acp/realAgents';
 import { FakeModelServer } from '../../fixtures/fakeModel/fakeModelServer';
+import type { RecordedRequest } from '../../fixtures/fakeModel/fakeModelServer';
 import type { FakeScenario } from '../../fixtures/fakeModel/scenarios';
 import { DEFAULT_FINAL_TEXT, DEFAULT_TEXT, DEFAULT_THOUGHT } from '../../fixtures/fakeModel/scenarios';
 import { until } from '../drivers/driverTestKit';
@@ -119,6 +120,12 @@ async function approvalOf(r: Rig, runId: string): Promise<{ id: string; detail: 
   return { id, detail: approval.detail, hasDiff: card?.kind === 'approval' && card.hasDiff === true, options: approval.options };
 }
 
+/**
+ * The last model request of the turn that carried `prompt`: not simply the last request, since an agent may ask the
+ * model its own questions after a turn (Codex names the session), with none of the conversation in them.
+ */
+const turnRequest = (fake: FakeModelServer, prompt: string): RecordedRequest | undefined => fake.modelRequests().findLast((r) => JSON.stringify(r.body).includes(prompt));
+
 const turnEnded = (r: Rig, runId: string, phase: 'completed' | 'cancelled'): boolean => idle(r, runId) && r.items(runId).some((i) => i.kind === 'turn' && i.phase === phase);
 
 /** Registers the shared tests for one agent; prints each test's wall time. */
@@ -210,7 +217,7 @@ export function defineRealAgentTests(spec: RealAgentSpec): RealAgentHarness {
     await reloaded.driver.decideApproval(runId, approval.id, 'allow_once', 'notification');
     await until('the second turn ended', () => reloaded.items(runId).filter((i) => i.kind === 'turn' && i.phase === 'completed').length >= 2 && idle(reloaded, runId), spec.timeoutMs);
     assert.equal(readFileSync(s.file, 'utf8'), LONG_FILE_EDITED);
-    const body = JSON.stringify(s.fake.modelRequests().at(-1)?.body);
+    const body = JSON.stringify(turnRequest(s.fake, 'now edit line 100')?.body);
     assert.ok(body.includes('first prompt') && body.includes('First answer.'), 'the model saw the earlier turn');
   });
   if (spec.lists !== false) {
@@ -232,7 +239,7 @@ export function defineRealAgentTests(spec: RealAgentSpec): RealAgentHarness {
       s.fake.setScenario({ kind: 'text', text: 'Second answer.' });
       await other.driver.sendMessage(runId, 'second prompt');
       await until('the second turn ended', () => other.items(runId).some((i) => i.kind === 'text' && i.text.includes('Second answer.')) && idle(other, runId), spec.timeoutMs);
-      const body = JSON.stringify(s.fake.modelRequests().at(-1)?.body);
+      const body = JSON.stringify(turnRequest(s.fake, 'second prompt')?.body);
       assert.ok(body.includes('first prompt elsewhere') && body.includes('First answer.'), 'the model saw the earlier turn');
     });
   }
