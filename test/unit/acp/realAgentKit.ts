@@ -8,7 +8,7 @@
  * agent after the test. Each test prints its wall time.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -121,6 +121,24 @@ async function approvalOf(r: Rig, runId: string): Promise<{ id: string; detail: 
 }
 
 /**
+ * Whether the agent has written `text` to a file under its HOME (its session store). A window that closes stops the
+ * agent at once; a test that then reopens the session waits for the turn to be stored first, as a person would
+ * have (the agents write their session files a moment after the turn ends).
+ */
+function stored(home: string, text: string): boolean {
+  const walk = (dir: string, depth: number): boolean =>
+    depth < 8 &&
+    readdirSync(dir, { withFileTypes: true }).some((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        return walk(path, depth + 1);
+      }
+      return entry.isFile() && statSync(path).size < 8 * 1024 * 1024 && readFileSync(path, 'utf8').includes(text);
+    });
+  return walk(home, 0);
+}
+
+/**
  * The last model request of the turn that carried `prompt`: not simply the last request, since an agent may ask the
  * model its own questions after a turn (Codex names the session), with none of the conversation in them.
  */
@@ -193,6 +211,7 @@ export function defineRealAgentTests(spec: RealAgentSpec): RealAgentHarness {
     const runId = await s.rig.driver.startRun({ prompt: 'first prompt', permission: spec.askingMode, workspaceRoots: [s.ws.dir] });
     await until('the first turn ended', () => turnEnded(s.rig, runId, 'completed'), spec.timeoutMs);
     assert.match(run(s.rig, runId)?.model ?? '', new RegExp(`${spec.askingModeName}$`));
+    await until('the agent stored the turn', () => stored(s.home, 'First answer.'), spec.timeoutMs);
     await s.rig.driver.flushStorage();
     s.rig.driver.dispose();
 
@@ -225,6 +244,7 @@ export function defineRealAgentTests(spec: RealAgentSpec): RealAgentHarness {
       const s = await harness.setup({ kind: 'text', text: 'First answer.' }, { startMode: spec.askingMode });
       const runId = await s.rig.driver.startRun({ prompt: 'first prompt elsewhere', workspaceRoots: [s.ws.dir] });
       await until('the first turn ended', () => turnEnded(s.rig, runId, 'completed'), spec.timeoutMs);
+      await until('the agent stored the turn', () => stored(s.home, 'First answer.'), spec.timeoutMs);
       await s.rig.driver.flushStorage();
       s.rig.driver.dispose();
       // Another editor (storage of its own) on the same agent HOME: it has no run of that session.
