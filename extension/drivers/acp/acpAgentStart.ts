@@ -14,8 +14,8 @@ const EXTENSION_VERSION = '0.2.0';
 
 export interface StartedAgent {
   readonly agent: AcpConnection;
-  /** Stops the process on purpose (no crash is reported for it). */
-  close(): void;
+  /** Stops the process on purpose (no crash is reported for it); resolves once its process group is gone. */
+  close(): Promise<void>;
   /** The `initialize` answer; rejects (fatal) when the agent cannot start. */
   readonly init: Promise<InitializeResponse>;
 }
@@ -42,7 +42,7 @@ export function startAgent(spec: AgentLaunchSpec, tap: FrameTap, handlers: AcpCl
     agent,
     close: () => {
       closing = true;
-      void agent.close();
+      return agent.close();
     },
     init,
   };

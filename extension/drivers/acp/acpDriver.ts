@@ -39,8 +39,7 @@ import type { AcpSession } from './acpSessions';
 import { AcpSessions } from './acpSessions';
 import { AcpTerminals, terminalHandlers } from './acpTerminals';
 import { AcpTurns } from './acpTurns';
-import { mcpServerNotice, planMcpServers } from './acpMcpServers';
-import type { McpServerPlan } from './acpMcpServers';
+import { mcpServerNotice, planMcpServers, type McpServerPlan } from './acpMcpServers';
 import { AcpRecovery } from './acpRecovery';
 
 /** Messages sent during a turn wait in an editable queue (`run.queue`); runs end only when the user stops them. */
@@ -50,6 +49,8 @@ export class AcpDriver extends BaseDriver implements Driver {
   readonly protocol = 'acp' as const;
   private agent: AcpConnection | undefined;
   private terminals: AcpTerminals | undefined;
+  /** The last agent process's stop: disconnect waits for it (a restart must not find the old one still writing). */
+  private stopped: Promise<void> | undefined;
   private init: InitializeResponse | undefined;
   private readonly recorder: RunRecorder<never>;
   private readonly sessions = new AcpSessions();
@@ -130,7 +131,7 @@ export class AcpDriver extends BaseDriver implements Driver {
       this.agent = undefined;
       void terminals.disposeAll();
       this.starts.forget();
-      started.close();
+      this.stopped = started.close().catch(() => undefined);
     } });
     const init = await started.init;
     this.init = init;
@@ -152,7 +153,7 @@ export class AcpDriver extends BaseDriver implements Driver {
   }
 
   protected override async afterDisconnect(): Promise<void> {
-    await this.turns.agentGone('The agent was stopped.');
+    await Promise.all([this.stopped, this.turns.agentGone('The agent was stopped.')]);
   }
 
   override flushStorage(): Promise<void> {

@@ -213,7 +213,7 @@ export function defineRealAgentTests(spec: RealAgentSpec): RealAgentHarness {
     assert.match(run(s.rig, runId)?.model ?? '', new RegExp(`${spec.askingModeName}$`));
     await until('the agent stored the turn', () => stored(s.home, 'First answer.'), spec.timeoutMs);
     await s.rig.driver.flushStorage();
-    s.rig.driver.dispose();
+    await s.rig.driver.dispose();
 
     s.fake.setScenario(middleEdit(s.file));
     const reloaded = await harness.connect(s.fake, s.ws, s.home, s.storage);
@@ -246,7 +246,7 @@ export function defineRealAgentTests(spec: RealAgentSpec): RealAgentHarness {
       await until('the first turn ended', () => turnEnded(s.rig, runId, 'completed'), spec.timeoutMs);
       await until('the agent stored the turn', () => stored(s.home, 'First answer.'), spec.timeoutMs);
       await s.rig.driver.flushStorage();
-      s.rig.driver.dispose();
+      await s.rig.driver.dispose();
       // Another editor (storage of its own) on the same agent HOME: it has no run of that session.
       const storage = mkdtempSync(join(tmpdir(), `acp-${spec.kind}-other-`));
       later(() => rmSync(storage, { recursive: true, force: true, maxRetries: 5 }));
