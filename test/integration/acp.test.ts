@@ -199,10 +199,13 @@ suite('ACP reference agent', () => {
 
     // A region the file has twice cannot be placed: the title says so and the diff is the region alone.
     const twice = 'export const same = 1;\nexport const same = 1;\n';
-    fs.writeFileSync(long, twice);
-    // The agent and the proposal read the file as the editor has it: an open document takes the disk's change when
-    // its file watcher reports it, so wait for that (else both see the old text, where the region is unique).
-    await waitFor('the editor has the new text', () => (vscode.workspace.textDocuments.find((d) => d.uri.fsPath === long)?.getText() ?? twice) === twice, 15000);
+    // Edited in the editor, as a person would (the agent and the proposal read the file as the editor has it; a
+    // write to disk behind an open document reaches it only when a file watcher reports it, which may be late).
+    const doc = await vscode.workspace.openTextDocument(long);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), twice);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await doc.save());
     await vscode.commands.executeCommand('agentSwitchboard.sendMessage', key, `edit:${LONG_FILE}:2 please`);
     const ambiguous = await pendingApproval(a, key);
     assert.match(a.store.state.approvals.get(ambiguous)?.title ?? '', /the agent's proposed region does not match the current file$/);
