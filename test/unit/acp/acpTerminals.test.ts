@@ -148,5 +148,9 @@ test('a released terminal, or one of another session, is not found; too many ter
   }
   assert.throws(() => terminals.create({ sessionId: 's1', command: 'true' }), (e: unknown) => e instanceof AcpClientRefusal && /release one first/.test(e.message));
   await terminals.killSession('s1');
-  assert.ok(views.opened.slice(1).every((t) => t.exit?.signal === 'SIGTERM'), 'Stop kills every command of the session');
+  // Killed, each of them (`sleep 30` ends no other way this soon). On a loaded machine one may still be starting
+  // when Stop comes, and end by the group's SIGKILL or its supervisor's exit instead of the SIGTERM itself.
+  const exits = views.opened.slice(1).map((t) => t.exit);
+  assert.ok(exits.every((e) => e !== undefined && (e.signal !== null || e.exitCode !== 0)), `Stop kills every command of the session: ${JSON.stringify(exits)}`);
+  assert.ok(exits.some((e) => e?.signal === 'SIGTERM'), 'by SIGTERM first');
 });
