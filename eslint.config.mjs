@@ -180,6 +180,27 @@ export default tseslint.config(
     },
   })),
   {
+    // One door into the model: a driver changes runs and its connection only through the kit's `DriverRuns` (the
+    // base driver's `this.runs`), which decides once per driver what is journaled. A dispatch in a driver's folder
+    // would be a second door (a change a reload would not replay).
+    files: ['extension/drivers/*/**/*.ts'],
+    ignores: ['extension/drivers/kit/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
+        {
+          selector: "CallExpression[callee.property.name='dispatch'][callee.object.type='MemberExpression'][callee.object.property.name='store']",
+          message: "A driver changes the model only through its door (this.runs, drivers/kit/driverRuns.ts), never with store.dispatch.",
+        },
+        {
+          selector: "CallExpression[callee.property.name='dispatch'][callee.object.name='store']",
+          message: "A driver changes the model only through its door (this.runs, drivers/kit/driverRuns.ts), never with store.dispatch.",
+        },
+      ],
+    },
+  },
+  {
     files: ['webview/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -3,18 +3,18 @@
  * whole read path — the framing's decoder as `StreamConnection` runs it (UTF-8 + JSON.parse) → zod
  * (`parseServerFrame`, as `AgencyProxyConnection` does) → the read's event frames into the driver's own
  * `AgencyProxyEventFolder` (mapping, activity and session books, the chunks of a read folded by the kit's
- * `StreamedChunks`) → RunStore dispatch of the journal records (reducer + transcript patches; the journal's disk
- * writes are left out) — against bare `JSON.parse` of the same payloads (UTF-8 bytes → string → JSON.parse, frame
+ * `StreamedChunks`) → the kit's door folding the inputs into the RunStore (reducer + transcript patches; the
+ * journal's disk writes are left out) — against bare `JSON.parse` of the same payloads (UTF-8 bytes → string → JSON.parse, frame
  * by frame). Target: at least half of JSON.parse's throughput.
  */
 import { AckTracker } from '../extension/drivers/agencyProxy/ackTracker';
 import { AgencyProxyEventFolder } from '../extension/drivers/agencyProxy/agencyProxyEventFolder';
 import { AgencyProxyLocalChanges } from '../extension/drivers/agencyProxy/agencyProxyLocalChanges';
 import type { AgencyProxyRunParts } from '../extension/drivers/agencyProxy/agencyProxyRunParts';
+import type { AgencyProxyCursor } from '../extension/drivers/agencyProxy/agencyProxyRecords';
 import { RunActivityBook } from '../extension/drivers/agencyProxy/runActivityBook';
 import { RunOwnership } from '../extension/drivers/agencyProxy/runOwnership';
 import { DriverRuns } from '../extension/drivers/kit/driverRuns';
-import { journalRecordAction } from '../extension/drivers/kit/runRecorder';
 import { runKeyOf } from '../extension/model/modelTypes';
 import { RunStore } from '../extension/model/runStore';
 import { parseServerFrame } from '../extension/protocol/agencyProxy';
@@ -31,27 +31,20 @@ export function benchFolder(): { readonly store: RunStore; readonly folder: Agen
   const store = new RunStore();
   store.dispatch({ type: 'connectionAdded', connection: { id: CONNECTION, name: 'bench', protocol: 'agency-proxy' } });
   store.dispatch({ type: 'runUpserted', connectionId: CONNECTION, runId: BENCH_RUN_ID, fields: { title: 'bench', state: 'running' } });
-  const runs = new DriverRuns(store, CONNECTION);
   const log = { info: () => undefined, warn: () => undefined, error: (message: string) => { throw new Error(message); } };
+  // The door of a driver that does not journal: every input folded as a journaling driver folds it, no disk writes.
+  const runs = new DriverRuns<AgencyProxyCursor>({ store, connectionId: CONNECTION, storageDir: '/nonexistent', log }, () => 'not journaled');
   const parts: AgencyProxyRunParts = {
     runs,
     log,
     acks: new AckTracker(() => undefined, () => undefined),
     ownership: new RunOwnership(),
     activity: new RunActivityBook(),
-    localChanges: new AgencyProxyLocalChanges(store, runs, log, () => Promise.resolve()),
-    // The journal's `record` without its disk writes: each record dispatched as the recorder dispatches it.
-    storeEvent: (runId, _sequence, records) => {
-      for (const record of records) {
-        const action = journalRecordAction(CONNECTION, runId, record);
-        if (action) {
-          store.dispatch(action);
-        }
-      }
-    },
+    localChanges: new AgencyProxyLocalChanges(runs, log, () => Promise.resolve()),
+    storeEvent: (runId, _sequence, inputs) => void runs.record(runId, inputs),
     saveRun: () => Promise.resolve(),
     recordLocal: () => Promise.resolve(),
-    expireApprovals: () => undefined,
+    expireApprovals: () => Promise.resolve(),
   };
   return { store, folder: new AgencyProxyEventFolder(parts, () => Promise.resolve()) };
 }

@@ -7,7 +7,7 @@
  * same lines. Target: at least half of JSON.parse's throughput.
  */
 import { StreamedChunks } from '../extension/drivers/kit/streamedChunks';
-import { journalRecordAction } from '../extension/drivers/kit/runRecorder';
+import { modelActionOf } from '../extension/drivers/kit/runRecorder';
 import { mapScvEvent } from '../extension/drivers/scv/scvEventMapping';
 import { scvChunkOf } from '../extension/drivers/scv/scvSessionEvents';
 import type { ScvMappingLookup } from '../extension/drivers/scv/scvEventMapping';
@@ -30,7 +30,7 @@ export function ingestScv(reads: readonly Buffer[]): RunStore {
   let problems = 0;
   // What the driver records for a folded chunk: its journal record's action (the disk write left out).
   const chunks = new StreamedChunks((runId, record) => {
-    const action = journalRecordAction(CONNECTION, runId, record);
+    const action = modelActionOf(CONNECTION, runId, record);
     if (action) {
       store.dispatch(action);
     }

@@ -83,7 +83,7 @@ export interface Driver extends Disposable {
   sendMessage?(runId: string, text: string): Promise<void>;
   cancelRun?(runId: string): Promise<void>;
   /** `by` is where the person decided (kept with the decision so every surface can say who decided). */
-  decideApproval?(runId: string, approvalId: string, decision: ApprovalDecision, by?: DecisionSurface): Promise<void>;
+  decideApproval?(runId: string, approvalId: string, decision: ApprovalDecision, by?: DecisionSurface, rule?: string): Promise<void>;
   listProviders?(): Promise<readonly ProviderChoice[]>;
   /** Server-side prompt queue (SCV): edit, move (null = to the end), remove, pause. */
   editQueueEntry?(runId: string, queueId: string, revision: number, prompt: string): Promise<void>;

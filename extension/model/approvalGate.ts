@@ -13,7 +13,11 @@ import type { RunStore } from './runStore';
 
 /** The part of a driver the gate needs (structural, so the model does not depend on the drivers). */
 export interface ApprovalDecider {
-  decideApproval?(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface): Promise<void>;
+  /**
+   * Sends the decision; once the daemon took it, the driver records it (`approvalSettled` with `decision`, `by` and
+   * `rule`: the one writer of a decision, journaled where the driver journals) before resolving.
+   */
+  decideApproval?(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface, rule?: string): Promise<void>;
 }
 
 export type ApprovalGateResult =
@@ -71,8 +75,8 @@ export async function decideApprovalOnce(
   // Synchronous with the checks above: a second caller in the same tick already sees `deciding`.
   store.dispatch({ type: 'approvalChange', runKey, approvalId, change: { kind: 'deciding', decision, by, ...(rule !== undefined ? { rule } : {}) } });
   try {
-    await driver.decideApproval(run.runId, approvalId, decision, by);
-    store.dispatch({ type: 'approvalChange', runKey, approvalId, change: { kind: 'decided', decision, by } });
+    // The driver's record of the decision settles it (approvalSettled): the gate does not write it again.
+    await driver.decideApproval(run.runId, approvalId, decision, by, rule);
     return { kind: 'sent', approval, run };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -34,7 +34,7 @@ export function nextApproval(approval: ApprovalInfo, change: ApprovalChange): Ap
       return status === 'pending' || status === 'failed' || status === 'deciding'
         ? withoutReason(
             status === 'deciding'
-              ? { ...approval, status: 'decided', decision: change.decision, decidedBy: approval.decidedBy ?? change.by }
+              ? withRule({ ...approval, status: 'decided', decision: change.decision, decidedBy: approval.decidedBy ?? change.by }, change.rule ?? approval.decidedByRule)
               : withRule({ ...approval, status: 'decided', decision: change.decision, decidedBy: change.by }, change.rule),
           )
         : undefined;
@@ -146,7 +146,7 @@ export function approvalSettled(ed: RunEditor, event: Settled, approvals: Readon
     return;
   }
   if (event.decision !== undefined) {
-    applyApprovalChange(ed, known, { kind: 'decided', decision: event.decision, by: event.by ?? 'daemon' });
+    applyApprovalChange(ed, known, { kind: 'decided', decision: event.decision, by: event.by ?? 'daemon', ...(event.rule !== undefined ? { rule: event.rule } : {}) });
   } else if (event.expired) {
     applyApprovalChange(ed, known, { kind: 'expired', reason: event.reason ?? 'The daemon no longer waits for a decision.' });
   }

@@ -50,14 +50,16 @@ export type RunEvent =
       readonly saveRuleAs?: ApprovalDecision;
     }
   /**
-   * The daemon took a decision (`decision`, made `by` a surface; drivers journal this), or can no longer accept one
-   * (`expired`, with a `reason`). Never overrides a decision in flight or made (approvalLifecycle.ts).
+   * The daemon took a decision (`decision`, made `by` a surface, with the label of the approval `rule` that chose it
+   * when one did; drivers journal this: it is the one record of a decision), or can no longer accept one (`expired`,
+   * with a `reason`). Never overrides a decision in flight or made (approvalLifecycle.ts).
    */
   | {
       readonly kind: 'approvalSettled';
       readonly approvalId: string;
       readonly decision?: ApprovalDecision;
       readonly by?: DecisionSurface;
+      readonly rule?: string;
       readonly expired?: boolean;
       readonly reason?: string;
     }

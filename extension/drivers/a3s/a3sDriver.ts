@@ -12,7 +12,6 @@
  * driver's.
  */
 import { toDisposable } from '../../base/emitter';
-import type { RunEvent } from '../../model/modelActions';
 import type { Capability } from '../../model/modelTypes';
 import { A3S_PROTOCOL, buildRunIdentity } from '../../protocol/a3s';
 import type { A3sEventRecord } from '../../protocol/a3s';
@@ -32,6 +31,8 @@ import { A3sRunFollower } from './a3sRunFollower';
 import type { A3sDriverOptions, A3sRunParts } from './a3sRunParts';
 import { A3S_RECOVER_PANEL } from './a3sRunParts';
 import { A3sRunStorage } from './a3sRunStorage';
+import type { A3sCursor } from './a3sJournal';
+import type { Journaling } from '../kit/runJournaling';
 import { A3sClient } from './client';
 
 export type { A3sDriverOptions } from './a3sRunParts';
@@ -40,8 +41,9 @@ export { A3S_RECOVER_PANEL } from './a3sRunParts';
 /** `runs.refresh`: HTTP pushes nothing, so while the Connections view is visible the editor checks readiness. */
 const CAPABILITIES: readonly Capability[] = ['run.start', 'run.cancel', 'changeSets.remote', 'runs.refresh'];
 
-export class A3sDriver extends BaseDriver implements Driver {
+export class A3sDriver extends BaseDriver<A3sCursor> implements Driver {
   readonly protocol = 'a3s' as const;
+  protected readonly journaling: Journaling<A3sCursor>;
   private readonly storage: A3sRunStorage;
   private readonly books = new Map<string, A3sRunBook>();
   private client: A3sClient | undefined;
@@ -58,7 +60,8 @@ export class A3sDriver extends BaseDriver implements Driver {
     private readonly options: A3sDriverOptions = {},
   ) {
     super(ctx, options.reconnectBaseMs !== undefined ? { reconnect: { baseMs: options.reconnectBaseMs } } : {});
-    this.storage = new A3sRunStorage(ctx);
+    this.storage = new A3sRunStorage(ctx, this.runs, ctx.log, (runId) => this.books.get(runId));
+    this.journaling = this.storage.journalTerms();
     this.parts = {
       runs: this.runs,
       log: ctx.log,
@@ -68,7 +71,7 @@ export class A3sDriver extends BaseDriver implements Driver {
       requireReady: () => this.requireReady(),
       identity: (book) => buildRunIdentity({ agentReleaseIdentity: this.ctx.profile.releaseIdentity ?? '', sessionId: book.sessionId, runId: book.runId }),
       saveRun: (book) => this.saveRun(book),
-      recordLocal: (runId, event) => this.recordLocal(runId, event),
+      recordLocal: (runId, event) => this.runs.event(runId, event),
     };
     this.follower = new A3sRunFollower(
       this.parts,
@@ -189,9 +192,7 @@ export class A3sDriver extends BaseDriver implements Driver {
         this.follower.stopAll();
       }),
     );
-    this.ctx.store.dispatch({
-      type: 'connectionInfo',
-      connectionId: this.connectionId,
+    this.runs.connectionInfo({
       capabilities: CAPABILITIES,
       serverDescription: `A3S Code harness (${A3S_PROTOCOL})`,
       details: { url: profile.url, session: await this.sessionId() },
@@ -215,15 +216,12 @@ export class A3sDriver extends BaseDriver implements Driver {
   }
 
   protected override closeStorage(): Promise<void> {
-    return this.storage.close();
+    this.storage.close();
+    return super.closeStorage();
   }
 
   private saveRun(book: A3sRunBook): Promise<void> {
-    return this.storage.saveRun(book, this.runs.get(book.runId));
-  }
-
-  private async recordLocal(runId: string, event: RunEvent): Promise<void> {
-    await this.storage.local(runId, event);
+    return this.storage.saveRun(book);
   }
 
   /** Folds and journals a harness record; the cursor moves once it is on disk (a reload pages on from there). */
@@ -248,9 +246,8 @@ export class A3sDriver extends BaseDriver implements Driver {
 
   /** Rebuilds stored runs and transcripts once (after a window reload), before the first connect. */
   private loadJournal(): Promise<void> {
-    this.loaded ??= this.storage.replay({
+    this.loaded ??= this.runs.replay(this.storage.restorePolicy({
       open: (stored, extra) => (this.books.has(stored.runId) ? undefined : this.commands.newBook(stored.runId, extra.sessionId, extra)),
-      book: (runId) => this.books.get(runId),
       restored: (book, state, changeSet) => {
         if (book.stranded) {
           this.follower.publishRecoverPanel(book.runId);
@@ -262,7 +259,7 @@ export class A3sDriver extends BaseDriver implements Driver {
           book.changeSet = 'done'; // the command itself failed: the run never existed on the harness
         }
       },
-    });
+    }));
     return this.loaded;
   }
 }

@@ -1,6 +1,6 @@
 /**
- * The A3S driver's journal records, in the kit's one format (kit/journalRecords.ts). A harness event record is
- * journaled as the model events it maps to, the first carrying its sequence (+1: the model is 1-based), so a reload
+ * What the A3S driver folds into the model and journals through the kit's door (kit/journalRecords.ts). A harness
+ * event record is folded as the model events it maps to, the first carrying its sequence (+1: the model is 1-based), so a reload
  * resumes paging after the highest one held. The mapping keeps a little state across records (a tool's input so
  * far, truncated tools, whether answer text streamed, a3sEventMapping.ts); a reload rebuilds it from the replayed
  * events, and what they cannot say is journaled beside them as a cursor note.
@@ -12,8 +12,8 @@ import * as z from 'zod/mini';
 import type { RunEvent } from '../../model/modelActions';
 import type { A3sEventRecord } from '../../protocol/a3s';
 import { decodeA3sEvent } from '../../protocol/a3s';
-import type { JournalRecord } from '../kit/journalRecords';
-import { journalRecord } from '../kit/journalRecords';
+import type { RunInput } from '../kit/journalRecords';
+import { runInput } from '../kit/journalRecords';
 import type { LegacyDecoder } from '../kit/runRecorder';
 import type { A3sMappingState } from './a3sEventMapping';
 import { mapA3sEvent, newA3sMappingState } from './a3sEventMapping';
@@ -31,18 +31,18 @@ export const a3sCursorSchema = z.object({
   truncated: z.optional(z.string()),
 });
 export type A3sCursor = z.infer<typeof a3sCursorSchema>;
-export type A3sRecord = JournalRecord<A3sCursor>;
+export type A3sInput = RunInput<A3sCursor>;
 
 const BOUNDARY: RunEvent = { kind: 'messageBoundary' };
 
 /** Maps one harness record onto the records that fold it in; `mapping` is updated in place. */
-export function a3sEventRecords(mapping: A3sMappingState, record: A3sEventRecord): A3sRecord[] {
+export function a3sEventRecords(mapping: A3sMappingState, record: A3sEventRecord): A3sInput[] {
   const sawText = mapping.sawText;
   const truncated = new Set(mapping.truncatedTools);
   const mapped = mapA3sEvent(decodeA3sEvent(record), mapping);
   // Every record moves the run's sequence, so one that maps to nothing still folds in as a boundary.
   const events = mapped.events.length > 0 ? mapped.events : [BOUNDARY];
-  const records: A3sRecord[] = events.map((e, i) => journalRecord.event(e, i === 0 ? record.sequence + 1 : undefined));
+  const records: A3sInput[] = events.map((e, i) => runInput.event(e, i === 0 ? record.sequence + 1 : undefined));
   const note: { sawText?: true; toolInput?: [string, string]; truncated?: string } = {};
   if (mapping.sawText && !sawText) {
     note.sawText = true;
@@ -59,30 +59,30 @@ export function a3sEventRecords(mapping: A3sMappingState, record: A3sEventRecord
     }
   }
   if (Object.keys(note).length > 0) {
-    records.push(journalRecord.cursor(note));
+    records.push(runInput.cursor(note));
   }
   return records;
 }
 
 /** Rebuilds the mapping state from a replayed record (the inverse of what `a3sEventRecords` leaves implicit). */
-export function restoreA3sMapping(mapping: A3sMappingState, record: A3sRecord): void {
-  if ('e' in record) {
-    const e = record.e;
+export function restoreA3sMapping(mapping: A3sMappingState, record: A3sInput): void {
+  if ('event' in record) {
+    const e = record.event;
     if (e.kind === 'toolInputDelta') {
       mapping.toolInput.set(e.callId, e.delta);
     } else if (e.kind === 'toolResult' && e.callId !== null) {
       mapping.toolInput.delete(e.callId);
       mapping.truncatedTools.delete(e.callId);
     }
-  } else if ('c' in record) {
-    if (record.c.sawText) {
+  } else if ('cursor' in record) {
+    if (record.cursor.sawText) {
       mapping.sawText = true;
     }
-    if (record.c.toolInput) {
-      mapping.toolInput.set(record.c.toolInput[0], record.c.toolInput[1]);
+    if (record.cursor.toolInput) {
+      mapping.toolInput.set(record.cursor.toolInput[0], record.cursor.toolInput[1]);
     }
-    if (record.c.truncated !== undefined) {
-      mapping.truncatedTools.add(record.c.truncated);
+    if (record.cursor.truncated !== undefined) {
+      mapping.truncatedTools.add(record.cursor.truncated);
     }
   }
 }
@@ -104,8 +104,8 @@ export function legacyA3sDecoder(): LegacyDecoder {
     }
     const g = line.g;
     if (Array.isArray(g) && g.length === 2 && typeof g[0] === 'number' && typeof g[1] === 'number') {
-      return [journalRecord.gap({ from: g[0], to: g[1], reason: A3S_GAP_REASON })];
+      return [runInput.gap({ from: g[0], to: g[1], reason: A3S_GAP_REASON })];
     }
-    return 'l' in line ? [{ v: 2, e: line.l }] : undefined;
+    return 'l' in line ? [{ event: line.l }] : undefined;
   };
 }

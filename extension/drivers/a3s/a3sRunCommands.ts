@@ -41,7 +41,7 @@ export class A3sRunCommands {
     const runId = newA3sRunId();
     const book = this.newBook(runId, await this.sessionId(), { requestId: `start-${runId}` }, true);
     const title = options.prompt.trim().split(/\r?\n/, 1)[0]!.slice(0, 80) || 'Untitled run';
-    this.parts.runs.upsert(runId, { title, state: 'starting', workspaceRoots: options.workspaceRoots });
+    void this.parts.runs.fields(runId, { title, state: 'starting', workspaceRoots: options.workspaceRoots });
     await this.parts.saveRun(book);
     await this.parts.recordLocal(runId, { kind: 'userPrompt', text: options.prompt });
     const result = await this.command(book, () => client.start(book.requestId!, this.parts.identity(book), options.prompt));
@@ -84,7 +84,7 @@ export class A3sRunCommands {
     const oldRun = runs.get(oldRunId);
     const runId = newA3sRunId();
     const book = this.newBook(runId, old.sessionId, { requestId: `recover-${runId}`, recoveredFrom: oldRunId }, true);
-    runs.upsert(runId, { title: `${oldRun?.title ?? oldRunId} (recovered)`, state: 'starting', ...(oldRun?.workspaceRoots ? { workspaceRoots: oldRun.workspaceRoots } : {}) });
+    void runs.fields(runId, { title: `${oldRun?.title ?? oldRunId} (recovered)`, state: 'starting', ...(oldRun?.workspaceRoots ? { workspaceRoots: oldRun.workspaceRoots } : {}) });
     await this.parts.saveRun(book);
     await this.parts.recordLocal(runId, { kind: 'notice', text: `Recovering run ${oldRunId} from its checkpoint as this new run.`, level: 'info' });
     const result = await this.command(book, () => client.recover(book.requestId!, this.parts.identity(book), oldRunId));
@@ -97,8 +97,8 @@ export class A3sRunCommands {
     old.terminal = true;
     old.changeSet = 'done';
     old.recoveredAs = runId;
-    runs.panels(oldRunId, (runs.get(oldRunId)?.panels ?? []).filter((p) => p.id !== A3S_RECOVER_PANEL));
-    runs.upsert(oldRunId, { stateDetail: `Recovered as run ${runId}` });
+    void runs.panels(oldRunId, (runs.get(oldRunId)?.panels ?? []).filter((p) => p.id !== A3S_RECOVER_PANEL), true);
+    void runs.fields(oldRunId, { stateDetail: `Recovered as run ${runId}` });
     await this.parts.saveRun(old);
     await this.afterReceipt(book, result, 'recover');
     return runId;
@@ -131,7 +131,7 @@ export class A3sRunCommands {
       const failure = toDriverError(error);
       book.terminal = true;
       book.changeSet = 'done';
-      this.parts.runs.upsert(book.runId, { state: 'failed', stateDetail: failure.message });
+      void this.parts.runs.fields(book.runId, { state: 'failed', stateDetail: failure.message });
       await this.parts.saveRun(book);
       throw failure;
     } finally {

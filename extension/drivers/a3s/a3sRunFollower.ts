@@ -120,10 +120,10 @@ export class A3sRunFollower {
     }
     if (isTerminalRunState(state)) {
       // The harness is done, but pages may still hold events: the final state comes once they are all read.
-      this.parts.runs.upsert(runId, { state: 'finishing', stateDetail: `${a3sState}; reading the last events` });
+      void this.parts.runs.fields(runId, { state: 'finishing', stateDetail: `${a3sState}; reading the last events` });
       return;
     }
-    this.parts.runs.upsert(runId, { state, stateDetail: detail ?? '' });
+    void this.parts.runs.fields(runId, { state, stateDetail: detail ?? '' });
   }
 
   /** Wire sequences [from, to) are lost = model sequences (from, to] (the model is the wire + 1). */
@@ -152,7 +152,7 @@ export class A3sRunFollower {
   }
 
   publishRecoverPanel(runId: string): void {
-    this.parts.runs.panels(runId, [a3sRecoverPanel(A3S_RECOVER_PANEL)], true);
+    void this.parts.runs.panels(runId, [a3sRecoverPanel(A3S_RECOVER_PANEL)]);
   }
 
   publishChangeSet(runId: string, changeSet: CachedChangeSet): void {

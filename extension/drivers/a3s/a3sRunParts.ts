@@ -1,13 +1,14 @@
 /**
  * What the parts of the A3S driver share: the connection's runs, each run's book (session, cursor, poller,
  * recovery links: a3sRunBook.ts), the harness client while it is ready, the run identity every request carries,
- * and the driver's journaling. The driver builds one and hands it to the parts it composes (run following,
+ * and what the editor itself adds to a run. The driver builds one and hands it to the parts it composes (run following,
  * commands), so none of them reaches into the driver class itself.
  */
 import type { RunEvent } from '../../model/modelActions';
 import type { A3sRunIdentity } from '../../protocol/a3s';
 import type { DriverLog } from '../connectionManager';
 import type { DriverRuns } from '../kit/driverRuns';
+import type { A3sCursor } from './a3sJournal';
 import type { A3sRunBook } from './a3sRunBook';
 import type { A3sClient } from './client';
 
@@ -26,7 +27,7 @@ export interface A3sDriverOptions {
 export const A3S_RECOVER_PANEL = 'a3s.recover';
 
 export interface A3sRunParts {
-  readonly runs: DriverRuns;
+  readonly runs: DriverRuns<A3sCursor>;
   readonly log: DriverLog;
   readonly books: Map<string, A3sRunBook>;
   readonly options: A3sDriverOptions;

@@ -1,22 +1,23 @@
 /**
- * The A3S driver's durable state in the extension's storage, one directory per connection: the kit's journal (run
- * index with the driver's `extra` — session, cursor, recovery links — and per-run records, a3sJournal.ts), the
- * change-set cache, and the generated session id. The cursor in the index is saved coalesced; the journal's records
- * are the truth for what is held, so events lost by a crash or dispose are simply paged again after a reload.
+ * The A3S driver's durable state in the extension's storage, one directory per connection: what the kit's door
+ * journals (run index with the driver's `extra` — session, cursor, recovery links — and per-run inputs,
+ * a3sJournal.ts), the change-set cache, and the generated session id. The cursor in the index is saved coalesced;
+ * the journal's inputs are the truth for what is held, so events lost by a crash or dispose are simply paged again
+ * after a reload.
  */
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import type { RunEvent } from '../../model/modelActions';
-import type { RunInfo } from '../../model/modelTypes';
-import { runKeyOf } from '../../model/modelTypes';
 import type { A3sEventRecord } from '../../protocol/a3s';
 import type { RunState } from '../../protocol/transcriptTypes';
-import { isTerminalRunState, runStateSchema } from '../../protocol/transcriptTypes';
+import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import { safeFileName } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
+import type { DriverRuns } from '../kit/driverRuns';
 import { errorText } from '../kit/errors';
-import { RunRecorder } from '../kit/runRecorder';
+import type { CheckpointBooks } from '../kit/runCheckpoints';
+import type { JournalTerms, RestorePolicy } from '../kit/runJournaling';
+import { storedStateOf } from '../kit/runJournaling';
 import type { A3sCursor } from './a3sJournal';
 import { A3S_GAP_REASON, a3sCursorSchema, a3sEventRecords, legacyA3sDecoder, restoreA3sMapping } from './a3sJournal';
 import type { A3sRunBook } from './a3sRunBook';
@@ -29,8 +30,6 @@ export interface A3sReplayHooks {
   open(stored: StoredRun, extra: A3sRunExtra): A3sRunBook | undefined;
   /** After the run's records, with its cursor and flags restored: publish what it shows beside its transcript. */
   restored(book: A3sRunBook, state: RunState, changeSet: CachedChangeSet | undefined): void;
-  /** The run's live book, for a run checkpoint (kit/runCheckpoints.ts) taken later in this window. */
-  book(runId: string): A3sRunBook | undefined;
 }
 
 /** What a run checkpoint keeps of a book: what the replay's `record` handler below rebuilds from the records. */
@@ -41,33 +40,41 @@ const savedBookSchema = z.object({
   sawText: z.boolean(),
 });
 
+/** A stored run while its journal is replayed. */
+interface Replaying {
+  readonly book: A3sRunBook;
+  readonly extra: A3sRunExtra;
+  held: number | null;
+}
+
 export class A3sRunStorage {
   readonly dir: string;
-  private readonly journal: RunRecorder<A3sCursor>;
   private readonly dirty = new Map<string, () => void>();
+  private readonly replaying = new Map<string, Replaying>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
 
-  constructor(private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log'>) {
+  constructor(
+    ctx: Pick<DriverContext, 'storageDir' | 'connectionId'>,
+    private readonly runs: DriverRuns<A3sCursor>,
+    private readonly log: DriverContext['log'],
+    /** The live book of a run (a checkpoint taken later in this window saves it). */
+    private readonly bookOf: (runId: string) => A3sRunBook | undefined,
+  ) {
     this.dir = join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId));
-    this.journal = new RunRecorder({ store: ctx.store, connectionId: ctx.connectionId, dir: this.dir, cursor: a3sCursorSchema, warn: (m) => ctx.log.warn(m) });
   }
 
-  async saveRun(book: A3sRunBook, run: RunInfo | undefined): Promise<void> {
+  /** The driver's journaling terms: its cursor records, and the books a run checkpoint carries. */
+  journalTerms(): JournalTerms<A3sCursor> {
+    return { cursor: a3sCursorSchema, books: this.checkpointBooks() };
+  }
+
+  async saveRun(book: A3sRunBook): Promise<void> {
     this.dirty.delete(book.runId);
-    if (!run || this.closed) {
+    if (this.closed) {
       return;
     }
-    await this.journal
-      .saveRun({
-        runId: book.runId,
-        title: run.title,
-        state: run.state,
-        createdAt: run.createdAt,
-        ...(run.workspaceRoots ? { workspaceRoots: run.workspaceRoots } : {}),
-        extra: { a3s: a3sRunBookExtra(book) },
-      })
-      .catch((error: unknown) => this.ctx.log.error(`Could not store the run list: ${errorText(error)}`));
+    await this.runs.saveRun(book.runId, { a3s: a3sRunBookExtra(book) });
   }
 
   /** Saves the run soon (the cursor moves with every page; one index write per 300 ms is plenty). */
@@ -91,104 +98,92 @@ export class A3sRunStorage {
    * not be written. Undefined when the run already holds it.
    */
   fold(book: A3sRunBook, record: A3sEventRecord): Promise<void> | undefined {
-    const held = this.ctx.store.state.runs.get(runKeyOf(this.ctx.connectionId, book.runId))?.lastSequence ?? 0;
+    const held = this.runs.get(book.runId)?.lastSequence ?? 0;
     if (record.sequence + 1 <= held) {
       return undefined;
     }
-    return this.journal.record(book.runId, a3sEventRecords(book.mapping, record));
-  }
-
-  /** Something the editor adds to the run (the prompt, a notice). */
-  local(runId: string, event: RunEvent): Promise<void> {
-    return this.quietly(runId, this.journal.event(runId, event));
+    return this.runs.record(book.runId, a3sEventRecords(book.mapping, record));
   }
 
   /** Wire sequences [from, toExclusive) were evicted before this editor read them = model sequences (from, to]. */
   gap(runId: string, from: number, toExclusive: number): Promise<void> {
-    return this.quietly(runId, this.journal.gap(runId, from, toExclusive, A3S_GAP_REASON));
+    return this.runs.gap(runId, from, toExclusive, A3S_GAP_REASON);
   }
 
   saveChangeSet(runId: string, changeSet: CachedChangeSet): Promise<void> {
-    return saveChangeSetCache(this.dir, runId, changeSet).catch((error: unknown) => this.ctx.log.warn(`Could not store the change set of ${runId}: ${errorText(error)}`));
+    return saveChangeSetCache(this.dir, runId, changeSet).catch((error: unknown) => this.log.warn(`Could not store the change set of ${runId}: ${errorText(error)}`));
   }
 
-  /** Rebuilds every stored A3S run: its transcript, its book (cursor, mapping state, flags) and its change set. */
-  async replay(hooks: A3sReplayHooks): Promise<void> {
-    const runs = new Map<string, { book: A3sRunBook; extra: A3sRunExtra; state: RunState; held: number | null }>();
-    await this.journal.replay({
+  /** How a stored A3S run comes back: its transcript, its book (cursor, mapping state, flags) and its change set. */
+  restorePolicy(hooks: A3sReplayHooks): RestorePolicy<A3sCursor> {
+    return {
       open: (stored) => {
         const extra = a3sExtraOf(stored.extra);
         const book = extra ? hooks.open(stored, extra) : undefined;
         if (!extra || !book) {
-          return undefined;
+          return false;
         }
-        const parsed = runStateSchema.safeParse(stored.state);
-        const state = parsed.success ? parsed.data : 'lost';
-        runs.set(stored.runId, { book, extra, state, held: null });
-        return { title: stored.title, state, createdAt: stored.createdAt, ...(stored.workspaceRoots ? { workspaceRoots: stored.workspaceRoots } : {}) };
+        this.replaying.set(stored.runId, { book, extra, held: null });
+        return true;
       },
+      // Replayed events must not move the state: the stored one is the last we knew.
+      state: 'as indexed',
       legacy: () => legacyA3sDecoder(),
-      record: (runId, record) => {
-        const run = runs.get(runId)!;
-        restoreA3sMapping(run.book.mapping, record);
-        if ('e' in record && record.q !== undefined) {
-          run.held = Math.max(run.held ?? -1, record.q - 1);
+      record: (runId, input) => {
+        const run = this.replaying.get(runId)!;
+        restoreA3sMapping(run.book.mapping, input);
+        if ('event' in input && input.sequence !== undefined) {
+          run.held = Math.max(run.held ?? -1, input.sequence - 1);
         }
       },
-      books: {
-        // The cursor moves once a record is on disk, and a checkpoint is taken when nothing is left to write: then
-        // it is the highest sequence the journal holds, what `held` is after a replay.
-        save: (runId) => {
-          const book = hooks.book(runId);
-          return book && { held: book.cursor, toolInput: [...book.mapping.toolInput], truncated: [...book.mapping.truncatedTools], sawText: book.mapping.sawText };
-        },
-        restore: (runId, saved) => {
-          const parsed = savedBookSchema.safeParse(saved);
-          const run = runs.get(runId);
-          if (!parsed.success || !run) {
-            return false;
-          }
-          run.held = parsed.data.held;
-          const { mapping } = run.book;
-          parsed.data.toolInput.forEach(([callId, input]) => mapping.toolInput.set(callId, input));
-          parsed.data.truncated.forEach((callId) => mapping.truncatedTools.add(callId));
-          mapping.sawText ||= parsed.data.sawText;
-          return true;
-        },
-      },
-      close: async (stored) => {
-        const { book, extra, state, held } = runs.get(stored.runId)!;
-        runs.delete(stored.runId);
+      restored: async (stored) => {
+        const { book, extra, held } = this.replaying.get(stored.runId)!;
+        this.replaying.delete(stored.runId);
         // The journal is the truth for what is held; the index's cursor only helps when it has no records.
         book.cursor = held ?? extra.cursor;
-        // Replayed events must not move the state: the stored one is the last we knew.
-        this.ctx.store.dispatch({ type: 'runUpserted', connectionId: this.ctx.connectionId, runId: stored.runId, fields: { state } });
+        const state = storedStateOf(stored);
         book.terminal = isTerminalRunState(state) && !book.stranded;
         hooks.restored(book, state, await loadChangeSetCache(this.dir, stored.runId));
       },
-    });
+    };
   }
 
   /** The wire sequences (+1) a run's journal holds, in order (tests: a reload restores what is on disk). */
   sequencesOf(runId: string): Promise<number[]> {
-    return this.journal.sequencesOf(runId);
+    return this.runs.sequencesOf(runId);
   }
 
-  async close(): Promise<void> {
+  /** Saves what is due, then stops saving (the door closes the journal with the driver). */
+  close(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
     this.flush();
     this.closed = true;
-    await this.journal.close();
   }
 
-  private quietly(runId: string, write: Promise<void>): Promise<void> {
-    return write.catch((error: unknown) => {
-      if (!this.closed) {
-        this.ctx.log.error(`Could not store run ${runId}: ${errorText(error)}`);
-      }
-    });
+  // The cursor moves once a record is on disk, and a checkpoint is taken when nothing is left to write: then it is
+  // the highest sequence the journal holds, what `held` is after a replay.
+  private checkpointBooks(): CheckpointBooks {
+    return {
+      save: (runId) => {
+        const book = this.bookOf(runId);
+        return book && { held: book.cursor, toolInput: [...book.mapping.toolInput], truncated: [...book.mapping.truncatedTools], sawText: book.mapping.sawText };
+      },
+      restore: (runId, saved) => {
+        const parsed = savedBookSchema.safeParse(saved);
+        const run = this.replaying.get(runId);
+        if (!parsed.success || !run) {
+          return false;
+        }
+        run.held = parsed.data.held;
+        const { mapping } = run.book;
+        parsed.data.toolInput.forEach(([callId, input]) => mapping.toolInput.set(callId, input));
+        parsed.data.truncated.forEach((callId) => mapping.truncatedTools.add(callId));
+        mapping.sawText ||= parsed.data.sawText;
+        return true;
+      },
+    };
   }
 }

@@ -11,7 +11,6 @@ import type { SessionInfo } from '@agentclientprotocol/sdk/unstable';
 import type { DriverRuns } from '../kit/driverRuns';
 import type { ActionAnswers, ActionChoice, ActionInput } from '../kit/daemonActions';
 import { DriverError } from '../kit/errors';
-import type { RunRecorder } from '../kit/runRecorder';
 import type { AcpConnection } from './acpConnection';
 import { shownAgentText, shownAgentTitle } from './acpRunTitles';
 import type { AcpSessionAbilities } from './acpSessionAbilities';
@@ -37,7 +36,6 @@ export interface AcpAgentSessionsDeps {
   mcpServers(): readonly McpServer[];
   readonly sessions: AcpSessions;
   readonly runs: DriverRuns;
-  readonly recorder: RunRecorder<never>;
   readonly storage: AcpSessionStore;
   readonly settings: AcpSessionSettings;
   readonly turns: AcpTurns;
@@ -86,7 +84,7 @@ export class AcpAgentSessions {
       const run = this.deps.runs.get(sessionId);
       // A closed session is taken up again when the person sends a message (liveSession).
       if (!known.live && run?.state === 'completed' && run.stateDetail === CLOSED_DETAIL) {
-        await this.deps.recorder.fields(sessionId, { state: 'idle', stateDetail: RESTORED_DETAIL });
+        await this.deps.runs.fields(sessionId, { state: 'idle', stateDetail: RESTORED_DETAIL });
       }
       return { runId: sessionId };
     }
@@ -112,7 +110,7 @@ export class AcpAgentSessions {
     await this.deps.storage.created(session, shownAgentText(`${sourceTitle} (fork)`, 80), this.deps.provider());
     await this.notice(session, `Forked from "${sourceTitle}": the agent has that conversation so far; this transcript starts here.`);
     await this.deps.settings.reapply(session, 'for the fork');
-    await this.deps.recorder.fields(session.sessionId, { state: 'idle', stateDetail: '' });
+    await this.deps.runs.fields(session.sessionId, { state: 'idle', stateDetail: '' });
     return session.sessionId;
   }
 
@@ -126,7 +124,7 @@ export class AcpAgentSessions {
       await this.deps.agent().closeSession(session.sessionId);
     }
     session.live = false;
-    await this.deps.recorder.fields(session.sessionId, { state: 'completed', stateDetail: CLOSED_DETAIL });
+    await this.deps.runs.fields(session.sessionId, { state: 'completed', stateDetail: CLOSED_DETAIL });
   }
 
   private async page(cursor: string | undefined): Promise<{ readonly sessions: readonly SessionInfo[]; readonly nextCursor?: string }> {
@@ -183,7 +181,7 @@ export class AcpAgentSessions {
   }
 
   private notice(session: AcpSession, text: string): Promise<void> {
-    return this.deps.recorder.event(session.sessionId, { kind: 'notice', text, level: 'info' });
+    return this.deps.runs.event(session.sessionId, { kind: 'notice', text, level: 'info' });
   }
 }
 

@@ -17,8 +17,7 @@ import { BaseDriver } from '../kit/baseDriver';
 import type { ConnectionScope } from '../kit/connectionScope';
 import type { ActionAnswers, ActionInput, ActionOffer, ActionResult, ActionTarget } from '../kit/daemonActions';
 import { DriverError } from '../kit/errors';
-import { connectionRecorder } from '../kit/connectionJournal';
-import type { RunRecorder } from '../kit/runRecorder';
+import type { Journaling } from '../kit/runJournaling';
 import { Emitter } from '../../base/emitter';
 import { acpFacts, nextAcpActionInput, performAcpAction, restartOffer } from './acpActions';
 import { AcpAgentSessions } from './acpAgentSessions';
@@ -47,12 +46,13 @@ const ACP_CAPABILITIES: readonly Capability[] = ['run.start', 'run.queue', 'run.
 
 export class AcpDriver extends BaseDriver implements Driver {
   readonly protocol = 'acp' as const;
+  /** Journaled without a cursor: a session is taken up again through the agent (session/resume or /load). */
+  protected readonly journaling: Journaling<never> = { cursor: z.never(), books: 'none' };
   private agent: AcpConnection | undefined;
   private terminals: AcpTerminals | undefined;
   /** The last agent process's stop: disconnect waits for it (a restart must not find the old one still writing). */
   private stopped: Promise<void> | undefined;
   private init: InitializeResponse | undefined;
-  private readonly recorder: RunRecorder<never>;
   private readonly sessions = new AcpSessions();
   private readonly turns: AcpTurns;
   private readonly storage: AcpSessionStore;
@@ -74,10 +74,8 @@ export class AcpDriver extends BaseDriver implements Driver {
     super(ctx);
     this.secrets = acpSecrets(ctx.secrets);
     this.signIns = new AcpSignIn({ secrets: this.secrets, isConnected: () => this.ctx.store.state.connections.get(this.connectionId)?.state.kind === 'connected', restart: () => this.restart() });
-    this.recorder = connectionRecorder(ctx, z.never());
-    this.storage = new AcpSessionStore(ctx, this.recorder, this.sessions, this.runs, this.secrets);
+    this.storage = new AcpSessionStore(ctx, this.sessions, this.runs, this.secrets);
     this.turns = new AcpTurns({
-      recorder: this.recorder,
       runs: this.runs,
       sessions: this.sessions,
       log: ctx.log,
@@ -85,7 +83,7 @@ export class AcpDriver extends BaseDriver implements Driver {
       promptCapabilities: () => this.init?.agentCapabilities?.promptCapabilities,
       workspace: ctx.workspace,
       turnEnded: (session) => void this.storage.refreshChangeSet(session),
-      publishQueue: (runId, queue, paused) => ctx.store.dispatch({ type: 'runQueue', runKey: this.runs.key(runId), queue, paused }),
+      publishQueue: (runId, queue, paused) => this.runs.queue(runId, queue, paused),
       sideEffects: (session, effects) => {
         this.storage.applySessionEffects(session, effects);
         this.settings.followAgent(session, effects);
@@ -93,15 +91,15 @@ export class AcpDriver extends BaseDriver implements Driver {
       },
       connectionId: this.connectionId, save: (session) => this.storage.save(session), provider: () => this.providerName,
     });
-    const notice = (session: AcpSession, text: string): Promise<void> => this.recorder.event(session.sessionId, { kind: 'notice', text, level: 'warning' }).catch(() => undefined);
+    const notice = (session: AcpSession, text: string): Promise<void> => this.runs.event(session.sessionId, { kind: 'notice', text, level: 'warning' });
     this.settings = new AcpSessionSettings({ agent: () => this.requireAgent(), show: (session, effects) => this.storage.applySessionEffects(session, effects), save: (session) => this.storage.save(session), notice, log: ctx.log });
-    const { sessions, runs, recorder, storage, settings, turns } = this;
+    const { sessions, runs, storage, settings, turns } = this;
     const mcpServers = (): McpServerPlan['passed'] => this.mcp.passed;
-    this.agentSessions = new AcpAgentSessions({ agent: () => this.requireAgent(), abilities: () => this.abilities, listCwd: () => this.listCwd, provider: () => this.providerName, mcpServers, sessions, runs, recorder, storage, settings, turns });
+    this.agentSessions = new AcpAgentSessions({ agent: () => this.requireAgent(), abilities: () => this.abilities, listCwd: () => this.listCwd, provider: () => this.providerName, mcpServers, sessions, runs, storage, settings, turns });
     const agent = (): AcpConnection | undefined => this.agent;
     const abilities = (): AcpSessionAbilities => this.abilities;
     const reconnect = { agentGone: (why: string) => this.turns.agentGone(why), disconnect: () => this.disconnect(), reconnect: () => this.connect() };
-    this.recovery = new AcpRecovery({ log: ctx.log, sessions, recorder, storage, ...reconnect, agent, abilities, mcpServers, requireAgent: () => this.requireAgent(), reapply: (session) => this.settings.reapply(session), fail: (reason) => this.failed(reason) });
+    this.recovery = new AcpRecovery({ log: ctx.log, sessions, runs, storage, ...reconnect, agent, abilities, mcpServers, requireAgent: () => this.requireAgent(), reapply: (session) => this.settings.reapply(session), fail: (reason) => this.failed(reason) });
   }
 
   get authMethods(): readonly AuthChoice[] { return authChoices(this.init?.authMethods); }
@@ -109,8 +107,9 @@ export class AcpDriver extends BaseDriver implements Driver {
   /** What the running agent advertises it can do with sessions (nothing while it does not run). */
   get abilities(): AcpSessionAbilities { return sessionAbilitiesOf(this.agent ? this.init : undefined); }
 
+  /** Replays the journal: every stored session comes back with its transcript, not live until it is taken up. */
   protected override async loadStorage(): Promise<void> {
-    await this.storage.restore();
+    await this.runs.replay(this.storage.restorePolicy());
   }
 
   protected override async connectOnce(connection: ConnectionScope): Promise<void> {
@@ -138,9 +137,7 @@ export class AcpDriver extends BaseDriver implements Driver {
     this.mcp = planMcpServers(this.ctx.profile.mcpServers, init.agentCapabilities?.mcpCapabilities);
     this.agent = agent;
     await this.storage.authenticateIfChosen(agent, this.authMethods);
-    this.ctx.store.dispatch({
-      type: 'connectionInfo',
-      connectionId: this.connectionId,
+    this.runs.connectionInfo({
       capabilities: ACP_CAPABILITIES,
       serverDescription: [init.agentInfo?.title ?? init.agentInfo?.name, init.agentInfo?.version].filter(Boolean).join(' ') || 'ACP agent',
     });
@@ -154,14 +151,6 @@ export class AcpDriver extends BaseDriver implements Driver {
 
   protected override async afterDisconnect(): Promise<void> {
     await Promise.all([this.stopped, this.turns.agentGone('The agent was stopped.')]);
-  }
-
-  override flushStorage(): Promise<void> {
-    return this.recorder.flush();
-  }
-
-  protected override closeStorage(): Promise<void> {
-    return this.recorder.close();
   }
 
   /** The models and modes the agent offers a new run (asked before its prompt: see acpSessionStarts.ts). */
@@ -179,7 +168,7 @@ export class AcpDriver extends BaseDriver implements Driver {
     await this.storage.created(session, defaultRunTitle(options.prompt), this.providerName);
     const mcp = mcpServerNotice(this.mcp);
     if (mcp) {
-      await this.recorder.event(session.sessionId, { kind: 'notice', ...mcp });
+      await this.runs.event(session.sessionId, { kind: 'notice', ...mcp });
     }
     // The model and mode asked for (none picked: the profile's start mode) go to the agent before the first prompt.
     await this.settings.applyNew(session, options.model, options.permission || this.ctx.profile.startMode);
@@ -199,8 +188,8 @@ export class AcpDriver extends BaseDriver implements Driver {
     await Promise.all([this.turns.cancel(session), this.terminals?.killSession(runId)]);
   }
 
-  async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface = 'palette'): Promise<void> {
-    await this.turns.decide(runId, approvalId, decision, by);
+  async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface = 'palette', rule?: string): Promise<void> {
+    await this.turns.decide(runId, approvalId, decision, by, rule);
   }
 
   editQueueEntry(runId: string, queueId: string, revision: number, prompt: string): Promise<void> {
@@ -272,7 +261,7 @@ export class AcpDriver extends BaseDriver implements Driver {
 
   /** The agent is gone for good (a crash the recovery does not retry): the connection fails, offering *Restart*. */
   private failed(reason: string): void {
-    this.ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state: { kind: 'failed', reason } });
+    this.runs.connectionState({ kind: 'failed', reason });
     this.crashOffer = restartOffer(this.connectionId, this.ctx.profile.name, reason);
     this.offers.fire(this.crashOffer);
   }

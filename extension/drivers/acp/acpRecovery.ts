@@ -12,8 +12,8 @@ import type { McpServer } from '@agentclientprotocol/sdk';
 import type { DriverLog } from '../connectionManager';
 import type { Clock } from '../kit/clock';
 import { systemClock } from '../kit/clock';
+import type { DriverRuns } from '../kit/driverRuns';
 import { DriverError, errorText } from '../kit/errors';
-import type { RunRecorder } from '../kit/runRecorder';
 import type { AcpConnection } from './acpConnection';
 import type { AcpSessionAbilities } from './acpSessionAbilities';
 import type { AcpSessionStore } from './acpSessionStore';
@@ -27,7 +27,8 @@ export interface AcpRecoveryDeps {
   readonly clock?: Pick<Clock, 'now'>;
   readonly log: DriverLog;
   readonly sessions: AcpSessions;
-  readonly recorder: RunRecorder<never>;
+  /** The door into the model (journaled). */
+  readonly runs: DriverRuns;
   readonly storage: AcpSessionStore;
   /** Ends what waited on the dead agent (its requests expire, its turns end interrupted with `reason`). */
   agentGone(reason: string): Promise<void>;
@@ -132,6 +133,6 @@ export class AcpRecovery {
   }
 
   private notice(session: AcpSession, text: string, level: 'info' | 'warning'): Promise<void> {
-    return this.deps.recorder.event(session.sessionId, { kind: 'notice', text, level }).catch((error: unknown) => this.deps.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
+    return this.deps.runs.event(session.sessionId, { kind: 'notice', text, level });
   }
 }

@@ -9,12 +9,11 @@ import { shownModeName } from './autonomousModes';
 import type { RunFields } from '../../model/modelActions';
 import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../../changeSets/localChangeSet';
 import type { DriverContext } from '../connectionManager';
-import { storedRunOf } from '../kit/connectionJournal';
 import type { DriverRuns } from '../kit/driverRuns';
 import type { DriverSecrets } from '../kit/workspaceAccess';
 import { errorText } from '../kit/errors';
-import { storeChangeSetSink } from '../kit/localChangeSetSink';
-import type { RunRecorder } from '../kit/runRecorder';
+import { runsChangeSetSink } from '../kit/localChangeSetSink';
+import type { RestorePolicy } from '../kit/runJournaling';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { AcpConnection } from './acpConnection';
 import type { AcpSideEffects } from './acpEventMapping';
@@ -35,17 +34,16 @@ export class AcpSessionStore {
 
   constructor(
     private readonly ctx: DriverContext,
-    private readonly recorder: RunRecorder<never>,
     private readonly sessions: AcpSessions,
     private readonly runs: DriverRuns,
     private readonly secrets: DriverSecrets,
   ) {
-    this.localChanges = new LocalChangeSets(storeChangeSetSink(ctx.store, ctx.connectionId, ctx.log));
+    this.localChanges = new LocalChangeSets(runsChangeSetSink(runs, ctx.log));
   }
 
-  /** Replays the journal: every stored session comes back with its transcript, not live until it is loaded. */
-  async restore(): Promise<void> {
-    await this.recorder.replay({
+  /** How a stored session comes back (DriverRuns.replay): with its transcript, not live until it is taken up. */
+  restorePolicy(): RestorePolicy<never> {
+    return {
       open: (stored) => {
         const cwd = typeof stored.extra?.cwd === 'string' ? stored.extra.cwd : this.ctx.workspaceFolder ?? '';
         const session = this.sessions.add(stored.runId, cwd, false);
@@ -54,19 +52,11 @@ export class AcpSessionStore {
         if (record) {
           session.localChanges = record;
         }
-        return { title: stored.title, ...(stored.provider ? { provider: stored.provider } : {}), ...(stored.model ? { model: stored.model } : {}), createdAt: stored.createdAt, ...(stored.workspaceRoots ? { workspaceRoots: stored.workspaceRoots } : {}) };
+        return true;
       },
-      close: async (stored) => {
-        // Whatever it was doing when the window went away ended with the agent process, and so did its requests.
-        for (const approvalId of this.runs.get(stored.runId)?.pendingApprovals ?? []) {
-          await this.recorder.event(stored.runId, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The agent stopped with the window; it no longer waits for this.' });
-        }
-        const run = this.runs.get(stored.runId);
-        const state = run?.state;
-        // A session the person closed stays closed: the agent freed it, and "Open Agent Session…" takes it up.
-        if (!(state === 'completed' && run?.stateDetail === CLOSED_DETAIL)) {
-          await this.recorder.fields(stored.runId, state === 'running' || state === 'waiting_approval' ? { state: 'interrupted', stateDetail: 'The window was reloaded during a turn' } : { state: 'idle', stateDetail: RESTORED_DETAIL });
-        }
+      // The journal has every state the session went through; the index is saved less often.
+      state: 'as replayed',
+      restored: (stored, run) => {
         // Shown again once the run is back in the store (the sink drops updates of runs it does not know): from the
         // session's start to the working tree now, as after a turn.
         const session = this.sessions.get(stored.runId);
@@ -74,8 +64,16 @@ export class AcpSessionStore {
           this.localChanges.restore(stored.runId, session.localChanges);
           void this.refreshChangeSet(session);
         }
+        // Whatever it was doing when the window went away ended with the agent process, and so did its requests.
+        const expire = 'The agent stopped with the window; it no longer waits for this.';
+        // A session the person closed stays closed: the agent freed it, and "Open Agent Session…" takes it up.
+        if (run.state === 'completed' && run.stateDetail === CLOSED_DETAIL) {
+          return { expire };
+        }
+        const interrupted = run.state === 'running' || run.state === 'waiting_approval';
+        return { expire, fields: interrupted ? { state: 'interrupted', stateDetail: 'The window was reloaded during a turn' } : { state: 'idle', stateDetail: RESTORED_DETAIL } };
       },
-    });
+    };
   }
 
   /** After `initialize`: restored sessions say whether they can go on. */
@@ -85,7 +83,7 @@ export class AcpSessionStore {
     }
     for (const session of this.sessions.all()) {
       if (!session.live && this.runs.get(session.sessionId)?.state === 'idle') {
-        void this.recorder.fields(session.sessionId, { state: 'completed', stateDetail: NOT_LOADABLE });
+        void this.runs.fields(session.sessionId, { state: 'completed', stateDetail: NOT_LOADABLE });
       }
     }
   }
@@ -93,7 +91,7 @@ export class AcpSessionStore {
   /** A session this window created: indexed, and its working tree snapshotted for the change set. */
   async created(session: AcpSession, title: string, provider: string): Promise<void> {
     const fields: RunFields = { title, provider, state: 'starting', createdAt: Date.now(), workspaceRoots: [session.cwd] };
-    await this.recorder.fields(session.sessionId, fields);
+    await this.runs.fields(session.sessionId, fields);
     await this.save(session);
     const record = await this.localChanges.begin(session.sessionId, session.cwd).catch(() => undefined);
     if (record) {
@@ -122,7 +120,7 @@ export class AcpSessionStore {
     const before = this.runs.get(session.sessionId);
     const fields = options.keepFields !== true;
     if (fields) {
-      await this.recorder.fields(session.sessionId, { state: 'starting', stateDetail: how === 'loaded' ? 'The agent loads this session…' : 'The agent resumes this session…' });
+      await this.runs.fields(session.sessionId, { state: 'starting', stateDetail: how === 'loaded' ? 'The agent loads this session…' : 'The agent resumes this session…' });
     }
     session.loading = how === 'loaded' && options.preferLoad !== true;
     try {
@@ -136,12 +134,12 @@ export class AcpSessionStore {
       // A load that failed or was abandoned leaves `loading` on: the agent may still be replaying it, and a session
       // that is not live gets no other updates — the replay is dropped whenever it comes.
       if (fields && before) {
-        await this.recorder.fields(session.sessionId, { state: before.state, stateDetail: before.stateDetail ?? '' });
+        await this.runs.fields(session.sessionId, { state: before.state, stateDetail: before.stateDetail ?? '' });
       }
       throw error;
     }
     if (fields) {
-      await this.recorder.fields(session.sessionId, { state: 'idle', stateDetail: '' });
+      await this.runs.fields(session.sessionId, { state: 'idle', stateDetail: '' });
     }
     return how;
   }
@@ -191,7 +189,7 @@ export class AcpSessionStore {
       fields.model = shown;
     }
     if (Object.keys(fields).length > 0) {
-      void this.recorder.fields(session.sessionId, fields);
+      void this.runs.fields(session.sessionId, fields);
     }
   }
 
@@ -211,12 +209,7 @@ export class AcpSessionStore {
 
   /** Keeps the session's index entry: its working directory, local change set and the person's choices. */
   save(session: AcpSession): Promise<void> {
-    const run = this.runs.get(session.sessionId);
-    if (!run) {
-      return Promise.resolve();
-    }
     const chosen = session.chosen.modeId !== undefined || session.chosen.config !== undefined ? { chosen: session.chosen } : {};
-    const stored = storedRunOf(run, { cwd: session.cwd, ...(session.localChanges ? localChangeSetExtra(session.localChanges) : {}), ...chosen });
-    return this.recorder.saveRun(stored).catch((error: unknown) => this.ctx.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
+    return this.runs.saveRun(session.sessionId, { cwd: session.cwd, ...(session.localChanges ? localChangeSetExtra(session.localChanges) : {}), ...chosen });
   }
 }

@@ -11,7 +11,6 @@ import type { RunState } from '../../protocol/transcriptTypes';
 import type { DriverLog } from '../connectionManager';
 import type { DriverRuns } from '../kit/driverRuns';
 import { errorText } from '../kit/errors';
-import type { RunRecorder } from '../kit/runRecorder';
 import type { AcpSession, AcpSessions } from './acpSessions';
 
 /** What a `subagent_update` says, as the driver uses it. Absent: unchanged; `null`: cleared. */
@@ -55,7 +54,6 @@ function runStateOf(state: { readonly state: string; readonly stopReason?: unkno
 export interface AcpSubagentDeps {
   readonly sessions: AcpSessions;
   readonly runs: DriverRuns;
-  readonly recorder: RunRecorder<never>;
   readonly log: DriverLog;
   /** The agent's name (the child run's provider, as for its parent). */
   provider(): string;
@@ -78,7 +76,7 @@ export class AcpSubagents {
 
   /** A `subagent_update` on `parent`: the first announces the child (its run is created now), later ones change it. */
   apply(parent: AcpSession, report: AcpSubagentReport): void {
-    const { sessions, recorder } = this.deps;
+    const { sessions, runs } = this.deps;
     const known = sessions.get(report.sessionId);
     if (known && this.parentOf(known.sessionId) !== parent.sessionId) {
       // Ownership never changes, and a session of this window is nobody's child.
@@ -99,7 +97,7 @@ export class AcpSubagents {
     if (report.state) {
       fields.state = report.state;
     }
-    const recorded = recorder.fields(child.sessionId, fields);
+    const recorded = runs.fields(child.sessionId, fields);
     void (known ? recorded : recorded.then(() => this.deps.save(child))).catch((error: unknown) => this.deps.log.error(`Could not store subagent ${child.sessionId}: ${errorText(error)}`));
   }
 }

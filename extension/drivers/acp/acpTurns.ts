@@ -1,6 +1,6 @@
 /**
  * Prompt turns of ACP sessions, and what the agent sends during them. A turn is one `session/prompt`; its updates
- * are mapped (acpEventMapping.ts) and folded into the run through the recorder, so they are journaled as they come;
+ * are mapped (acpEventMapping.ts) and folded into the run through the kit's door, so they are journaled as they come;
  * the response's stop reason ends the turn visibly. A message sent while a turn runs waits in the session's
  * queue (editable) and goes out when the turn ends — the agent takes one prompt at a time. Stop is `session/cancel`,
  * and every permission request of the session still waiting is answered `cancelled`, as the spec requires.
@@ -15,8 +15,7 @@ import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcrip
 import type { DriverLog } from '../connectionManager';
 import type { DriverRuns } from '../kit/driverRuns';
 import { errorText, failureOf } from '../kit/errors';
-import type { RunRecorder } from '../kit/runRecorder';
-import { journalRecord } from '../kit/journalRecords';
+import { runInput } from '../kit/journalRecords';
 import type { AcpConnection } from './acpConnection';
 import { mapAcpUpdate, stopReasonText } from './acpEventMapping';
 import type { AcpSideEffects } from './acpEventMapping';
@@ -28,7 +27,6 @@ import { planPanel } from './acpPlanPanel';
 import { AcpSubagents } from './acpSubagents';
 
 export interface AcpTurnDeps {
-  readonly recorder: RunRecorder<never>;
   readonly runs: DriverRuns;
   readonly sessions: AcpSessions;
   readonly log: DriverLog;
@@ -61,7 +59,7 @@ export class AcpTurns {
 
   constructor(private readonly deps: AcpTurnDeps) {
     this.subagents = new AcpSubagents(deps);
-    const record = (runId: string, event: RunEvent): void => void deps.recorder.event(runId, event).catch((error: unknown) => deps.log.error(`Could not store session ${runId}: ${errorText(error)}`));
+    const record = (runId: string, event: RunEvent): void => void deps.runs.event(runId, event);
     this.elicitations = new AcpElicitations({ connectionId: deps.connectionId, knows: (id) => deps.sessions.get(id) !== undefined, record });
   }
 
@@ -80,7 +78,7 @@ export class AcpTurns {
       void this.record(session, event);
     }
     if (effects.plan) {
-      void this.deps.recorder.panels(session.sessionId, [planPanel(effects.plan)]);
+      void this.deps.runs.panels(session.sessionId, [planPanel(effects.plan)]);
     }
     if (effects.subagent) {
       this.subagents.apply(session, effects.subagent);
@@ -112,8 +110,8 @@ export class AcpTurns {
       }
       // The run waits for a person now (the tree, the board and the status say so), until the request is answered:
       // the card and the state go into the model in one step.
-      await this.deps.recorder
-        .record(session.sessionId, [journalRecord.event(event), journalRecord.fields({ state: 'waiting_approval' })])
+      await this.deps.runs
+        .record(session.sessionId, [runInput.event(event), runInput.fields({ state: 'waiting_approval' })])
         .catch((error: unknown) => this.deps.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
     }, (error: unknown) => this.deps.log.error(`Session ${session.sessionId}: the permission request could not be shown: ${errorText(error)}`));
     withdrawn?.addEventListener('abort', () => void this.withdraw(session, opened.approvalId, folded), { once: true });
@@ -127,9 +125,7 @@ export class AcpTurns {
     }
     // The card is folded once its proposal was read: expire it after that (a card never shown is never folded).
     await folded;
-    if (this.deps.runs.get(session.sessionId)?.pendingApprovals.includes(approvalId)) {
-      await this.record(session, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The agent withdrew this request.' });
-    }
+    await this.deps.runs.expireApprovals(session.sessionId, 'The agent withdrew this request.', (id) => id === approvalId);
     if (session.turn && !this.permissions.hasWaiting(session.sessionId)) {
       await this.setState(session, 'running');
     }
@@ -141,9 +137,9 @@ export class AcpTurns {
     return workspace ? workspace.readText(path).catch(() => null) : Promise.resolve(null);
   }
 
-  decide(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface): Promise<void> {
+  decide(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface, rule?: string): Promise<void> {
     this.permissions.decide(approvalId, decision);
-    const settled = this.deps.recorder.event(runId, { kind: 'approvalSettled', approvalId, decision, by });
+    const settled = this.deps.runs.event(runId, { kind: 'approvalSettled', approvalId, decision, by, ...(rule !== undefined ? { rule } : {}) });
     const session = this.deps.sessions.get(runId);
     if (session?.turn && !this.permissions.hasWaiting(runId)) {
       void this.setState(session, 'running');
@@ -186,7 +182,7 @@ export class AcpTurns {
     await this.record(session, { kind: 'userPrompt', text });
     await this.record(session, { kind: 'turn', turnId, phase: 'started' });
     // A detail from before (e.g. "Restored…") no longer applies once a turn runs.
-    await this.deps.recorder.fields(session.sessionId, { state: 'running', stateDetail: '' });
+    await this.deps.runs.fields(session.sessionId, { state: 'running', stateDetail: '' });
     // `@file` mentions go along as context (embedded or linked, as the agent's prompt capabilities allow).
     const blocks: ContentBlock[] = await promptBlocks(text, session.cwd, this.deps.promptCapabilities(), this.deps.workspace);
     let ended: RunEvent;
@@ -204,16 +200,15 @@ export class AcpTurns {
     session.turn = false;
     this.elicitations.cancelAll(session.sessionId, 'The turn ended first: the agent no longer waits for an answer.');
     await this.record(session, { kind: 'messageBoundary' });
-    for (const approvalId of this.permissions.cancelSession(session.sessionId)) {
-      await this.record(session, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The turn ended first.' });
-    }
+    const unanswered = new Set(this.permissions.cancelSession(session.sessionId));
+    await this.deps.runs.expireApprovals(session.sessionId, 'The turn ended first.', (id) => unanswered.has(id));
     // The turn's end and the state it leaves go into the model in one step: nobody sees one without the other.
     // An ACP session waits for the next message after every turn; it never ends by itself. The idle state's own
     // label says so ("Waiting for your message"): no detail to repeat it. After an agent that went away, its queue
     // waits for a restart and a session/load; the connection's failure says why.
     const after = agentGone ? { state: 'interrupted' as const, stateDetail: 'The agent stopped during the turn' } : { state: 'idle' as const, stateDetail: '' };
-    await this.deps.recorder
-      .record(session.sessionId, [journalRecord.event(ended), journalRecord.fields(after)])
+    await this.deps.runs
+      .record(session.sessionId, [runInput.event(ended), runInput.fields(after)])
       .catch((error: unknown) => this.deps.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
     if (agentGone) {
       return;
@@ -228,9 +223,8 @@ export class AcpTurns {
       throw new Error('The agent does not let the editor stop this subagent: stop its parent session instead.');
     }
     const connection = this.deps.connection();
-    for (const approvalId of this.permissions.cancelSession(session.sessionId)) {
-      await this.record(session, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The turn was cancelled.' });
-    }
+    const cancelled = new Set(this.permissions.cancelSession(session.sessionId));
+    await this.deps.runs.expireApprovals(session.sessionId, 'The turn was cancelled.', (id) => cancelled.has(id));
     // Like its permission requests, the turn's questions are answered `cancel` (the agent waits on them).
     this.elicitations.cancelAll(session.sessionId, 'The turn was cancelled: the question was withdrawn.');
     await connection?.cancel(session.sessionId);
@@ -241,16 +235,12 @@ export class AcpTurns {
     const waiting = new Set(this.permissions.cancelAll());
     this.elicitations.cancelAll(undefined, `The agent stopped: ${reason}`);
     for (const session of this.deps.sessions.all()) {
+      await this.deps.runs.expireApprovals(session.sessionId, reason, (id) => waiting.has(id));
       const run = this.deps.runs.get(session.sessionId);
-      for (const approvalId of run?.pendingApprovals ?? []) {
-        if (waiting.has(approvalId)) {
-          await this.record(session, { kind: 'approvalSettled', approvalId, expired: true, reason });
-        }
-      }
       // A subagent works without a turn of ours: it ends with its agent too.
       if (session.turn || (run?.parentRunId !== undefined && (run.state === 'running' || run.state === 'waiting_approval'))) {
         await this.record(session, { kind: 'notice', text: `The turn was interrupted: ${reason}`, level: 'error' });
-        await this.deps.recorder.fields(session.sessionId, { state: 'interrupted', stateDetail: reason });
+        await this.deps.runs.fields(session.sessionId, { state: 'interrupted', stateDetail: reason });
       }
     }
     this.deps.sessions.agentGone();
@@ -281,10 +271,10 @@ export class AcpTurns {
   }
 
   private setState(session: AcpSession, state: 'running' | 'waiting_approval'): Promise<void> {
-    return this.deps.recorder.fields(session.sessionId, { state }).catch((error: unknown) => this.deps.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
+    return this.deps.runs.fields(session.sessionId, { state });
   }
 
   private record(session: AcpSession, event: RunEvent): Promise<void> {
-    return this.deps.recorder.event(session.sessionId, event).catch((error: unknown) => this.deps.log.error(`Could not store session ${session.sessionId}: ${errorText(error)}`));
+    return this.deps.runs.event(session.sessionId, event);
   }
 }

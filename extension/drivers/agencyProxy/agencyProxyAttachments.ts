@@ -4,8 +4,6 @@
  * daemon no longer knows is marked lost (it restarted), and approvals restored from the journal are confirmed or
  * expired by what the daemon says. After a run's terminal event the daemon's snapshot gives its exact final state.
  */
-import { approvalKeyOf } from '../../model/modelTypes';
-import type { RunStore } from '../../model/runStore';
 import type { RunSnapshot } from '../../protocol/agencyProxy';
 import { isTerminalRunState as isWireTerminal } from '../../protocol/agencyProxy';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
@@ -28,7 +26,6 @@ export class AgencyProxyAttachments {
   private readonly attached = new Set<string>();
 
   constructor(
-    private readonly store: RunStore,
     private readonly parts: AgencyProxyRunParts,
     /** The open client, if any (the final-state read uses whichever is open by then). */
     private readonly client: () => AgencyProxyClient | undefined,
@@ -45,8 +42,8 @@ export class AgencyProxyAttachments {
     const known = new Set(runs.map((r) => r.runId));
     for (const run of model.all()) {
       if (!known.has(run.runId) && !isTerminalRunState(run.state) && !this.starting.has(run.runId)) {
-        model.event(run.runId, { kind: 'stateChanged', state: 'lost', detail: LOST_DETAIL, announce: true });
-        this.parts.expireApprovals(run.runId, 'The daemon no longer knows this run (it probably restarted).');
+        void model.event(run.runId, { kind: 'stateChanged', state: 'lost', detail: LOST_DETAIL, announce: true });
+        void this.parts.expireApprovals(run.runId, 'The daemon no longer knows this run (it probably restarted).');
         void this.parts.localChanges.finish(run.runId);
         await this.parts.saveRun(run.runId);
       }
@@ -60,7 +57,7 @@ export class AgencyProxyAttachments {
         continue; // followed live on this connection
       }
       const { state, detail } = mapRunState(snapshot.state);
-      model.upsert(snapshot.runId, {
+      void model.fields(snapshot.runId, {
         ...(existing ? {} : { title }),
         provider: snapshot.provider,
         // The snapshot repeats the requested model, '' for the provider's default; the name `session_opened` gave
@@ -83,7 +80,6 @@ export class AgencyProxyAttachments {
   /** Attaches the run after the last sequence held; a failed attach is logged (the next reconcile tries again). */
   async attach(client: AgencyProxyClient, runId: string): Promise<void> {
     const model = this.parts.runs;
-    const key = model.key(runId);
     const held = model.get(runId)?.lastSequence ?? 0;
     let snapshot: RunSnapshot;
     try {
@@ -100,10 +96,10 @@ export class AgencyProxyAttachments {
     // as the gap; record it here only when nothing past it has been folded yet (one gap item either way).
     const folded = model.get(runId)?.lastSequence ?? 0;
     if (snapshot.acknowledgedSequence > folded) {
-      this.store.dispatch({ type: 'runGap', runKey: key, from: folded, to: snapshot.acknowledgedSequence, reason: 'acknowledged by another client before this editor stored them' });
+      void model.gap(runId, folded, snapshot.acknowledgedSequence, 'acknowledged by another client before this editor stored them');
     }
     const { state, detail } = mapRunState(snapshot.state);
-    model.upsert(runId, { state: this.parts.activity.present(runId, state), ...(detail ? { stateDetail: detail } : {}) });
+    void model.fields(runId, { state: this.parts.activity.present(runId, state), ...(detail ? { stateDetail: detail } : {}) });
     this.confirmRestoredApprovals(runId, snapshot.state === 'waiting_approval');
   }
 
@@ -132,17 +128,12 @@ export class AgencyProxyAttachments {
    * still waits for approval confirms its unsettled requests; one that moved on answered them elsewhere.
    */
   private confirmRestoredApprovals(runId: string, daemonWaits: boolean): void {
-    const key = this.parts.runs.key(runId);
-    for (const approvalId of this.parts.runs.get(runId)?.pendingApprovals ?? []) {
-      const approval = this.store.state.approvals.get(approvalKeyOf(key, approvalId));
-      if (!approval || approval.live) {
-        continue;
-      }
-      if (daemonWaits) {
-        this.store.dispatch({ type: 'approvalChange', runKey: key, approvalId, change: { kind: 'live' } });
-      } else {
-        this.parts.runs.event(runId, { kind: 'approvalSettled', approvalId, expired: true, reason: 'The daemon no longer waits for it (answered elsewhere).' });
-      }
+    const { runs } = this.parts;
+    const restored = (runs.get(runId)?.pendingApprovals ?? []).filter((approvalId) => runs.approval(runId, approvalId)?.live === false);
+    if (daemonWaits) {
+      restored.forEach((approvalId) => runs.approvalLive(runId, approvalId));
+    } else if (restored.length > 0) {
+      void runs.expireApprovals(runId, 'The daemon no longer waits for it (answered elsewhere).', (approvalId) => restored.includes(approvalId));
     }
   }
 }

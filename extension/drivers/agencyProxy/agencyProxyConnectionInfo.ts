@@ -4,6 +4,8 @@
  * handshake says the daemon can do, as the model's capabilities and server description.
  */
 import type { Capability } from '../../model/modelTypes';
+import type { DriverRuns } from '../kit/driverRuns';
+import type { AgencyProxyCursor } from './agencyProxyRecords';
 import type { DriverContext } from '../connectionManager';
 import { AgencyProxyClient } from './client';
 import { checkSocketSecurity, resolveSocketPath } from './socketDiscovery';
@@ -28,12 +30,12 @@ export async function openAgencyProxyClient(ctx: DriverContext): Promise<{ clien
  * Publishes what the new connection is: the socket's security warning (logged only when it differs from
  * `lastWarning`; returned to be passed next time), the capabilities and the server.
  */
-export function publishAgencyProxyConnection(ctx: DriverContext, client: AgencyProxyClient, socketPath: string, lastWarning: string): string {
+export function publishAgencyProxyConnection(ctx: DriverContext, runs: DriverRuns<AgencyProxyCursor>, client: AgencyProxyClient, socketPath: string, lastWarning: string): string {
   const warning = checkSocketSecurity(socketPath).warnings.join(' ');
   if (warning && warning !== lastWarning) {
     ctx.log.warn(warning);
   }
-  ctx.store.dispatch({ type: 'connectionInfo', connectionId: ctx.connectionId, warning });
+  runs.connectionInfo({ warning });
   // `run.interactive`: a run may stay open for follow-ups (New Run asks); `runs.refresh`: the run list is only read.
   const capabilities = new Set<Capability>(['run.start', 'run.interactive', 'runs.refresh', 'changeSets.local']);
   for (const c of client.capabilities) {
@@ -41,10 +43,7 @@ export function publishAgencyProxyConnection(ctx: DriverContext, client: AgencyP
       capabilities.add(mapped);
     }
   }
-  ctx.store.dispatch({
-    type: 'connectionInfo',
-    connectionId: ctx.connectionId,
-    capabilities: [...capabilities],
+  runs.connectionInfo({ capabilities: [...capabilities],
     serverDescription: `${client.serverName} ${client.version.major}.${client.version.minor}`,
   });
   return warning;

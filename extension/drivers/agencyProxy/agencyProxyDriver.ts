@@ -9,7 +9,8 @@
  *
  * The class wires its parts: `agencyProxyConnectionInfo.ts` (opening a client), `agencyProxyAttachments.ts`
  * (reconcile and attach), `agencyProxyEventFolder.ts` (events into the model), `agencyProxyRunStart.ts`,
- * `agencyProxyLocalChanges.ts` and `agencyProxyJournal.ts`. Reconnecting and cleanup are the base driver's.
+ * `agencyProxyLocalChanges.ts` and `agencyProxyRecords.ts` (what is journaled, and how a run comes back).
+ * Reconnecting, cleanup and the door into the model (journaled) are the base driver's.
  */
 import { toDisposable } from '../../base/emitter';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
@@ -25,9 +26,11 @@ import { isAgencyProxyError } from './agencyProxyError';
 import { AgencyProxyAttachments } from './agencyProxyAttachments';
 import { openAgencyProxyClient, publishAgencyProxyConnection } from './agencyProxyConnectionInfo';
 import { AgencyProxyEventFolder } from './agencyProxyEventFolder';
-import { AgencyProxyJournal } from './agencyProxyJournal';
 import { AgencyProxyLocalChanges } from './agencyProxyLocalChanges';
 import type { AgencyProxyRunParts } from './agencyProxyRunParts';
+import type { AgencyProxyCursor } from './agencyProxyRecords';
+import { agencyProxyCheckpointBooks, agencyProxyCursorSchema, agencyProxyRestorePolicy } from './agencyProxyRecords';
+import type { Journaling } from '../kit/runJournaling';
 import { startAgencyProxyRun } from './agencyProxyRunStart';
 import type { AgencyProxyClient } from './client';
 import { AckTracker } from './ackTracker';
@@ -36,10 +39,11 @@ import { planContinuation } from './continueRun';
 import { RunActivityBook } from './runActivityBook';
 import { RunOwnership } from './runOwnership';
 
-export class AgencyProxyDriver extends BaseDriver implements Driver {
+export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements Driver {
   readonly protocol = 'agency-proxy' as const;
+  protected readonly journaling: Journaling<AgencyProxyCursor>;
   private client: AgencyProxyClient | undefined;
-  private readonly journal: AgencyProxyJournal;
+  private loaded: Promise<void> | undefined;
   private lastWarning = '';
   private readonly parts: AgencyProxyRunParts;
   private readonly attachments: AgencyProxyAttachments;
@@ -47,7 +51,6 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
 
   constructor(ctx: DriverContext) {
     super(ctx);
-    this.journal = new AgencyProxyJournal(ctx, () => this.parts);
     const ownership = new RunOwnership();
     const acks = this.driverScope.add(
       new AckTracker(
@@ -56,28 +59,36 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
         (message) => ctx.log.warn(message),
       ),
     );
+    const activity = new RunActivityBook();
+    const saveRun = (runId: string): Promise<void> => this.runs.saveRun(runId, { ...ownership.extraOf(runId), ...this.parts.localChanges.extraOf(runId) });
     this.parts = {
       runs: this.runs,
       log: ctx.log,
       acks,
       ownership,
-      activity: new RunActivityBook(),
-      localChanges: new AgencyProxyLocalChanges(ctx.store, this.runs, ctx.log, (runId) => this.journal.saveRun(runId)),
-      storeEvent: (runId, sequence, records) => this.journal.storeEvent(runId, sequence, records),
-      saveRun: (runId) => this.journal.saveRun(runId),
-      recordLocal: (runId, event) => this.journal.recordLocal(runId, event),
-      expireApprovals: (runId, reason) => {
-        this.expireApprovals(runId, reason);
+      activity,
+      localChanges: new AgencyProxyLocalChanges(this.runs, ctx.log, saveRun),
+      storeEvent: (runId, sequence, inputs) => {
+        this.runs.record(runId, inputs).then(
+          () => {
+            acks.stored(runId, sequence);
+            acks.schedule(runId);
+          },
+          (error: unknown) => ctx.log.error(`Could not store run ${runId} (events stay unacknowledged): ${String(error)}`),
+        );
+      },
+      saveRun,
+      recordLocal: (runId, event) => this.runs.event(runId, event),
+      expireApprovals: async (runId, reason) => {
+        await this.runs.expireApprovals(runId, reason);
         acks.approvalsGone(runId);
       },
     };
-    this.attachments = new AgencyProxyAttachments(ctx.store, this.parts, () => this.client);
+    this.journaling = { cursor: agencyProxyCursorSchema, books: agencyProxyCheckpointBooks({ acks, activity, ownership }) };
+    this.attachments = new AgencyProxyAttachments(this.parts, () => this.client);
     this.folder = new AgencyProxyEventFolder(this.parts, (runId) => this.attachments.refreshFinalState(runId));
   }
 
-  override flushStorage(): Promise<void> {
-    return this.journal.flush();
-  }
 
   async listProviders(): Promise<readonly ProviderChoice[]> {
     const providers = await this.requireClient().probeProviders();
@@ -106,7 +117,7 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
       throw new DriverError(`Unknown run ${runId}.`);
     }
     this.parts.ownership.own(runId);
-    await this.journal.saveRun(runId);
+    await this.parts.saveRun(runId);
     this.parts.acks.schedule(runId); // what is already stored may go now
   }
 
@@ -140,7 +151,7 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
       // Never retried: inject_message is not deduplicated by the daemon (a retry could deliver it twice).
       throw toDriverError(error);
     }
-    await this.journal.recordLocal(runId, { kind: 'userPrompt', text, note: 'sent while running' });
+    await this.runs.event(runId, { kind: 'userPrompt', text, note: 'sent while running' });
   }
 
   async cancelRun(runId: string): Promise<void> {
@@ -154,7 +165,7 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
     }
   }
 
-  async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface = 'palette'): Promise<void> {
+  async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface = 'palette', rule?: string): Promise<void> {
     if (decision === 'deny_always') {
       throw new DriverError('AgencyProxy has no "deny similar": deny this request instead.');
     }
@@ -165,8 +176,8 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
     }
     this.parts.acks.approvalAnswered(runId, approvalId);
     // Journaled after the run's own events that arrived meanwhile (even its end): a replay still ends decided,
-    // because replayed terminal events expire nothing (see AgencyProxyJournal.load's `ended`, run after the records).
-    await this.journal.recordLocal(runId, { kind: 'approvalSettled', approvalId, decision, by });
+    // because replayed terminal events expire nothing (see the restore policy's `restored`, run after the records).
+    await this.runs.event(runId, { kind: 'approvalSettled', approvalId, decision, by, ...(rule !== undefined ? { rule } : {}) });
     this.parts.acks.schedule(runId);
   }
 
@@ -235,7 +246,7 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
     if (!connection.isOpen) {
       return; // disconnected meanwhile: the client is closed again
     }
-    this.lastWarning = publishAgencyProxyConnection(this.ctx, client, socketPath, this.lastWarning);
+    this.lastWarning = publishAgencyProxyConnection(this.ctx, this.runs, client, socketPath, this.lastWarning);
     this.client = client;
     this.attachments.clear();
     client.onWarning((w) => this.ctx.log.warn(w.message));
@@ -259,13 +270,20 @@ export class AgencyProxyDriver extends BaseDriver implements Driver {
     return this.client;
   }
 
-  // --- journaling (agencyProxyJournal.ts) --------------------------------------------------------------------------
+  // --- after a reload (agencyProxyRecords.ts) -----------------------------------------------------------------------
 
+  /** Rebuilds stored transcripts and the books beside them once, before the first connect. */
   protected override loadStorage(): Promise<void> {
-    return this.journal.load();
-  }
-
-  protected override closeStorage(): Promise<void> {
-    return this.journal.close();
+    const { acks, activity, ownership, localChanges, expireApprovals } = this.parts;
+    this.loaded ??= this.runs.replay(
+      agencyProxyRestorePolicy({ acks, activity, ownership }, {
+        restore: (stored) => localChanges.restore(stored.runId, stored.extra),
+        ended: async (runId) => {
+          await expireApprovals(runId, 'The run had ended before a decision was made.');
+          void localChanges.finish(runId);
+        },
+      }),
+    );
+    return this.loaded;
   }
 }

@@ -1,12 +1,12 @@
 /**
- * Folds live AgencyProxy run events into the model: the wire event becomes the journal's records (model events, the
- * fields they imply, the activity and provider session as a cursor: agencyProxyRecords.ts), which are dispatched
- * and journaled in one go, and the books beside the model follow it — approvals hold back acks, a provider session
+ * Folds live AgencyProxy run events into the model: the wire event becomes model inputs (events, the fields they
+ * imply, the activity and provider session as a cursor: agencyProxyRecords.ts), which the kit's door folds and
+ * journals in one go, and the books beside the model follow it — approvals hold back acks, a provider session
  * is remembered for continueInNewRun, answering/waiting is tracked (runActivityBook.ts). A terminal event expires
  * what the run still waits for and finishes its local change set. A reload does not come through here: it
- * dispatches the journaled records as they are (agencyProxyJournal.ts), touching nothing outside the model.
+ * folds the journaled inputs again as they are (agencyProxyRecords.ts), touching nothing outside the model.
  *
- * Frames come a socket read at a time. A frame whose records are a lone streamed chunk (text, reasoning: nothing
+ * Frames come a socket read at a time. A frame whose inputs are a lone streamed chunk (text, reasoning: nothing
  * else changed) is held by the kit's `StreamedChunks`, which folds it with the chunks that follow it in the read;
  * any other frame, and the end of the read, records what is held first. So a read of 500 text chunks is one model
  * step, one journal line, one patch, and one `stored` for acks through its last sequence.
@@ -26,7 +26,7 @@ export class AgencyProxyEventFolder {
     /** After a live terminal event: the snapshot's exact final state. */
     private readonly readFinalState: (runId: string) => Promise<void>,
   ) {
-    this.chunks = new StreamedChunks((runId, record) => this.parts.storeEvent(runId, record.q!, [record]));
+    this.chunks = new StreamedChunks((runId, input) => this.parts.storeEvent(runId, input.sequence!, [input]));
   }
 
   /** The event frames of one socket read, in wire order. */
@@ -51,7 +51,7 @@ export class AgencyProxyEventFolder {
     let run = runs.get(frame.run_id);
     if (!run) {
       this.chunks.flush();
-      runs.upsert(frame.run_id, { title: frame.run_id, state: 'running' });
+      void runs.fields(frame.run_id, { title: frame.run_id, state: 'running' });
       run = runs.get(frame.run_id)!;
     }
     const held = this.chunks.heldSequence(frame.run_id);
@@ -81,7 +81,7 @@ export class AgencyProxyEventFolder {
   private fold(runId: string, sequence: number, event: WireRunEvent, folded: AgencyProxyFold): boolean {
     const { acks } = this.parts;
     // Dispatched before the books below look at the run (an expiry reads its pending approvals).
-    this.parts.storeEvent(runId, sequence, folded.records);
+    this.parts.storeEvent(runId, sequence, folded.inputs);
     if (event.type === 'approval_requested') {
       acks.approvalRequested(runId, event.payload.approval_id, sequence);
     }
@@ -89,7 +89,7 @@ export class AgencyProxyEventFolder {
       void this.parts.saveRun(runId); // the session a lost run is continued from (continueInNewRun)
     }
     if (folded.terminal) {
-      this.parts.expireApprovals(runId, 'The run ended before a decision was made.');
+      void this.parts.expireApprovals(runId, 'The run ended before a decision was made.');
       void this.parts.localChanges.finish(runId);
       void this.readFinalState(runId);
     }
@@ -99,9 +99,9 @@ export class AgencyProxyEventFolder {
 
 /** The chunk a frame folds into, when that is all it does (no fields, cursor, session, state or end). */
 function loneChunkOf(folded: AgencyProxyFold, event: WireRunEvent): StreamedChunk | undefined {
-  if (folded.records.length !== 1 || folded.terminal || folded.sessionChanged || folded.becameIdle || event.type === 'approval_requested') {
+  if (folded.inputs.length !== 1 || folded.terminal || folded.sessionChanged || folded.becameIdle || event.type === 'approval_requested') {
     return undefined;
   }
-  const record = folded.records[0]!;
-  return 'e' in record && isStreamedChunk(record.e) ? record.e : undefined;
+  const input = folded.inputs[0]!;
+  return 'event' in input && isStreamedChunk(input.event) ? input.event : undefined;
 }

@@ -10,8 +10,8 @@ import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { DriverLog } from '../connectionManager';
 import { CoalescedTasks } from '../kit/coalescedTasks';
 import type { DriverRuns } from '../kit/driverRuns';
-import { storeChangeSetSink } from '../kit/localChangeSetSink';
-import type { RunStore } from '../../model/runStore';
+import { runsChangeSetSink } from '../kit/localChangeSetSink';
+import type { AgencyProxyCursor } from './agencyProxyRecords';
 
 export class AgencyProxyLocalChanges {
   private readonly changes: LocalChangeSets;
@@ -20,13 +20,12 @@ export class AgencyProxyLocalChanges {
   private readonly interim = new CoalescedTasks();
 
   constructor(
-    store: RunStore,
-    private readonly runs: DriverRuns,
+    private readonly runs: DriverRuns<AgencyProxyCursor>,
     log: DriverLog,
     /** Stores the run (with `extraOf`) after its record changed. */
     private readonly saveRun: (runId: string) => Promise<void>,
   ) {
-    this.changes = new LocalChangeSets(storeChangeSetSink(store, runs.connectionId, log));
+    this.changes = new LocalChangeSets(runsChangeSetSink(runs, log));
   }
 
   /** Snapshots the workspace as a new run starts (nothing when it is not a git work tree). */

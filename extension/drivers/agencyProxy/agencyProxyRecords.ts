@@ -1,34 +1,32 @@
 /**
- * The AgencyProxy driver's journal, in the kit's one format (kit/journalRecords.ts): a daemon event is journaled as
- * the model events it maps to (the first with its sequence), the run fields it implies, and — when they changed —
- * a cursor with the run's activity (answering / idle / waiting, which the daemon cannot tell, runActivity.ts) and
- * its provider session. A reload dispatches those records as they are: nothing is parsed or mapped from the wire.
- * The ack bookkeeping comes back from the records themselves: the highest sequence held, the sequence of each
- * approval request, the messages injected and the decisions sent.
+ * What the AgencyProxy driver folds into the model and journals through the kit's door (kit/driverRuns.ts): a
+ * daemon event becomes the model events it maps to (the first with its sequence), the run fields it implies, and —
+ * when they changed — a cursor with the run's activity (answering / idle / waiting, which the daemon cannot tell,
+ * runActivity.ts) and its provider session. A reload folds those inputs again as they are: nothing is parsed or
+ * mapped from the wire. The ack bookkeeping comes back from the inputs themselves: the highest sequence held, the
+ * sequence of each approval request, the messages injected and the decisions sent.
  *
  * 0.1.0 journals (`{s, e: wire event}` and `{l: model event}`) still load: each wire event goes through the wire
- * schema and the mapping once, at load, with scratch books, giving exactly the records the live code writes.
+ * schema and the mapping once, at load, with scratch books, giving exactly the inputs the live code folds.
  */
 import * as z from 'zod/mini';
-import type { RunEvent as ModelRunEvent, RunFields } from '../../model/modelActions';
-import type { RunStore } from '../../model/runStore';
+import type { RunEvent as ModelRunEvent } from '../../model/modelActions';
 import type { RunEvent as WireRunEvent } from '../../protocol/agencyProxy';
 import { RunEventSchema } from '../../protocol/agencyProxy';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { StoredRun } from '../../storage/runJournal';
-import type { DriverContext } from '../connectionManager';
-import type { JournalRecord } from '../kit/journalRecords';
-import { journalRecord } from '../kit/journalRecords';
-import type { LegacyDecoder, ReplayHandlers } from '../kit/runRecorder';
-import { connectionRecorder } from '../kit/connectionJournal';
-import type { RunRecorder } from '../kit/runRecorder';
+import type { RunInput } from '../kit/journalRecords';
+import { runInput } from '../kit/journalRecords';
+import type { LegacyDecoder } from '../kit/runRecorder';
+import type { CheckpointBooks } from '../kit/runCheckpoints';
+import type { RestorePolicy } from '../kit/runJournaling';
+import { storedStateOf } from '../kit/runJournaling';
 import type { AckTracker } from './ackTracker';
 import type { StreamedChunk } from '../kit/streamedChunks';
 import { mapAgencyProxyEvent, mapChunkEvent } from './eventMapping';
 import type { RunActivity } from './runActivity';
 import { RunActivityBook } from './runActivityBook';
 import { RunOwnership } from './runOwnership';
-import { runFieldsOf } from './storedRuns';
 
 const activitySchema = z.object({
   phase: z.enum(['answering', 'idle', 'waiting_approval', 'ended']),
@@ -40,13 +38,7 @@ const activitySchema = z.object({
 /** What the driver needs besides the model events to resume a run after a reload. */
 export const agencyProxyCursorSchema = z.object({ activity: z.optional(activitySchema), session: z.optional(z.string()) });
 export type AgencyProxyCursor = z.infer<typeof agencyProxyCursorSchema>;
-export type AgencyProxyRecorder = RunRecorder<AgencyProxyCursor>;
-type ApRecord = JournalRecord<AgencyProxyCursor>;
-
-/** The connection's recorder: its journal lives in the extension's storage, one directory per profile. */
-export function agencyProxyRecorder(ctx: DriverContext): AgencyProxyRecorder {
-  return connectionRecorder(ctx, agencyProxyCursorSchema);
-}
+type ApInput = RunInput<AgencyProxyCursor>;
 
 /** The books a daemon event updates while it is mapped. */
 export interface AgencyProxyFoldBooks {
@@ -54,9 +46,9 @@ export interface AgencyProxyFoldBooks {
   readonly ownership: RunOwnership;
 }
 
-/** One daemon event, mapped: the records that fold it in, and what the driver does next. */
+/** One daemon event, mapped: the inputs that fold it in, and what the driver does next. */
 export interface AgencyProxyFold {
-  readonly records: readonly ApRecord[];
+  readonly inputs: readonly ApInput[];
   /** The run reached a terminal event: re-read the snapshot for the final state. */
   readonly terminal: boolean;
   /** The event named a new provider session for the run: store it with the run (continueInNewRun uses it). */
@@ -88,7 +80,7 @@ export function agencyProxySteadyChunk(books: AgencyProxyFoldBooks, runId: strin
 export function agencyProxyFold(books: AgencyProxyFoldBooks, runId: string, sequence: number, event: WireRunEvent): AgencyProxyFold {
   const mapped = mapAgencyProxyEvent(event);
   // Every daemon event moves the run's sequence, so one that maps to nothing still folds in as a boundary.
-  const records: ApRecord[] = (mapped.events.length > 0 ? mapped.events : [BOUNDARY]).map((e, i) => journalRecord.event(e, i === 0 ? sequence : undefined));
+  const inputs: ApInput[] = (mapped.events.length > 0 ? mapped.events : [BOUNDARY]).map((e, i) => runInput.event(e, i === 0 ? sequence : undefined));
   // Written only when something changed (most events are text chunks: nothing to keep beside them).
   let cursor: { activity?: RunActivity; session?: string } | undefined;
   const session = event.type === 'session_opened' ? event.payload.provider_session_id : undefined;
@@ -97,21 +89,21 @@ export function agencyProxyFold(books: AgencyProxyFoldBooks, runId: string, sequ
     cursor = { session };
   }
   if (mapped.fields) {
-    records.push(journalRecord.fields(mapped.fields));
+    inputs.push(runInput.fields(mapped.fields));
   }
   const before = books.activity.activityOf(runId);
   const change = books.activity.observe(runId, event);
   if (change.state) {
-    records.push(journalRecord.fields({ state: change.state }));
+    inputs.push(runInput.fields({ state: change.state }));
   }
   const after = books.activity.activityOf(runId);
   if (after && after !== before && (!before || !sameActivity(before, after))) {
     cursor = { ...cursor, activity: after };
   }
   if (cursor) {
-    records.push(journalRecord.cursor(cursor));
+    inputs.push(runInput.cursor(cursor));
   }
-  return { records, terminal: mapped.terminal === true, sessionChanged, becameIdle: change.becameIdle };
+  return { inputs, terminal: mapped.terminal === true, sessionChanged, becameIdle: change.becameIdle };
 }
 
 const isObject = (v: unknown): v is { readonly [key: string]: unknown } => v !== null && typeof v === 'object';
@@ -122,13 +114,13 @@ export function legacyAgencyProxyDecoder(runId: string): LegacyDecoder {
   return (line) => {
     if (isObject(line) && typeof line.s === 'number') {
       const parsed = RunEventSchema.safeParse(line.e);
-      return parsed.success ? agencyProxyFold(scratch, runId, line.s, parsed.data).records : undefined;
+      return parsed.success ? agencyProxyFold(scratch, runId, line.s, parsed.data).inputs : undefined;
     }
-    return isObject(line) && 'l' in line ? [{ v: 2, e: line.l }] : undefined;
+    return isObject(line) && 'l' in line ? [{ event: line.l }] : undefined;
   };
 }
 
-/** What a run checkpoint keeps of the books the `record` handler below rebuilds (kit/runCheckpoints.ts). */
+/** What a run checkpoint keeps of the books the policy's `record` below rebuilds (kit/runCheckpoints.ts). */
 const savedBooksSchema = z.object({
   durable: z.number(),
   approvals: z.array(z.tuple([z.string(), z.number()])),
@@ -142,31 +134,55 @@ export interface AgencyProxyBooks extends AgencyProxyFoldBooks {
   readonly acks: AckTracker;
 }
 
+/** The books a run checkpoint carries for the driver (its journaling terms). */
+export function agencyProxyCheckpointBooks(books: AgencyProxyBooks): CheckpointBooks {
+  return {
+    save: (runId) => {
+      const activity = books.activity.activityOf(runId);
+      const session = books.ownership.sessionOf(runId);
+      return { ...books.acks.saved(runId), ...(activity ? { activity } : {}), ...(session !== undefined ? { session } : {}) };
+    },
+    restore: (runId, saved) => {
+      const parsed = savedBooksSchema.safeParse(saved);
+      if (!parsed.success) {
+        return false;
+      }
+      books.acks.restore(runId, parsed.data);
+      if (parsed.data.activity) {
+        books.activity.restore(runId, parsed.data.activity);
+      }
+      books.ownership.noteSession(runId, parsed.data.session);
+      return true;
+    },
+  };
+}
+
 /** What the driver itself does while its journal is replayed. */
 export interface AgencyProxyReplayHooks {
   /** A stored run is about to come back: restore what its index entry keeps for the driver (local change set). */
   restore(stored: StoredRun): void;
   /** A run that had ended came back: what is still unsettled expired, its change set can be finished. */
-  ended(runId: string): void;
+  ended(runId: string): Promise<void>;
 }
 
-/** How the AgencyProxy driver replays its journal (RunRecorder.replay). */
-export function agencyProxyReplay(store: Pick<RunStore, 'dispatch'>, connectionId: string, books: AgencyProxyBooks, hooks: AgencyProxyReplayHooks): ReplayHandlers<AgencyProxyCursor> {
-  const applyFields = (runId: string, fields: RunFields) => store.dispatch({ type: 'runUpserted', connectionId, runId, fields });
+/** How a stored AgencyProxy run comes back after a reload (DriverRuns.replay). */
+export function agencyProxyRestorePolicy(books: AgencyProxyBooks, hooks: AgencyProxyReplayHooks): RestorePolicy<AgencyProxyCursor> {
   return {
     open: (stored) => {
       books.ownership.restore(stored.runId, stored.extra);
       hooks.restore(stored);
-      return runFieldsOf(stored);
+      return true;
     },
+    // Replaying terminal events must not touch the daemon; the stored state is the last one we knew.
+    state: 'as indexed',
     legacy: (stored) => legacyAgencyProxyDecoder(stored.runId),
-    record: (runId, record) => {
-      if ('e' in record) {
-        const e = record.e;
-        if (record.q !== undefined) {
-          books.acks.stored(runId, record.q);
+    record: (runId, input) => {
+      if ('event' in input) {
+        const e = input.event;
+        if (input.sequence !== undefined) {
+          books.acks.stored(runId, input.sequence);
           if (e.kind === 'approvalRequested') {
-            books.acks.approvalRequested(runId, e.approvalId, record.q);
+            books.acks.approvalRequested(runId, e.approvalId, input.sequence);
           }
         }
         if (e.kind === 'userPrompt' && e.note) {
@@ -175,41 +191,19 @@ export function agencyProxyReplay(store: Pick<RunStore, 'dispatch'>, connectionI
         if (e.kind === 'approvalSettled') {
           books.acks.approvalAnswered(runId, e.approvalId);
         }
-      } else if ('c' in record) {
-        if (record.c.activity) {
-          books.activity.restore(runId, record.c.activity);
+      } else if ('cursor' in input) {
+        if (input.cursor.activity) {
+          books.activity.restore(runId, input.cursor.activity);
         }
-        if (record.c.session) {
-          books.ownership.noteSession(runId, record.c.session);
+        if (input.cursor.session) {
+          books.ownership.noteSession(runId, input.cursor.session);
         }
       }
     },
-    books: {
-      save: (runId) => {
-        const activity = books.activity.activityOf(runId);
-        const session = books.ownership.sessionOf(runId);
-        return { ...books.acks.saved(runId), ...(activity ? { activity } : {}), ...(session !== undefined ? { session } : {}) };
-      },
-      restore: (runId, saved) => {
-        const parsed = savedBooksSchema.safeParse(saved);
-        if (!parsed.success) {
-          return false;
-        }
-        books.acks.restore(runId, parsed.data);
-        if (parsed.data.activity) {
-          books.activity.restore(runId, parsed.data.activity);
-        }
-        books.ownership.noteSession(runId, parsed.data.session);
-        return true;
-      },
-    },
-    close: (stored) => {
-      // Replaying terminal events must not touch the daemon; the stored state is the last one we knew.
-      const { state } = runFieldsOf(stored);
-      applyFields(stored.runId, { state });
-      if (state && isTerminalRunState(state)) {
+    restored: async (stored) => {
+      if (isTerminalRunState(storedStateOf(stored))) {
         // Only now, after the run's own journaled decisions were replayed: what is still unsettled expired.
-        hooks.ended(stored.runId);
+        await hooks.ended(stored.runId);
       }
     },
   };

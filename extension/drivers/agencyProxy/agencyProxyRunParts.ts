@@ -1,6 +1,6 @@
 /**
  * What the parts of the AgencyProxy driver share: the connection's runs, the books kept beside the model (acks,
- * ownership, activity, local change sets) and the driver's journaling and approval expiry. The driver builds one
+ * ownership, activity, local change sets) and what the driver adds to the kit's door (acks wait for what is stored). The driver builds one
  * and hands it to the parts it composes (attachments, event folding, run start), so none of them reaches into the
  * driver class itself.
  */
@@ -9,12 +9,12 @@ import type { DriverLog } from '../connectionManager';
 import type { DriverRuns } from '../kit/driverRuns';
 import type { AckTracker } from './ackTracker';
 import type { AgencyProxyLocalChanges } from './agencyProxyLocalChanges';
-import type { AgencyProxyFold } from './agencyProxyRecords';
+import type { AgencyProxyCursor, AgencyProxyFold } from './agencyProxyRecords';
 import type { RunActivityBook } from './runActivityBook';
 import type { RunOwnership } from './runOwnership';
 
 export interface AgencyProxyRunParts {
-  readonly runs: DriverRuns;
+  readonly runs: DriverRuns<AgencyProxyCursor>;
   readonly log: DriverLog;
   readonly acks: AckTracker;
   /** Runs this editor may acknowledge (started here or adopted), and their provider sessions (runOwnership.ts). */
@@ -22,13 +22,13 @@ export interface AgencyProxyRunParts {
   /** Answering or waiting for input: the daemon's snapshot cannot tell (runActivity.ts). */
   readonly activity: RunActivityBook;
   readonly localChanges: AgencyProxyLocalChanges;
-  /** Dispatches a daemon event's records and journals them; the event counts as stored for acks once on disk. */
-  storeEvent(runId: string, sequence: number, records: AgencyProxyFold['records']): void;
+  /** Folds a daemon event's inputs and journals them; the event counts as stored for acks once on disk. */
+  storeEvent(runId: string, sequence: number, inputs: AgencyProxyFold['inputs']): void;
   /** Stores the run's fields and extras in the journal's index. */
   saveRun(runId: string): Promise<void>;
   /** Folds an event the editor made itself (a prompt, a decision) and journals it. */
   recordLocal(runId: string, event: RunEvent): Promise<void>;
   /** Marks the run's pending approvals expired (the daemon no longer waits for them) and stops holding acks for them. */
-  expireApprovals(runId: string, reason: string): void;
+  expireApprovals(runId: string, reason: string): Promise<void>;
 }
 

@@ -32,7 +32,7 @@ export async function startAgencyProxyRun(
     state: 'starting',
     workspaceRoots: options.workspaceRoots,
   };
-  parts.runs.upsert(runId, fields);
+  void parts.runs.fields(runId, fields);
   attachments.starting.add(runId);
   parts.ownership.own(runId); // stored with the run below, before start_run is sent
   const interactive = options.interactive ?? true;
@@ -55,7 +55,7 @@ export async function startAgencyProxyRun(
   } catch (error) {
     // A retried start that meets `conflict` for our own fresh id means the first attempt went through.
     if (!isAgencyProxyError(error, 'conflict')) {
-      parts.runs.upsert(runId, { state: 'failed', stateDetail: errorText(error) });
+      void parts.runs.fields(runId, { state: 'failed', stateDetail: errorText(error) });
       await parts.saveRun(runId);
       throw toDriverError(error);
     }

@@ -19,6 +19,7 @@ import type { HiveSocketRole } from './hiveClientOptions';
 import { layoutFailure, probeFailure } from './hiveConnectFailure';
 import { HiveConnectionError } from './hiveErrors';
 import { createHivePoller } from './hivePoller';
+import type { DriverRuns } from '../kit/driverRuns';
 import type { HiveRoster } from './hiveRoster';
 import type { HiveStoreMirror } from './hiveStoreMirror';
 import { discoverHiveSockets } from './socketLayout';
@@ -48,6 +49,7 @@ export class HiveAgentSync {
     private readonly newClient: (socketPath: string, role: HiveSocketRole) => HiveClient,
     private readonly warnOnce: (key: string, message: string) => void,
     private readonly options: HiveAgentSyncOptions,
+    private readonly runs: DriverRuns,
   ) {
     this.poller = createHivePoller(() => this.poll(), options.timers, options.pollMinMs, options.pollMaxMs);
   }
@@ -68,7 +70,7 @@ export class HiveAgentSync {
     if (generation !== this.generation) {
       return;
     }
-    this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.ctx.connectionId, warning: layout.problems.join(' ') });
+    this.runs.connectionInfo({ warning: layout.problems.join(' ') });
     await this.roster.applyLayout(layout);
     await this.roster.readDescendants();
     await Promise.all(this.roster.all().map((b) => this.sync(b)));

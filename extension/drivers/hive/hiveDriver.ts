@@ -45,6 +45,8 @@ export type { HiveAgentSummary };
 
 export class HiveDriver extends BaseDriver implements Driver {
   readonly protocol = 'hive' as const;
+  /** The hive keeps every agent's inbox itself: a reload reads it again. */
+  protected readonly journaling = 'not journaled' as const;
   private readonly roster: HiveRoster;
   private readonly mirror: HiveStoreMirror;
   private readonly agentSync: HiveAgentSync;
@@ -60,16 +62,10 @@ export class HiveDriver extends BaseDriver implements Driver {
       (socketPath, role) => this.newClient(socketPath, role),
       (key, message) => this.warnOnce(key, message),
     );
-    this.mirror = new HiveStoreMirror(ctx.store, this.connectionId, this.roster, this.target, clock());
-    this.agentSync = new HiveAgentSync(
-      ctx,
-      this.target,
-      this.roster,
-      this.mirror,
-      (socketPath, role) => this.newClient(socketPath, role),
-      (key, message) => this.warnOnce(key, message),
-      { ...options, sweepMs: options.sweepMs ?? 120_000, clock },
-    );
+    this.mirror = new HiveStoreMirror(this.runs, this.roster, this.target, clock());
+    const newClient = (socketPath: string, role: HiveSocketRole): HiveClient => this.newClient(socketPath, role);
+    const sync = { ...options, sweepMs: options.sweepMs ?? 120_000, clock };
+    this.agentSync = new HiveAgentSync(ctx, this.target, this.roster, this.mirror, newClient, (key, message) => this.warnOnce(key, message), sync, this.runs);
   }
 
   /** The directory (or single socket) this profile watches. */

@@ -5,8 +5,7 @@
  */
 import type { RunFields } from '../../model/modelActions';
 import type { Capability } from '../../model/modelTypes';
-import { runKeyOf } from '../../model/modelTypes';
-import type { RunStore } from '../../model/runStore';
+import type { DriverRuns } from '../kit/driverRuns';
 import type { AgentBook, AgentRead } from './hiveAgentBook';
 import { agentStateDetail, hiveProviderText } from './hiveMapping';
 import type { HiveRoster } from './hiveRoster';
@@ -15,8 +14,8 @@ export class HiveStoreMirror {
   private lastConnection = '';
 
   constructor(
-    private readonly store: RunStore,
-    private readonly connectionId: string,
+    /** The kit's door (hive runs are not journaled: the hive itself keeps every inbox). */
+    private readonly runs: DriverRuns,
     private readonly roster: HiveRoster,
     /** The hive directory or socket, for texts. */
     private readonly target: string,
@@ -45,21 +44,20 @@ export class HiveStoreMirror {
       return false;
     }
     book.lastFields = json;
-    this.store.dispatch({ type: 'runUpserted', connectionId: this.connectionId, runId: book.name, fields });
+    void this.runs.fields(book.name, fields);
     return true;
   }
 
   /** Appends the read's new inbox items and replaces the panels if they changed. Returns whether anything did. */
   applyRead(book: AgentBook, read: AgentRead): boolean {
-    const runKey = runKeyOf(this.connectionId, book.name);
     for (const event of read.events) {
-      this.store.dispatch({ type: 'runEvent', runKey, event });
+      void this.runs.event(book.name, event);
     }
     let changed = read.events.length > 0;
     const panels = JSON.stringify(read.panels);
     if (panels !== book.lastPanels) {
       book.lastPanels = panels;
-      this.store.dispatch({ type: 'runPanels', runKey, panels: read.panels });
+      void this.runs.panels(book.name, read.panels, true);
       changed = true;
     }
     return changed;
@@ -94,7 +92,7 @@ export class HiveStoreMirror {
     const json = JSON.stringify(info);
     if (json !== this.lastConnection) {
       this.lastConnection = json;
-      this.store.dispatch({ type: 'connectionInfo', connectionId: this.connectionId, ...info });
+      this.runs.connectionInfo(info);
     }
   }
 }

@@ -5,13 +5,12 @@
  *   `errorText` (`connectionErrorText`) and `isFatal` deciding which stop retrying;
  * - two cleanup scopes: the connection's (`ConnectionScope`, a fresh one per attempt, ended when the connection is
  *   closed or lost) and the driver's (`driverScope`, disposed once with the driver);
- * - approval expiry: `expireApprovals` marks what a run still waits for as expired, through the model (or the
- *   driver's journal, `recordApprovalExpiry`); with `approvalsDieWithConnection` the base does it for every run of
- *   the connection whenever a connection ends, for daemons that forget approvals with their connection (SCV);
+ * - the one door into the model (`runs`, driverRuns.ts), journaled or not as the driver's `journaling` says;
+ *   with `approvalsDieWithConnection` the base expires what every run of the connection waits for whenever a
+ *   connection ends, for daemons that forget approvals with their connection (SCV);
  * - an awaitable `dispose`: stop the loop, close the connection, flush and close storage, dispose the scopes.
  */
 import { DisposableStore } from '../../base/emitter';
-import type { RunEvent } from '../../model/modelActions';
 import type { ProtocolName } from '../../model/modelTypes';
 import type { DriverContext } from '../connectionManager';
 import { ConnectionScope } from './connectionScope';
@@ -19,6 +18,7 @@ import { DriverRuns } from './driverRuns';
 import { DriverError, errorText } from './errors';
 import { ReconnectLoop } from './reconnectLoop';
 import type { ReconnectLoopOptions } from './reconnectLoop';
+import type { Journaling } from './runJournaling';
 
 export interface BaseDriverOptions {
   /** Backoff and time of the reconnect loop (tests shorten and drive them). */
@@ -32,13 +32,17 @@ export interface BaseDriverOptions {
   readonly approvalsDieWithConnection?: boolean;
 }
 
-type ApprovalExpiry = Extract<RunEvent, { kind: 'approvalSettled' }>;
-
-export abstract class BaseDriver {
+/** `C`: the driver's journal cursor (its resume state beside the model's inputs), `never` for none. */
+export abstract class BaseDriver<C = never> {
   abstract readonly protocol: ProtocolName;
   readonly connectionId: string;
-  /** This connection's runs in the store. */
-  protected readonly runs: DriverRuns;
+  /** This connection's runs: the driver's one door into the model. */
+  protected readonly runs: DriverRuns<C>;
+  /**
+   * Whether the runs are journaled, declared once by every driver (read at the door's first write): a field of the
+   * driver, so its checkpoint books may close over the driver's own books.
+   */
+  protected abstract readonly journaling: Journaling<C>;
   /** Disposed once, last, when the driver is disposed (emitters, timers, clients that outlive a connection). */
   protected readonly driverScope = new DisposableStore();
   private readonly loop: ReconnectLoop;
@@ -53,11 +57,11 @@ export abstract class BaseDriver {
     private readonly baseOptions: BaseDriverOptions = {},
   ) {
     this.connectionId = ctx.connectionId;
-    this.runs = new DriverRuns(ctx.store, ctx.connectionId);
+    this.runs = new DriverRuns<C>(ctx, () => this.journaling);
     this.loop = new ReconnectLoop({
       ...baseOptions.reconnect,
       connectOnce: (onLost) => this.attempt(onLost),
-      setState: (state) => ctx.store.dispatch({ type: 'connectionState', connectionId: this.connectionId, state }),
+      setState: (state) => this.runs.connectionState(state),
       describeError: (error) => ({ message: this.connectionErrorText(error), fatal: this.isFatal(error) }),
     });
   }
@@ -98,7 +102,7 @@ export abstract class BaseDriver {
 
   /** Resolves once everything folded so far is on disk (the window is about to go away; tests of a reload). */
   flushStorage(): Promise<void> {
-    return Promise.resolve();
+    return this.runs.flush();
   }
 
   protected get isDisposed(): boolean {
@@ -130,7 +134,7 @@ export abstract class BaseDriver {
 
   /** Closes the driver's storage for good (after the last flush). */
   protected closeStorage(): Promise<void> {
-    return Promise.resolve();
+    return this.runs.close();
   }
 
   /** Whether a failed attempt can never succeed by retrying (the loop then stops as `failed`). */
@@ -151,23 +155,6 @@ export abstract class BaseDriver {
     const lost = this.attemptLost ?? (() => undefined);
     this.current?.close();
     return this.openScope(lost);
-  }
-
-  /**
-   * Marks every approval of the run that is still pending as expired (the daemon no longer waits for it), through
-   * `recordApprovalExpiry`. Returns the ids it expired.
-   */
-  protected expireApprovals(runId: string, reason?: string): readonly string[] {
-    const pending = this.runs.get(runId)?.pendingApprovals ?? [];
-    for (const approvalId of pending) {
-      this.recordApprovalExpiry(runId, { kind: 'approvalSettled', approvalId, expired: true, ...(reason !== undefined ? { reason } : {}) });
-    }
-    return pending;
-  }
-
-  /** How an expiry reaches the model; a driver that journals its model events records it there too. */
-  protected recordApprovalExpiry(runId: string, event: ApprovalExpiry): void {
-    this.runs.event(runId, event);
   }
 
   private async attempt(onLost: (reason: string) => void): Promise<void> {
@@ -195,7 +182,7 @@ export abstract class BaseDriver {
         }
         if (this.baseOptions.approvalsDieWithConnection) {
           for (const run of this.runs.all()) {
-            this.expireApprovals(run.runId);
+            void this.runs.expireApprovals(run.runId);
           }
         }
         if (lostReason !== undefined) {

@@ -1,69 +1,242 @@
 /**
- * The runs of one connection in the store, as a driver reads and writes them: the run key, the run, and the writes
- * drivers make (fields of a run, an event or a gap in its transcript, its side panels, its change set). Helpers a
- * driver composes take this instead of the whole store so they cannot reach other connections' runs by accident.
+ * The one door between a driver and the model: every change a driver makes to its connection's runs goes through
+ * here — fields, events, gaps, panels, change sets, the prompt queue, approval expiry, resume state, the run index
+ * and the replay after a reload. The base driver owns it (`this.runs`); a driver never dispatches to the store.
+ *
+ * Whether the runs are journaled is chosen once per driver (`journaling`, an abstract member of BaseDriver): a
+ * journaled driver's fields, events (but the display-only ones, `DISPLAY_ONLY_EVENTS`), gaps, panels and approval
+ * expiries are folded and written in the same call, so what a reload replays is what the user saw live. Only the
+ * kit knows the disk encoding (journalRecords.ts); the door speaks the model's words (`RunInput`). Writes resolve
+ * once on disk; a failed write is logged here, once (`record` alone rejects: a driver that acknowledges what it
+ * stored must know).
  */
 import type { RunEvent, RunFields } from '../../model/modelActions';
-import type { ChangeSetInfo, Panel, RunInfo } from '../../model/modelTypes';
-import { runKeyOf } from '../../model/modelTypes';
-import type { RunStore } from '../../model/runStore';
+import type { ApprovalInfo, ChangeSetInfo, ConnectionInfo, Panel, QueueEntry, RunInfo } from '../../model/modelTypes';
+import { approvalKeyOf, runKeyOf } from '../../model/modelTypes';
+import type { StoredRun } from '../../storage/runJournal';
+import type { DriverContext } from '../connectionManager';
+import { errorText } from './errors';
+import type { RunInput } from './journalRecords';
+import { runInput } from './journalRecords';
+import type { RunRecorder } from './runRecorder';
+import { journalOf, replayRuns } from './runJournaling';
+import type { Journaling, RestorePolicy } from './runJournaling';
 
-export class DriverRuns {
-  constructor(
-    private readonly store: RunStore,
-    readonly connectionId: string,
-  ) {}
+/** Events that only show progress: folded into the model, never journaled (a reload shows the result instead). */
+export const DISPLAY_ONLY_EVENTS: ReadonlySet<RunEvent['kind']> = new Set(['toolProgress']);
 
+type ConnectionDetails = Omit<Extract<Parameters<DriverContext['store']['dispatch']>[0], { type: 'connectionInfo' }>, 'type' | 'connectionId'>;
+
+export class DriverRuns<C = never> {
+  private recorder: RunRecorder<C> | undefined;
+  private closed = false;
   /** The last key built: a stream asks for the same run's key once per frame. */
   private lastKey: { readonly runId: string; readonly key: string } | undefined;
+
+  constructor(
+    private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log'>,
+    /** Read once, at the first write or replay (the driver's own field, set after the base constructor ran). */
+    private readonly journaling: () => Journaling<C>,
+  ) {}
+
+  get connectionId(): string {
+    return this.ctx.connectionId;
+  }
 
   key(runId: string): string {
     const last = this.lastKey;
     if (last?.runId === runId) {
       return last.key;
     }
-    const key = runKeyOf(this.connectionId, runId);
+    const key = runKeyOf(this.ctx.connectionId, runId);
     this.lastKey = { runId, key };
     return key;
   }
 
   get(runId: string): RunInfo | undefined {
-    return this.store.state.runs.get(this.key(runId));
+    return this.ctx.store.state.runs.get(this.key(runId));
+  }
+
+  /** One approval of the run, as the model has it. */
+  approval(runId: string, approvalId: string): ApprovalInfo | undefined {
+    return this.ctx.store.state.approvals.get(approvalKeyOf(this.key(runId), approvalId));
   }
 
   /** Every run of this connection the store holds. */
   all(): RunInfo[] {
-    return [...this.store.state.runs.values()].filter((run) => run.connectionId === this.connectionId);
+    return [...this.ctx.store.state.runs.values()].filter((run) => run.connectionId === this.ctx.connectionId);
+  }
+
+  // --- Model inputs (journaled when the driver journals) ------------------------------------------------------------
+
+  /**
+   * Folds the inputs into the run and journals them when the driver journals; resolves once they are on disk,
+   * rejects when they could not be written.
+   */
+  record(runId: string, inputs: readonly RunInput<C>[]): Promise<void> {
+    const recorder = this.journal();
+    if (recorder) {
+      return recorder.record(runId, inputs);
+    }
+    if (this.closed && this.journaling() !== 'not journaled') {
+      return Promise.reject(new Error('The journal is closed.'));
+    }
+    for (const input of inputs) {
+      this.fold(runId, input);
+    }
+    return Promise.resolve();
   }
 
   /** Creates the run or updates its fields. */
-  upsert(runId: string, fields: RunFields): void {
-    this.store.dispatch({ type: 'runUpserted', connectionId: this.connectionId, runId, fields });
+  fields(runId: string, fields: RunFields): Promise<void> {
+    return this.quietly(runId, [runInput.fields(fields)]);
   }
 
-  /** One event into the run's transcript; `sequence` dedupes daemon events, `restored` marks a replay from storage. */
-  event(runId: string, event: RunEvent, options: { readonly sequence?: number; readonly restored?: boolean } = {}): void {
-    this.store.dispatch({
-      type: 'runEvent',
-      runKey: this.key(runId),
-      ...(options.sequence !== undefined ? { sequence: options.sequence } : {}),
-      event,
-      ...(options.restored ? { restored: true } : {}),
-    });
+  /** One event into the run's transcript (`sequence`: the daemon's, when it opens a daemon event). */
+  event(runId: string, event: RunEvent, sequence?: number): Promise<void> {
+    if (DISPLAY_ONLY_EVENTS.has(event.kind)) {
+      this.fold(runId, runInput.event(event, sequence));
+      return Promise.resolve();
+    }
+    return this.quietly(runId, [runInput.event(event, sequence)]);
   }
 
   /** Events in (from, to] are known to be lost. */
-  gap(runId: string, from: number, to: number, reason: string): void {
-    this.store.dispatch({ type: 'runGap', runKey: this.key(runId), from, to, reason });
+  gap(runId: string, from: number, to: number, reason: string): Promise<void> {
+    return this.quietly(runId, [runInput.gap({ from, to, reason })]);
   }
 
-  /** The run's side panels; `merge` replaces only the panels with the same ids. */
-  panels(runId: string, panels: readonly Panel[], merge = false): void {
-    this.store.dispatch({ type: 'runPanels', runKey: this.key(runId), panels, ...(merge ? { merge: true } : {}) });
+  /** The run's side panels, merged by id (`replace`: the run's panels are these, and only these). */
+  panels(runId: string, panels: readonly Panel[], replace = false): Promise<void> {
+    return this.quietly(runId, [runInput.panels(panels, replace)]);
   }
 
-  /** The run's change set (what the daemon delivered or the editor computed). */
+  /**
+   * Marks every approval of the run that is still pending as expired (nobody waits for it any more), with the
+   * reason shown on it (`which`: only those it picks). The one place approvals expire from a driver. Resolves to the ids it expired, once stored.
+   */
+  async expireApprovals(runId: string, reason?: string, which?: (approvalId: string) => boolean): Promise<readonly string[]> {
+    // Not one whose decision is on its way: the daemon may have it already, and the send's outcome settles it (the
+    // reducer would ignore the expiry live, but a replay — which has no `deciding` — would not). Folded before the
+    // first await: whoever reads the run next sees them expired.
+    const pending = (this.get(runId)?.pendingApprovals ?? []).filter((approvalId) => (which?.(approvalId) ?? true) && this.approval(runId, approvalId)?.status !== 'deciding');
+    if (pending.length > 0) {
+      await this.quietly(runId, pending.map((approvalId) => runInput.event({ kind: 'approvalSettled', approvalId, expired: true, ...(reason !== undefined ? { reason } : {}) })));
+    }
+    return pending;
+  }
+
+  /** Journals the driver's resume state for the run (a replay hands it back to the policy's `record`). */
+  cursor(runId: string, cursor: C): Promise<void> {
+    return this.quietly(runId, [runInput.cursor(cursor)]);
+  }
+
+  // --- What the model shows but no journal keeps -------------------------------------------------------------------
+
+  /** The run's change set (what the daemon delivered or the editor computed; drivers store it their own way). */
   changeSet(runId: string, changeSet: Omit<ChangeSetInfo, 'runKey'>): void {
-    this.store.dispatch({ type: 'changeSet', changeSet: { runKey: this.key(runId), ...changeSet } });
+    this.ctx.store.dispatch({ type: 'changeSet', changeSet: { runKey: this.key(runId), ...changeSet } });
   }
+
+  /** The run's editable prompt queue as the daemon has it now. */
+  queue(runId: string, queue: readonly QueueEntry[], paused: boolean): void {
+    this.ctx.store.dispatch({ type: 'runQueue', runKey: this.key(runId), queue, paused });
+  }
+
+  /** A restored approval's daemon confirmed it still waits: it may be answered again. */
+  approvalLive(runId: string, approvalId: string): void {
+    this.ctx.store.dispatch({ type: 'approvalChange', runKey: this.key(runId), approvalId, change: { kind: 'live' } });
+  }
+
+  /** What the connection says about itself (capabilities, daemon description, warnings). */
+  connectionInfo(details: ConnectionDetails): void {
+    this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.ctx.connectionId, ...details });
+  }
+
+  /** The connection's state (the reconnect loop's, or a driver's own verdict such as a failed restart). */
+  connectionState(state: ConnectionInfo['state']): void {
+    this.ctx.store.dispatch({ type: 'connectionState', connectionId: this.ctx.connectionId, state });
+  }
+
+  // --- The run index, the replay, the files -------------------------------------------------------------------------
+
+  /** Keeps the run's entry in the run index: the model's fields now, and what the driver keeps beside them. */
+  async saveRun(runId: string, extra?: Readonly<Record<string, unknown>>): Promise<void> {
+    const run = this.get(runId);
+    const recorder = this.journal();
+    if (!run || !recorder) {
+      return;
+    }
+    await recorder.saveRun(storedRunOf(run, extra)).catch((error: unknown) => this.failed(runId, error));
+  }
+
+  /** Rebuilds every stored run of this connection (after a window reload), the policy saying what each comes back as. */
+  async replay(policy: RestorePolicy<C>): Promise<void> {
+    const recorder = this.journal();
+    const terms = this.journaling();
+    if (recorder && terms !== 'not journaled') {
+      await replayRuns(recorder, this, this.ctx, terms, policy);
+    }
+  }
+
+  /** The daemon sequences a run's journal holds, in order (tests of a reload). */
+  sequencesOf(runId: string): Promise<number[]> {
+    return this.journal()?.sequencesOf(runId) ?? Promise.resolve([]);
+  }
+
+  /** Resolves once everything recorded so far is on disk. */
+  flush(): Promise<void> {
+    return this.recorder?.flush() ?? Promise.resolve();
+  }
+
+  /** Flushes and closes the journal; writes after this fail quietly (a disposed driver's late events). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.recorder?.close();
+  }
+
+  /** Folds one input into the store only (a driver that does not journal, a display-only event). */
+  private fold(runId: string, input: RunInput<C>): void {
+    if ('event' in input) {
+      const { event, sequence, firstSequence } = input;
+      this.ctx.store.dispatch({ type: 'runEvent', runKey: this.key(runId), event, ...(sequence !== undefined ? { sequence } : {}), ...(firstSequence !== undefined ? { firstSequence } : {}) });
+    } else if ('fields' in input) {
+      this.ctx.store.dispatch({ type: 'runUpserted', connectionId: this.ctx.connectionId, runId, fields: input.fields });
+    } else if ('gap' in input) {
+      this.ctx.store.dispatch({ type: 'runGap', runKey: this.key(runId), ...input.gap });
+    } else if ('panels' in input) {
+      this.ctx.store.dispatch({ type: 'runPanels', runKey: this.key(runId), panels: input.panels, ...(input.replace ? {} : { merge: true }) });
+    }
+  }
+
+  private quietly(runId: string, inputs: readonly RunInput<C>[]): Promise<void> {
+    return this.record(runId, inputs).catch((error: unknown) => this.failed(runId, error));
+  }
+
+  private failed(runId: string, error: unknown): void {
+    if (!this.closed) {
+      this.ctx.log.error(`Could not store run ${runId}: ${errorText(error)}`);
+    }
+  }
+
+  private journal(): RunRecorder<C> | undefined {
+    if (this.recorder === undefined && !this.closed) {
+      this.recorder = journalOf(this.ctx, this.journaling());
+    }
+    return this.recorder;
+  }
+}
+
+/** A run's entry in the run index: the model's fields, plus what the driver keeps beside them (JSON-safe). */
+export function storedRunOf(run: RunInfo, extra?: Readonly<Record<string, unknown>>): StoredRun {
+  return {
+    runId: run.runId,
+    title: run.title,
+    ...(run.provider !== undefined ? { provider: run.provider } : {}),
+    ...(run.model !== undefined ? { model: run.model } : {}),
+    state: run.state,
+    createdAt: run.createdAt,
+    ...(run.workspaceRoots ? { workspaceRoots: run.workspaceRoots } : {}),
+    ...(extra && Object.keys(extra).length > 0 ? { extra } : {}),
+  };
 }

@@ -8,7 +8,7 @@
  *                                  folded into one (kit/streamedChunks.ts); `s` only when it differs from `q`
  *   {"v":2,"f":<RunFields>}        run fields a daemon event set (state, model…)
  *   {"v":2,"g":{from,to,reason}}   events (from, to] are lost
- *   {"v":2,"p":[<Panel>…]}         side panels, merged by id
+ *   {"v":2,"p":[<Panel>…]}         side panels, merged by id (`"r":true`: replacing all of them)
  *   {"v":2,"c":<driver cursor>}    the driver's own resume state (ack bookkeeping, mapping state…), typed by the
  *                                  driver's schema; not a model input
  *
@@ -74,6 +74,8 @@ export const runEventSchema = z.discriminatedUnion('kind', [
     approvalId: z.string(),
     decision: opt(approvalDecisionSchema),
     by: opt(decisionSurfaceSchema),
+    // Added with one writer for decisions: older journals have none (their rule-decided approvals name no rule).
+    rule: opt(z.string()),
     expired: opt(z.boolean()),
     reason: opt(z.string()),
   }),
@@ -133,7 +135,7 @@ export type JournalRecord<C> =
   | { readonly v: 2; readonly s?: number; readonly q?: number; readonly e: RunEvent }
   | { readonly v: 2; readonly f: RunFields }
   | { readonly v: 2; readonly g: JournalGap }
-  | { readonly v: 2; readonly p: readonly Panel[] }
+  | { readonly v: 2; readonly p: readonly Panel[]; readonly r?: true }
   | { readonly v: 2; readonly c: C };
 
 /** The schema of a driver's records, given the schema of its cursor. */
@@ -143,7 +145,7 @@ export function journalRecordSchema<C>(cursor: z.ZodMiniType<C>): z.ZodMiniType<
     z.object({ v, s: opt(z.int().check(z.positive())), q: opt(z.int().check(z.positive())), e: runEventSchema }),
     z.object({ v, f: runFieldsSchema }),
     z.object({ v, g: z.object({ from: z.number(), to: z.number(), reason: z.string() }) }),
-    z.object({ v, p: z.readonly(z.array(panelSchema)) }),
+    z.object({ v, p: z.readonly(z.array(panelSchema)), r: opt(z.literal(true)) }),
     z.object({ v, c: cursor }),
   ]) as z.ZodMiniType<JournalRecord<C>>;
 }
@@ -153,13 +155,70 @@ export function isCurrentRecord(value: unknown): boolean {
   return value !== null && typeof value === 'object' && (value as { v?: unknown }).v === JOURNAL_VERSION;
 }
 
-/** Builders, so call sites say what they journal rather than spelling the keys. */
-export const journalRecord = {
-  event: (e: RunEvent, q?: number): JournalRecord<never> => (q !== undefined ? { v: 2, q, e } : { v: 2, e }),
-  /** One event standing for the daemon events `s`..`q` (folded chunks); a single sequence is a plain event. */
-  folded: (e: RunEvent, s: number, q: number): JournalRecord<never> => (s < q ? { v: 2, s, q, e } : { v: 2, q, e }),
-  fields: (f: RunFields): JournalRecord<never> => ({ v: 2, f }),
-  gap: (g: JournalGap): JournalRecord<never> => ({ v: 2, g }),
-  panels: (p: readonly Panel[]): JournalRecord<never> => ({ v: 2, p }),
-  cursor: <C>(c: C): JournalRecord<C> => ({ v: 2, c }),
+/**
+ * One model input a driver folds into a run, in the model's own words. Drivers and the door (driverRuns.ts) speak
+ * only this; the disk keys above (`e`, `q`, `s`, `f`, `g`, `p`, `c`) are this file's and the recorder's alone.
+ * `sequence` is the daemon's, on the event that opens a daemon event; `firstSequence` the first of the daemon events
+ * one folded event stands for (streamedChunks.ts).
+ */
+export type RunInput<C = never> =
+  | { readonly event: RunEvent; readonly sequence?: number; readonly firstSequence?: number }
+  | { readonly fields: RunFields }
+  | { readonly gap: JournalGap }
+  | { readonly panels: readonly Panel[]; readonly replace?: true }
+  | { readonly cursor: C };
+
+/** Builders, so call sites say what they fold in rather than spelling the shapes. */
+export const runInput = {
+  event: (event: RunEvent, sequence?: number): RunInput => (sequence !== undefined ? { event, sequence } : { event }),
+  /** One event standing for the daemon events `first`..`last` (folded chunks); a single sequence is a plain event. */
+  folded: (event: RunEvent, first: number, last: number): RunInput => (first < last ? { event, firstSequence: first, sequence: last } : { event, sequence: last }),
+  fields: (fields: RunFields): RunInput => ({ fields }),
+  gap: (gap: JournalGap): RunInput => ({ gap }),
+  panels: (panels: readonly Panel[], replace = false): RunInput => (replace ? { panels, replace } : { panels }),
+  cursor: <C>(cursor: C): RunInput<C> => ({ cursor }),
 };
+
+/**
+ * The line an input is written as. Also takes a 0.1.0 decoder's candidates (shaped like inputs, contents unchecked):
+ * the result is validated like any line read back.
+ */
+export function diskRecordOf<C>(input: RunInput<C>): JournalRecord<C> {
+  if ('event' in input) {
+    // Spelled out: this runs for every streamed chunk.
+    if (input.sequence === undefined) {
+      return { v: 2, e: input.event };
+    }
+    return input.firstSequence !== undefined ? { v: 2, s: input.firstSequence, q: input.sequence, e: input.event } : { v: 2, q: input.sequence, e: input.event };
+  }
+  if ('fields' in input) {
+    return { v: 2, f: input.fields };
+  }
+  if ('gap' in input) {
+    return { v: 2, g: input.gap };
+  }
+  if ('panels' in input) {
+    return input.replace ? { v: 2, p: input.panels, r: true } : { v: 2, p: input.panels };
+  }
+  return { v: 2, c: input.cursor };
+}
+
+/** The input a (validated) line stands for. */
+export function runInputOf<C>(record: JournalRecord<C>): RunInput<C> {
+  if ('e' in record) {
+    if (record.q === undefined) {
+      return { event: record.e };
+    }
+    return record.s !== undefined ? { event: record.e, sequence: record.q, firstSequence: record.s } : { event: record.e, sequence: record.q };
+  }
+  if ('f' in record) {
+    return { fields: record.f };
+  }
+  if ('g' in record) {
+    return { gap: record.g };
+  }
+  if ('p' in record) {
+    return record.r ? { panels: record.p, replace: true } : { panels: record.p };
+  }
+  return { cursor: record.c };
+}

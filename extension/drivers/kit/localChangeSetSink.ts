@@ -1,21 +1,18 @@
 /**
  * The drivers' side of local change sets (changeSets/localChangeSet.ts): each state of a run's local change set
- * becomes a `changeSet` action with source `local` in the model, for runs the store still knows — an update that
- * arrives after its run is gone is dropped.
+ * becomes the run's change set with source `local`, through the door, for runs the store still knows — an update
+ * that arrives after its run is gone is dropped.
  */
 import type { LocalChangeSetSink } from '../../changeSets/localChangeSet';
-import { runKeyOf } from '../../model/modelTypes';
-import type { RunStore } from '../../model/runStore';
 import type { DriverLog } from '../connectionManager';
+import type { DriverRuns } from './driverRuns';
 
-export function storeChangeSetSink(store: RunStore, connectionId: string, log: DriverLog): LocalChangeSetSink {
+export function runsChangeSetSink<C>(runs: DriverRuns<C>, log: DriverLog): LocalChangeSetSink {
   return {
     publish(runId, update) {
-      const runKey = runKeyOf(connectionId, runId);
-      if (!store.state.runs.has(runKey)) {
-        return;
+      if (runs.get(runId) !== undefined) {
+        runs.changeSet(runId, { source: 'local', ...update });
       }
-      store.dispatch({ type: 'changeSet', changeSet: { runKey, source: 'local', ...update } });
     },
     warn: (message) => log.warn(message),
   };

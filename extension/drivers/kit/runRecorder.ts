@@ -11,15 +11,13 @@
  * neither is skipped and counted; a torn last line (crash mid-append) is ignored.
  */
 import type * as z from 'zod/mini';
-import type { RunEvent, RunFields } from '../../model/modelActions';
-import type { ModelAction } from '../../model/modelActions';
-import type { Panel } from '../../model/modelTypes';
+import type { ModelAction, RunEvent, RunFields } from '../../model/modelActions';
 import { runKeyOf } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import { RunJournal } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
-import type { JournalRecord } from './journalRecords';
-import { isCurrentRecord, journalRecord, journalRecordSchema } from './journalRecords';
+import type { JournalRecord, RunInput } from './journalRecords';
+import { diskRecordOf, isCurrentRecord, journalRecordSchema, runInputOf } from './journalRecords';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
 import { RunCheckpoints } from './runCheckpoints';
@@ -43,8 +41,11 @@ export interface RunRecorderOptions<C> {
   readonly clock?: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'>;
 }
 
-/** Turns one line in a 0.1.0 format into v2 records (validated like any other); undefined: not one of its lines. */
-export type LegacyDecoder = (line: unknown) => readonly unknown[] | undefined;
+/**
+ * Turns one line in a 0.1.0 format into inputs (shaped like `RunInput`, contents unchecked: each is validated like
+ * any line read back); undefined: not one of its lines.
+ */
+export type LegacyDecoder = (line: unknown) => readonly object[] | undefined;
 
 /** A driver's part of a replay: where each run starts, how its old lines read, what it rebuilds. */
 export interface ReplayHandlers<C> {
@@ -52,8 +53,8 @@ export interface ReplayHandlers<C> {
   open(stored: StoredRun): RunFields | undefined;
   /** A decoder for the run's 0.1.0 lines (one per run: a decoder may keep state across them). */
   legacy?(stored: StoredRun): LegacyDecoder;
-  /** Each record once it was dispatched (cursors are only handed here): the driver rebuilds its own books. */
-  record?(runId: string, record: JournalRecord<C>): void;
+  /** Each input once it was dispatched (cursors are only handed here): the driver rebuilds its own books. */
+  record?(runId: string, input: RunInput<C>): void;
   /** After the run's last record. */
   close?(stored: StoredRun): void | Promise<void>;
   /**
@@ -99,46 +100,23 @@ export class RunRecorder<C = never> {
     }
   }
 
-  /** Dispatches the records to the store and journals them; resolves once all are on disk. */
-  record(runId: string, records: readonly JournalRecord<C>[]): Promise<void> {
-    this.checkpoints?.note(runId, records.length);
-    if (records.length === 1) {
+  /**
+   * Dispatches the inputs to the store and journals them; resolves once all are on disk. A cursor is only journaled
+   * (the driver's resume state: a replay hands it back through `record`).
+   */
+  record(runId: string, inputs: readonly RunInput<C>[]): Promise<void> {
+    this.checkpoints?.note(runId, inputs.length);
+    if (inputs.length === 1) {
       // The common case (one event, e.g. a text chunk): no combining.
-      this.dispatch(runId, records[0]!);
-      return this.journal.append(runId, records[0]!);
+      this.dispatch(runId, inputs[0]!);
+      return this.journal.append(runId, diskRecordOf(inputs[0]!));
     }
-    const writes = records.map((record) => {
-      this.dispatch(runId, record);
-      return this.journal.append(runId, record);
+    const writes = inputs.map((input) => {
+      this.dispatch(runId, input);
+      return this.journal.append(runId, diskRecordOf(input));
     });
     // Several resolve together, or reject if one failed.
     return Promise.all(writes).then(() => undefined);
-  }
-
-  /** One run event (`sequence`: the daemon's, when it opens a daemon event). */
-  event(runId: string, event: RunEvent, sequence?: number): Promise<void> {
-    return this.record(runId, [journalRecord.event(event, sequence)]);
-  }
-
-  /** Run fields (`runUpserted`), e.g. the state a daemon event implies. */
-  fields(runId: string, fields: RunFields): Promise<void> {
-    return this.record(runId, [journalRecord.fields(fields)]);
-  }
-
-  /** Events (from, to] are lost. */
-  gap(runId: string, from: number, to: number, reason: string): Promise<void> {
-    return this.record(runId, [journalRecord.gap({ from, to, reason })]);
-  }
-
-  /** Side panels, merged by id. */
-  panels(runId: string, panels: readonly Panel[]): Promise<void> {
-    return this.record(runId, [journalRecord.panels(panels)]);
-  }
-
-  /** Journals the driver's resume state for the run; not dispatched (replay hands it back through `record`). */
-  cursor(runId: string, cursor: C): Promise<void> {
-    this.checkpoints?.note(runId, 1);
-    return this.journal.append(runId, journalRecord.cursor(cursor));
   }
 
   /** The run index: metadata and driver extras, rewritten whole (small). */
@@ -201,7 +179,7 @@ export class RunRecorder<C = never> {
           invalid += line.torn ? 0 : 1;
           return;
         }
-        const candidates = isCurrentRecord(line.value) ? [line.value] : legacy?.(line.value);
+        const candidates = isCurrentRecord(line.value) ? [line.value] : legacy?.(line.value)?.map((input) => diskRecordOf(input as RunInput<C>));
         if (candidates === undefined) {
           invalid += 1;
           return;
@@ -213,8 +191,9 @@ export class RunRecorder<C = never> {
             continue;
           }
           records += 1;
-          this.dispatch(stored.runId, parsed.data, true);
-          handlers.record?.(stored.runId, parsed.data);
+          const input = runInputOf(parsed.data);
+          this.dispatch(stored.runId, input, true);
+          handlers.record?.(stored.runId, input);
         }
       }, from);
       stats.records += records;
@@ -242,24 +221,24 @@ export class RunRecorder<C = never> {
     return out;
   }
 
-  private dispatch(runId: string, record: JournalRecord<C>, restored = false): void {
-    const action = journalRecordAction(this.options.connectionId, runId, record, restored);
+  private dispatch(runId: string, input: RunInput<C>, restored = false): void {
+    const action = modelActionOf(this.options.connectionId, runId, input, restored);
     if (action) {
       this.options.store.dispatch(action);
     }
   }
 }
 
-/** The model action a journal record stands for (undefined for a cursor: the driver's, not the model's). */
-export function journalRecordAction<C>(connectionId: string, runId: string, record: JournalRecord<C>, restored = false): ModelAction | undefined {
+/** The model action an input stands for (undefined for a cursor: the driver's, not the model's). */
+export function modelActionOf<C>(connectionId: string, runId: string, input: RunInput<C>, restored = false): ModelAction | undefined {
   const runKey = runKeyOf(connectionId, runId);
-  if ('e' in record) {
+  if ('event' in input) {
     // Spelled out, not spread: this runs for every streamed chunk.
-    const action: { type: 'runEvent'; runKey: string; event: RunEvent; sequence?: number; firstSequence?: number; restored?: boolean } = { type: 'runEvent', runKey, event: record.e };
-    if (record.q !== undefined) {
-      action.sequence = record.q;
-      if (record.s !== undefined) {
-        action.firstSequence = record.s;
+    const action: { type: 'runEvent'; runKey: string; event: RunEvent; sequence?: number; firstSequence?: number; restored?: boolean } = { type: 'runEvent', runKey, event: input.event };
+    if (input.sequence !== undefined) {
+      action.sequence = input.sequence;
+      if (input.firstSequence !== undefined) {
+        action.firstSequence = input.firstSequence;
       }
     }
     if (restored) {
@@ -267,14 +246,14 @@ export function journalRecordAction<C>(connectionId: string, runId: string, reco
     }
     return action;
   }
-  if ('f' in record) {
-    return { type: 'runUpserted', connectionId, runId, fields: record.f };
+  if ('fields' in input) {
+    return { type: 'runUpserted', connectionId, runId, fields: input.fields };
   }
-  if ('g' in record) {
-    return { type: 'runGap', runKey, ...record.g };
+  if ('gap' in input) {
+    return { type: 'runGap', runKey, ...input.gap };
   }
-  if ('p' in record) {
-    return { type: 'runPanels', runKey, panels: record.p, merge: true };
+  if ('panels' in input) {
+    return input.replace ? { type: 'runPanels', runKey, panels: input.panels } : { type: 'runPanels', runKey, panels: input.panels, merge: true };
   }
   return undefined;
 }

@@ -7,13 +7,13 @@
  * concatenation (progress: the latest one, as the model keeps only that), in one journal record and one patch.
  *
  * Sequences stay exact: a chunk continues the held one only when it carries the next daemon sequence (or neither
- * has one), and the record stands for the whole range (`s`..`q`, journalRecords.ts), so the model's last sequence,
+ * has one), and the input stands for the whole range (`firstSequence`..`sequence`, journalRecords.ts), so the model's last sequence,
  * its gap check, the journal and the acks end exactly where they would have event by event. Only one fold is held
  * at a time, so the order of everything the driver records is the wire order.
  */
 import type { RunEvent } from '../../model/modelActions';
-import type { JournalRecord } from './journalRecords';
-import { journalRecord } from './journalRecords';
+import type { RunInput } from './journalRecords';
+import { runInput } from './journalRecords';
 
 /** The model events that fold with their neighbours. */
 export type StreamedChunk = Extract<RunEvent, { readonly kind: 'textDelta' | 'reasoningDelta' | 'toolOutputDelta' | 'toolProgress' }>;
@@ -24,8 +24,8 @@ export function isStreamedChunk(event: RunEvent): event is StreamedChunk {
   return kind === 'textDelta' || kind === 'reasoningDelta' || kind === 'toolOutputDelta' || kind === 'toolProgress';
 }
 
-/** One event record (`e`, with its range of daemon sequences when it has one) as `StreamedChunks` emits it. */
-export type ChunkRecord = Extract<JournalRecord<never>, { readonly e: RunEvent }>;
+/** One event input (with its range of daemon sequences when it has one) as `StreamedChunks` emits it. */
+export type ChunkRecord = Extract<RunInput, { readonly event: RunEvent }>;
 
 interface Held {
   readonly runId: string;
@@ -105,7 +105,7 @@ export class StreamedChunks {
       held.text = held.more.join('');
     }
     const event = eventOf(held);
-    const record = held.last === undefined ? journalRecord.event(event) : journalRecord.folded(event, held.first!, held.last);
+    const record = held.last === undefined ? runInput.event(event) : runInput.folded(event, held.first!, held.last);
     this.emit(held.runId, record as ChunkRecord, held.count);
   }
 

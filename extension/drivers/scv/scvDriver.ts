@@ -16,6 +16,7 @@
  * user's actions. Reconnecting, cleanup and the expiry of a session's approvals with its connection are the base
  * driver's (`approvalsDieWithConnection`).
  */
+import * as z from 'zod/mini';
 import type { DaemonStatus } from '../../protocol/scvDaemonControl';
 import type { ApprovalDecision, DecisionSurface } from '../../protocol/transcriptTypes';
 import { isAllowing } from '../../protocol/transcriptTypes';
@@ -26,12 +27,11 @@ import type { Driver, StartRunConfirmation, StartRunOptions } from '../driver';
 import { DriverError } from '../driver';
 import { LocalChangeSets } from '../../changeSets/localChangeSet';
 import type { Event } from '../../base/emitter';
-import type { RunEvent } from '../../model/modelActions';
 import { scvRunConfirmation, SCV_NEW_RUN_ASKS, startScvRun } from './scvNewRun';
 import type { StartSessionOptions } from './scvNewRun';
 import { BaseDriver } from '../kit/baseDriver';
 import type { ConnectionScope } from '../kit/connectionScope';
-import { storeChangeSetSink } from '../kit/localChangeSetSink';
+import { runsChangeSetSink } from '../kit/localChangeSetSink';
 import { toDriverError } from '../kit/errors';
 import type { ScvClient } from './client';
 import { CLEAR_NEEDS_IDLE, QUEUE_CONFLICT, QUEUE_NOT_FOUND, unknownPromptOutcome } from './scvErrorText';
@@ -42,7 +42,8 @@ import type { ScvLeftoverOffer } from './scvLeftovers';
 import { ScvLiveConnection } from './scvLiveConnection';
 import { ScvSessionEvents } from './scvSessionEvents';
 import { defaultScvSocketPath } from './socketPath';
-import { ScvTranscripts } from './scvTranscripts';
+import { ScvStoredSessions } from './scvStoredSessions';
+import type { Journaling } from '../kit/runJournaling';
 
 export interface ScvDriverOptions extends ScvConnectionOptions {
   readonly reconnectBaseMs?: number;
@@ -50,12 +51,15 @@ export interface ScvDriverOptions extends ScvConnectionOptions {
 
 export class ScvDriver extends BaseDriver implements Driver {
   readonly protocol = 'scv' as const;
-  private readonly transcripts: ScvTranscripts;
+  /** Journaled without a cursor: SCV cannot replay, so nothing is resumed. */
+  protected readonly journaling: Journaling<never> = { cursor: z.never(), books: 'none' };
+  private readonly stored: ScvStoredSessions;
   private readonly events: ScvSessionEvents;
   private readonly leftovers: ScvLeftoverOffers;
   private readonly connections: ScvLiveConnection;
   /** A new session was offered the queued prompts its connection's previous session left (see `leftoverOffer`). */
   readonly onLeftoverOffer: Event<ScvLeftoverOffer>;
+  private loaded: Promise<void> | undefined;
 
   constructor(
     ctx: DriverContext,
@@ -66,16 +70,11 @@ export class ScvDriver extends BaseDriver implements Driver {
       approvalsDieWithConnection: true,
       ...(options.reconnectBaseMs !== undefined ? { reconnect: { baseMs: options.reconnectBaseMs } } : {}),
     });
-    this.transcripts = new ScvTranscripts(ctx);
-    this.events = new ScvSessionEvents(
-      ctx,
-      this.transcripts,
-      new LocalChangeSets(storeChangeSetSink(ctx.store, ctx.connectionId, ctx.log)),
-      (runId) => this.expireApprovals(runId),
-    );
-    this.leftovers = this.driverScope.add(new ScvLeftoverOffers(ctx, this.transcripts));
+    this.stored = new ScvStoredSessions(this.runs);
+    this.events = new ScvSessionEvents(ctx, this.runs, this.stored, new LocalChangeSets(runsChangeSetSink(this.runs, ctx.log)));
+    this.leftovers = this.driverScope.add(new ScvLeftoverOffers(ctx, this.runs, this.stored));
     this.onLeftoverOffer = this.leftovers.onOffer;
-    this.connections = new ScvLiveConnection(ctx, () => this.socketPath, options, this.events, this.leftovers);
+    this.connections = new ScvLiveConnection(ctx, () => this.socketPath, options, this.events, this.leftovers, this.runs);
   }
 
   get socketPath(): string {
@@ -122,11 +121,6 @@ export class ScvDriver extends BaseDriver implements Driver {
     await super.connect();
   }
 
-  /** Resolves once everything folded so far is on disk (the window is about to go away; tests of a reload). */
-  override flushStorage(): Promise<void> {
-    return this.transcripts.flush();
-  }
-
   /** Starts a session (a new run) on the connection; resolves with its run id. */
   async startNewSession(options: StartSessionOptions = {}): Promise<string> {
     let live = this.connections.requireConnection();
@@ -163,7 +157,7 @@ export class ScvDriver extends BaseDriver implements Driver {
     } catch (error) {
       if (error instanceof ScvUnknownOutcomeError) {
         const snippet = text.length > 80 ? `${text.slice(0, 79)}…` : text;
-        this.transcripts.event(session.runId, {
+        void this.runs.event(session.runId, {
           kind: 'notice',
           level: 'warning',
           text: `SCV did not confirm the prompt "${snippet}": it may or may not have been sent. It was not resent.`,
@@ -203,7 +197,7 @@ export class ScvDriver extends BaseDriver implements Driver {
     }
   }
 
-  async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface = 'palette'): Promise<void> {
+  async decideApproval(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface = 'palette', rule?: string): Promise<void> {
     const { live, session } = this.connections.requireSession(runId);
     let requestId: string;
     try {
@@ -212,7 +206,7 @@ export class ScvDriver extends BaseDriver implements Driver {
       throw toDriverError(error);
     }
     live.decisions.set(requestId, approvalId);
-    this.transcripts.event(session.runId, { kind: 'approvalSettled', approvalId, decision, by });
+    void this.runs.event(session.runId, { kind: 'approvalSettled', approvalId, decision, by, ...(rule !== undefined ? { rule } : {}) });
     if (session.turnId !== undefined) {
       this.events.setState(session, 'running');
     }
@@ -262,24 +256,17 @@ export class ScvDriver extends BaseDriver implements Driver {
     return error instanceof Error ? error.message : String(error); // the cause, not errorText's request wording
   }
 
-  // ---- journaling (scvTranscripts.ts) ------------------------------------------------------------------------------
+  // ---- after a reload (scvStoredSessions.ts) -----------------------------------------------------------------------
 
+  /** Rebuilds the stored sessions once, before the first connect. */
   protected override loadStorage(): Promise<void> {
-    return this.transcripts.load();
+    this.loaded ??= this.runs.replay(this.stored.restorePolicy());
+    return this.loaded;
   }
 
   /** The ended session is recorded as interrupted; resolve once that is on disk. */
   protected override afterDisconnect(): Promise<void> {
-    return this.transcripts.flush();
-  }
-
-  protected override closeStorage(): Promise<void> {
-    return this.transcripts.close();
-  }
-
-  /** Expired approvals are kept with the transcript, so a reload shows them expired. */
-  protected override recordApprovalExpiry(runId: string, event: Extract<RunEvent, { kind: 'approvalSettled' }>): void {
-    this.transcripts.event(runId, event);
+    return this.runs.flush();
   }
 
   private async queueOp(runId: string, op: (client: ScvClient) => Promise<unknown>): Promise<void> {

@@ -16,7 +16,8 @@ import { unknownPromptOutcome } from './scvErrorText';
 import { ScvUnknownOutcomeError } from './scvErrors';
 import { leftoverOfferFor, quotePrompts } from './scvLeftovers';
 import type { ScvLeftoverOffer } from './scvLeftovers';
-import type { ScvTranscripts } from './scvTranscripts';
+import type { ScvStoredSessions } from './scvStoredSessions';
+import type { DriverRuns } from '../kit/driverRuns';
 
 const NO_LEFTOVERS = 'There are no leftover SCV prompts to queue: the previous session of this connection left none, or they were already queued or discarded.';
 
@@ -32,7 +33,8 @@ export class ScvLeftoverOffers {
 
   constructor(
     private readonly ctx: DriverContext,
-    private readonly transcripts: ScvTranscripts,
+    private readonly runs: DriverRuns,
+    private readonly stored: ScvStoredSessions,
   ) {
     this.emitter = new Emitter<ScvLeftoverOffer>((error) => ctx.log.error(`SCV leftover prompts listener: ${String(error)}`));
     this.onOffer = this.emitter.event;
@@ -40,10 +42,10 @@ export class ScvLeftoverOffers {
 
   /** A session started (its first queue snapshot is `queued`): offer it the previous session's leftovers. */
   sessionStarted(runId: string, queued: readonly QueueEntry[]): void {
-    const offer = leftoverOfferFor(this.ctx.store.state.runs.values(), this.ctx.connectionId, runId, (id) => this.transcripts.queuedOf(id), queued);
+    const offer = leftoverOfferFor(this.runs.all(), this.ctx.connectionId, runId, (id) => this.stored.queuedOf(id), queued);
     this.current = offer;
     if (offer) {
-      this.transcripts.event(runId, {
+      void this.runs.event(runId, {
         kind: 'notice',
         level: 'info',
         text: `The previous SCV session here ended with ${plural(offer.prompts.length)} that never ran: ${quotePrompts(offer.prompts)}. Use "Queue Leftover SCV Prompts" to queue them in this session.`,
@@ -69,10 +71,10 @@ export class ScvLeftoverOffers {
         const unknown = error instanceof ScvUnknownOutcomeError;
         // A prompt whose outcome is unknown may have run: it is not kept for another try. The rest stay offered.
         const rest = offer.prompts.slice(sent + (unknown ? 1 : 0));
-        this.transcripts.setQueued(offer.fromRunId, rest);
+        this.stored.setQueued(offer.fromRunId, rest);
         this.current = rest.length > 0 ? { ...offer, prompts: rest } : undefined;
         if (unknown) {
-          this.transcripts.event(offer.toRunId, {
+          void this.runs.event(offer.toRunId, {
             kind: 'notice',
             level: 'warning',
             text: `SCV did not confirm the leftover prompt ${quotePrompts([prompt])}: it may or may not have been queued. It was not resent.`,
@@ -82,17 +84,17 @@ export class ScvLeftoverOffers {
         throw toDriverError(error);
       }
     }
-    this.transcripts.setQueued(offer.fromRunId, []);
-    this.transcripts.event(offer.fromRunId, { kind: 'notice', level: 'info', text: `Its ${plural(sent)} were queued in a new session.` });
-    this.transcripts.event(offer.toRunId, { kind: 'notice', level: 'info', text: `Queued ${plural(sent)} left over from the previous session.` });
+    this.stored.setQueued(offer.fromRunId, []);
+    void this.runs.event(offer.fromRunId, { kind: 'notice', level: 'info', text: `Its ${plural(sent)} were queued in a new session.` });
+    void this.runs.event(offer.toRunId, { kind: 'notice', level: 'info', text: `Queued ${plural(sent)} left over from the previous session.` });
     return sent;
   }
 
   /** Drops the offered prompts for good. */
   discard(liveRunId: string | undefined): void {
     const offer = this.take(liveRunId);
-    this.transcripts.setQueued(offer.fromRunId, []);
-    this.transcripts.event(offer.fromRunId, { kind: 'notice', level: 'info', text: `Its ${plural(offer.prompts.length)} that never ran were discarded.` });
+    this.stored.setQueued(offer.fromRunId, []);
+    void this.runs.event(offer.fromRunId, { kind: 'notice', level: 'info', text: `Its ${plural(offer.prompts.length)} that never ran were discarded.` });
   }
 
   dispose(): void {

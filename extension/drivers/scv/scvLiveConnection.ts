@@ -22,6 +22,7 @@ import { summarizeDaemonStatus } from './scvDaemonSummary';
 import { SESSION_DISCONNECTED, SESSION_DROPPED, SESSION_REPLACED } from './scvErrorText';
 import type { ScvLeftoverOffers } from './scvLeftoverOffers';
 import type { ScvConnectionBook, ScvSessionBook } from './scvSessionBook';
+import type { DriverRuns } from '../kit/driverRuns';
 import type { ScvSessionEvents } from './scvSessionEvents';
 
 export const SCV_CAPABILITIES: readonly Capability[] = ['run.start', 'runs.sessions', 'run.queue', 'run.cancel', 'run.clear', 'approvals', 'daemon.status'];
@@ -39,6 +40,7 @@ export class ScvLiveConnection {
     private readonly options: ScvConnectionOptions,
     private readonly events: ScvSessionEvents,
     private readonly leftovers: ScvLeftoverOffers,
+    private readonly runs: DriverRuns,
   ) {}
 
   get live(): ScvConnectionBook | undefined {
@@ -97,11 +99,11 @@ export class ScvLiveConnection {
       });
     } catch (error) {
       const userError = toDriverError(error);
-      this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.ctx.connectionId, details: { statusError: userError.message } });
+      this.runs.connectionInfo({ details: { statusError: userError.message } });
       throw userError;
     }
     const summary = summarizeDaemonStatus(this.current?.client.server, status, Date.now());
-    this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.ctx.connectionId, ...summary });
+    this.runs.connectionInfo({ ...summary });
     return status;
   }
 
@@ -147,7 +149,7 @@ export class ScvLiveConnection {
     const cwd = this.ctx.workspaceFolder;
     if (!cwd) {
       this.autoSession = false;
-      this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.ctx.connectionId, warning: 'Open a folder to start an SCV session.' });
+      this.runs.connectionInfo({ warning: 'Open a folder to start an SCV session.' });
       return;
     }
     try {
@@ -160,7 +162,7 @@ export class ScvLiveConnection {
       this.autoSession = false;
       const message = errorText(error);
       this.ctx.log.error(`The SCV session did not start: ${message}`);
-      this.ctx.store.dispatch({ type: 'connectionInfo', connectionId: this.ctx.connectionId, warning: `The SCV session did not start: ${message}` });
+      this.runs.connectionInfo({ warning: `The SCV session did not start: ${message}` });
     }
   }
 
@@ -198,10 +200,7 @@ export class ScvLiveConnection {
       return live;
     }
     const server = live.client.server;
-    this.ctx.store.dispatch({
-      type: 'connectionInfo',
-      connectionId: this.ctx.connectionId,
-      capabilities: SCV_CAPABILITIES,
+    this.runs.connectionInfo({ capabilities: SCV_CAPABILITIES,
       serverDescription: server ? `${server.name} ${server.version}` : 'scv',
       warning: '',
     });

@@ -3,7 +3,7 @@
  * its queue; turn events become transcript items (via the pure `scvEventMapping.ts`) and the run's state; background
  * jobs feed a side panel; seq gaps and errors become transcript items. Also ends a session when its connection goes
  * (§6.2): the transcript is kept, the run is interrupted (its approvals expire with the connection, in the base
- * driver). Everything it folds is kept on disk through `ScvTranscripts`.
+ * driver). Everything it folds goes through the kit's door, which journals it (the leftovers: `ScvStoredSessions`).
  *
  * Streamed chunks (`assistant.delta`, `tool.progress`) are held by the kit's `StreamedChunks` and folded with the
  * chunks after them in the same socket read; every other event, gap, error, the end of the read and the end of the
@@ -11,7 +11,6 @@
  */
 import { basename } from 'node:path';
 import type { RunEvent } from '../../model/modelActions';
-import { runKeyOf } from '../../model/modelTypes';
 import { openToolCallIds } from '../../model/runQueries';
 import type { ScvServerEvent } from '../../protocol/scv';
 import type { RunState } from '../../protocol/transcriptTypes';
@@ -24,27 +23,23 @@ import type { ScvMappingLookup } from './scvEventMapping';
 import { applyScvQueueEvent, queueForModel } from './scvQueue';
 import type { ScvConnectionBook, ScvSessionBook } from './scvSessionBook';
 import { newSessionBook, scvRunId } from './scvSessionBook';
-import type { ScvTranscripts } from './scvTranscripts';
+import type { ScvStoredSessions } from './scvStoredSessions';
+import type { DriverRuns } from '../kit/driverRuns';
 import { StreamedChunks, isStreamedChunk } from '../kit/streamedChunks';
 import type { StreamedChunk } from '../kit/streamedChunks';
-import { neverRanNotice } from './scvTranscripts';
+import { neverRanNotice } from './scvStoredSessions';
 import { leftoverPromptsOf } from './scvLeftovers';
 
 export class ScvSessionEvents {
-  private readonly chunks = new StreamedChunks((runId, record) => this.transcripts.event(runId, record.e));
+  private readonly chunks = new StreamedChunks((runId, input) => void this.runs.event(runId, input.event));
 
   constructor(
     private readonly ctx: DriverContext,
-    private readonly transcripts: ScvTranscripts,
+    private readonly runs: DriverRuns,
+    private readonly stored: ScvStoredSessions,
     /** SCV sends no diffs: the editor snapshots the session's git workspace and diffs it after every turn. */
     private readonly localChanges: LocalChangeSets,
-    /** Marks the run's pending approvals expired (the base driver's expiry, journaled). */
-    private readonly expireApprovals: (runId: string) => void,
   ) {}
-
-  private get connectionId(): string {
-    return this.ctx.connectionId;
-  }
 
   /**
    * The session is gone with its connection (§6.2): keep the transcript, mark the run interrupted. Its approvals
@@ -55,18 +50,18 @@ export class ScvSessionEvents {
     live.session = undefined;
     const runId = session.runId;
     if (session.turnId !== undefined) {
-      this.transcripts.event(runId, { kind: 'turn', turnId: session.turnId, phase: 'cancelled', message: 'cut off when the session ended; its outcome is unknown' });
+      void this.runs.event(runId, { kind: 'turn', turnId: session.turnId, phase: 'cancelled', message: 'cut off when the session ended; its outcome is unknown' });
     }
     this.closeOpenTools(session);
     const leftovers = leftoverPromptsOf(session.queue);
     if (leftovers.length > 0) {
       // They stay with this run (already stored as the queue changed) until the next session offers them.
-      this.transcripts.setQueued(runId, leftovers);
-      this.transcripts.event(runId, { kind: 'notice', level: 'warning', text: neverRanNotice(leftovers) });
+      this.stored.setQueued(runId, leftovers);
+      void this.runs.event(runId, { kind: 'notice', level: 'warning', text: neverRanNotice(leftovers) });
     }
-    this.ctx.store.dispatch({ type: 'runQueue', runKey: session.runKey, queue: [], paused: false });
-    this.transcripts.event(runId, { kind: 'stateChanged', state: 'interrupted', detail: reason, announce: true });
-    void this.transcripts.saveRun(runId);
+    this.runs.queue(runId, [], false);
+    void this.runs.event(runId, { kind: 'stateChanged', state: 'interrupted', detail: reason, announce: true });
+    void this.stored.saveRun(runId);
   }
 
   /** The socket read is through: what it streamed goes into the transcript. */
@@ -103,16 +98,16 @@ export class ScvSessionEvents {
     if (queue) {
       session.queue = queue;
       this.publishQueue(session);
-      this.transcripts.setQueued(session.runId, leftoverPromptsOf(queue));
+      this.stored.setQueued(session.runId, leftoverPromptsOf(queue));
     }
     const mapped = mapScvEvent(event, this.lookupFor(live, session));
     for (const e of mapped.events) {
-      this.transcripts.event(session.runId, e);
+      void this.runs.event(session.runId, e);
     }
     const jobs = applyScvJobEvent(session.jobs, event);
     if (jobs) {
       session.jobs = jobs;
-      this.transcripts.panels(session.runId, [backgroundJobsPanel(jobs)]);
+      void this.runs.panels(session.runId, [backgroundJobsPanel(jobs)]);
     }
     if (event.type === 'turn.started') {
       session.turnId = event.turn_id;
@@ -122,7 +117,7 @@ export class ScvSessionEvents {
       }
       // Whatever the turn left open can no longer finish: its approvals are dropped by the server.
       this.closeOpenTools(session);
-      this.expireApprovals(session.runId);
+      void this.runs.expireApprovals(session.runId);
       session.toolArguments.clear();
       if (session.localChanges) {
         void this.localChanges.refresh(session.runId, session.localChanges);
@@ -136,20 +131,15 @@ export class ScvSessionEvents {
   private beginSession(live: ScvConnectionBook, sessionId: string, cwd: string, model: string, restored: unknown): void {
     // Keyed by the connection's epoch too: a restarted daemon may reuse a session id (see `scvSessionBook.ts`).
     const runId = scvRunId(sessionId, live.epoch);
-    const runKey = runKeyOf(this.connectionId, runId);
+    const runKey = this.runs.key(runId);
     const session = newSessionBook(sessionId, runId, runKey, cwd);
     live.session = session;
-    this.ctx.store.dispatch({
-      type: 'runUpserted',
-      connectionId: this.connectionId,
-      runId,
-      fields: { title: `SCV session — ${basename(cwd) || cwd}`, model, state: 'idle', workspaceRoots: [cwd] },
-    });
-    this.transcripts.event(runId, { kind: 'notice', level: 'info', text: `SCV session started in ${cwd}.` });
+    void this.runs.fields(runId, { title: `SCV session — ${basename(cwd) || cwd}`, model, state: 'idle', workspaceRoots: [cwd] });
+    void this.runs.event(runId, { kind: 'notice', level: 'info', text: `SCV session started in ${cwd}.` });
     if (restored !== undefined) {
-      this.transcripts.event(runId, { kind: 'raw', label: 'Restored from a stopped session', data: restored });
+      void this.runs.event(runId, { kind: 'raw', label: 'Restored from a stopped session', data: restored });
     }
-    void this.transcripts.saveRun(runId);
+    void this.stored.saveRun(runId);
     void this.localChanges.begin(runId, cwd).then((record) => {
       if (record && live.session === session) {
         session.localChanges = record;
@@ -208,7 +198,8 @@ export class ScvSessionEvents {
     this.chunks.flush();
     const session = live.session;
     if (session && gap.sessionId === session.sessionId) {
-      this.transcripts.gap(session.runId, gap.from, gap.to, 'SCV does not replay events; these never arrived');
+      // The lost seqs are from..to inclusive; the model's gap takes (from, to].
+      void this.runs.gap(session.runId, gap.from - 1, gap.to, 'SCV does not replay events; these never arrived');
     }
   }
 
@@ -229,27 +220,27 @@ export class ScvSessionEvents {
     } else {
       event = { kind: 'error', code: info.code, message: info.source === 'server' ? `SCV: ${info.message}` : info.message };
     }
-    this.transcripts.event(session.runId, event);
+    void this.runs.event(session.runId, event);
   }
 
   setState(session: ScvSessionBook, state: RunState): void {
-    const run = this.ctx.store.state.runs.get(session.runKey);
+    const run = this.runs.get(session.runId);
     if (!run) {
       return;
     }
     const next = state === 'running' && run.pendingApprovals.length > 0 ? 'waiting_approval' : state;
     if (run.state !== next) {
-      this.ctx.store.dispatch({ type: 'runEvent', runKey: session.runKey, event: { kind: 'stateChanged', state: next } });
+      void this.runs.event(session.runId, { kind: 'stateChanged', state: next });
     }
   }
 
   publishQueue(session: ScvSessionBook): void {
-    this.ctx.store.dispatch({ type: 'runQueue', runKey: session.runKey, queue: queueForModel(session.queue), paused: session.queue.paused });
+    this.runs.queue(session.runId, queueForModel(session.queue), session.queue.paused);
   }
 
   private closeOpenTools(session: ScvSessionBook): void {
-    for (const callId of openToolCallIds(this.ctx.store.state.runs.get(session.runKey))) {
-      this.transcripts.event(session.runId, { kind: 'toolResult', callId, ok: null, output: '' });
+    for (const callId of openToolCallIds(this.runs.get(session.runId))) {
+      void this.runs.event(session.runId, { kind: 'toolResult', callId, ok: null, output: '' });
     }
   }
 }

@@ -10,7 +10,7 @@ import { AcpRecovery, RESTART_WINDOW_MS } from '../../../extension/drivers/acp/a
 import type { AcpSessionStore } from '../../../extension/drivers/acp/acpSessionStore';
 import { AcpSessions } from '../../../extension/drivers/acp/acpSessions';
 import { ManualClock } from '../../../extension/drivers/kit/manualClock';
-import type { RunRecorder } from '../../../extension/drivers/kit/runRecorder';
+import type { DriverRuns } from '../../../extension/drivers/kit/driverRuns';
 import { quietLog } from '../drivers/driverTestKit';
 
 function harness(): { recovery: AcpRecovery; clock: ManualClock; calls: string[] } {
@@ -21,7 +21,7 @@ function harness(): { recovery: AcpRecovery; clock: ManualClock; calls: string[]
     clock,
     log: quietLog,
     sessions: new AcpSessions(),
-    recorder: { event: () => Promise.resolve() } as unknown as RunRecorder<never>,
+    runs: { event: () => Promise.resolve() } as unknown as DriverRuns,
     storage: {} as AcpSessionStore,
     agentGone: (reason) => Promise.resolve(void calls.push(`gone: ${reason}`)),
     disconnect: () => Promise.resolve(void (running = false)),

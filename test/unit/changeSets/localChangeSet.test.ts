@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { diffTrees, gitTopLevel, hasGitTree, readTreeBlob, snapshotWorkingTree } from '../../../extension/changeSets/gitTrees';
 import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../../../extension/changeSets/localChangeSet';
-import { storeChangeSetSink } from '../../../extension/drivers/kit/localChangeSetSink';
+import { DriverRuns } from '../../../extension/drivers/kit/driverRuns';
+import { runsChangeSetSink } from '../../../extension/drivers/kit/localChangeSetSink';
 import { parseGitPatch } from '../../../extension/changeSets/patchParser';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { RunStore } from '../../../extension/model/runStore';
@@ -54,7 +55,7 @@ test('begin/finish publish a local change set and leave the index and HEAD byte-
   const before = gitState(repo);
 
   const { store, key } = storeWithRun('r1');
-  const changes = new LocalChangeSets(storeChangeSetSink(store, 'c', log));
+  const changes = new LocalChangeSets(runsChangeSetSink(new DriverRuns({ store, connectionId: 'c', storageDir: '/nonexistent', log }, () => 'not journaled'), log));
   const record = await changes.begin('r1', join(repo.dir));
   assert.ok(record, 'a git workspace gets a baseline');
   assert.match(record.baseTree, /^git-tree:[0-9a-f]{40}$/);
@@ -115,7 +116,7 @@ test('a persisted result tree is diffed as recorded, not against the later worki
   const restored = localChangeSetFromExtra(JSON.parse(JSON.stringify(extra)) as Record<string, unknown>);
   assert.deepEqual(restored, { repo: repo.dir, baseTree: base, resultTree: result });
   const { store, key } = storeWithRun('r2');
-  await new LocalChangeSets(storeChangeSetSink(store, 'c', log)).finish('r2', restored!);
+  await new LocalChangeSets(runsChangeSetSink(new DriverRuns({ store, connectionId: 'c', storageDir: '/nonexistent', log }, () => 'not journaled'), log)).finish('r2', restored!);
   const patch = store.state.changeSets.get(key)?.patch ?? '';
   assert.match(patch, /\+changed during the run/);
   assert.doesNotMatch(patch, /changed again/);
@@ -125,7 +126,7 @@ test('no change set outside git; malformed extras are ignored; oversized diffs a
   const plain = mkdtempSync(join(tmpdir(), 'sb-nogit-'));
   try {
     const { store, key } = storeWithRun('r3');
-    const changes = new LocalChangeSets(storeChangeSetSink(store, 'c', log));
+    const changes = new LocalChangeSets(runsChangeSetSink(new DriverRuns({ store, connectionId: 'c', storageDir: '/nonexistent', log }, () => 'not journaled'), log));
     assert.equal(await gitTopLevel(plain), undefined);
     assert.equal(await changes.begin('r3', plain), undefined);
     assert.equal(await changes.begin('r3', undefined), undefined);
@@ -144,7 +145,7 @@ test('no change set outside git; malformed extras are ignored; oversized diffs a
   assert.ok((await diffTrees(repo.dir, base, result)).length > 10_000);
   // A too-large diff at finish becomes `unavailable` with the reason.
   const { store, key } = storeWithRun('r4');
-  const changes = new LocalChangeSets(storeChangeSetSink(store, 'c', log));
+  const changes = new LocalChangeSets(runsChangeSetSink(new DriverRuns({ store, connectionId: 'c', storageDir: '/nonexistent', log }, () => 'not journaled'), log));
   await changes.finish('r4', { repo: repo.dir, baseTree: base, resultTree: `git-tree:${'f'.repeat(40)}` });
   assert.equal(store.state.changeSets.get(key)?.status, 'unavailable');
   assert.match(store.state.changeSets.get(key)?.reason ?? '', /could not compute/);
@@ -227,6 +228,6 @@ test('local change sets know runs only by id: every state goes to the sink, and 
   assert.equal(warnings.length, 1);
 
   const { store } = storeWithRun('r7');
-  await new LocalChangeSets(storeChangeSetSink(store, 'c', log)).finish('not-in-store', record);
+  await new LocalChangeSets(runsChangeSetSink(new DriverRuns({ store, connectionId: 'c', storageDir: '/nonexistent', log }, () => 'not journaled'), log)).finish('not-in-store', record);
   assert.equal(store.state.changeSets.size, 0, 'an update for a run the store does not know is dropped');
 });

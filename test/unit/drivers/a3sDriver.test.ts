@@ -1,7 +1,8 @@
 /** The A3S driver against the in-process reference harness: mapping, paging, reload, cancel, change sets, recovery. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { A3sRunStorage } from '../../../extension/drivers/a3s/a3sRunStorage';
+import { a3sCursorSchema } from '../../../extension/drivers/a3s/a3sJournal';
+import { DriverRuns } from '../../../extension/drivers/kit/driverRuns';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
 import { allText, connected, driverTestBed, items, untilAsync } from '../a3s/driverKit';
@@ -94,7 +95,7 @@ test('a reload resumes paging from the persisted cursor without duplicates', asy
   await until('the parked run is read', () => first.store.state.runs.get(key)?.lastSequence === 40);
   await first.driver.disconnect();
   // A reload restores what is on disk: wait until the journal holds every event the model holds (wire 0–39).
-  const onDisk = new A3sRunStorage({ store: first.store, connectionId: first.connectionId, storageDir: storage, log: quietLog });
+  const onDisk = new DriverRuns({ store: first.store, connectionId: first.connectionId, storageDir: storage, log: quietLog }, () => ({ cursor: a3sCursorSchema, books: 'none' }));
   await untilAsync('the journal holds the 40 events', async () => (await onDisk.sequencesOf(runId)).length === 40);
   await first.driver.dispose();
   assert.equal(harness.getRun(runId)!.live, true, 'the reload happens mid-run');

@@ -11,12 +11,13 @@ import { AckTracker } from '../../../extension/drivers/agencyProxy/ackTracker';
 import { AgencyProxyEventFolder } from '../../../extension/drivers/agencyProxy/agencyProxyEventFolder';
 import { AgencyProxyLocalChanges } from '../../../extension/drivers/agencyProxy/agencyProxyLocalChanges';
 import { agencyProxyFold } from '../../../extension/drivers/agencyProxy/agencyProxyRecords';
+import type { AgencyProxyCursor } from '../../../extension/drivers/agencyProxy/agencyProxyRecords';
 import type { AgencyProxyRunParts } from '../../../extension/drivers/agencyProxy/agencyProxyRunParts';
 import { RunActivityBook } from '../../../extension/drivers/agencyProxy/runActivityBook';
 import { RunOwnership } from '../../../extension/drivers/agencyProxy/runOwnership';
 import { DriverRuns } from '../../../extension/drivers/kit/driverRuns';
-import type { JournalRecord } from '../../../extension/drivers/kit/journalRecords';
-import { journalRecordAction } from '../../../extension/drivers/kit/runRecorder';
+import type { RunInput } from '../../../extension/drivers/kit/journalRecords';
+import { modelActionOf } from '../../../extension/drivers/kit/runRecorder';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { RunStore } from '../../../extension/model/runStore';
 import type { EventFrame, RunEvent } from '../../../extension/protocol/agencyProxy';
@@ -25,7 +26,12 @@ import { quietLog } from './driverTestKit';
 
 const SEED = suiteSeed(0xf01d);
 const C = 'agency-proxy:eq';
-type Record = JournalRecord<unknown>;
+type Record = RunInput<unknown>;
+
+/** What the door needs of a driver's context (nothing is journaled here: the test compares model inputs). */
+function driverContext(store: RunStore) {
+  return { store, connectionId: C, storageDir: '/nonexistent', log: quietLog };
+}
 
 function newStore(): RunStore {
   const store = new RunStore(() => 0);
@@ -35,12 +41,12 @@ function newStore(): RunStore {
 
 function apply(store: RunStore, runId: string, records: readonly Record[], journal: number[]): void {
   for (const record of records) {
-    if ('e' in record && record.q !== undefined) {
-      for (let q = record.s ?? record.q; q <= record.q; q++) {
+    if ('event' in record && record.sequence !== undefined) {
+      for (let q = record.firstSequence ?? record.sequence; q <= record.sequence; q++) {
         journal.push(q);
       }
     }
-    const action = journalRecordAction(C, runId, record);
+    const action = modelActionOf(C, runId, record);
     if (action) {
       store.dispatch(action);
     }
@@ -101,31 +107,31 @@ test(`a read's chunks folded = the same events one by one: transcript, run, appr
     const reference = newStore();
     const refJournal = new Map<string, number[]>();
     const books = { activity: new RunActivityBook(), ownership: new RunOwnership() };
-    const refRuns = new DriverRuns(reference, C);
+    const refRuns = new DriverRuns(driverContext(reference), () => 'not journaled');
     for (const frame of wire) {
       if (!refRuns.get(frame.run_id)) {
-        refRuns.upsert(frame.run_id, { title: frame.run_id, state: 'running' });
+        void refRuns.fields(frame.run_id, { title: frame.run_id, state: 'running' });
       }
       if (frame.sequence <= refRuns.get(frame.run_id)!.lastSequence) {
         continue;
       }
       const journal = refJournal.get(frame.run_id) ?? [];
       refJournal.set(frame.run_id, journal);
-      apply(reference, frame.run_id, agencyProxyFold(books, frame.run_id, frame.sequence, frame.event).records, journal);
+      apply(reference, frame.run_id, agencyProxyFold(books, frame.run_id, frame.sequence, frame.event).inputs, journal);
     }
 
     // The driver's folder, a random read at a time.
     const store = newStore();
     const journals = new Map<string, number[]>();
     let stores = 0;
-    const runs = new DriverRuns(store, C);
+    const runs = new DriverRuns<AgencyProxyCursor>(driverContext(store), () => 'not journaled');
     const parts: AgencyProxyRunParts = {
       runs,
       log: { ...quietLog, error: (m) => assert.fail(m) },
       acks: new AckTracker(() => undefined, () => undefined),
       ownership: new RunOwnership(),
       activity: new RunActivityBook(),
-      localChanges: new AgencyProxyLocalChanges(store, runs, quietLog, () => Promise.resolve()),
+      localChanges: new AgencyProxyLocalChanges(runs, quietLog, () => Promise.resolve()),
       storeEvent: (runId, sequence, records) => {
         stores += 1;
         const journal = journals.get(runId) ?? [];
@@ -135,7 +141,7 @@ test(`a read's chunks folded = the same events one by one: transcript, run, appr
       },
       saveRun: () => Promise.resolve(),
       recordLocal: () => Promise.resolve(),
-      expireApprovals: () => undefined,
+      expireApprovals: () => Promise.resolve(),
     };
     const folder = new AgencyProxyEventFolder(parts, () => Promise.resolve());
     for (let i = 0; i < wire.length;) {

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { CoalescedTasks } from '../../../extension/drivers/kit/coalescedTasks';
 import { LocalChangeSets } from '../../../extension/changeSets/localChangeSet';
-import { storeChangeSetSink } from '../../../extension/drivers/kit/localChangeSetSink';
+import { DriverRuns } from '../../../extension/drivers/kit/driverRuns';
+import { runsChangeSetSink } from '../../../extension/drivers/kit/localChangeSetSink';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { RunStore } from '../../../extension/model/runStore';
 import { TempGitRepo } from '../changeSets/tempGitRepo';
@@ -77,7 +78,7 @@ describe('interim local change sets', () => {
     const store = new RunStore();
     store.dispatch({ type: 'connectionAdded', connection: { id: 'c', name: 'c', protocol: 'agency-proxy' } });
     store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'r', fields: { title: 'r' } });
-    const changes = new LocalChangeSets(storeChangeSetSink(store, 'c', log));
+    const changes = new LocalChangeSets(runsChangeSetSink(new DriverRuns({ store, connectionId: 'c', storageDir: '/nonexistent', log }, () => 'not journaled'), log));
     const record = (await changes.begin('r', repo.dir))!;
     repo.write('a.txt', 'two\n');
     // Interim and final start together; the final one (later snapshot, `final.txt`) must be what stays.

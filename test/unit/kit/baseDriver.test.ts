@@ -25,6 +25,7 @@ const PROFILE: ConnectionProfile = { name: 'probe', protocol: 'scv' };
 
 class ProbeDriver extends BaseDriver {
   readonly protocol = 'scv' as const;
+  protected readonly journaling = 'not journaled' as const;
   readonly scopes: ConnectionScope[] = [];
   readonly calls: string[] = [];
   failWith: unknown;

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as z from 'zod/mini';
-import type { JournalRecord } from '../../../extension/drivers/kit/journalRecords';
-import { journalRecord } from '../../../extension/drivers/kit/journalRecords';
+import type { RunInput } from '../../../extension/drivers/kit/journalRecords';
+import { runInput } from '../../../extension/drivers/kit/journalRecords';
 import { ManualClock } from '../../../extension/drivers/kit/manualClock';
 import { MIN_RECORDS, QUIET_MS } from '../../../extension/drivers/kit/runCheckpoints';
 import { RunRecorder } from '../../../extension/drivers/kit/runRecorder';
@@ -22,7 +22,7 @@ import { safeFileName } from '../../../extension/storage/runJournal';
 
 const cursor = z.object({ through: z.number() });
 type Cursor = z.infer<typeof cursor>;
-type Rec = JournalRecord<Cursor>;
+type Rec = RunInput<Cursor>;
 const C = 'c';
 
 /** `n` records of a busy run from sequence `first`: prompts, streamed text, tools, approvals, gaps, panels, cursors. */
@@ -30,29 +30,29 @@ function script(first: number, n: number, tag: string): Rec[] {
   const out: Rec[] = [];
   let q = first;
   for (let step = 0; out.length < n; step++) {
-    out.push(journalRecord.event({ kind: 'userPrompt', text: `${tag} prompt ${step}` }));
-    out.push(journalRecord.folded({ kind: 'textDelta', text: `${tag} answer ${step}, ` }, q, q + 2), journalRecord.event({ kind: 'textDelta', text: 'more' }, q + 3));
+    out.push(runInput.event({ kind: 'userPrompt', text: `${tag} prompt ${step}` }));
+    out.push(runInput.folded({ kind: 'textDelta', text: `${tag} answer ${step}, ` }, q, q + 2), runInput.event({ kind: 'textDelta', text: 'more' }, q + 3));
     q += 4;
     const call = `${tag}-call-${step}`;
-    out.push(journalRecord.event({ kind: 'toolCall', callId: call, name: 'Bash', input: { command: `ls ${step}` } }, q++));
-    out.push(journalRecord.event({ kind: 'toolOutputDelta', callId: call, delta: 'out' }, q++));
+    out.push(runInput.event({ kind: 'toolCall', callId: call, name: 'Bash', input: { command: `ls ${step}` } }, q++));
+    out.push(runInput.event({ kind: 'toolOutputDelta', callId: call, delta: 'out' }, q++));
     if (step % 3 !== 2) {
-      out.push(journalRecord.event({ kind: 'toolResult', callId: call, ok: true, output: `done ${step}` }, q++)); // every third one stays open
+      out.push(runInput.event({ kind: 'toolResult', callId: call, ok: true, output: `done ${step}` }, q++)); // every third one stays open
     }
     if (step % 7 === 0) {
-      out.push(journalRecord.event({ kind: 'approvalRequested', approvalId: `${tag}-a${step}`, title: 'Edit', detail: { step }, options: ['allow_once', 'deny'], hasDiff: false }, q++));
+      out.push(runInput.event({ kind: 'approvalRequested', approvalId: `${tag}-a${step}`, title: 'Edit', detail: { step }, options: ['allow_once', 'deny'], hasDiff: false }, q++));
     }
     if (step % 7 === 3) {
-      out.push(journalRecord.event({ kind: 'approvalSettled', approvalId: `${tag}-a${step - 3}`, decision: 'allow_once', by: 'daemon' }, q++));
+      out.push(runInput.event({ kind: 'approvalSettled', approvalId: `${tag}-a${step - 3}`, decision: 'allow_once', by: 'daemon' }, q++));
     }
     if (step % 50 === 49) {
-      out.push(journalRecord.gap({ from: q - 1, to: q + 4, reason: 'acked away' }));
+      out.push(runInput.gap({ from: q - 1, to: q + 4, reason: 'acked away' }));
       q += 5;
     }
     if (step % 40 === 5) {
-      out.push(journalRecord.panels([{ id: 'p', title: `Panel ${step}`, entries: [] }]), journalRecord.fields({ model: `m${step}` }));
+      out.push(runInput.panels([{ id: 'p', title: `Panel ${step}`, entries: [] }]), runInput.fields({ model: `m${step}` }));
     }
-    out.push(journalRecord.cursor({ through: q - 1 }), journalRecord.event({ kind: 'messageBoundary' }));
+    out.push(runInput.cursor({ through: q - 1 }), runInput.event({ kind: 'messageBoundary' }));
   }
   return out;
 }
@@ -94,7 +94,7 @@ async function reload(s: ReturnType<typeof setup>, runIds: readonly string[], wh
 /** A run started in this window: indexed and in the store (as a driver does), then its records. */
 async function startRun(recorder: RunRecorder<Cursor>, runId: string, records: readonly Rec[]): Promise<void> {
   await recorder.saveRun({ runId, title: runId, state: 'running', createdAt: 5 });
-  await recorder.fields(runId, { title: runId, state: 'running', createdAt: 5 });
+  await recorder.record(runId, [runInput.fields({ title: runId, state: 'running', createdAt: 5 })]);
   await recordAll(recorder, runId, records);
 }
 
@@ -107,7 +107,7 @@ async function closedAfterARun(s: ReturnType<typeof setup>): Promise<void> {
 }
 
 async function recordAll(recorder: RunRecorder<Cursor>, runId: string, records: readonly Rec[]): Promise<void> {
-  await Promise.all(records.map((record) => ('c' in record ? recorder.cursor(runId, record.c) : recorder.record(runId, [record]))));
+  await Promise.all(records.map((record) => recorder.record(runId, [record])));
 }
 
 test('a reload from a checkpoint and the lines after it restores what a whole replay restores', async () => {
@@ -212,13 +212,13 @@ test('no checkpoint while an approval is mid-decision, one once it settles; none
     await live.replay(plainReplay);
     await startRun(live, 'small', script(1, 50, 'small'));
     assert.equal(s.clock.pendingCount, 0, 'no timer for a small run');
-    await startRun(live, 'r', [...script(1, MIN_RECORDS, 'r'), journalRecord.event({ kind: 'approvalRequested', approvalId: 'x', title: 'Run', detail: null, options: ['deny'], hasDiff: false }, 99_999)]);
+    await startRun(live, 'r', [...script(1, MIN_RECORDS, 'r'), runInput.event({ kind: 'approvalRequested', approvalId: 'x', title: 'Run', detail: null, options: ['deny'], hasDiff: false }, 99_999)]);
     store.dispatch({ type: 'approvalChange', runKey: runKeyOf(C, 'r'), approvalId: 'x', change: { kind: 'deciding', decision: 'deny', by: 'palette' } });
     s.clock.advance(QUIET_MS);
     await live.flush();
     assert.equal(existsSync(s.checkpointOf('r')), false, 'not mid-decision');
     assert.equal(s.clock.pendingCount, 0, 'no timer while a person may take hours: the next record tries again');
-    await live.event('r', { kind: 'approvalSettled', approvalId: 'x', decision: 'deny', by: 'palette' });
+    await live.record('r', [runInput.event({ kind: 'approvalSettled', approvalId: 'x', decision: 'deny', by: 'palette' })]);
     s.clock.advance(QUIET_MS);
     await live.flush();
     assert.ok(existsSync(s.checkpointOf('r')));
@@ -233,7 +233,7 @@ test('a driver that rebuilds books per record but cannot save them gets no check
   const s = setup();
   try {
     const books = new Map<string, number>();
-    const counting: ReplayHandlers<Cursor> = { ...plainReplay, record: (runId, record) => 'c' in record && books.set(runId, record.c.through) };
+    const counting: ReplayHandlers<Cursor> = { ...plainReplay, record: (runId, record) => 'cursor' in record && books.set(runId, record.cursor.through) };
     const live = s.recorder(new RunStore(() => 7));
     await live.replay(counting);
     await startRun(live, 'r', script(1, MIN_RECORDS + 10, 'r'));

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as z from 'zod/mini';
-import type { JournalRecord } from '../../../extension/drivers/kit/journalRecords';
+import type { RunInput } from '../../../extension/drivers/kit/journalRecords';
+import { runInput } from '../../../extension/drivers/kit/journalRecords';
 import { RunRecorder } from '../../../extension/drivers/kit/runRecorder';
 import type { ModelAction } from '../../../extension/model/modelActions';
 import { runKeyOf } from '../../../extension/model/modelTypes';
@@ -31,11 +32,11 @@ test('recording dispatches to the store and resolves once the lines are on disk;
     const live = s.recorder();
     await live.saveRun({ runId: 'r', title: 'T', state: 'running', createdAt: 5 });
     s.store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'r', fields: { title: 'T' } });
-    await live.event('r', { kind: 'userPrompt', text: 'hi' });
-    await live.record('r', [{ v: 2, q: 1, e: { kind: 'textDelta', text: 'a' } }, { v: 2, e: { kind: 'textDelta', text: 'b' } }, { v: 2, c: { through: 1 } }]);
-    await live.fields('r', { model: 'm' });
-    await live.gap('r', 1, 3, 'lost');
-    await live.panels('r', [{ id: 'p', title: 'P', entries: [] }]);
+    await live.record('r', [runInput.event({ kind: 'userPrompt', text: 'hi' })]);
+    await live.record('r', [{ sequence: 1, event: { kind: 'textDelta', text: 'a' } }, { event: { kind: 'textDelta', text: 'b' } }, { cursor: { through: 1 } }]);
+    await live.record('r', [runInput.fields({ model: 'm' })]);
+    await live.record('r', [runInput.gap({ from: 1, to: 3, reason: 'lost' })]);
+    await live.record('r', [runInput.panels([{ id: 'p', title: 'P', entries: [] }])]);
     const liveItems = s.store.transcript(runKeyOf('c', 'r'))!.snapshot();
     assert.equal(s.store.state.runs.get(runKeyOf('c', 'r'))?.lastSequence, 3);
     await live.close();
@@ -45,7 +46,7 @@ test('recording dispatches to the store and resolves once the lines are on disk;
     assert.deepEqual(await s.recorder().sequencesOf('r'), [1]);
 
     const reloaded = new RunStore(() => 1);
-    const seen: JournalRecord<Cursor>[] = [];
+    const seen: RunInput<Cursor>[] = [];
     const stats = await new RunRecorder({ store: reloaded, connectionId: 'c', dir: s.dir, cursor }).replay({
       open: (stored) => ({ title: stored.title, state: 'running', createdAt: stored.createdAt }),
       record: (_runId, record) => seen.push(record),
@@ -54,7 +55,7 @@ test('recording dispatches to the store and resolves once the lines are on disk;
     assert.deepEqual(reloaded.transcript(runKeyOf('c', 'r'))!.snapshot(), liveItems);
     const run = reloaded.state.runs.get(runKeyOf('c', 'r'))!;
     assert.deepEqual([run.title, run.model, run.lastSequence, run.createdAt, run.panels?.[0]?.id], ['T', 'm', 3, 5, 'p']);
-    assert.deepEqual(seen.filter((r) => 'c' in r), [{ v: 2, c: { through: 1 } }], 'the cursor is handed back, not dispatched');
+    assert.deepEqual(seen.filter((r) => 'cursor' in r), [{ cursor: { through: 1 } }], 'the cursor is handed back, not dispatched');
   } finally {
     s.cleanup();
   }
@@ -79,7 +80,7 @@ test('replay: events carry restored and their sequence; a line that fits no shap
     ];
     appendFileSync(join(s.dir, `${safeFileName('r')}.jsonl`), lines.join('\n'));
     s.actions.length = 0;
-    const stats = await s.recorder().replay({ open: () => ({ title: 'T' }), legacy: () => (line) => ((line as { old?: unknown }).old ? [{ v: 2, e: { kind: 'notice', text: 'from 0.1.0', level: 'info' } }] : undefined) });
+    const stats = await s.recorder().replay({ open: () => ({ title: 'T' }), legacy: () => (line) => ((line as { old?: unknown }).old ? [{ event: { kind: 'notice', text: 'from 0.1.0', level: 'info' } }] : undefined) });
     assert.deepEqual(stats, { runs: 1, records: 3, invalid: 3, torn: 1, checkpoints: 0 });
     assert.deepEqual(s.warnings, ['Skipped 3 unreadable journal lines of run r.']);
     const events = s.actions.filter((a): a is Extract<ModelAction, { type: 'runEvent' }> => a.type === 'runEvent');
@@ -106,8 +107,8 @@ test('replay leaves out the runs `open` declines, and reads nothing of them', as
     await live.saveRun({ runId: 'other', title: 'Other', state: 'running', createdAt: 1 });
     s.store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'mine', fields: {} });
     s.store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'other', fields: {} });
-    await live.event('mine', { kind: 'textDelta', text: 'm' });
-    await live.event('other', { kind: 'textDelta', text: 'o' });
+    await live.record('mine', [runInput.event({ kind: 'textDelta', text: 'm' })]);
+    await live.record('other', [runInput.event({ kind: 'textDelta', text: 'o' })]);
     await live.close();
     const reloaded = new RunStore();
     const stats = await new RunRecorder({ store: reloaded, connectionId: 'c', dir: s.dir, cursor: z.never() }).replay({
@@ -126,7 +127,7 @@ test('recording after close is refused (the store still got the event: it is fol
     const live = s.recorder();
     s.store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'r', fields: {} });
     await live.close();
-    await assert.rejects(live.event('r', { kind: 'textDelta', text: 'late' }), /closed/);
+    await assert.rejects(live.record('r', [runInput.event({ kind: 'textDelta', text: 'late' })]), /closed/);
     assert.equal(s.store.transcript(runKeyOf('c', 'r'))?.snapshot()[0]?.kind, 'text');
   } finally {
     s.cleanup();
@@ -139,7 +140,7 @@ test('slash commands recorded as run fields come back on replay', async () => {
     const live = s.recorder();
     await live.saveRun({ runId: 'r', title: 'T', state: 'running', createdAt: 5 });
     const slashCommands = [{ name: 'plan', description: 'Make a plan', hint: 'what to plan' }, { name: 'review', description: 'Review' }];
-    await live.fields('r', { slashCommands });
+    await live.record('r', [runInput.fields({ slashCommands })]);
     await live.close();
     const reloaded = new RunStore(() => 1);
     await new RunRecorder({ store: reloaded, connectionId: 'c', dir: s.dir, cursor }).replay({

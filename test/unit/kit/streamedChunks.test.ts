@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { JournalRecord } from '../../../extension/drivers/kit/journalRecords';
+import type { RunInput } from '../../../extension/drivers/kit/journalRecords';
 import { journalRecordSchema } from '../../../extension/drivers/kit/journalRecords';
-import { journalRecordAction } from '../../../extension/drivers/kit/runRecorder';
+import { modelActionOf } from '../../../extension/drivers/kit/runRecorder';
 import { StreamedChunks, isStreamedChunk } from '../../../extension/drivers/kit/streamedChunks';
 import type { ChunkRecord } from '../../../extension/drivers/kit/streamedChunks';
 import type { RunEvent } from '../../../extension/model/modelActions';
@@ -30,7 +30,7 @@ test('consecutive text chunks with consecutive sequences fold into one record fo
   assert.equal(chunks.heldSequence('r'), 7);
   assert.equal(chunks.heldSequence('other'), undefined);
   chunks.flush();
-  assert.deepEqual(out, [{ runId: 'r', record: { v: 2, s: 5, q: 7, e: { kind: 'textDelta', text: 'Hello, world' } }, count: 3 }]);
+  assert.deepEqual(out, [{ runId: 'r', record: { firstSequence: 5, sequence: 7, event: { kind: 'textDelta', text: 'Hello, world' } }, count: 3 }]);
   assert.equal(chunks.folded, 2);
   assert.equal(chunks.holding, false);
   chunks.flush();
@@ -48,12 +48,12 @@ test('a single chunk is a plain record; a sequence jump, another stream, run or 
   chunks.add('s', { kind: 'toolOutputDelta', callId: 'y', delta: 'g' }, 8);
   chunks.flush();
   assert.deepEqual(out.map((o) => [o.runId, o.record]), [
-    ['r', { v: 2, q: 1, e: { kind: 'textDelta', text: 'a' } }],
-    ['r', { v: 2, q: 3, e: { kind: 'textDelta', text: 'b' } }],
-    ['r', { v: 2, q: 4, e: { kind: 'reasoningDelta', text: 'c' } }],
-    ['s', { v: 2, q: 5, e: { kind: 'reasoningDelta', text: 'd' } }],
-    ['s', { v: 2, q: 6, e: { kind: 'toolOutputDelta', callId: 'x', delta: 'e' } }],
-    ['s', { v: 2, s: 7, q: 8, e: { kind: 'toolOutputDelta', callId: 'y', delta: 'fg' } }],
+    ['r', { sequence: 1, event: { kind: 'textDelta', text: 'a' } }],
+    ['r', { sequence: 3, event: { kind: 'textDelta', text: 'b' } }],
+    ['r', { sequence: 4, event: { kind: 'reasoningDelta', text: 'c' } }],
+    ['s', { sequence: 5, event: { kind: 'reasoningDelta', text: 'd' } }],
+    ['s', { sequence: 6, event: { kind: 'toolOutputDelta', callId: 'x', delta: 'e' } }],
+    ['s', { firstSequence: 7, sequence: 8, event: { kind: 'toolOutputDelta', callId: 'y', delta: 'fg' } }],
   ]);
 });
 
@@ -67,10 +67,10 @@ test('chunks without sequences fold with each other, never with sequenced ones; 
   chunks.add('r', { kind: 'toolProgress', callId: 'u', text: '1%' });
   chunks.flush();
   assert.deepEqual(out.map((o) => o.record), [
-    { v: 2, e: { kind: 'textDelta', text: 'ab' } },
-    { v: 2, q: 9, e: { kind: 'textDelta', text: 'c' } },
-    { v: 2, e: { kind: 'toolProgress', callId: 't', text: '50%' } },
-    { v: 2, e: { kind: 'toolProgress', callId: 'u', text: '1%' } },
+    { event: { kind: 'textDelta', text: 'ab' } },
+    { sequence: 9, event: { kind: 'textDelta', text: 'c' } },
+    { event: { kind: 'toolProgress', callId: 't', text: '50%' } },
+    { event: { kind: 'toolProgress', callId: 'u', text: '1%' } },
   ]);
 });
 
@@ -86,14 +86,14 @@ test('only streamed chunks fold', () => {
 });
 
 /** Dispatches `records` into a store holding run `r` (from `lastSequence` 0); returns its transcript and bookkeeping. */
-function foldInto(records: readonly JournalRecord<never>[], restored = false) {
+function foldInto(records: readonly RunInput[], restored = false) {
   const store = new RunStore();
   store.dispatch({ type: 'connectionAdded', connection: { id: 'c', name: 'c', protocol: 'agency-proxy' } });
   store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'r', fields: { state: 'running' } });
   const patches: TranscriptPatch[] = [];
   store.onDidPatch((p) => patches.push(p.patch));
   for (const record of records) {
-    const action = journalRecordAction('c', 'r', record, restored);
+    const action = modelActionOf('c', 'r', record, restored);
     if (action) {
       store.dispatch(action);
     }
@@ -104,8 +104,8 @@ function foldInto(records: readonly JournalRecord<never>[], restored = false) {
 
 test('a folded range lands where its chunks one by one would: same items, last sequence, gap — in fewer patches', () => {
   // Sequences 1–2 arrive, 3–4 are lost, 5–9 are text chunks, 10 closes the message.
-  const one = (q: number, e: RunEvent): JournalRecord<never> => ({ v: 2, q, e });
-  const text = (q: number): JournalRecord<never> => one(q, { kind: 'textDelta', text: `t${q} ` });
+  const one = (q: number, e: RunEvent): RunInput => ({ sequence: q, event: e });
+  const text = (q: number): RunInput => one(q, { kind: 'textDelta', text: `t${q} ` });
   const thoughts = [{ kind: 'reasoningDelta', text: 'think ' }, { kind: 'reasoningDelta', text: 'more' }] as const;
   const head = thoughts.map((e, i) => one(i + 1, e));
   const tail = one(10, { kind: 'messageBoundary' });
@@ -119,7 +119,7 @@ test('a folded range lands where its chunks one by one would: same items, last s
   chunks.flush();
   const folded = foldInto([...out.map((o) => o.record), tail]);
 
-  assert.deepEqual(out.map((o) => [o.record.s, o.record.q]), [[1, 2], [5, 9]]);
+  assert.deepEqual(out.map((o) => [o.record.firstSequence, o.record.sequence]), [[1, 2], [5, 9]]);
   assert.deepEqual(folded.items, eventByEvent.items);
   assert.equal(folded.lastSequence, 10);
   assert.deepEqual(folded.items.filter((i) => i.kind === 'gap').map((g) => g.kind === 'gap' && [g.from, g.to]), [[3, 4]], 'the gap is 3–4, found from the range start');

@@ -102,8 +102,8 @@ export function agencyProxyBooks(driver: unknown, runIds: readonly string[]): Bo
 
 /** The SCV driver's books after a reload: the prompts left over in each session's queue. */
 export function scvBooks(driver: unknown, runIds: readonly string[]): Books {
-  const transcripts = field(driver, 'transcripts') as { queuedOf(runId: string): unknown };
-  return Object.fromEntries(runIds.map((runId) => [runId, jsonSafe({ queued: transcripts.queuedOf(runId) })]));
+  const stored = field(driver, 'stored') as { queuedOf(runId: string): unknown };
+  return Object.fromEntries(runIds.map((runId) => [runId, jsonSafe({ queued: stored.queuedOf(runId) })]));
 }
 
 /** The A3S driver's books after a reload: cursor, flags, change-set status and the mapping's state, per run. */

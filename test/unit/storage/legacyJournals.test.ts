@@ -3,7 +3,7 @@
  * against the reference daemons) still load: a reload restores exactly the model (runs, approvals, change sets,
  * transcripts) and the drivers' books (ack cursors, activity, ownership, leftovers, cursors, mapping state) that
  * the 0.1.0 code restored from the same files. The same journals rewritten in the current format (the v2 records
- * their lines decode to, which are what the live code writes) restore the same again.
+ * their lines decode to, written as the live code writes them) restore the same again.
  */
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { legacyA3sDecoder } from '../../../extension/drivers/a3s/a3sJournal';
 import { legacyAgencyProxyDecoder } from '../../../extension/drivers/agencyProxy/agencyProxyRecords';
-import { isCurrentRecord } from '../../../extension/drivers/kit/journalRecords';
-import { legacyScvDecoder } from '../../../extension/drivers/scv/scvTranscripts';
+import type { RunInput } from '../../../extension/drivers/kit/journalRecords';
+import { diskRecordOf, isCurrentRecord } from '../../../extension/drivers/kit/journalRecords';
+import { legacyScvDecoder } from '../../../extension/drivers/scv/scvStoredSessions';
 import { safeFileName } from '../../../extension/storage/runJournal';
 import type { FixtureName } from './journalFixtures';
 import { reloadSnapshot } from './journalFixtures';
@@ -40,7 +41,8 @@ function migratedCopy(name: FixtureName): string {
       const file = join(transcripts, connection, `${safeFileName(runId)}.jsonl`);
       const decode = name === 'agencyProxy' ? legacyAgencyProxyDecoder(runId) : name === 'scv' ? legacyScvDecoder : legacyA3sDecoder();
       const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
-      const v2 = lines.flatMap((l) => decode(JSON.parse(l) as unknown) ?? assert.fail(`undecodable: ${l}`));
+      const inputs = lines.flatMap((l) => decode(JSON.parse(l) as unknown) ?? assert.fail(`undecodable: ${l}`));
+      const v2 = inputs.map((input) => diskRecordOf(input as RunInput<unknown>));
       assert.ok(v2.every(isCurrentRecord));
       writeFileSync(file, v2.map((r) => `${JSON.stringify(r)}\n`).join(''));
     }

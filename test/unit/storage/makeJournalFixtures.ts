@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { A3sDriver } from '../../../extension/drivers/a3s/a3sDriver';
 import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agencyProxyDriver';
 import { ScvDriver } from '../../../extension/drivers/scv/scvDriver';
-import { ScvTranscripts } from '../../../extension/drivers/scv/scvTranscripts';
+import * as z from 'zod/mini';
+import { DriverRuns } from '../../../extension/drivers/kit/driverRuns';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { A3sHarness } from '../../fixtures/a3s/harness';
 import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
@@ -102,9 +103,9 @@ async function scv(work: string, storage: string, keep: () => string): Promise<v
     await daemon.stop();
   }
   // SCV has no replay: a gap is recorded when its seq jumps. The reference daemon never skips one, so the code
-  // that records it (ScvTranscripts.gap) writes one into the first session's journal here.
-  const writer = new ScvTranscripts(fixtureContext(SCV_PROFILE, kept!));
-  writer.gap(first!, 7, 9, 'SCV does not replay events; these never arrived');
+  // that records it (the door's gap: seqs 7–9 lost, i.e. (6, 9]) writes one into the first session's journal here.
+  const writer = new DriverRuns(fixtureContext(SCV_PROFILE, kept!), () => ({ cursor: z.never(), books: 'none' }));
+  await writer.gap(first!, 6, 9, 'SCV does not replay events; these never arrived');
   await writer.close();
 }
 

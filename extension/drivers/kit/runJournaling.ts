@@ -1,0 +1,116 @@
+/**
+ * How a driver's runs are kept across a window reload, declared once per driver (`BaseDriver.journaling`), and the
+ * one way a stored run comes back (`replayRuns`, behind `DriverRuns.replay`): the run index entry gives the fields
+ * (`restoredFieldsOf`, the same for every driver), the journal gives the transcript, and the driver's
+ * `RestorePolicy` says which runs are its own, what state they show and what a reload ended.
+ */
+import { join } from 'node:path';
+import type * as z from 'zod/mini';
+import type { RunFields } from '../../model/modelActions';
+import type { RunInfo } from '../../model/modelTypes';
+import type { RunState } from '../../protocol/transcriptTypes';
+import { runStateSchema } from '../../protocol/transcriptTypes';
+import { safeFileName } from '../../storage/runJournal';
+import type { StoredRun } from '../../storage/runJournal';
+import type { DriverContext } from '../connectionManager';
+import type { DriverRuns } from './driverRuns';
+import type { RunInput } from './journalRecords';
+import { RunRecorder } from './runRecorder';
+import type { LegacyDecoder } from './runRecorder';
+import type { CheckpointBooks } from './runCheckpoints';
+
+/** A journaling driver's terms: its resume records and the books a run checkpoint must carry for it. */
+export interface JournalTerms<C> {
+  /** The schema of the driver's cursor records (`z.never()` for a driver that keeps none). */
+  readonly cursor: z.ZodMiniType<C>;
+  /**
+   * What a run checkpoint keeps of the books the driver rebuilds in its policy's `record` (runCheckpoints.ts);
+   * `'none'` for a driver that rebuilds nothing from its records (its runs are checkpointed all the same). A driver
+   * that rebuilds books but says `'none'` has its runs replayed whole.
+   */
+  readonly books: CheckpointBooks | 'none';
+}
+
+/** Whether, and how, a driver's runs are journaled. */
+export type Journaling<C> = 'not journaled' | JournalTerms<C>;
+
+/** What a stored run comes back as, and what the reload ended for it. */
+export interface RestorePolicy<C> {
+  /** Whether the stored run comes back (false: not this driver's, or already shown); restore what `extra` keeps. */
+  open(stored: StoredRun): boolean;
+  /**
+   * The state a restored run shows: the one in its index entry (`'as indexed'`: the last the driver knew; replayed
+   * events must not move it) or the one its replayed records leave (`'as replayed'`).
+   */
+  readonly state: 'as indexed' | 'as replayed';
+  /** A decoder for the run's 0.1.0 lines (one per run: a decoder may keep state across them). */
+  legacy?(stored: StoredRun): LegacyDecoder;
+  /** Each input once it was folded (cursors are only handed here): the driver rebuilds its own books. */
+  record?(runId: string, input: RunInput<C>): void;
+  /** After the run's records: what the reload ended (journaled), and anything else the driver rebuilds. */
+  restored?(stored: StoredRun, run: RunInfo): RestoredRun | void | Promise<RestoredRun | void>;
+}
+
+/** What a reload ended for a restored run. */
+export interface RestoredRun {
+  /** Everything the run still waited for expired, for this reason. */
+  readonly expire?: string;
+  /** Fields that changed with the reload (an interrupted turn). */
+  readonly fields?: RunFields;
+}
+
+/** The state an index entry names; a state no longer known reads as lost (we cannot say what became of the run). */
+export function storedStateOf(stored: StoredRun): RunState {
+  const parsed = runStateSchema.safeParse(stored.state === 'cancelled' ? 'canceled' : stored.state);
+  return parsed.success ? parsed.data : 'lost';
+}
+
+/** The fields a stored run starts from, the same for every driver. */
+export function restoredFieldsOf(stored: StoredRun): RunFields {
+  return {
+    title: stored.title,
+    ...(stored.provider !== undefined ? { provider: stored.provider } : {}),
+    ...(stored.model !== undefined ? { model: stored.model } : {}),
+    state: storedStateOf(stored),
+    createdAt: stored.createdAt,
+    ...(stored.workspaceRoots ? { workspaceRoots: stored.workspaceRoots } : {}),
+  };
+}
+
+/** The recorder of `ctx`'s connection: one directory per connection profile under the extension's storage. */
+export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log'>, journaling: Journaling<C>): RunRecorder<C> | undefined {
+  if (journaling === 'not journaled') {
+    return undefined;
+  }
+  return new RunRecorder({
+    store: ctx.store,
+    connectionId: ctx.connectionId,
+    dir: join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId)),
+    cursor: journaling.cursor,
+    warn: (m) => ctx.log.warn(m),
+  });
+}
+
+/** Replays every stored run through the door (see the file comment). */
+export async function replayRuns<C>(recorder: RunRecorder<C>, runs: DriverRuns<C>, ctx: Pick<DriverContext, 'store' | 'log'>, terms: JournalTerms<C>, policy: RestorePolicy<C>): Promise<void> {
+  await recorder.replay({
+    open: (stored) => (policy.open(stored) ? restoredFieldsOf(stored) : undefined),
+    ...(policy.legacy ? { legacy: (stored: StoredRun) => policy.legacy!(stored) } : {}),
+    ...(policy.record ? { record: (runId: string, input: RunInput<C>) => policy.record!(runId, input) } : {}),
+    ...(terms.books !== 'none' ? { books: terms.books } : {}),
+    close: async (stored) => {
+      if (policy.state === 'as indexed') {
+        // Shown, not journaled: it is what the index says, every time this run is replayed.
+        ctx.store.dispatch({ type: 'runUpserted', connectionId: runs.connectionId, runId: stored.runId, fields: { state: storedStateOf(stored) } });
+      }
+      const run = runs.get(stored.runId);
+      const ended = run ? await policy.restored?.(stored, run) : undefined;
+      if (ended?.expire !== undefined) {
+        await runs.expireApprovals(stored.runId, ended.expire);
+      }
+      if (ended?.fields) {
+        await runs.fields(stored.runId, ended.fields);
+      }
+    },
+  });
+}
