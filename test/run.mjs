@@ -77,7 +77,22 @@ async function integrationTier() {
   if (!m) return { passed: 0, failed: 1 };
   const passed = Number(m[1]);
   const failed = Number(m[2]);
+  const incomplete = process.env.SWITCHBOARD_INTEGRATION_GREP ? undefined : incompleteLaunches(result.output);
+  if (incomplete) {
+    console.log(`✖ integration: ${incomplete}`);
+    return { passed, failed: failed + 1 };
+  }
   return { passed, failed: failed === 0 && result.code !== 0 ? 1 : failed };
+}
+
+/** The whole tier (no grep): every launch started and reported, every launch for suites of its own proved them. */
+function incompleteLaunches(output) {
+  const launches = /^integration launches: (\d+) started, (\d+) reported/m.exec(output);
+  const suites = /^suite launches: (\d+) proved of (\d+) wanted, (\d+) in all$/m.exec(output);
+  if (!launches || !suites) return 'the runner did not say which launches ran';
+  if (launches[1] !== launches[2]) return `${launches[1]} launches started, ${launches[2]} reported`;
+  if (!(suites[1] === suites[2] && suites[2] === suites[3])) return `suite launches: ${suites[1]} proved of ${suites[2]} wanted, ${suites[3]} in all`;
+  return undefined;
 }
 
 /** One check: the trace holds every client message kind of every protocol (prints what is missing). */

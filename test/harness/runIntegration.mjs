@@ -31,9 +31,51 @@ function harnessEnv() {
   return env;
 }
 
+/**
+ * The launches that exist for suites of their own (a reload, another workspace, a killed host), and the top-level
+ * suites each must run. The first launch excludes all of these suites (index.ts: SWITCHBOARD_INTEGRATION_EXCLUDE), so
+ * a grep that selects one runs it in its own launch or not at all, never as a skip; and each of these launches must
+ * report every suite it names as run and passed, none skipped, or the tier fails.
+ */
+const OWN_LAUNCHES = {
+  'Reload phase 1': ['Reload phase 1', 'Reload phase 1: ACP session'],
+  'Reload phase 2': ['Reload phase 2', 'Reload phase 2: ACP session'],
+  'Window reload': ['Window reload: transcript tabs'],
+  'Hostile repository': ['Hostile repository'],
+  'Untrusted repository': ['Untrusted repository'],
+};
+/** Suites that run only in a launch of their own (the host-kill check reports no suites: hostKill.mjs). */
+const EXCLUDED = /^(Reload phase|Window reload|Hostile repository|Untrusted repository|Host kill)/;
+
+/** Whether the user's grep (as index.ts reads it: "/re/" or a substring) selects a suite titled `title`. */
+function selects(grep, title) {
+  if (!grep) return true;
+  const regex = /^\/(.+)\/$/.exec(grep);
+  return regex ? new RegExp(regex[1]).test(title) : title.includes(grep);
+}
+
+/**
+ * What a launch that exists for `suites` must have reported: every one of them run, every test passed, none
+ * skipped. Returns the problems (none: it proved what it is for).
+ */
+function ownLaunchProblems(result, suites) {
+  if (!result) return ['it reported no result (it did not run, or its window never finished)'];
+  const problems = [];
+  if (result.failed > 0) problems.push(`${result.failed} failed`);
+  if (result.pending > 0) problems.push(`${result.pending} skipped`);
+  for (const suite of suites) {
+    const counts = result.suites[suite];
+    if (!counts || counts.passed === 0) problems.push(`suite "${suite}" ran no test`);
+  }
+  for (const suite of Object.keys(result.suites)) {
+    if (!suites.includes(suite)) problems.push(`suite "${suite}" ran, which this launch is not for`);
+  }
+  return problems;
+}
+
 /** Counts every `N passed, N failed` line the suites print (runTests streams their output through our stdout). */
 function countResults() {
-  const totals = { passed: 0, failed: 0, launches: 0 };
+  const totals = { passed: 0, failed: 0, launches: 0, current: '', results: new Map() };
   const write = process.stdout.write.bind(process.stdout);
   let pending = '';
   process.stdout.write = (chunk, ...rest) => {
@@ -41,6 +83,11 @@ function countResults() {
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
     for (const line of lines) {
+      const result = /^integration launch result: (\{.*\})$/.exec(line.trim());
+      if (result) {
+        // The window-reload launch runs its suite twice (before and after the reload): the half that reports counts.
+        totals.results.set(totals.current, JSON.parse(result[1]));
+      }
       const m = /^(\d+) passed, (\d+) failed$/.exec(line.trim());
       if (m) {
         totals.passed += Number(m[1]);
@@ -82,7 +129,14 @@ async function main() {
   Object.assign(process.env, env);
   const totals = countResults();
   const only = process.env.SWITCHBOARD_INTEGRATION_GREP;
-  const launch = async (userData, grep, invert, extraEnv = {}, folder = workspace) => {
+  /** The launches started, by name (the host-kill check included). */
+  const started = [];
+  // The two reload phases go together: phase 2 continues what phase 1 started.
+  const together = (name) => (name.startsWith('Reload phase') ? ['Reload phase 1', 'Reload phase 2'] : [name]);
+  const wanted = (name) => together(name).some((n) => OWN_LAUNCHES[n].some((suite) => selects(only, suite)));
+  const launch = async (name, userData, grep, exclude, extraEnv = {}, folder = workspace) => {
+    totals.current = name;
+    started.push(name);
     try {
       await runTests({
         vscodeExecutablePath: join(root, 'test/harness/codeShim.cjs'),
@@ -96,7 +150,7 @@ async function main() {
           SWITCHBOARD_TEST_WORKSPACE: workspace,
           SWITCHBOARD_FIXTURES: join(root, 'out/fixtures'),
           SWITCHBOARD_INTEGRATION_GREP: grep,
-          SWITCHBOARD_INTEGRATION_INVERT: invert ? '1' : '',
+          SWITCHBOARD_INTEGRATION_EXCLUDE: exclude,
           ...extraEnv,
         },
       });
@@ -110,14 +164,16 @@ async function main() {
   let daemon;
   let hostile;
   try {
-    // 1. Every suite except the reload pair and the hostile repository, in one window.
-    if (!only || !/^\/?(Reload|Window reload|Hostile|Untrusted|Host kill)/.test(only)) {
-      ok = (await launch(profile, only || '/Reload phase|Hostile repository|Untrusted repository|Host kill/', !only)) && ok;
+    // 1. Every suite but those with launches of their own, in one window (those are excluded, not skipped).
+    // A grep that names only suites with launches of their own needs no first window.
+    const alternatives = /^\/(.+)\/$/.exec(only ?? '')?.[1]?.split('|') ?? [only ?? ''];
+    if (!only || !alternatives.every((alt) => /^\^?\(?(Reload phase|Window reload|Hostile repository|Untrusted repository|Host kill)/.test(alt))) {
+      ok = (await launch('first', profile, only ?? '', EXCLUDED.source)) && ok;
     }
     // 2. A window reload with three live runs: phase 1 starts them and the window goes away; phase 2 is a new
     //    window on the same profile that must re-attach every run and end with transcripts equal to the journal.
-    const phases = !only || /Reload/.test(only);
-    const windowReload = !only || /Window reload/.test(only);
+    const phases = wanted('Reload phase 1');
+    const windowReload = wanted('Window reload');
     if (phases || windowReload) {
       daemon = startReloadDaemon(reloadProfile, workspace);
     }
@@ -127,8 +183,8 @@ async function main() {
       process.env.SHIM_PORT = String(await freePort());
       process.env.SHIM_BROWSER_PROFILE = join(reloadProfile, 'browser');
       const reloadEnv = { SWITCHBOARD_RELOAD_SOCKET: daemon.socket, SWITCHBOARD_RELOAD_STATE: daemon.stateDir, SWITCHBOARD_RELOAD_ACP_STATE: join(reloadProfile, 'acp') };
-      ok = (await launch(reloadProfile, 'Reload phase 1', false, reloadEnv)) && ok;
-      ok = (await launch(reloadProfile, 'Reload phase 2', false, reloadEnv)) && ok;
+      ok = (await launch('Reload phase 1', reloadProfile, 'Reload phase 1', '', reloadEnv)) && ok;
+      ok = (await launch('Reload phase 2', reloadProfile, 'Reload phase 2', '', reloadEnv)) && ok;
       // The next launch gets a browser profile of its own again.
       delete process.env.SHIM_PORT;
       delete process.env.SHIM_BROWSER_PROFILE;
@@ -139,13 +195,13 @@ async function main() {
     if (windowReload) {
       const windowReloadEnv = { SWITCHBOARD_RELOAD_SOCKET: daemon.socket, SWITCHBOARD_WINDOW_RELOAD_STATE: join(windowReloadProfile, 'state') };
       mkdirSync(windowReloadEnv.SWITCHBOARD_WINDOW_RELOAD_STATE, { recursive: true });
-      ok = (await launch(windowReloadProfile, 'Window reload', false, windowReloadEnv)) && ok;
+      ok = (await launch('Window reload', windowReloadProfile, 'Window reload', '', windowReloadEnv)) && ok;
     }
     // 4. A repository whose settings try to run programs, write a file, loosen approvals and reach another machine:
     //    a window of its own on that workspace, without the runner's trace file (the repository's must not be used).
-    if (!only || /Hostile/.test(only)) {
+    if (wanted('Hostile repository')) {
       hostile = await prepareHostileRepository(root, join(hostileProfile, 'user-data'));
-      ok = (await launch(hostileProfile, 'Hostile repository', false, { ...hostile.env, SWITCHBOARD_TRACE_FILE: '' }, hostile.workspace)) && ok;
+      ok = (await launch('Hostile repository', hostileProfile, 'Hostile repository', '', { ...hostile.env, SWITCHBOARD_TRACE_FILE: '' }, hostile.workspace)) && ok;
       await hostile.close();
       rmSync(hostile.workspace, { recursive: true, force: true });
       rmSync(hostile.dir, { recursive: true, force: true });
@@ -153,14 +209,15 @@ async function main() {
     }
     // 5. The same repository opened untrusted (workspace trust on, restricted mode): its profiles are not even
     //    offered for consent.
-    if (!only || /Untrusted/.test(only)) {
+    if (wanted('Untrusted repository')) {
       hostile = await prepareHostileRepository(root, join(untrustedProfile, 'user-data'));
       process.env.SHIM_WORKSPACE_TRUST = '1';
-      ok = (await launch(untrustedProfile, 'Untrusted repository', false, { ...hostile.env, SWITCHBOARD_TRACE_FILE: '' }, hostile.workspace)) && ok;
+      ok = (await launch('Untrusted repository', untrustedProfile, 'Untrusted repository', '', { ...hostile.env, SWITCHBOARD_TRACE_FILE: '' }, hostile.workspace)) && ok;
       delete process.env.SHIM_WORKSPACE_TRUST;
     }
     // 6. SIGKILL of the extension host leaves no agent process (test/harness/hostKill.mjs).
-    if (!only || /Host kill/.test(only)) {
+    if (selects(only, 'Host kill')) {
+      started.push('Host kill');
       const hostKillProfile = mkdtempSync(join(tmpdir(), 'switchboard-host-kill-'));
       try {
         ok = (await runHostKill({ root, userData: hostKillProfile, workspace, env: { SWITCHBOARD_TEST_RESULTS: results, SWITCHBOARD_TEST_WORKSPACE: workspace, SWITCHBOARD_FIXTURES: join(root, 'out/fixtures'), SWITCHBOARD_TRACE_FILE: traceFile } })) && ok;
@@ -182,8 +239,25 @@ async function main() {
     rmSync(reloadProfile, { recursive: true, force: true });
     rmSync(windowReloadProfile, { recursive: true, force: true });
   }
-  const failed = totals.failed + (ok || totals.failed > 0 ? 0 : 1);
-  console.log(`\nintegration launches: ${totals.launches}`);
+  // Each launch that exists for suites the run selected must have run them and passed; a missing one is a failure.
+  let ownFailed = 0;
+  const own = Object.keys(OWN_LAUNCHES);
+  for (const name of own.filter(wanted)) {
+    const problems = ownLaunchProblems(totals.results.get(name), OWN_LAUNCHES[name]);
+    if (problems.length > 0) {
+      ownFailed += 1;
+      console.log(`✖ the "${name}" launch did not prove its suites: ${problems.join('; ')}`);
+    }
+  }
+  const ranOwn = own.filter(wanted).length;
+  // A grep that selects nothing is no pass.
+  const none = totals.passed === 0 && totals.failed === 0 ? 1 : 0;
+  if (none) console.log('✖ no integration test ran');
+  const failed = totals.failed + ownFailed + none + (ok || totals.failed > 0 || ownFailed > 0 ? 0 : 1);
+  // test/run.mjs reads these: a run without a grep must have started every launch, heard from each, and every
+  // launch for suites of their own must have proved them.
+  console.log(`\nintegration launches: ${started.length} started, ${totals.launches} reported (${started.join(', ')})`);
+  console.log(`suite launches: ${ranOwn - ownFailed} proved of ${ranOwn} wanted, ${own.length} in all`);
   console.log(`${totals.passed} passed, ${failed} failed`);
   process.exit(ok && failed === 0 ? 0 : 1);
 }

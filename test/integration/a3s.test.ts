@@ -12,6 +12,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
+import type { PatchHunk } from '../../extension/changeSets/patchTypes';
 import type { ApplyOutcome } from '../../extension/ui/changeSets/changeSetApply';
 import { parseChangeSet } from '../../extension/ui/changeSets/changeSetFiles';
 import { runPanelsOf } from '../../extension/ui/runPanels';
@@ -20,7 +21,21 @@ import { api, CONNECTIONS_ROWS, screenshot, setConnections, startFixture, ui, wa
 const CONNECTION = 'a3s:A3S';
 const RELEASE = `sha256:${'1'.repeat(64)}`;
 /** Files the harness seeds (--git-init) or creates (`edit`); removed again after the suite. */
-const HARNESS_FILES = ['a3s-delete-me.txt', 'a3s-rename-me.txt', 'a3s-renamed.txt', 'a3s-crlf.txt', 'a3s-created.txt', 'a3s-blob.bin', 'notes'];
+const HARNESS_FILES = ['a3s-delete-me.txt', 'a3s-rename-me.txt', 'a3s-renamed.txt', 'a3s-crlf.txt', 'a3s-created.txt', 'a3s-blob.bin', 'a3s-long.txt', 'notes'];
+/** The harness's `edit` changes this file in three regions far apart: three hunks (test/fixtures/a3s/harnessGit.ts). */
+const LONG = 'a3s-long.txt';
+
+/** `text` with only the hunks at `selected` applied, spliced line by line from the parsed patch (the test's own oracle). */
+function withHunks(text: string, hunks: readonly PatchHunk[], selected: readonly number[]): string {
+  const lines = text.split(/(?<=\n)/);
+  // From the last hunk up, so the earlier hunks' line numbers still hold.
+  for (const index of [...selected].sort((x, y) => y - x)) {
+    const hunk = hunks[index]!;
+    const after = hunk.lines.flatMap((l) => (l.kind === 'context' || l.kind === 'add' ? [`${l.text}\n`] : []));
+    lines.splice(hunk.oldStart - 1, hunk.oldLines, ...after);
+  }
+  return lines.join('');
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -136,11 +151,39 @@ suite('A3S', () => {
     await vscode.commands.executeCommand('undo');
     await waitFor('undo restores the file', () => doc.getText() === base);
 
-    const file = runPanelsOf(a.store.state, runKey).find((p) => p.id === 'changeSet')?.entries.find((e) => e.label === 'README.md');
-    assert.deepEqual(file?.actions.map((x) => x.id), ['openDiff', 'applyFile', 'applyHunks']);
-    const hunks = (await vscode.commands.executeCommand('agentSwitchboard.applyChangeSetHunks', runKey, file!.id, [0])) as ApplyOutcome;
-    assert.deepEqual(hunks.applied, ['README.md']);
+    const readmeEntry = runPanelsOf(a.store.state, runKey).find((p) => p.id === 'changeSet')?.entries.find((e) => e.label === 'README.md');
+    assert.deepEqual(readmeEntry?.actions.map((x) => x.id), ['openDiff', 'applyFile', 'applyHunks']);
+    const readmeHunk = (await vscode.commands.executeCommand('agentSwitchboard.applyChangeSetHunks', runKey, readmeEntry!.id, [0])) as ApplyOutcome;
+    assert.deepEqual(readmeHunk.applied, ['README.md']);
     assert.equal(doc.getText(), result);
+
+    // Per hunk: the long file, edited in three regions far apart, back at the run's base; the first and the last
+    // hunk applied, the middle one not.
+    const longBase = gitBlob(cs.baseTree!, LONG);
+    const longResult = gitBlob(cs.resultTree!, LONG);
+    const parsed = parseChangeSet(cs);
+    const longHunks = (parsed.ok ? parsed.files : []).find((f) => f.newPath === LONG)?.hunks ?? [];
+    assert.equal(longHunks.length, 3, 'three hunks');
+    const longUri = vscode.Uri.file(path.join(workspaceDir(), LONG));
+    fs.writeFileSync(longUri.fsPath, longBase);
+    const longDoc = await vscode.workspace.openTextDocument(longUri);
+    await waitFor('the long file reloaded', () => longDoc.getText() === longBase);
+    const file = runPanelsOf(a.store.state, runKey).find((p) => p.id === 'changeSet')?.entries.find((e) => e.label === LONG);
+    assert.deepEqual(file?.actions.map((x) => x.id), ['openDiff', 'applyFile', 'applyHunks']);
+    const hunks = (await vscode.commands.executeCommand('agentSwitchboard.applyChangeSetHunks', runKey, file!.id, [0, 2])) as ApplyOutcome;
+    assert.deepEqual([hunks.applied, hunks.problems], [[LONG], []]);
+    const expected = withHunks(longBase, longHunks, [0, 2]);
+    assert.notEqual(expected, longBase);
+    assert.notEqual(expected, longResult);
+    assert.equal(longDoc.getText(), expected, 'the first and last hunks applied, the middle one not');
+    assert.match(longDoc.getText(), /^line 3, rewritten by run /m, 'the first hunk applied');
+    assert.match(longDoc.getText(), /^line 37, rewritten by run /m, 'the last hunk applied');
+    assert.match(longDoc.getText(), /^line 20 of the long file$/m, 'the middle hunk (removing line 20) not applied');
+    assert.equal(fs.readFileSync(longUri.fsPath, 'utf8'), expected, 'saved to disk');
+    // The middle hunk alone afterwards: now the whole result.
+    const middle = (await vscode.commands.executeCommand('agentSwitchboard.applyChangeSetHunks', runKey, file!.id, [1])) as ApplyOutcome;
+    assert.deepEqual([middle.applied, middle.problems], [[LONG], []]);
+    assert.equal(longDoc.getText(), longResult, 'with the middle hunk too, the run’s result');
     await doc.save();
     await vscode.commands.executeCommand('agentSwitchboard.openChangeSetFileDiff', runKey, 'README.md');
     await waitFor('a file diff', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'agent-switchboard-changes'));

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { PROPOSAL_SCHEME } from '../../extension/ui/approvals/proposalContentProvider';
+import { FETCH_TOKEN } from '../fixtures/agencyProxy/scriptedProvider';
 import { api, computedStyle, CONNECTIONS_ROWS, screenshot, sentFrames, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
 
 const CONNECTION = 'agency-proxy:AgencyProxy';
@@ -33,6 +34,23 @@ async function newRun(prompt: string, model = ''): Promise<string> {
   });
   assert.equal(typeof runKey, 'string', 'the command returns the new run');
   return runKey as string;
+}
+
+/** The first value under `key`, anywhere in `value`. */
+function findKey(value: unknown, key: string): unknown {
+  if (value === null || typeof value !== 'object') {
+    return undefined;
+  }
+  if (!Array.isArray(value) && key in value) {
+    return (value as Record<string, unknown>)[key];
+  }
+  for (const v of Object.values(value)) {
+    const found = findKey(v, key);
+    if (found !== undefined) {
+      return found;
+    }
+  }
+  return undefined;
 }
 
 async function showNotifications(): Promise<void> {
@@ -206,6 +224,9 @@ suite('AgencyProxy', () => {
 
   test('the protocol trace recorded every frame of these runs, secrets redacted', async () => {
     const a = await api();
+    // An agent's HTTP tool call carrying a bearer token in its request headers (scriptedProvider.ts `authfetch`).
+    const fetchRun = await newRun('Read my profile authfetch noedit');
+    await waitFor('completed', () => a.store.state.runs.get(fetchRun)?.state === 'completed', 30000);
     await a.flushTrace();
     const file = process.env.SWITCHBOARD_TRACE_FILE;
     assert.ok(file, 'the runner sets SWITCHBOARD_TRACE_FILE');
@@ -221,7 +242,14 @@ suite('AgencyProxy', () => {
     }
     assert.ok(ours.some((l) => l.dir === 'in' && l.frame.kind === 'event'), 'incoming events are in the trace');
     assert.ok(ours.every((l) => typeof l.t === 'number'));
-    const start = ours.find((l) => l.frame.type === 'start_run')!.frame as { request: { environment: Record<string, string> } };
-    assert.ok(Object.values(start.request.environment).every((v) => v === '<redacted>'));
+    // The token reached the trace in the daemon's event frames (tool_call input headers): each one redacted, the
+    // header names kept, and the token nowhere in the file.
+    const fetches = ours.filter((l) => l.dir === 'in' && JSON.stringify(l.frame).includes('"toolu_fetch"') && JSON.stringify(l.frame).includes('"WebFetch"'));
+    assert.ok(fetches.length > 0, 'the WebFetch tool call is in the trace');
+    for (const line of fetches) {
+      const headers = findKey(line.frame, 'headers') as Record<string, unknown> | undefined;
+      assert.deepEqual(headers, { Authorization: '<redacted>', Accept: 'application/json' }, 'the bearer token redacted, the other header kept');
+    }
+    assert.ok(!fs.readFileSync(file, 'utf8').includes(FETCH_TOKEN), 'the token is nowhere in the trace');
   });
 });

@@ -3,7 +3,8 @@
  * README.md per run; `multiedit` asks for an ApplyPatch instead): a rule saved from the card (after its
  * confirmation: the test workbench drops modal dialogs, so the test answers it through the API's hook)
  * answers the next matching request and says so in the transcript, does not answer a request of another tool, and
- * answers nothing once revoked in the Approval Rules view. A request arriving while the window is not focused marks
+ * answers nothing once revoked in the Approval Rules view; declining the confirmation saves nothing and decides
+ * nothing. A request arriving while the window is not focused marks
  * the status bar item and badges the view.
  */
 import * as assert from 'node:assert/strict';
@@ -151,6 +152,44 @@ suite('Approval rules', () => {
     assert.equal(a.store.state.approvals.get(asked.key)?.status, 'pending', 'a revoked rule answers nothing');
     assert.equal(await a.approvals.decide(asked.key, 'allow_once', 'palette'), true);
     await waitFor('the third run completed', () => a.store.state.runs.get(third)?.state === 'completed', 30000);
+    await clearNotifications();
+  });
+
+  test('declining the rule’s confirmation saves no rule and leaves the request waiting, undecided', async () => {
+    const a = await api();
+    await a.approvals.rules.reset();
+    await clearNotifications();
+    const runKey = await newRun('Edit the README, the rule declined');
+    const request = await waitFor('the request', () => approvalOf(a, runKey)?.status === 'pending' && approvalOf(a, runKey));
+    // The person reads the proposed rule and answers No (Cancel, Escape, or the modal closed).
+    const shown: string[] = [];
+    a.testHooks.setRuleConfirmation(async (proposed: ApprovalRule, connectionName: string) => {
+      shown.push(ruleConfirmationDetail(proposed, connectionName));
+      return false;
+    });
+    await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runKey);
+    await toggleConnectionsPane();
+    try {
+      await ui({ action: 'waitFor', selector: '.approval-card [data-rule="allow:connection"]', webview: true });
+      await ui({ action: 'press', selector: '.approval-card [data-rule="allow:connection"]', value: 'Enter', webview: true });
+      await waitFor('the rule shown for confirmation', () => shown.length === 1);
+      assert.ok(shown[0]!.includes('Effect: allow'), shown[0]);
+      assert.deepEqual(a.approvals.rules.all(), [], 'no rule saved');
+      assert.equal(a.store.state.approvals.get(request.key)?.status, 'pending', 'the request still waits');
+      assert.equal(a.store.state.approvals.get(request.key)?.decidedByRule, undefined);
+      assert.ok(!(await sentFrames(NAME)).some((f) => f.type === 'decide_approval' && f.run_id === runKey.split('::')[1]), 'nothing sent to the daemon');
+      await ui({ action: 'waitFor', selector: '.approval-card .approval-actions button', hasText: 'Allow once', webview: true });
+    } finally {
+      a.testHooks.setRuleConfirmation(undefined);
+      await toggleConnectionsPane();
+    }
+    // Still the person's to answer, and answered only as they now do.
+    assert.equal(await a.approvals.decide(request.key, 'allow_once', 'palette'), true);
+    await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
+    const wire = (await sentFrames(NAME)).filter((f) => f.type === 'decide_approval' && f.run_id === runKey.split('::')[1]);
+    assert.deepEqual(wire.map((f) => f.decision), ['allow_once'], 'one decision on the wire: the one made after declining');
+    assert.equal(a.store.state.approvals.get(request.key)?.decidedBy, 'palette');
+    assert.deepEqual(a.approvals.rules.all(), [], 'still no rule');
     await clearNotifications();
   });
 

@@ -2,9 +2,10 @@
  * The run board in a real VS Code, with the reference AgencyProxy daemon and the reference ACP agent: a run that
  * asks for approval appears under *Needs you*, *Next Approval* reveals and selects its request, a click on the row's
  * inline Allow decides it (recorded as "from the run board"), and the run moves to *Working*, then *Done*. Next
- * Approval walks several requests oldest first and wraps; Enter on a request decides it through a quick pick. An
- * ACP session waiting for the next message is under Needs you and answered with Reply from its row. Screenshots of
- * the board in the dark and light themes.
+ * Approval walks several requests oldest first and wraps; Enter on a request decides it through a quick pick, a
+ * click on its row's Deny denies it. An ACP session waiting for the next message is under Needs you and answered
+ * with a click on its row's Reply. In the light and the dark theme the rows' icons are drawn in that theme's values
+ * of their colour tokens.
  */
 import * as assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
@@ -39,6 +40,22 @@ function rowOf(a: Api, runKey: string) {
     .snapshot()
     .flatMap((g) => g.rows)
     .find((r) => r.runKey === runKey);
+}
+
+/** `#rgb` / `#rrggbb` / `#rrggbbff` (a theme token's value) as the browser computes a colour: `rgb(r, g, b)`. */
+function rgbOf(hex: string): string {
+  const h = hex.trim().replace(/^#/, '');
+  const full = h.length === 3 ? [...h].map((c) => c + c).join('') : h.length === 8 && h.endsWith('ff') ? h.slice(0, 6) : h;
+  assert.match(full, /^[0-9a-f]{6}$/i, `an opaque colour: ${hex}`);
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16));
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+/** The computed colour of the icon of the board row showing `text`, and the current theme's value of `token`. */
+async function iconColour(text: string, token: string): Promise<{ icon: string; token: string }> {
+  const variable = `--vscode-${token.replace(/\./g, '-')}`;
+  const style = await ui<Record<string, string>>({ action: 'style', selector: `${BOARD_ROWS}:has-text("${text}") .custom-view-tree-node-item-icon`, properties: ['color', variable] });
+  return { icon: style.color ?? '', token: rgbOf(style[variable] ?? '') };
 }
 
 async function boardTexts(): Promise<string[]> {
@@ -142,9 +159,16 @@ suite('Run board', () => {
     await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row', hasText: 'Deny' });
     await waitFor('denied from the keyboard', () => a.store.state.approvals.get(firstApproval)?.status === 'decided');
     assert.equal(a.store.state.approvals.get(firstApproval)?.decidedBy, 'board');
-    // The row's Deny (inline or context menu) passes the row.
-    const node = a.board.provider.approvalNode(rowOf(a, second)!.approvals[0]!.key, second);
-    assert.equal(await vscode.commands.executeCommand('agentSwitchboard.board.deny', node), true);
+    // A click on the second request's inline Deny, as a user would.
+    const secondApproval = rowOf(a, second)!.approvals[0]!.key;
+    await a.board.view.reveal(a.board.provider.approvalNode(secondApproval, second), { select: true, focus: true });
+    await waitFor('the second request selected', () => {
+      const node = a.board.view.selection[0];
+      return node?.type === 'approval' && node.key === secondApproval;
+    });
+    await ui({ action: 'click', selector: `${BOARD_ROWS}.selected .action-label[aria-label="Deny"]` });
+    await waitFor('denied from its row', () => a.store.state.approvals.get(secondApproval)?.status === 'decided');
+    assert.deepEqual([a.store.state.approvals.get(secondApproval)?.decision, a.store.state.approvals.get(secondApproval)?.decidedBy], ['deny', 'board']);
     await waitFor('both completed', () => [first, second].every((k) => a.store.state.runs.get(k)?.state === 'completed'), 30000);
     assert.ok([first, second].every((k) => [...a.store.state.approvals.values()].find((x) => x.runKey === k)?.decision === 'deny'));
     assert.equal(await vscode.commands.executeCommand('agentSwitchboard.nextApproval'), undefined, 'nothing waits');
@@ -159,9 +183,19 @@ suite('Run board', () => {
     assert.equal(row.daemon, 'ACP');
     assert.equal(row.canReply, true);
     assert.ok(row.lastLine, 'the row has the last line of the answer');
-    // Reply is the Send Message command on the row (what the inline button runs), here with the text given.
-    await vscode.commands.executeCommand('agentSwitchboard.sendMessage', a.board.provider.runNode(runKey), 'And the release steps?');
+    // A click on the row's inline Reply, as a user would: it asks for the message, which goes to this session.
+    await a.board.view.reveal(a.board.provider.runNode(runKey), { select: true, focus: true });
+    await waitFor('the session selected', () => {
+      const node = a.board.view.selection[0];
+      return node?.type === 'run' && node.key === runKey;
+    });
+    await ui({ action: 'click', selector: `${BOARD_ROWS}.selected .action-label[aria-label^="Send Message"]` });
+    await ui({ action: 'waitFor', selector: '.quick-input-widget .quick-input-message', hasText: `Message to "${a.store.state.runs.get(runKey)!.title}"` });
+    await ui({ action: 'fill', selector: '.quick-input-widget .quick-input-box input', value: 'And the release steps?' });
+    await ui({ action: 'press', selector: '.quick-input-widget .quick-input-box input', value: 'Enter' });
     await waitFor('the second turn', () => endedTurns(a, runKey, 'completed').length === 2, 30000);
+    const prompts = a.store.transcript(runKey)!.snapshot().flatMap((i) => (i.kind === 'user' ? [i.text] : []));
+    assert.deepEqual(prompts, ['Explain the build setup', 'And the release steps?'], 'the reply went to this session');
     await waitFor('waiting again', () => a.board.provider.groupOf(runKey) === 'needsYou');
     assert.deepEqual(journeys.get(runKey)?.slice(-3), ['needsYou', 'working', 'needsYou']);
   });
@@ -197,14 +231,31 @@ suite('Run board', () => {
       });
       const config = vscode.workspace.getConfiguration('workbench');
       const themed = (cls: string) => waitFor(`the ${cls} theme`, async () => ((await ui<(string | null)[]>({ action: 'attribute', selector: '.monaco-workbench', value: 'class' }))[0] ?? '').split(/\s+/).includes(cls));
+      // The rows' icons take their colours from the theme's tokens: the request's shield charts.yellow, the failed
+      // run's mark testing.iconFailed — in each theme the icon is drawn in that theme's value of its token.
+      const coloured = async (theme: string): Promise<{ shield: string; failed: string }> => {
+        const shield = await waitFor(`the shield in the ${theme} theme's charts.yellow`, async () => {
+          const c = await iconColour('Add a changelog entry', 'charts.yellow');
+          return c.icon === c.token && c.icon;
+        });
+        const failedMark = await waitFor(`the failed mark in the ${theme} theme's testing.iconFailed`, async () => {
+          const c = await iconColour('Migrate the database schema', 'testing.iconFailed');
+          return c.icon === c.token && c.icon;
+        });
+        return { shield, failed: failedMark };
+      };
+      let light: { shield: string; failed: string };
       try {
         await config.update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
         await themed('vs');
+        light = await coloured('light');
         await screenshot('board-light.png');
       } finally {
         await config.update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
       }
       await themed('vs-dark');
+      const dark = await coloured('dark');
+      assert.notEqual(light.shield, dark.shield, `the shield changes with the theme (${light.shield} / ${dark.shield})`);
       await screenshot('board-dark.png');
       // A failed run needs the user until they have looked at it and moved on.
       const selected = (key: string) => () => {

@@ -1,27 +1,59 @@
-/** Mocha entry run inside the VS Code extension host; prints the `N passed, N failed` line the runner reads. */
+/**
+ * Mocha entry run inside the VS Code extension host; prints the `N passed, N failed` line the runner reads, and a
+ * `integration launch result: {json}` line with the counts per top-level suite, by which the runner checks that the
+ * suites a launch exists for ran and passed (test/harness/runIntegration.mjs).
+ */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import type { Test } from 'mocha';
+
+/** A grep as the runner passes it: "/a|b/" is a regular expression; anything else a plain substring. */
+function grepSource(grep: string): string {
+  const regex = /^\/(.+)\/$/.exec(grep);
+  return regex ? regex[1]! : grep.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The tests a launch runs: those the grep selects (all without one), minus those the exclusion names (the suites
+ * the runner gives launches of their own: they never run, so never skip, in another launch).
+ */
+function selection(grep: string | undefined, exclude: string | undefined): RegExp | undefined {
+  if (!grep && !exclude) {
+    return undefined;
+  }
+  // The exclusion is a regular expression's source, matched from the start of a test's full title.
+  const without = exclude ? `(?!${exclude})` : '';
+  return new RegExp(`^${without}.*(?:${grep ? grepSource(grep) : ''})`);
+}
+
+interface SuiteCounts {
+  passed: number;
+  failed: number;
+  pending: number;
+}
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60000 });
-  const grep = process.env.SWITCHBOARD_INTEGRATION_GREP;
-  if (grep) {
-    // "/a|b/" is a regular expression (several suites in one window, as the full run has them); anything else is a
-    // plain substring, which mocha escapes.
-    const regex = /^\/(.+)\/$/.exec(grep);
-    mocha.grep(regex ? new RegExp(regex[1]!) : grep);
-    if (process.env.SWITCHBOARD_INTEGRATION_INVERT === '1') {
-      mocha.invert();
-    }
+  const selected = selection(process.env.SWITCHBOARD_INTEGRATION_GREP || undefined, process.env.SWITCHBOARD_INTEGRATION_EXCLUDE || undefined);
+  if (selected) {
+    mocha.grep(selected);
   }
   for (const file of fs.readdirSync(__dirname).sort()) {
     if (file.endsWith('.test.js')) {
       mocha.addFile(path.join(__dirname, file));
     }
   }
+  const suites: Record<string, SuiteCounts> = {};
+  const count = (test: Test, what: keyof SuiteCounts): void => {
+    const suite = test.titlePath()[0] ?? '';
+    suites[suite] ??= { passed: 0, failed: 0, pending: 0 };
+    suites[suite][what] += 1;
+  };
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
+      const pending = Object.values(suites).reduce((n, s) => n + s.pending, 0);
+      console.log(`integration launch result: ${JSON.stringify({ passed: runner.stats?.passes ?? 0, failed: failures, pending, suites })}`);
       console.log(`${runner.stats?.passes ?? 0} passed, ${failures} failed`);
       if (failures > 0) {
         reject(new Error(`${failures} integration tests failed.`));
@@ -29,5 +61,8 @@ export function run(): Promise<void> {
         resolve();
       }
     });
+    runner.on('pass', (test) => count(test, 'passed'));
+    runner.on('fail', (test) => count(test as Test, 'failed'));
+    runner.on('pending', (test) => count(test, 'pending'));
   });
 }

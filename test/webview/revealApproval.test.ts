@@ -76,9 +76,21 @@ describe('reveal an approval card', () => {
   });
 
   test('a reveal for another run changes nothing', async () => {
-    const before = await harness.page.evaluate(() => document.getElementById('transcript')?.scrollTop ?? -1);
-    await harness.deliver({ type: 'revealItem', runKey: 'scv:local:other', index: 3, id: 'card-early' });
-    await harness.settle();
-    assert.equal(await harness.page.evaluate(() => document.getElementById('transcript')?.scrollTop ?? -1), before);
+    // The early card out of view first (the late one shown, 400 paragraphs away), so a reveal that wrongly took
+    // effect would move the list.
+    await reveal('ap-late');
+    const early = harness.page.locator('[data-item-id="card-early"]');
+    assert.equal(await early.isVisible(), false, 'the early card is out of view before the reveal');
+    const scrollTop = (): Promise<number> => harness.page.evaluate(() => document.getElementById('transcript')?.scrollTop ?? -1);
+    const before = await scrollTop();
+    const at = locateApproval(host.transcript, 'ap-early');
+    assert.ok(at);
+    await harness.deliver({ type: 'revealItem', runKey: 'scv:local:other', index: at.index, id: at.id });
+    for (let i = 0; i < 5; i++) {
+      await host.idle();
+      await harness.settle();
+    }
+    assert.equal(await scrollTop(), before, 'the list did not move');
+    assert.equal(await early.isVisible(), false, 'the early card is still out of view');
   });
 });

@@ -101,6 +101,27 @@ export const CLIENT_CAPABILITIES = {
   _meta: { terminal_output: true },
 } as const;
 
+/**
+ * The SDK aborts an incoming request's signal for `$/cancel_request` (its reason a -32800 "request cancelled" error)
+ * and also when the connection closes: only the first is the agent withdrawing its request. A dead agent's requests
+ * expire through the driver's agent-gone path, with the exit as their reason.
+ */
+function withdrawnOnly(signal: AbortSignal): AbortSignal {
+  const withdrawn = new AbortController();
+  const onAbort = (): void => {
+    const reason: unknown = signal.reason;
+    if (reason !== null && typeof reason === 'object' && (reason as { code?: unknown }).code === -32800) {
+      withdrawn.abort(reason);
+    }
+  };
+  if (signal.aborted) {
+    onAbort();
+  } else {
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+  return withdrawn.signal;
+}
+
 export class AcpConnection {
   readonly process: StdioProcess;
   private readonly connection: ClientConnection;
@@ -110,7 +131,7 @@ export class AcpConnection {
     const { client, methods, ndJsonStream } = sdk();
     const app = client({ name: 'Agent Switchboard' })
       .onNotification(methods.client.session.update, ({ params }) => handlers.sessionUpdate(params as SessionNotification as StableSessionNotification))
-      .onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
+      .onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, withdrawnOnly(signal)))
       .onRequest(methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params).catch(asRequestError))
       .onRequest(methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params).catch(asRequestError))
       .onRequest(methods.client.terminal.create, ({ params }) => handlers.createTerminal(params).catch(asRequestError))

@@ -76,6 +76,7 @@ describe('change sets from a real git workspace', () => {
       'a3s-blob.bin': ['added', true],
       'a3s-created.txt': ['added', false],
       'a3s-delete-me.txt': ['deleted', false],
+      'a3s-long.txt': ['modified', false],
       'a3s-renamed.txt': ['renamed', false],
       'notes/été.txt': ['added', false],
     });

@@ -7,12 +7,14 @@
  * method (the key goes to the secret store and into the restarted agent's environment, not into settings).
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { ActionOffer } from '../../../extension/drivers/kit/daemonActions';
 import { memorySecrets } from '../../../extension/drivers/acp/acpEditorAccess';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { until } from '../drivers/driverTestKit';
 import { idle, rig, run } from './acpDriverRig';
+import { README_TEXT } from './acpWorkspace';
 
 test('a reload restores the transcript from the journal and the session continues through session/load (an agent that cannot resume)', { timeout: 40_000 }, async () => {
   const first = await rig({ agentArgs: ['--without-session', 'resume'] });
@@ -40,6 +42,11 @@ test('a second crash soon after the automatic restart fails the connection with 
   const runId = await r.driver.startRun({ prompt: 'crash now', workspaceRoots: [r.ws.dir] });
   await until('restarted by itself and the session taken up again', () => r.items(runId).some((i) => i.kind === 'notice' && /restarted; this session was resumed/.test(i.text)));
   assert.equal(offers.length, 0, 'no Restart offer after the first crash');
+  // Something waits when the agent crashes again: another session's permission request, not answered.
+  const waiter = await r.driver.startRun({ prompt: 'edit the readme', workspaceRoots: [r.ws.dir] });
+  const approvalId = await until('a permission request waiting', () => run(r, waiter)?.pendingApprovals[0]);
+  const approvalKey = `${runKeyOf(r.setup.connectionId, waiter)}::${approvalId}`;
+  assert.equal(r.setup.store.state.approvals.get(approvalKey)?.status, 'pending');
   await r.driver.sendMessage(runId, 'crash again');
   const failed = await until('failed', () => {
     const state = r.setup.store.state.connections.get(r.setup.connectionId)?.state;
@@ -48,6 +55,15 @@ test('a second crash soon after the automatic restart fails the connection with 
   assert.match(failed.reason, /exited \(code 70\)/);
   assert.match(failed.reason, /crash/i, 'the stderr tail is in the reason');
   await until('the session interrupted', () => run(r, runId)?.state === 'interrupted');
+  // What waited on the dead agent expired with it, saying why; its turn ended interrupted too.
+  const expired = r.setup.store.state.approvals.get(approvalKey);
+  assert.equal(expired?.status, 'expired', 'the waiting permission request expired');
+  assert.match(expired?.reason ?? '', /agent stopped/, 'the agent stopping is its reason');
+  assert.doesNotMatch(expired?.reason ?? '', /withdrew/, 'the agent did not withdraw it: it died');
+  assert.deepEqual(run(r, waiter)?.pendingApprovals, [], 'nothing left waiting');
+  assert.equal(run(r, waiter)?.state, 'interrupted');
+  await assert.rejects(r.driver.decideApproval(waiter, approvalId, 'allow_once'));
+  assert.equal(readFileSync(r.ws.readme, 'utf8'), README_TEXT, 'nothing written');
   assert.equal(r.frames.filter((f) => f.dir === 'out' && (f.frame as { method?: string }).method === 'initialize').length, 2, 'not restarted a second time');
   assert.equal(offers[0]?.choices[0]?.command, 'agentSwitchboard.acp.restart');
   assert.deepEqual(r.driver.openOffers().map((o) => o.id), [offers[0]!.id], 'still open for a UI that watches later');

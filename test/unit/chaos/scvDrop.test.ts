@@ -1,6 +1,8 @@
 /**
  * Chaos: the SCV socket is cut mid-turn (a proxy between the driver and the reference daemon drops the connection)
- * at seeded moments — while the answer streams or while a tool waits for approval. Each time the session must end
+ * at seeded moments — while the answer streams (after a seeded number of its parts) or while a tool waits for
+ * approval (a seeded while after the card came); the drops alternate between the two, the phase each one hit is
+ * read from what the driver had shown at the cut, and both phases must have been hit. Each time the session must end
  * as `interrupted` with its transcript kept exactly as far as it arrived (text items equal what the wire carried),
  * its approvals expired, and the driver must reconnect without starting a session behind the user's back.
  * Replay a failure with FUZZ_SEED=<seed>.
@@ -13,6 +15,7 @@ import { test } from 'node:test';
 import { ScvDriver } from '../../../extension/drivers/scv/scvDriver';
 import { scvSessionIdOf } from '../../../extension/drivers/scv/scvSessionBook';
 import { runKeyOf } from '../../../extension/model/modelTypes';
+import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
 import { ScvReferenceDaemon } from '../../fixtures/scv/daemon';
 import { driverSetup, quietLog, until } from '../drivers/driverTestKit';
 import { Random, suiteSeed } from '../fuzz/fuzzKit';
@@ -20,6 +23,18 @@ import { FlakyProxy } from './flakyProxy';
 
 const SEED = suiteSeed(0x5c0d);
 const DROPS = 6;
+/** The `slow` turn streams this many parts ("thinking k/5… "), then the `tool` asks for approval (test/fixtures/scv/turnScript.ts). */
+const SLOW_PARTS = 5;
+
+type Phase = 'streaming' | 'approval' | 'other';
+
+/** Where the turn stood in what the driver had shown when the socket was cut. */
+function phaseOf(items: readonly TranscriptItem[], pendingApprovals: number): Phase {
+  if (pendingApprovals > 0 && items.some((i) => i.kind === 'approval' && i.status === 'pending')) {
+    return 'approval';
+  }
+  return items.some((i) => i.kind === 'text' && i.streaming) ? 'streaming' : 'other';
+}
 
 interface WireFrame {
   readonly type?: string;
@@ -83,15 +98,27 @@ test(`SCV socket dropped mid-turn at ${DROPS} seeded moments: interrupted, trans
     await driver.connect();
     await until('connected', () => store.state.connections.get(connectionId)?.state.kind === 'connected');
     let runId = await until('a session', () => driver.liveSessionRunId);
+    const hit: { target: Phase; phase: Phase }[] = [];
     for (let drop = 1; drop <= DROPS; drop++) {
       const key = runKeyOf(connectionId, runId);
       const items = () => store.transcript(key)?.snapshot() ?? [];
       await driver.sendMessage(runId, `slow tool, drop ${drop}`);
       const turnItem = await until(`drop ${drop}: the turn starts`, () => items().find((i) => i.kind === 'turn' && i.phase === 'started' && !items().some((j) => j.kind === 'notice' && j.state === 'interrupted')));
       const turnId = turnItem.kind === 'turn' ? turnItem.turnId : '';
-      await new Promise((r) => setTimeout(r, random.int(10, 450)));
+      const target: Phase = drop % 2 === 1 ? 'streaming' : 'approval';
+      const pending = (): number => store.state.runs.get(key)?.pendingApprovals.length ?? 0;
+      if (target === 'streaming') {
+        // Cut right after a seeded part arrived: no wait between seeing it and the cut, so the answer still streams.
+        const part = `thinking ${random.int(1, SLOW_PARTS)}/${SLOW_PARTS}`;
+        await until(`drop ${drop}: "${part}" streaming`, () => pending() === 0 && items().some((i) => i.kind === 'text' && i.streaming && i.text.includes(part)));
+      } else {
+        await until(`drop ${drop}: the tool waits for approval`, () => phaseOf(items(), pending()) === 'approval');
+        // Nothing decides it, so the card still waits after this.
+        await new Promise((r) => setTimeout(r, random.int(0, 200)));
+      }
       const before = items();
       const runsBefore = store.state.runs.size;
+      hit.push({ target, phase: phaseOf(before, pending()) });
       proxy.drop();
       await until(`drop ${drop}: interrupted`, () => store.state.runs.get(key)?.state === 'interrupted', 5_000);
       const after = items();
@@ -116,6 +143,12 @@ test(`SCV socket dropped mid-turn at ${DROPS} seeded moments: interrupted, trans
       runId = await driver.startNewSession();
     }
     await until('the daemon cancelled every cut-off turn', () => daemon.stats.eofCancelledTurns === DROPS, 5_000);
+    assert.deepEqual(
+      hit.map((h) => h.phase),
+      hit.map((h) => h.target),
+      'each drop hit the phase it was aimed at',
+    );
+    assert.deepEqual([...new Set(hit.map((h) => h.phase))].sort(), ['approval', 'streaming'], 'drops hit both phases');
   } finally {
     await driver.disconnect();
     await driver.dispose();
