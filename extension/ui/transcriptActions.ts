@@ -1,7 +1,7 @@
 /** Carries out what the transcript webview asks for, always through the same paths as the commands. */
 import * as vscode from 'vscode';
 import { linkOpenDecision } from '../base/linkPolicy';
-import { approvalKeyOf } from '../model/modelTypes';
+import { approvalKeyOf, asRunKey } from '../model/runKeys';
 import type { DaemonActionButton } from '../protocol/webviewMessages';
 import { CHANGE_SET_PANEL_ID } from './changeSets/changeSetFiles';
 import { runChangeSetPanelAction } from './changeSets/changeSetPanels';
@@ -29,6 +29,14 @@ export class TranscriptActionHandler implements TranscriptActions {
     if (!ctx) {
       throw new Error('Agent Switchboard is still starting.');
     }
+    // A key that is not a run key's shape names no run; one that is, is only looked up.
+    const approvalKey = (runKey: string, approvalId: string) => {
+      const key = asRunKey(runKey);
+      if (!key) {
+        throw new Error('That run is no longer known.');
+      }
+      return approvalKeyOf(key, approvalId);
+    };
     const runOf = (runKey: string) => {
       const run = ctx.store.state.runs.get(runKey);
       if (!run) {
@@ -48,10 +56,10 @@ export class TranscriptActionHandler implements TranscriptActions {
         await vscode.commands.executeCommand('agentSwitchboard.endRun', message.runKey);
         return;
       case 'decide':
-        await ctx.approvals.decide(approvalKeyOf(message.runKey, message.approvalId), message.decision, 'transcript');
+        await ctx.approvals.decide(approvalKey(message.runKey, message.approvalId), message.decision, 'transcript');
         return;
       case 'decideRule': {
-        const approval = ctx.approvals.find(approvalKeyOf(message.runKey, message.approvalId));
+        const approval = ctx.approvals.find(approvalKey(message.runKey, message.approvalId));
         if (!approval) {
           throw new Error('That approval request is no longer known.');
         }
@@ -59,7 +67,7 @@ export class TranscriptActionHandler implements TranscriptActions {
         return;
       }
       case 'showDiff': {
-        const approval = ctx.approvals.find(approvalKeyOf(message.runKey, message.approvalId));
+        const approval = ctx.approvals.find(approvalKey(message.runKey, message.approvalId));
         if (approval) {
           await ctx.diffs.show(approval);
         }

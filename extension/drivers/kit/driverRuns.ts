@@ -6,6 +6,7 @@
 import type { RunEvent, RunFields } from '../../model/modelActions';
 import type { ChangeSetInfo, Panel, RunInfo } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/modelTypes';
+import type { RunKey } from '../../model/runKeys';
 import type { RunStore } from '../../model/runStore';
 
 export class DriverRuns {
@@ -15,9 +16,9 @@ export class DriverRuns {
   ) {}
 
   /** The last key built: a stream asks for the same run's key once per frame. */
-  private lastKey: { readonly runId: string; readonly key: string } | undefined;
+  private lastKey: { readonly runId: string; readonly key: RunKey } | undefined;
 
-  key(runId: string): string {
+  key(runId: string): RunKey {
     const last = this.lastKey;
     if (last?.runId === runId) {
       return last.key;

@@ -1,6 +1,8 @@
 /** What the command handlers work with. */
 import type * as vscode from 'vscode';
 import type { ConnectionManager } from '../../drivers/connectionManager';
+import type { RunKey } from '../../model/runKeys';
+import { asConnectionId, asRunKey } from '../../model/runKeys';
 import type { RunStore } from '../../model/runStore';
 import type { ApprovalCenter } from '../approvals/approvalCenter';
 import type { ApprovalDiffs } from '../approvals/approvalDiffs';
@@ -27,19 +29,19 @@ export interface CommandContext {
 /** Commands take a tree node (menus), a run key / connection id string, or nothing (palette). */
 export type CommandTarget = TreeNode | string | undefined;
 
-export function runKeyOfTarget(target: unknown): string | undefined {
+export function runKeyOfTarget(target: unknown): RunKey | undefined {
   if (typeof target === 'string') {
-    return target.includes('::') ? target : undefined;
+    return asRunKey(target);
   }
   if (target !== null && typeof target === 'object' && 'type' in target && target.type === 'run' && 'key' in target) {
-    return String(target.key);
+    return asRunKey(target.key);
   }
   return undefined;
 }
 
 export function connectionIdOfTarget(target: unknown): string | undefined {
   if (typeof target === 'string') {
-    return target.includes('::') ? undefined : target;
+    return asConnectionId(target);
   }
   if (target !== null && typeof target === 'object' && 'type' in target && target.type === 'connection' && 'id' in target) {
     return String(target.id);

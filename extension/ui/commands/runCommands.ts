@@ -1,6 +1,7 @@
 /** New run, send message, cancel, end a run waiting for input, show transcript, copy run id, composer focus. */
 import * as vscode from 'vscode';
 import type { RunInfo } from '../../model/modelTypes';
+import { runKeyOf } from '../../model/runKeys';
 import type { CommandContext } from './commandContext';
 import { connectionIdOfTarget, errorText, runKeyOfTarget } from './commandContext';
 import type { NewRunArgs } from './newRunPrompts';
@@ -41,7 +42,7 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
           return undefined;
         }
         const runId = await driver.startRun(options);
-        const runKey = `${connectionId}::${runId}`;
+        const runKey = runKeyOf(connectionId, runId);
         await showRun(runKey);
         return runKey;
       } catch (error) {
