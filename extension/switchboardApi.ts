@@ -12,7 +12,7 @@ import type { ConfirmRule } from './ui/approvals/approvalRuleFlow';
 import type { RunBoard } from './ui/board/runBoard';
 import type { ConfirmProtectedApply, ConfirmProtectedWrite } from './ui/protectedPathPrompts';
 import type { RunSelection } from './ui/runSelection';
-import type { TranscriptPanelInfo } from './ui/transcript/transcriptPanels';
+import type { TranscriptPanelInfo } from './ui/transcript/transcriptTabs';
 import type { ConsentPrompt } from './ui/workspaceConnections/workspaceConnections';
 
 /** What `activate` returns: used by the integration tests, and by anyone automating the extension. */
