@@ -53,6 +53,7 @@ import { RunControl } from './ui/runControl';
 import { ChangeSetViews } from './ui/changeSets/changeSetViews';
 import { TranscriptSidebar } from './ui/transcript/transcriptSidebar';
 import { TranscriptTabs } from './ui/transcript/transcriptTabs';
+import { registerTestHooks } from './ui/testHooks';
 
 export type { SwitchboardApi } from './switchboardApi';
 import { ProtectedPathPrompts } from './ui/protectedPathPrompts';
@@ -106,7 +107,6 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   };
   const storageDir = context.globalStorageUri.fsPath;
   const protectedPrompts = new ProtectedPathPrompts();
-  const { confirmWrite: defaultWriteConfirmation, confirmApply: defaultApplyConfirmation } = protectedPrompts;
   context.subscriptions.push(protectedPrompts);
   const workspace = new EditorWorkspaceAccess(protectedPrompts);
   // Commands agents run through the editor, each in an editor terminal.
@@ -115,7 +115,6 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   // Profiles a repository's settings define, and the user's consent to them: every connect passes its gate.
   const workspaceConnections = new WorkspaceConnections(context.workspaceState);
   context.subscriptions.push(workspaceConnections);
-  const defaultConsentPrompt = workspaceConnections.prompt;
   const connections = new ConnectionManager(store, driverFactories, (connectionId, profile: ConnectionProfile, origin) => ({
     // The trace is looked up per frame so enabling it in settings applies to open connections too.
     tap: combineTaps((dir, frame, http) => trace?.tap(profile.protocol, profile.name)(dir, frame, http), logTap(profile.name)),
@@ -174,7 +173,6 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(approvalRules, windowFocus, attention);
   const approvals = new ApprovalCenter(store, connections, diffs, log, (runKey) => void runs.show(runKey), approvalRules, attention);
   context.subscriptions.push(approvals);
-  const defaultRuleConfirmation = approvals.ruleFlow.confirm;
   // The view container's badge is the run board's (runs that need you, approvals included): a second badge here
   // would be added to it and count every approval twice.
   const approvalRulesView = new ApprovalRulesView(approvalRules, store);
@@ -239,6 +237,10 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
       }
     }),
   );
+  // Only a host started for tests hands out the hooks: a third-party extension sees the API below and nothing more.
+  if (context.extensionMode === vscode.ExtensionMode.Test) {
+    context.subscriptions.push(registerTestHooks({ windowFocus, ruleFlow: approvals.ruleFlow, protectedPrompts, workspaceConnections, storageDir }));
+  }
   await reloadProfiles();
   log.info(`Agent Switchboard ${String(context.extension.packageJSON.version)} activated`);
 
@@ -255,20 +257,6 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     transcriptTabs: { list: () => transcriptTabs.list() },
     agentTerminals: { list: () => terminals.list() },
     drafts: { get: (runKey) => drafts.get(runKey), flush: () => drafts.flush() },
-    testHooks: {
-      setWindowFocused: (focused) => windowFocus.setOverride(focused),
-      setRuleConfirmation: (confirm) => {
-        approvals.ruleFlow.confirm = confirm ?? defaultRuleConfirmation;
-      },
-      setProtectedPathConfirmations: (answers) => {
-        protectedPrompts.confirmWrite = answers?.write ?? defaultWriteConfirmation;
-        protectedPrompts.confirmApply = answers?.apply ?? defaultApplyConfirmation;
-      },
-      setConsentPrompt: (prompt) => {
-        workspaceConnections.prompt = prompt ?? defaultConsentPrompt;
-      },
-      storageDir,
-    },
   };
 }
 
