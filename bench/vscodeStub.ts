@@ -142,6 +142,7 @@ export function createVscodeStub(options: StubOptions = {}): { api: Record<strin
     StatusBarAlignment: { Left: 1, Right: 2 },
     ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
     LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
+    ExtensionMode: { Production: 1, Development: 2, Test: 3 },
     FileType: { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 },
     ViewColumn: { Active: -1, Beside: -2, One: 1 },
     commands: recording('commands', {

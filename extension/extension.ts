@@ -29,7 +29,7 @@ import { registerTranscriptTabCommands } from './ui/commands/transcriptTabComman
 import { registerRunBoard } from './ui/board/runBoard';
 import type { TreeNode } from './ui/connectionsTreeProvider';
 import { ConnectionsTreeProvider } from './ui/connectionsTreeProvider';
-import { registerDaemonActionCommands } from './ui/daemonActions/actionCommands';
+import { DaemonActions, registerDaemonActionCommands } from './ui/daemonActions/actionCommands';
 import { connectionSecrets } from './ui/connectionSecrets';
 import { forgetRemovedProfileSecrets } from './ui/profileSecretCleanup';
 import { DraftStore } from './ui/draftStore';
@@ -49,6 +49,11 @@ import { TranscriptViewProvider } from './ui/transcriptViewProvider';
 import { EditorWorkspaceAccess } from './ui/workspaceAccess';
 import { AgentTerminals } from './ui/agentTerminals/agentTerminals';
 import type { SwitchboardApi } from './switchboardApi';
+import { RunControl } from './ui/runControl';
+import { ChangeSetViews } from './ui/changeSets/changeSetViews';
+import { TranscriptSidebar } from './ui/transcript/transcriptSidebar';
+import { TranscriptTabs } from './ui/transcript/transcriptTabs';
+import { registerTestHooks } from './ui/testHooks';
 
 export type { SwitchboardApi } from './switchboardApi';
 import { ProtectedPathPrompts } from './ui/protectedPathPrompts';
@@ -75,6 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Switch
 }
 
 async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<SwitchboardApi> {
+  // Services are built downward: each from those above it, none filled in later.
   const store = new RunStore(Date.now, (error) => log.error(`Internal error: ${error instanceof Error ? error.stack : String(error)}`));
   context.subscriptions.push({ dispose: () => store.dispose() });
 
@@ -101,7 +107,6 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   };
   const storageDir = context.globalStorageUri.fsPath;
   const protectedPrompts = new ProtectedPathPrompts();
-  const { confirmWrite: defaultWriteConfirmation, confirmApply: defaultApplyConfirmation } = protectedPrompts;
   context.subscriptions.push(protectedPrompts);
   const workspace = new EditorWorkspaceAccess(protectedPrompts);
   // Commands agents run through the editor, each in an editor terminal.
@@ -110,8 +115,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   // Profiles a repository's settings define, and the user's consent to them: every connect passes its gate.
   const workspaceConnections = new WorkspaceConnections(context.workspaceState);
   context.subscriptions.push(workspaceConnections);
-  const defaultConsentPrompt = workspaceConnections.prompt;
-  const connections: ConnectionManager = new ConnectionManager(store, driverFactories, (connectionId, profile: ConnectionProfile) => ({
+  const connections = new ConnectionManager(store, driverFactories, (connectionId, profile: ConnectionProfile, origin) => ({
     // The trace is looked up per frame so enabling it in settings applies to open connections too.
     tap: combineTaps((dir, frame, http) => trace?.tap(profile.protocol, profile.name)(dir, frame, http), logTap(profile.name)),
     storageDir,
@@ -119,7 +123,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     workspace,
     terminals,
     connectRefusal: () => workspaceConnections.refusal(connectionId),
-    secrets: connectionSecrets(context.secrets, connectionId, profile, connections.originOf(connectionId), {
+    secrets: connectionSecrets(context.secrets, connectionId, profile, origin, {
       info: (m) => log.info(`[${profile.name}] ${m}`),
       warn: (m) => log.warn(`[${profile.name}] ${m}`),
     }),
@@ -143,43 +147,6 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(treeView);
   tree.setVisible(treeView.visible);
   context.subscriptions.push(treeView.onDidChangeVisibility((e) => tree.setVisible(e.visible)));
-
-  // The transcript's action handler needs the command context, which needs the transcript view: late-bound.
-  const commandContextRef: { current?: CommandContext } = {};
-  const drafts = new DraftStore(context.workspaceState);
-  context.subscriptions.push(drafts);
-  beforeExit = () => Promise.all([connections.dispose(), drafts.flush()]).then(() => undefined);
-  const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(() => commandContextRef.current), drafts, log };
-  const transcript = new TranscriptViewProvider(surfaceDeps, selection);
-  context.subscriptions.push(transcript);
-  context.subscriptions.push(vscode.window.registerWebviewViewProvider(TranscriptViewProvider.viewType, transcript));
-  const transcriptPanels = new TranscriptPanels(surfaceDeps);
-  context.subscriptions.push(transcriptPanels, vscode.window.registerWebviewPanelSerializer(TranscriptPanels.viewType, transcriptPanels));
-
-  const diffs = new ApprovalDiffs(store, workspace);
-  context.subscriptions.push(diffs);
-  const approvalRules = new ApprovalRules(store, context.workspaceState, log);
-  const windowFocus = new WindowFocus();
-  const attention = new ApprovalAttention(windowFocus, log);
-  context.subscriptions.push(approvalRules, windowFocus, attention);
-  const approvals = new ApprovalCenter(
-    store,
-    connections,
-    diffs,
-    log,
-    (runKey) => {
-      selection.select(runKey);
-      void transcript.reveal();
-    },
-    approvalRules,
-    attention,
-  );
-  context.subscriptions.push(approvals);
-  const defaultRuleConfirmation = approvals.ruleFlow.confirm;
-  // The view container's badge is the run board's (runs that need you, approvals included): a second badge here
-  // would be added to it and count every approval twice.
-  const approvalRulesView = new ApprovalRulesView(approvalRules, store);
-  context.subscriptions.push(approvalRulesView, vscode.window.createTreeView(ApprovalRulesView.viewId, { treeDataProvider: approvalRulesView }));
   context.subscriptions.push(
     treeView.onDidChangeSelection((e) => {
       const node = e.selection[0];
@@ -189,8 +156,42 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     }),
   );
 
-  const commandContext: CommandContext = { store, connections, selection, approvals, diffs, transcript, transcriptTabs: transcriptPanels, log, treeView, memento: context.globalState };
-  commandContextRef.current = commandContext;
+  // Where transcripts are shown (the webview surfaces are built further down, from the services that serve them).
+  const transcript = new TranscriptSidebar();
+  const transcriptTabs = new TranscriptTabs(store);
+  context.subscriptions.push(transcript, transcriptTabs);
+  const runs = new RunControl(store, connections, selection, transcript);
+  const changeSets = new ChangeSetViews(store, connections, selection, transcript, transcriptTabs);
+  const daemonActions = new DaemonActions(store, connections, selection, runs, log);
+  context.subscriptions.push(changeSets, daemonActions);
+
+  const diffs = new ApprovalDiffs(store, workspace);
+  context.subscriptions.push(diffs);
+  const approvalRules = new ApprovalRules(store, context.workspaceState, log);
+  const windowFocus = new WindowFocus();
+  const attention = new ApprovalAttention(windowFocus, log);
+  context.subscriptions.push(approvalRules, windowFocus, attention);
+  const approvals = new ApprovalCenter(store, connections, diffs, log, (runKey) => void runs.show(runKey), approvalRules, attention);
+  context.subscriptions.push(approvals);
+  // The view container's badge is the run board's (runs that need you, approvals included): a second badge here
+  // would be added to it and count every approval twice.
+  const approvalRulesView = new ApprovalRulesView(approvalRules, store);
+  context.subscriptions.push(approvalRulesView, vscode.window.createTreeView(ApprovalRulesView.viewId, { treeDataProvider: approvalRulesView }));
+
+  const commandContext: CommandContext = {
+    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, daemonActions, terminals, log, treeView, memento: context.globalState,
+  };
+
+  // The transcript's webviews: the sidebar view and the editor tabs, whose messages call the services above.
+  const drafts = new DraftStore(context.workspaceState);
+  context.subscriptions.push(drafts);
+  beforeExit = () => Promise.all([connections.dispose(), drafts.flush()]).then(() => undefined);
+  const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(commandContext), drafts, log };
+  const transcriptView = new TranscriptViewProvider(transcript, surfaceDeps, selection);
+  context.subscriptions.push(transcriptView, vscode.window.registerWebviewViewProvider(TranscriptSidebar.viewType, transcriptView));
+  const transcriptPanels = new TranscriptPanels(transcriptTabs, surfaceDeps);
+  context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(TranscriptPanels.viewType, transcriptPanels));
+
   context.subscriptions.push(
     ...registerConnectionCommands(commandContext),
     ...registerRunCommands(commandContext),
@@ -198,7 +199,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),
     ...registerChangeSetCommands(commandContext, protectedPrompts),
     ...registerChangeSetRevertCommands(commandContext, protectedPrompts),
-    ...registerDaemonActionCommands(commandContext),
+    ...registerDaemonActionCommands(daemonActions),
     ...registerTranscriptTabCommands(commandContext, transcriptPanels),
     ...registerWorkspaceConnectionCommands(commandContext, workspaceConnections),
     watchActionOffers(commandContext),
@@ -214,7 +215,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
         treeView.reveal(tree.runNode(runKey), { select: true, focus: false }).then(undefined, (error: unknown) => log.info(`Revealing the restored selection: ${String(error)}`));
       }
     }),
-    reopenRestoredChangeTabs(store, (runKey) => Promise.resolve(vscode.commands.executeCommand('agentSwitchboard.openAllChanges', runKey)), (m) => log.warn(m)),
+    reopenRestoredChangeTabs(store, (runKey) => changeSets.openAllOf(runKey), (m) => log.warn(m)),
   );
 
   // The run board: every run of every connection grouped Needs you / Working / Done, and Next Approval.
@@ -236,6 +237,10 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
       }
     }),
   );
+  // Only a host started for tests hands out the hooks: a third-party extension sees the API below and nothing more.
+  if (context.extensionMode === vscode.ExtensionMode.Test) {
+    context.subscriptions.push(registerTestHooks({ windowFocus, ruleFlow: approvals.ruleFlow, protectedPrompts, workspaceConnections, storageDir }));
+  }
   await reloadProfiles();
   log.info(`Agent Switchboard ${String(context.extension.packageJSON.version)} activated`);
 
@@ -249,23 +254,9 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     workspace,
     reloadProfiles,
     flushTrace: () => trace?.flush() ?? Promise.resolve(),
-    transcriptTabs: { list: () => transcriptPanels.list() },
+    transcriptTabs: { list: () => transcriptTabs.list() },
     agentTerminals: { list: () => terminals.list() },
     drafts: { get: (runKey) => drafts.get(runKey), flush: () => drafts.flush() },
-    testHooks: {
-      setWindowFocused: (focused) => windowFocus.setOverride(focused),
-      setRuleConfirmation: (confirm) => {
-        approvals.ruleFlow.confirm = confirm ?? defaultRuleConfirmation;
-      },
-      setProtectedPathConfirmations: (answers) => {
-        protectedPrompts.confirmWrite = answers?.write ?? defaultWriteConfirmation;
-        protectedPrompts.confirmApply = answers?.apply ?? defaultApplyConfirmation;
-      },
-      setConsentPrompt: (prompt) => {
-        workspaceConnections.prompt = prompt ?? defaultConsentPrompt;
-      },
-      storageDir,
-    },
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The object `activate` returns (extension.ts): the extension's root services for the integration tests and for
- * anyone automating the extension, and the test hooks that stand in for what a test cannot do in a real window.
+ * anyone automating the extension. The test hooks are not here: see switchboardTestHooks.ts.
  */
 import type { ConnectionManager } from './drivers/connectionManager';
 import type { WorkspaceAccess } from './drivers/kit/workspaceAccess';
@@ -8,12 +8,9 @@ import type { RunStore as RunStoreType } from './model/runStore';
 import type { AgentTerminalInfo } from './ui/agentTerminals/agentTerminals';
 import type { ApprovalCenter } from './ui/approvals/approvalCenter';
 import type { ApprovalDiffs } from './ui/approvals/approvalDiffs';
-import type { ConfirmRule } from './ui/approvals/approvalRuleFlow';
 import type { RunBoard } from './ui/board/runBoard';
-import type { ConfirmProtectedApply, ConfirmProtectedWrite } from './ui/protectedPathPrompts';
 import type { RunSelection } from './ui/runSelection';
-import type { TranscriptPanelInfo } from './ui/transcript/transcriptPanels';
-import type { ConsentPrompt } from './ui/workspaceConnections/workspaceConnections';
+import type { TranscriptPanelInfo } from './ui/transcript/transcriptTabs';
 
 /** What `activate` returns: used by the integration tests, and by anyone automating the extension. */
 export interface SwitchboardApi {
@@ -36,17 +33,4 @@ export interface SwitchboardApi {
   readonly agentTerminals: { list(): AgentTerminalInfo[] };
   /** The composer drafts the host keeps for every run; `flush` resolves once they are in the workspace state. */
   readonly drafts: { get(runKey: string): string; flush(): Promise<void> };
-  /** For the integration tests: what a real window does that a test cannot (lose focus, click a modal). */
-  readonly testHooks: {
-    /** Simulates the window losing (`false`) or gaining focus; `undefined` returns to the real state. */
-    setWindowFocused(focused: boolean | undefined): void;
-    /** Replaces the modal that shows a rule before it is saved; `undefined` restores it. */
-    setRuleConfirmation(confirm: ConfirmRule | undefined): void;
-    /** Replaces the modals asked before a protected path is written or applied (`.vscode`, `.git`…); `undefined` restores them. */
-    setProtectedPathConfirmations(answers: { readonly write?: ConfirmProtectedWrite; readonly apply?: ConfirmProtectedApply } | undefined): void;
-    /** Replaces the modal that asks to allow a workspace-defined connection; `undefined` restores it. */
-    setConsentPrompt(prompt: ConsentPrompt | undefined): void;
-    /** Where the journals and run checkpoints are (the extension's global storage). */
-    readonly storageDir: string;
-  };
 }

@@ -64,7 +64,7 @@ export class ConnectionManager {
   constructor(
     private readonly store: RunStore,
     private readonly factories: Partial<Record<ProtocolName, DriverFactory>>,
-    private readonly makeContext: (connectionId: string, profile: ConnectionProfile) => Omit<DriverContext, 'store' | 'connectionId' | 'profile'>,
+    private readonly makeContext: (connectionId: string, profile: ConnectionProfile, origin: ProfileOrigin) => Omit<DriverContext, 'store' | 'connectionId' | 'profile'>,
     private readonly gate: ConnectGate = () => Promise.resolve(),
   ) {}
 
@@ -125,7 +125,8 @@ export class ConnectionManager {
     if (!factory) {
       throw new DriverError(`Agent Switchboard cannot talk to ${profile.protocol} daemons in this version.`);
     }
-    const driver = factory({ store: this.store, connectionId, profile, profileOrigin: this.originOf(connectionId), ...this.makeContext(connectionId, profile) });
+    const profileOrigin = this.originOf(connectionId);
+    const driver = factory({ store: this.store, connectionId, profile, profileOrigin, ...this.makeContext(connectionId, profile, profileOrigin) });
     this.drivers.set(connectionId, driver);
     return driver;
   }

@@ -15,7 +15,7 @@ import { protectedNotice } from '../protocol/protectedPaths';
 import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS } from '../protocol/transcriptTypes';
 import type { ApprovalChange, RunEvent } from './modelActions';
 import type { ApprovalInfo } from './modelTypes';
-import { approvalKeyOf } from './modelTypes';
+import { approvalKeyOf } from './runKeys';
 import { protectedPathsOfSubject } from './pathRules';
 import type { RunEditor } from './runEditor';
 

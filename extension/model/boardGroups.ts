@@ -9,7 +9,8 @@ import type { ProtocolName } from '../protocol/protocolNames';
 import type { RunState } from '../protocol/transcriptTypes';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 import type { ApprovalInfo, ConnectionInfo, ModelState, RunInfo, RunUsage } from './modelTypes';
-import { approvalKeyOf, awaitsDecision, runKeyOf } from './modelTypes';
+import { awaitsDecision } from './modelTypes';
+import { approvalKeyOf, runKeyOf } from './runKeys';
 
 export type BoardGroupId = 'needsYou' | 'working' | 'done';
 

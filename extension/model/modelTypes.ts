@@ -7,6 +7,7 @@ import type { AlwaysLasts, ApprovalDecision, ApprovalStatus, ApprovalSubject, De
 import type { ProtocolName } from '../protocol/protocolNames';
 import type { Panel } from '../protocol/panels';
 import type { RunUsage } from '../protocol/runUsage';
+import type { ApprovalKey, RunKey } from './runKeys';
 
 export type { Panel, RunUsage };
 
@@ -83,7 +84,7 @@ export interface QueueEntry {
 }
 
 export interface RunInfo {
-  readonly key: string;
+  readonly key: RunKey;
   readonly connectionId: string;
   readonly runId: string;
   readonly title: string;
@@ -126,8 +127,8 @@ export interface RunInfo {
 }
 
 export interface ApprovalInfo {
-  readonly key: string;
-  readonly runKey: string;
+  readonly key: ApprovalKey;
+  readonly runKey: RunKey;
   readonly approvalId: string;
   readonly itemId: string;
   readonly title: string;
@@ -189,10 +190,5 @@ export const emptyModelState: ModelState = {
   changeSets: new Map(),
 };
 
-export function runKeyOf(connectionId: string, runId: string): string {
-  return `${connectionId}::${runId}`;
-}
-
-export function approvalKeyOf(runKey: string, approvalId: string): string {
-  return `${runKey}::${approvalId}`;
-}
+// The drivers still import the key builders from here; the format is runKeys.ts's.
+export { approvalKeyOf, runKeyOf } from './runKeys';

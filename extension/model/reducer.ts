@@ -7,7 +7,7 @@ import type { TranscriptPatch } from '../protocol/transcriptTypes';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 import type { ModelAction, RunFields } from './modelActions';
 import type { ConnectionInfo, ModelState, Panel, RunInfo } from './modelTypes';
-import { approvalKeyOf, runKeyOf } from './modelTypes';
+import { approvalKeyOf, runKeyOf } from './runKeys';
 import { applyApprovalChange } from './approvalLifecycle';
 import type { RunEventResult } from './runEditor';
 import { RunEditor } from './runEditor';
@@ -187,7 +187,7 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
     }
     case 'approvalChange': {
       const run = state.runs.get(action.runKey);
-      const approval = state.approvals.get(approvalKeyOf(action.runKey, action.approvalId));
+      const approval = run && state.approvals.get(approvalKeyOf(run.key, action.approvalId));
       if (!run || !approval) {
         return unchanged(state);
       }

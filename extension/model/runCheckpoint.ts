@@ -13,7 +13,8 @@
 import type { TranscriptItem } from '../protocol/transcriptTypes';
 import type { Transcript } from './transcript';
 import type { ApprovalInfo, ModelState, RunInfo } from './modelTypes';
-import { approvalKeyOf } from './modelTypes';
+import { approvalKeyOf } from './runKeys';
+import type { RunKey } from './runKeys';
 
 /** RunInfo without what the key derives and what is not journaled; `openTools` as entries (JSON has no Map). */
 export type CheckpointRun = Omit<RunInfo, 'key' | 'connectionId' | 'runId' | 'openTools' | 'queue' | 'queuePaused'> & {
@@ -59,12 +60,12 @@ export function captureRun(state: ModelState, transcript: Transcript | undefined
 }
 
 /** The RunInfo a checkpoint restores, under its key. */
-export function restoredRun(connectionId: string, runId: string, key: string, run: CheckpointRun): RunInfo {
+export function restoredRun(connectionId: string, runId: string, key: RunKey, run: CheckpointRun): RunInfo {
   return { ...run, key, connectionId, runId, openTools: new Map(run.openTools) };
 }
 
 /** Its approvals, as a replay restores them: not live until the driver confirms them. */
-export function restoredApprovals(runKey: string, approvals: readonly CheckpointApproval[]): ApprovalInfo[] {
+export function restoredApprovals(runKey: RunKey, approvals: readonly CheckpointApproval[]): ApprovalInfo[] {
   return approvals.map((approval) => ({ ...approval, key: approvalKeyOf(runKey, approval.approvalId), runKey, live: false }));
 }
 

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { DaemonAction } from '../drivers/kit/daemonActions';
 import { actionContextFlag } from '../drivers/kit/daemonActions';
 import type { ConnectionInfo, ModelState, RunInfo } from '../model/modelTypes';
-import { runKeyOf } from '../model/modelTypes';
+import { runKeyOf } from '../model/runKeys';
 import { usageLongText } from '../protocol/runUsage';
 import type { RunStore } from '../model/runStore';
 import { isTerminalRunState } from '../protocol/transcriptTypes';

@@ -4,7 +4,7 @@
  * rather than in the model. Pure (no `vscode`).
  */
 import type { ModelState, SlashCommand } from '../model/modelTypes';
-import { runKeyOf } from '../model/modelTypes';
+import { runKeyOf } from '../model/runKeys';
 import { usageLongText, usageShortText } from '../protocol/runUsage';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 import type { DaemonActionButton, RunSummary, SlashCommandView } from '../protocol/webviewMessages';

@@ -11,7 +11,7 @@ import type { Driver } from '../drivers/driver';
 import type { RunStore } from '../model/runStore';
 import { Disposable } from './disposable';
 import { TranscriptPanels } from './transcript/transcriptPanels';
-import type { TranscriptViewProvider } from './transcriptViewProvider';
+import type { TranscriptSidebar } from './transcript/transcriptSidebar';
 
 function transcriptTabShown(): boolean {
   return vscode.window.tabGroups.all.some((group) => {
@@ -27,7 +27,7 @@ export class SurfaceVisibility extends Disposable {
 
   constructor(
     trees: readonly vscode.TreeView<unknown>[],
-    transcriptView: Pick<TranscriptViewProvider, 'isVisible' | 'onDidChangeVisibility'>,
+    transcriptView: Pick<TranscriptSidebar, 'isVisible' | 'onDidChangeVisibility'>,
     private readonly store: RunStore,
     private readonly connections: ConnectionManager,
   ) {

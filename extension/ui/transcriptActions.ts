@@ -1,57 +1,68 @@
 /** Carries out what the transcript webview asks for, always through the same paths as the commands. */
 import * as vscode from 'vscode';
 import { linkOpenDecision } from '../base/linkPolicy';
-import { approvalKeyOf } from '../model/modelTypes';
+import { approvalKeyOf, asRunKey } from '../model/runKeys';
 import type { DaemonActionButton } from '../protocol/webviewMessages';
 import { CHANGE_SET_PANEL_ID } from './changeSets/changeSetFiles';
 import { runChangeSetPanelAction } from './changeSets/changeSetPanels';
+import { readyChangeSetOf } from './commands/changeSetSelection';
 import type { CommandContext } from './commands/commandContext';
 import { applicableActions } from './daemonActions/actionTargets';
 import { runPanelsOf } from './runPanels';
 import type { TranscriptActionMessage, TranscriptActions } from './transcript/transcriptSurface';
 
+/**
+ * Each message calls the service the matching palette command calls (RunControl, ChangeSetViews, DaemonActions,
+ * ApprovalCenter, AgentTerminals), with the run key parsed once here: the webview is untrusted, and a key it sends is
+ * only ever looked up, never taken apart.
+ */
 export class TranscriptActionHandler implements TranscriptActions {
-  constructor(private readonly ctx: () => CommandContext | undefined) {}
+  constructor(private readonly ctx: CommandContext) {}
 
   headerButtons(runKey: string): readonly DaemonActionButton[] {
-    const ctx = this.ctx();
-    const run = ctx?.store.state.runs.get(runKey);
-    if (!ctx || !run) {
+    const run = this.ctx.store.state.runs.get(runKey);
+    if (!run) {
       return [];
     }
-    return applicableActions(ctx.store.state, ctx.connections, run.connectionId, run)
+    return applicableActions(this.ctx.store.state, this.ctx.connections, run.connectionId, run)
       .filter((a) => a.headerButton === true)
       .map((a) => ({ command: a.command, title: a.title, ...(a.icon ? { icon: a.icon } : {}) }));
   }
 
   async handle(message: TranscriptActionMessage): Promise<void> {
-    const ctx = this.ctx();
-    if (!ctx) {
-      throw new Error('Agent Switchboard is still starting.');
-    }
-    const runOf = (runKey: string) => {
-      const run = ctx.store.state.runs.get(runKey);
+    const ctx = this.ctx;
+    const runOf = (key: string) => {
+      const run = ctx.store.state.runs.get(key);
       if (!run) {
         throw new Error('That run is no longer known.');
       }
       const driver = ctx.connections.driver(run.connectionId);
       return { run, driver };
     };
+    // A key that is not a run key's shape names no run; one that is, is only looked up.
+    const keyOf = (runKey: string) => {
+      const key = asRunKey(runKey);
+      if (!key) {
+        throw new Error('That run is no longer known.');
+      }
+      return key;
+    };
+    const approvalKey = (runKey: string, approvalId: string) => approvalKeyOf(keyOf(runKey), approvalId);
     switch (message.type) {
       case 'send':
-        await vscode.commands.executeCommand('agentSwitchboard.sendMessage', message.runKey, message.text);
+        await ctx.runs.send(runOf(message.runKey).run, message.text);
         return;
       case 'stop':
-        await vscode.commands.executeCommand('agentSwitchboard.cancelRun', message.runKey);
+        await ctx.runs.cancel(runOf(message.runKey).run);
         return;
       case 'endRun':
-        await vscode.commands.executeCommand('agentSwitchboard.endRun', message.runKey);
+        await ctx.runs.end(runOf(message.runKey).run);
         return;
       case 'decide':
-        await ctx.approvals.decide(approvalKeyOf(message.runKey, message.approvalId), message.decision, 'transcript');
+        await ctx.approvals.decide(approvalKey(message.runKey, message.approvalId), message.decision, 'transcript');
         return;
       case 'decideRule': {
-        const approval = ctx.approvals.find(approvalKeyOf(message.runKey, message.approvalId));
+        const approval = ctx.approvals.find(approvalKey(message.runKey, message.approvalId));
         if (!approval) {
           throw new Error('That approval request is no longer known.');
         }
@@ -59,33 +70,39 @@ export class TranscriptActionHandler implements TranscriptActions {
         return;
       }
       case 'showDiff': {
-        const approval = ctx.approvals.find(approvalKeyOf(message.runKey, message.approvalId));
+        const approval = ctx.approvals.find(approvalKey(message.runKey, message.approvalId));
         if (approval) {
           await ctx.diffs.show(approval);
         }
         return;
       }
       case 'showChangeSet':
-        await vscode.commands.executeCommand('agentSwitchboard.showChangeSet', message.runKey);
+        await ctx.changeSets.show(runOf(message.runKey).run);
         return;
-      case 'daemonAction':
+      case 'daemonAction': {
+        const { run } = runOf(message.runKey);
         // Only a button the header was given: the webview is not trusted to name arbitrary commands.
-        if (!this.headerButtons(message.runKey).some((b) => b.command === message.command)) {
+        if (!this.headerButtons(run.key).some((b) => b.command === message.command)) {
           throw new Error('That action does not apply to this run any more.');
         }
-        await vscode.commands.executeCommand(message.command, message.runKey);
+        await ctx.daemonActions.performOnRun(message.command, run.key);
         return;
-      case 'openChangeSetFile':
-        await vscode.commands.executeCommand('agentSwitchboard.openChangeSetFileDiff', message.runKey, message.fileIndex);
+      }
+      case 'openChangeSetFile': {
+        const cs = readyChangeSetOf(ctx.store, runOf(message.runKey).run);
+        if (cs) {
+          await ctx.changeSets.openFileDiff(cs, message.fileIndex);
+        }
         return;
+      }
       case 'openAllChanges':
-        await vscode.commands.executeCommand('agentSwitchboard.openAllChanges', message.runKey);
+        await ctx.changeSets.openAllOf(runOf(message.runKey).run.key);
         return;
       case 'openLink':
         await this.openLink(message.href);
         return;
       case 'revealTerminal':
-        await vscode.commands.executeCommand('agentSwitchboard.showAgentTerminal', message.runKey, message.terminalId);
+        await ctx.terminals.reveal(keyOf(message.runKey), message.terminalId);
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import { api, CONNECTIONS_ROWS, screenshot, ui, waitFor } from './support';
+import { api, CONNECTIONS_ROWS, screenshot, ui, waitFor, testHooks } from './support';
 import {
   answerText,
   clearNotifications,
@@ -53,8 +53,7 @@ suite('ACP session reports', () => {
   });
 
   suiteTeardown(async () => {
-    const a = await api();
-    a.testHooks.setWindowFocused(undefined);
+    (await testHooks()).setWindowFocused(undefined);
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await clearNotifications();
     await setViewExpanded('Connections', true);
@@ -147,7 +146,7 @@ suite('ACP session reports', () => {
 
   test('a question of the run in focus opens as a quick pick and an input box; the answer reaches the agent', async () => {
     const a = await api();
-    a.testHooks.setWindowFocused(true);
+    (await testHooks()).setWindowFocused(true);
     await setViewExpanded('Connections', false);
     const runKey = await newRun('Pick a database: elicit');
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runKey);
@@ -169,7 +168,7 @@ suite('ACP session reports', () => {
 
   test('a question of a run not in focus comes as a notification; Answer… opens it, a number is checked before it is sent', async () => {
     const a = await api();
-    a.testHooks.setWindowFocused(false);
+    (await testHooks()).setWindowFocused(false);
     await clearNotifications();
     const runKey = await newRun('Prepare: elicit:settings');
     await waitFor('the question', () => itemsOf(a, runKey).some((i) => i.kind === 'notice' && i.text.includes('How should I prepare the branch?')), 30000);
@@ -178,7 +177,7 @@ suite('ACP session reports', () => {
     await ui({ action: 'waitFor', selector: '.notification-list-item', hasText: 'asks: How should I prepare the branch?' });
     await screenshot('acp-elicitation-notification.png');
     assert.equal(await ui<number>({ action: 'count', selector: '.quick-input-widget:visible' }).catch(() => 0), 0, 'nothing opened by itself');
-    a.testHooks.setWindowFocused(true);
+    (await testHooks()).setWindowFocused(true);
     await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: 'Answer…' });
     await ui({ action: 'waitFor', selector: '.quick-input-widget .quick-input-message', hasText: 'Branch name' });
     await ui({ action: 'fill', selector: QUICK_BOX, value: 'Bad Name' });

@@ -16,7 +16,7 @@ import type { SwitchboardApi } from '../../extension/extension';
 import type { ApprovalRule } from '../../extension/model/approvalRules';
 import type { ApprovalInfo } from '../../extension/model/modelTypes';
 import { ruleConfirmationDetail } from '../../extension/ui/approvals/approvalRuleFlow';
-import { api, connectAgencyProxyFixture, screenshot, sentFrames, setConnections, ui, waitFor, workspaceDir } from './support';
+import { api, connectAgencyProxyFixture, screenshot, sentFrames, setConnections, ui, waitFor, workspaceDir, testHooks } from './support';
 
 const NAME = 'Rules';
 const CONNECTION = `agency-proxy:${NAME}`;
@@ -52,16 +52,15 @@ suite('Approval rules', () => {
 
   suiteSetup(async () => {
     ({ daemon } = await connectAgencyProxyFixture(NAME, 'sb-rules-', { recordRuns: true }));
-    const a = await api();
     // Headless, the browser window may or may not report focus: the tests say which.
-    a.testHooks.setWindowFocused(true);
+    (await testHooks()).setWindowFocused(true);
     await clearNotifications();
   });
 
   suiteTeardown(async () => {
     const a = await api();
-    a.testHooks.setWindowFocused(undefined);
-    a.testHooks.setRuleConfirmation(undefined);
+    (await testHooks()).setWindowFocused(undefined);
+    (await testHooks()).setRuleConfirmation(undefined);
     await a.approvals.rules.reset();
     await setConnections([]);
     daemon?.kill('SIGTERM');
@@ -74,7 +73,7 @@ suite('Approval rules', () => {
     const request = await waitFor('the first request', () => approvalOf(a, first)?.status === 'pending' && approvalOf(a, first));
     assert.deepEqual(request.subject, { tool: 'Edit', paths: [path.join(workspaceDir(), 'README.md')], complete: true });
     const shown: string[] = [];
-    a.testHooks.setRuleConfirmation(async (proposed: ApprovalRule, connectionName: string) => {
+    (await testHooks()).setRuleConfirmation(async (proposed: ApprovalRule, connectionName: string) => {
       shown.push(ruleConfirmationDetail(proposed, connectionName));
       return true;
     });
@@ -163,7 +162,7 @@ suite('Approval rules', () => {
     const request = await waitFor('the request', () => approvalOf(a, runKey)?.status === 'pending' && approvalOf(a, runKey));
     // The person reads the proposed rule and answers No (Cancel, Escape, or the modal closed).
     const shown: string[] = [];
-    a.testHooks.setRuleConfirmation(async (proposed: ApprovalRule, connectionName: string) => {
+    (await testHooks()).setRuleConfirmation(async (proposed: ApprovalRule, connectionName: string) => {
       shown.push(ruleConfirmationDetail(proposed, connectionName));
       return false;
     });
@@ -180,7 +179,7 @@ suite('Approval rules', () => {
       assert.ok(!(await sentFrames(NAME)).some((f) => f.type === 'decide_approval' && f.run_id === runKey.split('::')[1]), 'nothing sent to the daemon');
       await ui({ action: 'waitFor', selector: '.approval-card .approval-actions button', hasText: 'Allow once', webview: true });
     } finally {
-      a.testHooks.setRuleConfirmation(undefined);
+      (await testHooks()).setRuleConfirmation(undefined);
       await toggleConnectionsPane();
     }
     // Still the person's to answer, and answered only as they now do.
@@ -196,7 +195,7 @@ suite('Approval rules', () => {
   test('a connection rule dies with its connection: after a reconnect the same request is asked', async () => {
     const a = await api();
     await a.approvals.rules.reset();
-    a.testHooks.setRuleConfirmation(async () => true);
+    (await testHooks()).setRuleConfirmation(async () => true);
     const first = await newRun('Edit before reconnect');
     const request = await waitFor('the request', () => approvalOf(a, first)?.status === 'pending' && approvalOf(a, first));
     assert.equal(await a.approvals.ruleFlow.save(request, 'allow', 'connection', 'palette'), true);
@@ -220,7 +219,7 @@ suite('Approval rules', () => {
     const a = await api();
     await a.approvals.rules.reset();
     assert.equal(a.approvals.statusBarWarning, false, 'nothing waits');
-    a.testHooks.setWindowFocused(false);
+    (await testHooks()).setWindowFocused(false);
     try {
       const runKey = await newRun('Edit while away');
       const request = await waitFor('the request', () => approvalOf(a, runKey));
@@ -229,12 +228,12 @@ suite('Approval rules', () => {
       await ui({ action: 'waitFor', selector: '.statusbar-item.warning-kind', hasText: '1 approval waiting' });
       await ui({ action: 'waitFor', selector: '.activitybar .badge-content', hasText: '1' });
       await screenshot('approval-unfocused.png');
-      a.testHooks.setWindowFocused(true);
+      (await testHooks()).setWindowFocused(true);
       assert.equal(await a.approvals.decide(request.key, 'allow_once', 'palette'), true);
       await waitFor('the background cleared once answered', () => !a.approvals.statusBarWarning);
       await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
     } finally {
-      a.testHooks.setWindowFocused(true);
+      (await testHooks()).setWindowFocused(true);
       await clearNotifications();
     }
   });

@@ -17,7 +17,7 @@ import * as vscode from 'vscode';
 import { workspaceRulesAllowed } from '../../extension/ui/approvals/approvalRules';
 import { traceFile } from '../../extension/ui/settings';
 import type { ConsentRequest } from '../../extension/ui/workspaceConnections/workspaceConnections';
-import { api, CONNECTIONS_ROWS, screenshot, ui, waitFor, workspaceDir } from './support';
+import { api, CONNECTIONS_ROWS, screenshot, ui, waitFor, workspaceDir, testHooks } from './support';
 
 interface Hostile {
   readonly markers: string;
@@ -66,7 +66,7 @@ suite('Hostile repository', () => {
 
   suiteSetup(async () => {
     const a = await api();
-    a.testHooks.setConsentPrompt(async (request) => {
+    (await testHooks()).setConsentPrompt(async (request) => {
       asked.push(request);
       return answer;
     });
@@ -76,7 +76,7 @@ suite('Hostile repository', () => {
 
   suiteTeardown(async () => {
     const a = await api();
-    a.testHooks.setConsentPrompt(undefined);
+    (await testHooks()).setConsentPrompt(undefined);
     await a.connections.disconnect(REPO_AGENT);
   });
 
@@ -202,8 +202,7 @@ suite('Untrusted repository', () => {
   const asked: ConsentRequest[] = [];
 
   suiteSetup(async () => {
-    const a = await api();
-    a.testHooks.setConsentPrompt(async (request) => {
+    (await testHooks()).setConsentPrompt(async (request) => {
       asked.push(request);
       return true;
     });
@@ -211,7 +210,7 @@ suite('Untrusted repository', () => {
   });
 
   suiteTeardown(async () => {
-    (await api()).testHooks.setConsentPrompt(undefined);
+    (await testHooks()).setConsentPrompt(undefined);
   });
 
   test("in an untrusted workspace the repository's settings are not used at all: nothing listed, run, asked or written", async () => {

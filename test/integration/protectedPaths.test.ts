@@ -17,7 +17,7 @@ import type { WorkspaceAccessError } from '../../extension/drivers/kit/workspace
 import type { ApprovalRule } from '../../extension/model/approvalRules';
 import type { ProtectedWriteQuestion } from '../../extension/ui/protectedPathPrompts';
 import type { ApplyOutcome } from '../../extension/ui/changeSets/changeSetApply';
-import { api, screenshot, traceOf, ui, waitFor, workspaceDir } from './support';
+import { api, screenshot, traceOf, ui, waitFor, workspaceDir, testHooks } from './support';
 import {
   clearNotifications,
   connectReferenceAgent,
@@ -92,7 +92,7 @@ suite('Protected paths', () => {
 
   suiteTeardown(async () => {
     const a = await api();
-    a.testHooks.setProtectedPathConfirmations(undefined);
+    (await testHooks()).setProtectedPathConfirmations(undefined);
     await a.approvals.rules.reset();
     await setViewExpanded('Connections', true);
     await removeConnections([NAME]);
@@ -108,11 +108,11 @@ suite('Protected paths', () => {
   test('a write by the agent to .vscode or .git opens the diff and asks every time; Deny leaves the file', async () => {
     const a = await api();
     // The real modal: the test workbench refuses dialogs, and an unanswered question is a Deny.
-    a.testHooks.setProtectedPathConfirmations(undefined);
+    (await testHooks()).setProtectedPathConfirmations(undefined);
     await assert.rejects(a.workspace.writeText(settings, '{ "protectedSuite.marker": 0 }\n'), refusedFor('denied'));
     assert.equal(fs.existsSync(settings), false, 'not written without an answer');
 
-    a.testHooks.setProtectedPathConfirmations({ write: answerWrites });
+    (await testHooks()).setProtectedPathConfirmations({ write: answerWrites });
     allowWrites = false;
     screenshotName = 'protected-write-diff.png';
     await assert.rejects(a.workspace.writeText(settings, '{ "protectedSuite.marker": 1 }\n'), refusedFor('denied'));
@@ -153,7 +153,7 @@ suite('Protected paths', () => {
 
   test('through the ACP agent: an allow rule for every edit does not cover .vscode; the write is still asked', async () => {
     const a = await api();
-    a.testHooks.setProtectedPathConfirmations({ write: answerWrites });
+    (await testHooks()).setProtectedPathConfirmations({ write: answerWrites });
     runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, model: '', permission: 'edit', prompt: 'Hello, protected paths' })) as string;
     await waitFor('the first turn', () => endedTurns(a, runKey, 'completed').length === 1, 30000);
     const rule: ApprovalRule = { id: 'protected-suite-any-edit', effect: 'allow', tool: 'edit', pattern: { kind: 'anyInput' }, scope: { kind: 'run', runKey }, createdAt: Date.now(), label: 'Allow every edit request' };
@@ -232,7 +232,7 @@ suite('Protected paths', () => {
     await waitFor('the open documents reloaded', () => reloaded(plain, PLAIN_TEXT) && reloaded(settings, SETTINGS_TEXT));
     const named: string[][] = [];
     let choice: 'include' | 'exclude' | 'cancel' = 'cancel';
-    a.testHooks.setProtectedPathConfirmations({
+    (await testHooks()).setProtectedPathConfirmations({
       apply: async (files) => {
         named.push(files.map((f) => f.path));
         return choice;

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import { addConnections } from './acpSupport';
-import { api, EXTENSION_ID, screenshot, sentFrames, setConnections, ui, waitFor } from './support';
+import { api, EXTENSION_ID, screenshot, sentFrames, setConnections, ui, waitFor, testHooks } from './support';
 import { safeFileName } from '../../extension/storage/runJournal';
 import { CHANGES_SCHEME } from '../../extension/ui/changeSets/changeSetDocuments';
 
@@ -185,7 +185,7 @@ suite('Reload phase 2', () => {
  */
 async function checkLongRunFromCheckpoint(a: Awaited<ReturnType<typeof api>>): Promise<void> {
   const run = await waitFor('the long run, restored', () => [...a.store.state.runs.values()].find((r) => r.connectionId === CONNECTION && r.title.startsWith(LONG)));
-  const dir = path.join(a.testHooks.storageDir, 'transcripts');
+  const dir = path.join((await testHooks()).storageDir, 'transcripts');
   const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
   const checkpoint = files.find((f) => path.basename(f) === `${safeFileName(run.runId)}.ckpt`);
   assert.ok(checkpoint, `the long run has a checkpoint (${files.filter((f) => f.endsWith('.ckpt')).join(', ') || 'none'})`);

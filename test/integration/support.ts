@@ -6,6 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../extension/extension';
+import type { SwitchboardTestHooks } from '../../extension/switchboardTestHooks';
+import { TEST_HOOKS_COMMAND } from '../../extension/switchboardTestHooks';
 
 export const EXTENSION_ID = 'agent-switchboard.agent-switchboard';
 
@@ -19,6 +21,19 @@ export async function api(): Promise<SwitchboardApi> {
     throw new Error('the extension failed to activate (see its log)');
   }
   return exports;
+}
+
+/**
+ * The test hooks (modals, window focus, the storage folder): not in the public API, handed out by a command that only
+ * an extension host started for tests registers.
+ */
+export async function testHooks(): Promise<SwitchboardTestHooks> {
+  await api();
+  const hooks = await vscode.commands.executeCommand<SwitchboardTestHooks | undefined>(TEST_HOOKS_COMMAND);
+  if (!hooks) {
+    throw new Error(`${TEST_HOOKS_COMMAND} gave nothing: the hooks exist only in an extension host started for tests`);
+  }
+  return hooks;
 }
 
 export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20000): Promise<T> {

@@ -13,6 +13,7 @@
 import type { RunEvent, RunFields } from '../../model/modelActions';
 import type { ApprovalInfo, ChangeSetInfo, ConnectionInfo, Panel, QueueEntry, RunInfo } from '../../model/modelTypes';
 import { approvalKeyOf, runKeyOf } from '../../model/modelTypes';
+import type { RunKey } from '../../model/runKeys';
 import type { StoredRun } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
 import { errorText } from './errors';
@@ -31,7 +32,7 @@ export class DriverRuns<C = never> {
   private recorder: RunRecorder<C> | undefined;
   private closed = false;
   /** The last key built: a stream asks for the same run's key once per frame. */
-  private lastKey: { readonly runId: string; readonly key: string } | undefined;
+  private lastKey: { readonly runId: string; readonly key: RunKey } | undefined;
 
   constructor(
     private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log'>,
@@ -43,7 +44,7 @@ export class DriverRuns<C = never> {
     return this.ctx.connectionId;
   }
 
-  key(runId: string): string {
+  key(runId: string): RunKey {
     const last = this.lastKey;
     if (last?.runId === runId) {
       return last.key;

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { TerminalView, TerminalViewSpec, TerminalViews } from '../../drivers/kit/terminalViews';
-import { runKeyOf } from '../../model/modelTypes';
+import { runKeyOf } from '../../model/runKeys';
 import type { AgentTerminalState } from './agentTerminalPty';
 import { AgentTerminalPty, shownCommandLine } from './agentTerminalPty';
 

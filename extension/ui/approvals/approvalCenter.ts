@@ -13,6 +13,7 @@ import { decideApprovalOnce } from '../../model/approvalGate';
 import type { ApprovalGateResult } from '../../model/approvalGate';
 import { approvalOutcomeText } from '../../model/approvalLifecycle';
 import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
+import type { RunKey } from '../../model/runKeys';
 import { isProtectedSubject } from '../../model/pathRules';
 import { awaitsDecision } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
@@ -43,7 +44,7 @@ export class ApprovalCenter extends Disposable {
     private readonly connections: ConnectionManager,
     private readonly diffs: ApprovalDiffs,
     private readonly log: vscode.LogOutputChannel,
-    private readonly revealRun: (runKey: string) => void,
+    private readonly revealRun: (runKey: RunKey) => void,
     readonly rules: ApprovalRules,
     readonly attention: ApprovalAttention,
   ) {

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import { isProtectedSubject } from '../../model/pathRules';
+import { asApprovalKey } from '../../model/runKeys';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
 import { approvalDecisionSchema, decisionLabel, decisionSurfaceSchema, isAllowing, shownDecisions } from '../../protocol/transcriptTypes';
 import { workspaceRulesAllowed } from '../approvals/approvalRules';
@@ -44,7 +45,8 @@ export function registerApprovalCommands(ctx: CommandContext): vscode.Disposable
     vscode.commands.registerCommand('agentSwitchboard.decideApproval', async (approvalKey?: unknown, decision?: unknown, surface?: unknown) => {
       const claimed = decisionSurfaceSchema.safeParse(surface).data;
       const by = claimed !== undefined && claimed !== 'daemon' ? claimed : 'palette';
-      const approval = typeof approvalKey === 'string' && approvalKey.split('::').length === 3 ? ctx.approvals.find(approvalKey) : await pickApproval();
+      const key = asApprovalKey(approvalKey);
+      const approval = key !== undefined ? ctx.approvals.find(key) : await pickApproval();
       if (!approval) {
         return false;
       }

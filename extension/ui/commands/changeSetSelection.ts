@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { PatchFile } from '../../changeSets/patchTypes';
 import type { ChangeSetInfo, RunInfo } from '../../model/modelTypes';
+import type { RunStore } from '../../model/runStore';
 import type { FileSelection } from '../changeSets/applyPlan';
 import type { ApplyOutcome } from '../changeSets/changeSetApply';
 import { applyChangeSetSelection } from '../changeSets/changeSetApply';
@@ -35,10 +36,12 @@ export async function runOf(ctx: CommandContext, target: unknown): Promise<RunIn
 /** A `ready` change set with its parsed files, or a message saying why there is none. */
 export async function readyChangeSet(ctx: CommandContext, target: unknown): Promise<ReadyChangeSet | undefined> {
   const run = await runOf(ctx, target);
-  if (!run) {
-    return undefined;
-  }
-  const info = ctx.store.state.changeSets.get(run.key);
+  return run && readyChangeSetOf(ctx.store, run);
+}
+
+/** The run's change set if it is `ready` and readable; otherwise a message says why there is none. */
+export function readyChangeSetOf(store: RunStore, run: RunInfo): ReadyChangeSet | undefined {
+  const info = store.state.changeSets.get(run.key);
   if (!info) {
     void vscode.window.showInformationMessage(`"${run.title}" has no change set (yet).`);
     return undefined;

@@ -1,6 +1,7 @@
 /** New run, send message, cancel, end a run waiting for input, show transcript, copy run id, composer focus. */
 import * as vscode from 'vscode';
 import type { RunInfo } from '../../model/modelTypes';
+import { runKeyOf } from '../../model/runKeys';
 import type { CommandContext } from './commandContext';
 import { connectionIdOfTarget, errorText, runKeyOfTarget } from './commandContext';
 import type { NewRunArgs } from './newRunPrompts';
@@ -12,10 +13,6 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
   const runOf = (target: unknown): RunInfo | undefined => {
     const key = runKeyOfTarget(target) ?? ctx.selection.runKey;
     return key ? ctx.store.state.runs.get(key) : undefined;
-  };
-  const showRun = async (runKey: string): Promise<void> => {
-    ctx.selection.select(runKey);
-    await ctx.transcript.reveal();
   };
   return [
     vscode.commands.registerCommand('agentSwitchboard.newRun', async (target?: unknown) => {
@@ -41,8 +38,8 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
           return undefined;
         }
         const runId = await driver.startRun(options);
-        const runKey = `${connectionId}::${runId}`;
-        await showRun(runKey);
+        const runKey = runKeyOf(connectionId, runId);
+        await ctx.runs.show(runKey);
         return runKey;
       } catch (error) {
         ctx.log.error(`New run: ${errorText(error)}`);
@@ -54,42 +51,17 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
       const run =
         runOf(target) ??
         (await pickRun(ctx.store.state, 'Send a message to which run?', (r) => takesMessages(r, ctx.store.state.connections.get(r.connectionId)?.capabilities ?? [])));
-      if (!run) {
-        return;
-      }
-      const driver = ctx.connections.driver(run.connectionId);
-      if (!driver?.sendMessage) {
-        void vscode.window.showWarningMessage('This run does not take messages (its daemon is not connected or does not support it).');
-        return;
-      }
-      const body = typeof text === 'string' ? text : await vscode.window.showInputBox({ prompt: `Message to "${run.title}"`, validateInput: (v) => (v.trim() ? undefined : 'Enter a message') });
-      if (!body) {
-        return;
-      }
-      try {
-        await driver.sendMessage(run.runId, body);
-      } catch (error) {
-        void vscode.window.showErrorMessage(`The message was not sent: ${errorText(error)}`);
+      if (run) {
+        await ctx.runs.send(run, typeof text === 'string' ? text : undefined);
       }
     }),
     vscode.commands.registerCommand('agentSwitchboard.cancelRun', async (target?: unknown) => {
       const run = runOf(target) ?? (await pickRun(ctx.store.state, 'Cancel which run?', isActiveRun));
-      if (!run) {
-        return;
-      }
-      const driver = ctx.connections.driver(run.connectionId);
-      if (!driver?.cancelRun) {
-        void vscode.window.showWarningMessage('This run cannot be cancelled from here (its daemon is not connected).');
-        return;
-      }
-      try {
-        await driver.cancelRun(run.runId);
-      } catch (error) {
-        void vscode.window.showErrorMessage(`Cancel failed: ${errorText(error)}`);
+      if (run) {
+        await ctx.runs.cancel(run);
       }
     }),
     vscode.commands.registerCommand('agentSwitchboard.endRun', async (target?: unknown): Promise<boolean> => {
-      // An interactive run never ends by itself (WIRE.md 1.5): ending it is a cancel_run once it waits for input.
       // From the palette: the selected run if it can be ended, else a pick among the runs that can.
       const explicit = runKeyOfTarget(target);
       const selected = explicit === undefined ? runOf(undefined) : undefined;
@@ -97,29 +69,13 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
         (explicit !== undefined ? ctx.store.state.runs.get(explicit) : undefined) ??
         (selected && isEndableRun(ctx.store.state, selected) ? selected : undefined) ??
         (await pickRun(ctx.store.state, 'End which run (waiting for your message)?', (r) => isEndableRun(ctx.store.state, r)));
-      if (!run) {
-        return false;
-      }
-      const driver = ctx.connections.driver(run.connectionId);
-      if (!isEndableRun(ctx.store.state, run) || !driver?.cancelRun) {
-        const why =
-          run.state === 'idle' ? 'its daemon is not connected' : isActiveRun(run) ? 'it is not waiting for your message — Cancel Run stops it' : 'it has already ended';
-        void vscode.window.showInformationMessage(`"${run.title}" cannot be ended now: ${why}.`);
-        return false;
-      }
-      try {
-        await driver.cancelRun(run.runId);
-        return true;
-      } catch (error) {
-        void vscode.window.showErrorMessage(`End Run failed: ${errorText(error)}`);
-        return false;
-      }
+      return run ? ctx.runs.end(run) : false;
     }),
     vscode.commands.registerCommand('agentSwitchboard.stopSelectedRun', () => vscode.commands.executeCommand('agentSwitchboard.cancelRun', ctx.selection.runKey)),
     vscode.commands.registerCommand('agentSwitchboard.showTranscript', async (target?: unknown) => {
       const run = runOf(target) ?? (await pickRun(ctx.store.state, 'Show which transcript?', () => true));
       if (run) {
-        await showRun(run.key);
+        await ctx.runs.show(run.key);
       }
     }),
     vscode.commands.registerCommand('agentSwitchboard.copyRunId', async (target?: unknown) => {

@@ -25,7 +25,7 @@ export function registerTranscriptTabCommands(ctx: CommandContext, panels: Trans
     }),
     // Ctrl/Cmd+F in a transcript (the webview handles the key itself too when it gets it) and the palette.
     vscode.commands.registerCommand('agentSwitchboard.findInTranscript', async () => {
-      if (panels.postToActive({ type: 'openFind' })) {
+      if (ctx.transcriptTabs.postToActive({ type: 'openFind' })) {
         return;
       }
       await ctx.transcript.reveal(true);

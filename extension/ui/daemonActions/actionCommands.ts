@@ -9,9 +9,14 @@ import * as vscode from 'vscode';
 import type { RegisteredAction } from '../../drivers/daemonRegistry';
 import { registeredActions } from '../../drivers/daemonRegistry';
 import type { ActionAnswers, ActionResult } from '../../drivers/kit/daemonActions';
-import { runKeyOf } from '../../model/modelTypes';
-import type { CommandContext } from '../commands/commandContext';
+import type { ConnectionManager } from '../../drivers/connectionManager';
+import type { RunKey } from '../../model/runKeys';
+import { runKeyOf } from '../../model/runKeys';
+import type { RunStore } from '../../model/runStore';
 import { errorText } from '../commands/commandContext';
+import { Disposable } from '../disposable';
+import type { RunControl } from '../runControl';
+import type { RunSelection } from '../runSelection';
 import { sanitizeNotificationText } from '../notificationText';
 import { ActionDocuments } from './actionDocuments';
 import { ActionStatusBars } from './actionStatusBars';
@@ -25,8 +30,7 @@ const MAX_DRIVER_INPUTS = 12;
 
 class ActionRun {
   constructor(
-    private readonly ctx: CommandContext,
-    private readonly documents: ActionDocuments,
+    private readonly actions: DaemonActions,
     private readonly entry: RegisteredAction,
     private readonly resolved: ResolvedTarget,
   ) {}
@@ -37,7 +41,7 @@ class ActionRun {
   }
 
   private get driver() {
-    return this.ctx.connections.driver(this.resolved.target.connectionId);
+    return this.actions.connections.driver(this.resolved.target.connectionId);
   }
 
   /** Asks what is not answered yet; `undefined` when the user cancelled. */
@@ -100,8 +104,7 @@ class ActionRun {
         return false;
       case 'openRun': {
         const runKey = runKeyOf(target.connectionId, result.runId);
-        this.ctx.selection.select(runKey);
-        await this.ctx.transcript.reveal();
+        await this.actions.runs.show(runKey);
         if (result.message) {
           void vscode.window.showInformationMessage(result.message);
         }
@@ -109,9 +112,9 @@ class ActionRun {
       }
       case 'document': {
         const origin = { command: this.entry.action.command, target, answers };
-        this.documents.onResult?.(origin.command, target.connectionId, result.summary);
-        const uri = this.documents.uriFor(origin, this.resolved.connectionName, result.name);
-        await this.documents.show(uri, origin, result.language, result.content, result.preview === true);
+        this.actions.statusBars.noteResult(origin.command, target.connectionId, result.summary);
+        const uri = this.actions.documents.uriFor(origin, this.resolved.connectionName, result.name);
+        await this.actions.documents.show(uri, origin, result.language, result.content, result.preview === true);
         return true;
       }
       case 'confirmFirst': {
@@ -129,60 +132,90 @@ class ActionRun {
   }
 }
 
-async function runAction(ctx: CommandContext, documents: ActionDocuments, entry: RegisteredAction, given: unknown, rawAnswers: unknown): Promise<unknown> {
-  const resolved = await resolveTarget(entry, given, ctx.store.state, ctx.connections, ctx.selection.runKey);
-  if (!resolved) {
-    return false;
+/**
+ * The daemons' own actions (the registry's), performed the same way for every daemon and every surface: a command
+ * of the palette or a menu, a status bar item, the transcript header's buttons.
+ */
+export class DaemonActions extends Disposable {
+  /** Read-only documents the actions' results are shown in (Refresh performs the action again). */
+  readonly documents = this._register(new ActionDocuments());
+  readonly statusBars: ActionStatusBars;
+
+  constructor(
+    private readonly store: RunStore,
+    readonly connections: ConnectionManager,
+    private readonly selection: RunSelection,
+    readonly runs: RunControl,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+    this.statusBars = this._register(new ActionStatusBars(store, connections, log));
   }
-  const run = new ActionRun(ctx, documents, entry, resolved);
-  try {
-    const answers = await run.collect(automationAnswers(rawAnswers, entry.action.inputs ?? []));
-    if (!answers) {
+
+  /**
+   * Performs `entry` on `given` (a tree node, run key or connection id; else the selected run or a pick), asking
+   * what `rawAnswers` does not answer. Resolves what the command resolves (see the top of this file).
+   */
+  async perform(entry: RegisteredAction, given: unknown, rawAnswers?: unknown): Promise<unknown> {
+    const resolved = await resolveTarget(entry, given, this.store.state, this.connections, this.selection.runKey);
+    if (!resolved) {
       return false;
     }
-    return await run.show(await run.perform(answers), answers);
-  } catch (error) {
-    ctx.log.error(`${entry.action.title} (${resolved.connectionName}): ${errorText(error)}`);
-    void vscode.window.showErrorMessage(`${entry.action.failure}: ${errorText(error)}`);
-    return false;
+    const run = new ActionRun(this, entry, resolved);
+    try {
+      const answers = await run.collect(automationAnswers(rawAnswers, entry.action.inputs ?? []));
+      if (!answers) {
+        return false;
+      }
+      return await run.show(await run.perform(answers), answers);
+    } catch (error) {
+      this.log.error(`${entry.action.title} (${resolved.connectionName}): ${errorText(error)}`);
+      void vscode.window.showErrorMessage(`${entry.action.failure}: ${errorText(error)}`);
+      return false;
+    }
+  }
+
+  /** Performs the action whose command is `command` on a run (the transcript header's buttons). */
+  async performOnRun(command: string, runKey: RunKey): Promise<unknown> {
+    const entry = registeredActions().find((e) => e.action.command === command);
+    if (!entry) {
+      throw new Error('That action is not known.');
+    }
+    return this.perform(entry, runKey);
+  }
+
+  /** Performs the action behind a document again and shows the new content in place. */
+  async refreshDocument(uri: unknown): Promise<boolean> {
+    const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+    const origin = target ? this.documents.originOf(target) : undefined;
+    const driver = origin ? this.connections.driver(origin.target.connectionId) : undefined;
+    if (!target || !origin) {
+      return false;
+    }
+    try {
+      if (!driver?.performAction) {
+        throw new Error('Its connection is not connected.');
+      }
+      const result = await driver.performAction(origin.command, origin.target, origin.answers);
+      if (result.kind !== 'document') {
+        throw new Error('The daemon gave no document this time.');
+      }
+      this.statusBars.noteResult(origin.command, origin.target.connectionId, result.summary);
+      this.documents.update(target, origin, result.content);
+      return true;
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Refresh failed: ${errorText(error)}`);
+      return false;
+    }
   }
 }
 
-/** Performs the action behind a document again and shows the new content in place. */
-async function refreshDocument(ctx: CommandContext, documents: ActionDocuments, uri: unknown): Promise<boolean> {
-  const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
-  const origin = target ? documents.originOf(target) : undefined;
-  const driver = origin ? ctx.connections.driver(origin.target.connectionId) : undefined;
-  if (!target || !origin) {
-    return false;
-  }
-  try {
-    if (!driver?.performAction) {
-      throw new Error('Its connection is not connected.');
-    }
-    const result = await driver.performAction(origin.command, origin.target, origin.answers);
-    if (result.kind !== 'document') {
-      throw new Error('The daemon gave no document this time.');
-    }
-    documents.onResult?.(origin.command, origin.target.connectionId, result.summary);
-    documents.update(target, origin, result.content);
-    return true;
-  } catch (error) {
-    void vscode.window.showErrorMessage(`Refresh failed: ${errorText(error)}`);
-    return false;
-  }
-}
-
-export function registerDaemonActionCommands(ctx: CommandContext): vscode.Disposable[] {
-  const documents = new ActionDocuments();
-  const statusBars = new ActionStatusBars(ctx.store, ctx.connections, ctx.log);
-  documents.onResult = (command, connectionId, summary) => statusBars.noteResult(command, connectionId, summary);
+/** One command per declared action, and Refresh of an action's document. */
+export function registerDaemonActionCommands(actions: DaemonActions): vscode.Disposable[] {
   return [
-    documents,
-    statusBars,
     ...registeredActions().map((entry) =>
-      vscode.commands.registerCommand(entry.action.command, (target?: unknown, answers?: unknown) => runAction(ctx, documents, entry, target, answers)),
+      vscode.commands.registerCommand(entry.action.command, (target?: unknown, answers?: unknown) => actions.perform(entry, target, answers)),
     ),
-    vscode.commands.registerCommand('agentSwitchboard.refreshDocument', (uri?: unknown) => refreshDocument(ctx, documents, uri)),
+    vscode.commands.registerCommand('agentSwitchboard.refreshDocument', (uri?: unknown) => actions.refreshDocument(uri)),
   ];
 }

@@ -42,9 +42,6 @@ export class ActionDocuments extends Disposable implements vscode.TextDocumentCo
     return vscode.Uri.from({ scheme: ACTION_DOCUMENT_SCHEME, path: `/${connectionName.replace(/[\\/]/g, '_')}/${name.replace(/[\\/]/g, '_')}`, query: query.toString() });
   }
 
-  /** Told of every document an action produced (its status bar summary, if any). */
-  onResult?: (command: string, connectionId: string, summary: string | undefined) => void;
-
   /** `rendered`: a markdown document is shown as VS Code's markdown preview (it follows later refreshes). */
   async show(uri: vscode.Uri, origin: DocumentOrigin, language: string, content: string, rendered = false): Promise<void> {
     this.update(uri, origin, content);

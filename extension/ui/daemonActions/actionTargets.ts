@@ -10,7 +10,7 @@ import { registeredActions } from '../../drivers/daemonRegistry';
 import type { ActionSubject, ActionTarget, DaemonAction } from '../../drivers/kit/daemonActions';
 import { actionApplies } from '../../drivers/kit/daemonActions';
 import type { ModelState, RunInfo } from '../../model/modelTypes';
-import { runKeyOf } from '../../model/modelTypes';
+import { runKeyOf } from '../../model/runKeys';
 import { connectionIdOfTarget, runKeyOfTarget } from '../commands/commandContext';
 import { pickConnection, pickRun } from '../commands/pickers';
 import { sanitizeNotificationText } from '../notificationText';

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { Driver } from '../../drivers/driver';
 import type { ElicitationAsk, ElicitationSource } from '../../drivers/kit/elicitationForms';
-import { runKeyOf } from '../../model/modelTypes';
+import { runKeyOf } from '../../model/runKeys';
 import { visibleExcerpt, visibleText } from '../../protocol/visibleText';
 import type { CommandContext } from '../commands/commandContext';
 import { askForm } from './elicitationInput';

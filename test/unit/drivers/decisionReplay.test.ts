@@ -13,6 +13,7 @@ import { after, test } from 'node:test';
 import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agencyProxyDriver';
 import { decideApprovalOnce } from '../../../extension/model/approvalGate';
 import { approvalKeyOf, runKeyOf } from '../../../extension/model/modelTypes';
+import type { RunKey } from '../../../extension/model/runKeys';
 import type { RunStore } from '../../../extension/model/runStore';
 import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
 import { TempGitRepo } from '../changeSets/tempGitRepo';
@@ -39,7 +40,7 @@ async function window(socketPath: string, storage: string, connect = true) {
 }
 
 /** What a user sees of the run's approval and transcript (ids dropped: they are per window). */
-function seen(store: RunStore, runKey: string, approvalId: string) {
+function seen(store: RunStore, runKey: RunKey, approvalId: string) {
   const approval = store.state.approvals.get(approvalKeyOf(runKey, approvalId));
   const items = store.transcript(runKey)?.snapshot().map(({ id: _id, ...rest }) => rest);
   return { status: approval?.status, decision: approval?.decision, decidedBy: approval?.decidedBy, rule: approval?.decidedByRule, reason: approval?.reason, items };

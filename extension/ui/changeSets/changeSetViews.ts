@@ -1,0 +1,106 @@
+/**
+ * Showing a run's change set, for every surface alike: in the transcript (sidebar and the run's tab), in the native
+ * multi-diff editor, and one file's diff. The palette commands resolve their arguments and call these; the
+ * transcript's messages call them with the run (and file) they name.
+ */
+import * as vscode from 'vscode';
+import type { ConnectionManager } from '../../drivers/connectionManager';
+import type { RunInfo } from '../../model/modelTypes';
+import type { RunStore } from '../../model/runStore';
+import type { ReadyChangeSet } from '../commands/changeSetSelection';
+import { readyChangeSetOf } from '../commands/changeSetSelection';
+import { isActiveRun } from '../commands/pickers';
+import { Disposable } from '../disposable';
+import type { RunSelection } from '../runSelection';
+import type { TranscriptSidebar } from '../transcript/transcriptSidebar';
+import type { TranscriptTabs } from '../transcript/transcriptTabs';
+import { ChangeSetDocuments } from './changeSetDocuments';
+import { fileLabel, parseChangeSet } from './changeSetFiles';
+import { changeSetMessage } from './changeSetWebview';
+import { changeSetTarget, workspaceUri } from './changeSetWorkspace';
+
+export class ChangeSetViews extends Disposable {
+  /** The before/after sides of every file, as read-only documents the diff editors open. */
+  private readonly documents: ChangeSetDocuments;
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly connections: ConnectionManager,
+    private readonly selection: RunSelection,
+    private readonly sidebar: TranscriptSidebar,
+    private readonly tabs: TranscriptTabs,
+  ) {
+    super();
+    this.documents = this._register(new ChangeSetDocuments(store));
+  }
+
+  /**
+   * The run's change set rendered in the transcript (the run is selected), then in the multi-diff editor; or a
+   * message saying why it is not ready.
+   */
+  async show(run: RunInfo): Promise<void> {
+    // A run that is still open (an interactive run waiting for input) may have changed files since the last
+    // answer: recompute its editor-computed change set first, so this shows the working tree as it is now.
+    if (isActiveRun(run)) {
+      await this.connections.driver(run.connectionId)?.refreshChangeSet?.(run.runId);
+    }
+    this.selection.select(run.key);
+    await this.sidebar.reveal();
+    const info = this.store.state.changeSets.get(run.key);
+    if (info?.status === 'ready') {
+      // The rendered diff in the transcript view, then (as before) the native multi-diff editor.
+      const parsed = parseChangeSet(info);
+      if (parsed.ok) {
+        const message = changeSetMessage(run, info, parsed.files);
+        this.sidebar.showChangeSet(message);
+        this.tabs.showChangeSet(message); // also in the run's editor tab, if it has one
+      }
+      const cs = readyChangeSetOf(this.store, run);
+      if (cs) {
+        await this.openAll(cs);
+      }
+    } else if (info) {
+      void vscode.window.showWarningMessage(`The change set of "${run.title}" is ${info.status === 'capturing' ? 'still being captured' : info.status}${info.reason ? `: ${info.reason}` : '.'}`);
+    }
+  }
+
+  /** `openAll` for the run of `runKey`, if its change set is ready (else a message says why not). */
+  async openAllOf(runKey: string): Promise<number | undefined> {
+    const run = this.store.state.runs.get(runKey);
+    const cs = run && readyChangeSetOf(this.store, run);
+    return cs ? this.openAll(cs) : undefined;
+  }
+
+  /** Every file's diff in the multi-diff editor; says how many files it showed. */
+  async openAll(cs: ReadyChangeSet): Promise<number> {
+    if (cs.files.length === 0) {
+      void vscode.window.showInformationMessage(`The run "${cs.run.title}" changed no files.`);
+      return 0;
+    }
+    const where = await changeSetTarget(this.store, cs.run.key);
+    const resources = cs.files.map((file, index) => [
+      where ? workspaceUri(where, file.newPath) : this.documents.uriFor(cs.run.key, index, file, 'after'),
+      file.status === 'added' ? undefined : this.documents.uriFor(cs.run.key, index, file, 'before'),
+      file.status === 'deleted' ? undefined : this.documents.uriFor(cs.run.key, index, file, 'after'),
+    ]);
+    await vscode.commands.executeCommand('vscode.changes', `Changes of "${cs.run.title}"`, resources);
+    return cs.files.length;
+  }
+
+  /** One file's diff, before ↔ after the run (`index` into `cs.files`). */
+  async openFileDiff(cs: ReadyChangeSet, index: number): Promise<void> {
+    const file = cs.files[index];
+    if (!file) {
+      return;
+    }
+    const sides = await this.documents.fileSides(cs.run.key, cs.info, index);
+    const note = sides && (sides.leftFrom === 'patch' || sides.rightFrom === 'patch') ? ' — partial: from the patch' : '';
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      this.documents.uriFor(cs.run.key, index, file, 'before'),
+      this.documents.uriFor(cs.run.key, index, file, 'after'),
+      `${fileLabel(file)}: before ↔ after the run${note}`,
+      { preview: false },
+    );
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The test hooks are the test host's only: activated as VS Code activates it for a user (ExtensionMode.Production),
+ * the extension registers no command handing them out and its API has none; activated for tests
+ * (ExtensionMode.Test) the command is there and returns them. Runs extension.ts under the bench's vscode stub.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import Module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { createVscodeStub } from '../../../bench/vscodeStub';
+import type { SwitchboardApi } from '../../../extension/switchboardApi';
+import { TEST_HOOKS_COMMAND } from '../../../extension/switchboardTestHooks';
+
+type ModuleLoader = { _load(request: string, parent: unknown, isMain: boolean): unknown };
+type ExtensionModule = { activate(context: unknown): Promise<SwitchboardApi | undefined>; deactivate(): Promise<void> };
+
+const ROOT = resolve(__dirname, '../../..');
+const { api: stub, record } = createVscodeStub({});
+const Uri = stub.Uri as { file(p: string): unknown };
+const ExtensionMode = stub.ExtensionMode as { Production: number; Test: number };
+const loader = Module as unknown as ModuleLoader;
+const originalLoad = loader._load;
+let storage = '';
+let extension: ExtensionModule;
+
+before(async () => {
+  storage = mkdtempSync(join(tmpdir(), 'sb-hooks-'));
+  loader._load = function load(request: string, parent: unknown, isMain: boolean): unknown {
+    return request === 'vscode' ? stub : originalLoad.call(this, request, parent, isMain);
+  };
+  extension = (await import(join(ROOT, 'extension', 'extension.ts'))) as ExtensionModule;
+});
+
+after(() => {
+  loader._load = originalLoad;
+  rmSync(storage, { recursive: true, force: true });
+});
+
+async function activated(extensionMode: number): Promise<{ api: SwitchboardApi; commands: string[] }> {
+  const from = record.commands.length;
+  const subscriptions: { dispose(): unknown }[] = [];
+  const memento = { get: () => undefined, update: () => Promise.resolve(), keys: () => [] };
+  const api = await extension.activate({
+    subscriptions,
+    extensionMode,
+    extensionUri: Uri.file(ROOT),
+    extensionPath: ROOT,
+    globalStorageUri: Uri.file(storage),
+    storageUri: undefined,
+    secrets: { get: () => Promise.resolve(undefined), store: () => Promise.resolve(), delete: () => Promise.resolve(), onDidChange: () => ({ dispose: () => undefined }) },
+    extension: { packageJSON: { version: 'test' } },
+    globalState: memento,
+    workspaceState: memento,
+  });
+  await extension.deactivate();
+  for (const s of subscriptions.reverse()) {
+    s.dispose();
+  }
+  assert.ok(api, 'activate() succeeded under the stub');
+  return { api, commands: record.commands.slice(from) };
+}
+
+test('a user host: no test-hooks command, and the API has no test hooks', async () => {
+  const { api, commands } = await activated(ExtensionMode.Production);
+  assert.ok(commands.includes('agentSwitchboard.newRun'), 'the commands were registered');
+  assert.equal(commands.includes(TEST_HOOKS_COMMAND), false);
+  assert.equal('testHooks' in api, false);
+});
+
+test('a test host: the test-hooks command is registered (the API still has no hooks)', async () => {
+  const { api, commands } = await activated(ExtensionMode.Test);
+  assert.equal(commands.includes(TEST_HOOKS_COMMAND), true);
+  assert.equal('testHooks' in api, false);
+});
