@@ -84,6 +84,8 @@ export interface Driver extends Disposable {
   cancelRun?(runId: string): Promise<void>;
   /** `by` is where the person decided (kept with the decision so every surface can say who decided). */
   decideApproval?(runId: string, approvalId: string, decision: ApprovalDecision, by?: DecisionSurface, rule?: string): Promise<void>;
+  /** Expires one approval (the run ended before a decision reached the daemon), recorded like every expiry. */
+  expireApproval?(runId: string, approvalId: string, reason: string): Promise<unknown>;
   listProviders?(): Promise<readonly ProviderChoice[]>;
   /** Server-side prompt queue (SCV): edit, move (null = to the end), remove, pause. */
   editQueueEntry?(runId: string, queueId: string, revision: number, prompt: string): Promise<void>;

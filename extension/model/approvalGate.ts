@@ -18,6 +18,8 @@ export interface ApprovalDecider {
    * `rule`: the one writer of a decision, journaled where the driver journals) before resolving.
    */
   decideApproval?(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface, rule?: string): Promise<void>;
+  /** Marks the approval expired for `reason`, recorded as the driver records every expiry (journaled, replayed). */
+  expireApproval?(runId: string, approvalId: string, reason: string): Promise<unknown>;
 }
 
 export type ApprovalGateResult =
@@ -83,7 +85,13 @@ export async function decideApprovalOnce(
     store.dispatch({ type: 'approvalChange', runKey, approvalId, change: { kind: 'failed', reason } });
     const now = store.state.runs.get(runKey);
     if (!now || isTerminalRunState(now.state)) {
-      store.dispatch({ type: 'approvalChange', runKey, approvalId, change: { kind: 'expired', reason: `the run ended before the decision was delivered: ${reason}` } });
+      const expired = `the run ended before the decision was delivered: ${reason}`;
+      // Through the driver where it can (its record is what a reload replays); a run already gone has no driver record.
+      if (now && driver.expireApproval) {
+        await driver.expireApproval(run.runId, approvalId, expired);
+      } else {
+        store.dispatch({ type: 'approvalChange', runKey, approvalId, change: { kind: 'expired', reason: expired } });
+      }
     }
     return { kind: 'failed', approval, run, error };
   }

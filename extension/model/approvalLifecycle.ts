@@ -42,7 +42,7 @@ export function nextApproval(approval: ApprovalInfo, change: ApprovalChange): Ap
       return status === 'deciding' ? { ...approval, status: 'failed', reason: change.reason } : undefined;
     case 'expired':
       // Not from `deciding`: the daemon may already have the decision; the send's outcome settles it.
-      return status === 'pending' || status === 'failed' ? { ...approval, status: 'expired', reason: change.reason } : undefined;
+      return status === 'pending' || status === 'failed' ? { ...undecided(approval), status: 'expired', reason: change.reason } : undefined;
     case 'live':
       return approval.live ? undefined : { ...approval, live: true };
     default: {
@@ -50,6 +50,12 @@ export function nextApproval(approval: ApprovalInfo, change: ApprovalChange): Ap
       return _exhaustive;
     }
   }
+}
+
+/** Without the decision that never took effect (a failed send), so an expired request says only that it expired. */
+function undecided(approval: ApprovalInfo): ApprovalInfo {
+  const { decision: _decision, decidedBy: _by, decidedByRule: _rule, ...rest } = approval;
+  return rest;
 }
 
 /** Records which rule decided (or that none did: a person's decision after a failed rule attempt drops the label). */

@@ -119,6 +119,11 @@ export abstract class BaseDriver<C = never> {
     return this.current;
   }
 
+  /** Expires one approval of the run, through the door (the gate's call when a decision could not be delivered). */
+  expireApproval(runId: string, approvalId: string, reason: string): Promise<readonly string[]> {
+    return this.runs.expireApprovals(runId, reason, (id) => id === approvalId);
+  }
+
   /** Opens the connection; resolves once it is up. Ties what belongs to it to `connection`, and calls its `lost` if it drops. */
   protected abstract connectOnce(connection: ConnectionScope): Promise<void>;
 

@@ -98,3 +98,39 @@ test('a rule-decided approval names its rule after a reload; an approval answere
     await daemon.stop().catch(() => undefined);
   }
 });
+
+test('a decision whose send failed after its run ended expires through the driver: a reload shows it expired for the same reason', async () => {
+  const socketPath = join(mkdtempSync(join(base, 's')), 'ap.sock');
+  const daemon = new ReferenceAgencyProxy({ socketPath, workspace: repo.dir });
+  await daemon.start();
+  const storage = mkdtempSync(join(base, 'c'));
+  try {
+    const a = await window(socketPath, storage);
+    const runId = await a.driver.startRun({ prompt: 'Fix the readme', provider: 'claude', workspaceRoots: [repo.dir], approvals: true, interactive: false });
+    const key = runKeyOf(a.connectionId, runId);
+    const approvalId = await until('the approval', () => a.store.state.runs.get(key)?.pendingApprovals[0]);
+    // The run is cancelled while the decision is on its way, and the send then fails.
+    const failing = {
+      decideApproval: async () => {
+        await a.driver.cancelRun(runId);
+        await until('canceled', () => a.store.state.runs.get(key)?.state === 'canceled');
+        throw new Error('socket write failed');
+      },
+      expireApproval: (r: string, id: string, reason: string) => a.driver.expireApproval(r, id, reason),
+    };
+    const result = await decideApprovalOnce(a.store, approvalKeyOf(key, approvalId), 'allow_once', 'notification', () => failing);
+    assert.equal(result.kind, 'failed');
+    const live = seen(a.store, key, approvalId);
+    assert.equal(live.status, 'expired');
+    assert.match(live.reason ?? '', /run ended before the decision was delivered: socket write failed/);
+    await a.driver.flushStorage();
+    await a.driver.dispose();
+    await daemon.stop();
+    const again = await window(socketPath, storage, false);
+    await until('restored', () => again.store.state.approvals.get(approvalKeyOf(key, approvalId)));
+    assert.deepEqual(seen(again.store, key, approvalId), live);
+    await again.driver.dispose();
+  } finally {
+    await daemon.stop().catch(() => undefined);
+  }
+});
