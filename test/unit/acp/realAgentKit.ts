@@ -139,8 +139,10 @@ function stored(home: string, text: string): boolean {
 }
 
 /**
- * The last model request of the turn that carried `prompt`: not simply the last request, since an agent may ask the
- * model its own questions after a turn (Codex names the session), with none of the conversation in them.
+ * The last model request of the turn that carried `prompt`: not simply the last request, since a turn may take
+ * several (a tool call, then its result). An agent's own questions to the model are not turns (`modelRequests()`
+ * leaves them out): Codex titles a thread it takes up again with the new prompt in the request and none of the
+ * conversation, sent while or after the turn runs — taken for the turn, it read as "the model never saw the history".
  */
 const turnRequest = (fake: FakeModelServer, prompt: string): RecordedRequest | undefined => fake.modelRequests().findLast((r) => JSON.stringify(r.body).includes(prompt));
 
