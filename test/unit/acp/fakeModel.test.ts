@@ -11,10 +11,10 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, test } from 'node:test';
 import { build } from 'esbuild';
-import { EDIT_TOOL_ID, READ_TOOL_ID } from '../../fixtures/fakeModel/anthropicMessages';
+import { EDIT_TOOL_ID, MCP_TOOL_ID, READ_TOOL_ID, TOOL_SEARCH_ID } from '../../fixtures/fakeModel/anthropicMessages';
 import { FakeModelServer } from '../../fixtures/fakeModel/fakeModelServer';
 import { PATCH_CALL_ID } from '../../fixtures/fakeModel/openaiResponses';
-import { DEFAULT_FINAL_TEXT, DEFAULT_TEXT, DEFAULT_THOUGHT, SIDE_ANSWER, applyPatchText } from '../../fixtures/fakeModel/scenarios';
+import { DEFAULT_FINAL_TEXT, DEFAULT_MCP_FINAL_TEXT, DEFAULT_TEXT, DEFAULT_THOUGHT, SIDE_ANSWER, applyPatchText } from '../../fixtures/fakeModel/scenarios';
 import { waitFor } from './acpTestClient';
 
 const servers: FakeModelServer[] = [];
@@ -203,4 +203,26 @@ test('gemini: the edit is a `replace` function call; its functionResponse in the
   const next = await postGemini(url, { contents: [{ role: 'user', parts: [{ functionResponse: { name: 'replace', response: { output: 'ok' } } }] }] });
   assert.equal(next.flatMap((c) => c.candidates[0]!.content.parts).map((p) => p.text ?? '').join(''), DEFAULT_FINAL_TEXT);
   assert.deepEqual(server.modelRequests().map((r) => r.step), ['tool:replace', 'final']);
+});
+
+test('mcp: Claude Code gets ToolSearch while it defers the tool, then the tool, then the final text; Gemini CLI the function at once', { timeout: 10_000 }, async () => {
+  const server = await serve({ kind: 'mcp', server: 'notes', tool: 'read_note', args: { name: 'alpha' } });
+  const toolOf = (events: SseEvent[]): { name: string; input: unknown } => {
+    const start = events.find((e) => e.type === 'content_block_start')?.content_block as { name: string };
+    return { name: start.name, input: JSON.parse(events.filter((e) => e.type === 'content_block_delta').map((e) => (e.delta as { partial_json: string }).partial_json).join('')) };
+  };
+  const deferred = [...TOOLS, { name: 'ToolSearch' }];
+  const result = (id: string): unknown => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] });
+  assert.deepEqual(toolOf(await post(`${server.url}/v1/messages`, { messages: [], tools: deferred })), { name: 'ToolSearch', input: { query: 'select:mcp__notes__read_note', max_results: 1 } });
+  const loaded = [...deferred, { name: 'mcp__notes__read_note' }];
+  assert.deepEqual(toolOf(await post(`${server.url}/v1/messages`, { messages: [result(TOOL_SEARCH_ID)], tools: loaded })), { name: 'mcp__notes__read_note', input: { name: 'alpha' } });
+  const final = await post(`${server.url}/v1/messages`, { messages: [result(TOOL_SEARCH_ID), result(MCP_TOOL_ID)], tools: loaded });
+  assert.equal(final.filter((e) => e.type === 'content_block_delta').map((e) => (e.delta as { text: string }).text).join(''), DEFAULT_MCP_FINAL_TEXT);
+  assert.deepEqual(server.modelRequests().map((r) => r.step), ['tool:ToolSearch', 'tool:mcp', 'final']);
+
+  const url = `${server.url}/v1beta/models/gemini-x:streamGenerateContent?alt=sse`;
+  const call = (await postGemini(url, { contents: [] })).flatMap((c) => c.candidates[0]!.content.parts);
+  assert.deepEqual(call.find((p) => p.functionCall !== undefined)?.functionCall, { name: 'mcp_notes_read_note', args: { name: 'alpha' } });
+  const next = await postGemini(url, { contents: [{ role: 'user', parts: [{ functionResponse: { name: 'mcp_notes_read_note', response: { output: 'ok' } } }] }] });
+  assert.equal(next.flatMap((c) => c.candidates[0]!.content.parts).map((p) => p.text ?? '').join(''), DEFAULT_MCP_FINAL_TEXT);
 });
