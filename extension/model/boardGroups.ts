@@ -1,6 +1,7 @@
 /**
  * The run board's projection: every run on every connection sorted into *Needs you* (approvals waiting for a
- * person, runs waiting for the user's next message, runs that failed and were not looked at yet), *Working* and
+ * person, questions of an agent waiting for an answer, runs waiting for the user's next message, runs that failed
+ * and were not looked at yet), *Working* and
  * *Done* (most recent first, capped). Pure: the view (ui/board/boardTreeProvider.ts) renders it and decides when to
  * project again; what is expensive to derive (a change set's line counts, a transcript's last line) comes in through
  * `BoardSources` so the caller can cache it.
@@ -13,8 +14,8 @@ import { approvalKeyOf, awaitsDecision, runKeyOf } from './modelTypes';
 
 export type BoardGroupId = 'needsYou' | 'working' | 'done';
 
-/** Why a run is under *Needs you*, in the order the group lists them. */
-export type BoardNeed = 'approval' | 'message' | 'failed';
+/** Why a run is under *Needs you*, in the order the group lists them (`question`: its agent asks for input). */
+export type BoardNeed = 'approval' | 'question' | 'message' | 'failed';
 
 export interface ChangeStats {
   readonly added: number;
@@ -56,6 +57,11 @@ export interface BoardSources {
   lastLine(runKey: string): string | undefined;
   /** `+N −M` of the run's ready change set, when it has one. */
   changeStats(runKey: string): ChangeStats | undefined;
+  /**
+   * How many questions of the run's agent wait for the person's answer (ACP `elicitation/create`). They live with
+   * the driver, not in the store, as the agent's request itself does: gone with the agent process.
+   */
+  questions(runKey: string): number;
 }
 
 export interface BoardOptions {
@@ -83,7 +89,7 @@ export const DAEMON_LABELS: Readonly<Record<ProtocolName, string>> = {
 export const GROUP_LABELS: Readonly<Record<BoardGroupId, string>> = { needsYou: 'Needs you', working: 'Working', done: 'Done' };
 
 const FAILED_STATES: readonly RunState[] = ['failed', 'lost', 'interrupted'];
-const NEED_ORDER: Readonly<Record<BoardNeed, number>> = { approval: 0, message: 1, failed: 2 };
+const NEED_ORDER: Readonly<Record<BoardNeed, number>> = { approval: 0, question: 1, message: 2, failed: 3 };
 
 /** The three groups, always in the order Needs you, Working, Done (empty ones included: the view may hide them). */
 export function boardGroups(state: ModelState, sources: BoardSources, options: BoardOptions): readonly BoardGroup[] {
@@ -99,8 +105,9 @@ export function boardGroups(state: ModelState, sources: BoardSources, options: B
     const approvals = waitingApprovals(state, run);
     const canReply = acceptsMessage(connection, run);
     const kids = children.get(run.key);
-    // A subagent that waits for a decision puts its parent under Needs you (the request is under the child's row).
-    const need = needOf(run, approvals, connection, options) ?? (kids?.some((k) => k.need === 'approval') ? 'approval' : undefined);
+    // A subagent that waits for a decision or an answer puts its parent under Needs you (the request is under the
+    // child's row).
+    const need = needOf(run, approvals, connection, options, sources) ?? kids?.map((k) => k.need).find((n) => n === 'approval' || n === 'question');
     const row = { ...rowOf(run, connection, approvals, canReply, need, sources), ...(kids ? { children: kids } : {}) };
     if (need) {
       needsYou.push(row);
@@ -139,7 +146,7 @@ function childRows(state: ModelState, sources: BoardSources, options: BoardOptio
       continue;
     }
     const approvals = waitingApprovals(state, run);
-    const row = rowOf(run, connection, approvals, acceptsMessage(connection, run), needOf(run, approvals, connection, options), sources);
+    const row = rowOf(run, connection, approvals, acceptsMessage(connection, run), needOf(run, approvals, connection, options, sources), sources);
     byParent.set(parent.key, [...(byParent.get(parent.key) ?? []), row]);
   }
   for (const rows of byParent.values()) {
@@ -170,9 +177,13 @@ export function acceptsMessage(connection: ConnectionInfo, run: RunInfo): boolea
   return connection.state.kind === 'connected' && active && takes;
 }
 
-function needOf(run: RunInfo, approvals: readonly ApprovalInfo[], connection: ConnectionInfo, options: BoardOptions): BoardNeed | undefined {
+function needOf(run: RunInfo, approvals: readonly ApprovalInfo[], connection: ConnectionInfo, options: BoardOptions, sources: BoardSources): BoardNeed | undefined {
   if (approvals.length > 0) {
     return 'approval';
+  }
+  // The agent's turn is blocked on the answer: the run shows as running, but nothing moves until the person answers.
+  if (sources.questions(run.key) > 0) {
+    return 'question';
   }
   // `idle` = the answer is complete and the run waits for the user (an interactive run, an ACP or SCV session). On
   // a daemon that takes no message it cannot be answered from here: it is simply done for now.
