@@ -5,7 +5,8 @@
  */
 import * as vscode from 'vscode';
 import type { BoardGroup, BoardRow } from '../../model/boardGroups';
-import { changeStatsText, elapsedText, isLiveRow } from '../../model/boardGroups';
+import { changeStatsText, isLiveRow } from '../../model/boardGroups';
+import { elapsedText } from '../../model/elapsedText';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import { isProtectedSubject } from '../../model/pathRules';
 import { decisionLabel, shownDecisions } from '../../protocol/transcriptTypes';

@@ -7,7 +7,8 @@
  */
 import * as vscode from 'vscode';
 import type { BoardGroup, BoardGroupId, BoardRow, BoardSources, PlacedRow } from '../../model/boardGroups';
-import { boardGroups, boardStructure, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS, isLiveRow, placedRows, untilNextChange } from '../../model/boardGroups';
+import { boardGroups, boardStructure, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS, isLiveRow, placedRows } from '../../model/boardGroups';
+import { untilNextChange } from '../../model/elapsedText';
 import { lastOutputLine } from '../../model/lastOutputLine';
 import type { RunStore } from '../../model/runStore';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';

@@ -2,15 +2,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { BoardGroup, BoardOptions, BoardSources } from '../../../extension/model/boardGroups';
+import { elapsedText, untilNextChange } from '../../../extension/model/elapsedText';
 import {
   boardGroups,
   boardStructure,
   changeStatsText,
   DEFAULT_FAILED_WINDOW_MS,
-  elapsedText,
   placedRows,
   rowSignature,
-  untilNextChange,
 } from '../../../extension/model/boardGroups';
 import type { RunEvent } from '../../../extension/model/modelActions';
 import type { Capability } from '../../../extension/model/modelTypes';
