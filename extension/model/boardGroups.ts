@@ -1,6 +1,7 @@
 /**
  * The run board's projection: every run on every connection sorted into *Needs you* (approvals waiting for a
- * person, runs waiting for the user's next message, runs that failed and were not looked at yet), *Working* and
+ * person, questions of an agent waiting for an answer, runs waiting for the user's next message, runs that failed
+ * and were not looked at yet), *Working* and
  * *Done* (most recent first, capped). Pure: the view (ui/board/boardTreeProvider.ts) renders it and decides when to
  * project again; what is expensive to derive (a change set's line counts, a transcript's last line) comes in through
  * `BoardSources` so the caller can cache it.
@@ -14,8 +15,8 @@ import { approvalKeyOf, runKeyOf } from './runKeys';
 
 export type BoardGroupId = 'needsYou' | 'working' | 'done';
 
-/** Why a run is under *Needs you*, in the order the group lists them. */
-export type BoardNeed = 'approval' | 'message' | 'failed';
+/** Why a run is under *Needs you*, in the order the group lists them (`question`: its agent asks for input). */
+export type BoardNeed = 'approval' | 'question' | 'message' | 'failed';
 
 export interface ChangeStats {
   readonly added: number;
@@ -57,6 +58,11 @@ export interface BoardSources {
   lastLine(runKey: string): string | undefined;
   /** `+N −M` of the run's ready change set, when it has one. */
   changeStats(runKey: string): ChangeStats | undefined;
+  /**
+   * How many questions of the run's agent wait for the person's answer (ACP `elicitation/create`). They live with
+   * the driver, not in the store, as the agent's request itself does: gone with the agent process.
+   */
+  questions(runKey: string): number;
 }
 
 export interface BoardOptions {
@@ -84,7 +90,7 @@ export const DAEMON_LABELS: Readonly<Record<ProtocolName, string>> = {
 export const GROUP_LABELS: Readonly<Record<BoardGroupId, string>> = { needsYou: 'Needs you', working: 'Working', done: 'Done' };
 
 const FAILED_STATES: readonly RunState[] = ['failed', 'lost', 'interrupted'];
-const NEED_ORDER: Readonly<Record<BoardNeed, number>> = { approval: 0, message: 1, failed: 2 };
+const NEED_ORDER: Readonly<Record<BoardNeed, number>> = { approval: 0, question: 1, message: 2, failed: 3 };
 
 /** The three groups, always in the order Needs you, Working, Done (empty ones included: the view may hide them). */
 export function boardGroups(state: ModelState, sources: BoardSources, options: BoardOptions): readonly BoardGroup[] {
@@ -100,8 +106,9 @@ export function boardGroups(state: ModelState, sources: BoardSources, options: B
     const approvals = waitingApprovals(state, run);
     const canReply = acceptsMessage(connection, run);
     const kids = children.get(run.key);
-    // A subagent that waits for a decision puts its parent under Needs you (the request is under the child's row).
-    const need = needOf(run, approvals, connection, options) ?? (kids?.some((k) => k.need === 'approval') ? 'approval' : undefined);
+    // A subagent that waits for a decision or an answer puts its parent under Needs you (the request is under the
+    // child's row).
+    const need = needOf(run, approvals, connection, options, sources) ?? kids?.map((k) => k.need).find((n) => n === 'approval' || n === 'question');
     const row = { ...rowOf(run, connection, approvals, canReply, need, sources), ...(kids ? { children: kids } : {}) };
     if (need) {
       needsYou.push(row);
@@ -140,7 +147,7 @@ function childRows(state: ModelState, sources: BoardSources, options: BoardOptio
       continue;
     }
     const approvals = waitingApprovals(state, run);
-    const row = rowOf(run, connection, approvals, acceptsMessage(connection, run), needOf(run, approvals, connection, options), sources);
+    const row = rowOf(run, connection, approvals, acceptsMessage(connection, run), needOf(run, approvals, connection, options, sources), sources);
     byParent.set(parent.key, [...(byParent.get(parent.key) ?? []), row]);
   }
   for (const rows of byParent.values()) {
@@ -171,9 +178,13 @@ export function acceptsMessage(connection: ConnectionInfo, run: RunInfo): boolea
   return connection.state.kind === 'connected' && active && takes;
 }
 
-function needOf(run: RunInfo, approvals: readonly ApprovalInfo[], connection: ConnectionInfo, options: BoardOptions): BoardNeed | undefined {
+function needOf(run: RunInfo, approvals: readonly ApprovalInfo[], connection: ConnectionInfo, options: BoardOptions, sources: BoardSources): BoardNeed | undefined {
   if (approvals.length > 0) {
     return 'approval';
+  }
+  // The agent's turn is blocked on the answer: the run shows as running, but nothing moves until the person answers.
+  if (sources.questions(run.key) > 0) {
+    return 'question';
   }
   // `idle` = the answer is complete and the run waits for the user (an interactive run, an ACP or SCV session). On
   // a daemon that takes no message it cannot be answered from here: it is simply done for now.
@@ -222,34 +233,9 @@ export function changeStatsText(stats: ChangeStats): string {
   return `+${stats.added} \u2212${stats.removed}`;
 }
 
-/** How long ago `since` was, compactly: `42s`, `3m`, `1h 5m`, `2d 4h`. */
-export function elapsedText(since: number, now: number): string {
-  const seconds = Math.max(0, Math.floor((now - since) / 1000));
-  if (seconds < 60) {
-    return `${seconds}s`;
-  }
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) {
-    return `${minutes}m`;
-  }
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) {
-    return minutes % 60 === 0 ? `${hours}h` : `${hours}h ${minutes % 60}m`;
-  }
-  const days = Math.floor(hours / 24);
-  return hours % 24 === 0 ? `${days}d` : `${days}d ${hours % 24}h`;
-}
-
 /** Whether the row's elapsed time is still counting (the view refreshes those, and only while visible). */
 export function isLiveRow(row: BoardRow): boolean {
   return !isTerminalRunState(row.state) && row.state !== 'stopped';
-}
-
-/** Milliseconds until `elapsedText` of a run this old shows something else (seconds, then minutes). */
-export function untilNextChange(ageMs: number): number {
-  const age = Math.max(0, ageMs);
-  const step = age < 60_000 ? 1000 : 60_000;
-  return step - (age % step) + 20;
 }
 
 /** Everything a run row renders from: two projections with equal signatures render the same row. */

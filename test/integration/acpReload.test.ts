@@ -5,7 +5,8 @@
  * session when a follow-up is sent: `session/resume` first (the agent advertises it, as claude-agent-acp and
  * codex-acp do: nothing is replayed), then the prompt, with no item duplicated. The session was started with a model
  * and a mode picked in New Run's quick picks (from what the agent advertised); a new agent process answers its
- * default model, so phase 2 must send the person's again before the follow-up. The run keeps the title the agent
+ * default model, so phase 2 must send the person's again before the follow-up; the mode is still in force there (the
+ * follow-up's edit is refused by Plan mode, nobody is asked, the file stays). The run keeps the title the agent
  * gave the session (session_info_update). The runner (test/harness/runIntegration.mjs) launches the two phases and keeps the agent's
  * state directory between them (SWITCHBOARD_RELOAD_ACP_STATE); the reference agent persists sessions there.
  */
@@ -23,7 +24,8 @@ const CONNECTION = `acp:${NAME}`;
 const FIRST = 'remember the word kiwi';
 /** The reference agent's name for the session (its first prompt's words, capitalized). */
 const TITLE = 'Remember the word kiwi';
-const FOLLOW_UP = 'which word did I ask you to remember';
+/** With `edit`: the reference agent tries to append to README.md, which its Plan mode refuses without asking. */
+const FOLLOW_UP = 'which word did I ask you to remember, then edit the readme';
 
 interface Phase1 {
   readonly runKey: string;
@@ -110,8 +112,15 @@ suite('Reload phase 2: ACP session', () => {
     assert.ok(prompts.length === 2 && prompts[1]! > load, 'the follow-up was sent after the resume (one prompt per window)');
     const items = itemsOf(a, phase1.runKey);
     assert.deepEqual(items.flatMap((i) => (i.kind === 'user' ? [i.text] : [])), [FIRST, FOLLOW_UP], 'each prompt once (nothing replayed)');
+    // The mode picked in New Run still holds after the reload: Plan edits nothing, and asks nobody.
+    const edit = items.find((i) => i.kind === 'tool');
+    assert.ok(edit?.kind === 'tool' && edit.status === 'failed', `the edit refused: ${JSON.stringify(edit)}`);
+    assert.match(edit.output ?? '', /Plan mode: edits are not applied\./);
+    assert.ok(!items.some((i) => i.kind === 'approval'), 'no permission asked');
     const texts = items.filter((i) => i.kind === 'text');
-    assert.equal(texts.length, 2, 'one answer per turn');
+    // The follow-up's answer, then after the refused edit what the agent says of it.
+    assert.equal(texts.length, 3, 'one answer per turn, and one line after the edit');
+    assert.match(texts[2]?.kind === 'text' ? texts[2].text : '', /I did not edit `README\.md`\./);
     assert.ok(answerText(a, phase1.runKey).startsWith(phase1.answer), 'the first answer is unchanged');
     // The agent counts the prompts of the session it loaded: 2 means it continued the first one (usage 1000 × prompts + …).
     // Usage is the run's, replaced by each report (no transcript row).

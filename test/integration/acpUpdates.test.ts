@@ -172,6 +172,14 @@ suite('ACP session reports', () => {
     await clearNotifications();
     const runKey = await newRun('Prepare: elicit:settings');
     await waitFor('the question', () => itemsOf(a, runKey).some((i) => i.kind === 'notice' && i.text.includes('How should I prepare the branch?')), 30000);
+    // The run is blocked on the answer while it shows as running: the board puts it under Needs you.
+    await waitFor('the run under Needs you, waiting for an answer', () => a.board.provider.groupOf(runKey) === 'needsYou' && boardRow(a, runKey)?.need === 'question', 10000);
+    await vscode.commands.executeCommand('agentSwitchboard.board.focus');
+    await waitFor('the board row says so', async () => {
+      const labels = await ui<(string | null)[]>({ action: 'attribute', selector: BOARD_ROWS, value: 'aria-label' }).catch((): (string | null)[] => []);
+      return labels.some((l) => l?.includes('waiting for your answer'));
+    });
+    await screenshot('acp-elicitation-board.png');
     // The test window shows no toasts (as in the approval suites): the notification is read in the center.
     await vscode.commands.executeCommand('notifications.showList');
     await ui({ action: 'waitFor', selector: '.notification-list-item', hasText: 'asks: How should I prepare the branch?' });
@@ -195,5 +203,6 @@ suite('ACP session reports', () => {
     await ui({ action: 'click', selector: QUICK_ROWS, hasText: 'Yes' });
     await waitFor('the turn', () => endedTurns(a, runKey, 'completed').length === 1, 30000);
     assert.match(answerText(a, runKey), /You answered: `\{"branch":"feature-x","retries":3,"push":true\}`/);
+    assert.notEqual(boardRow(a, runKey)?.need, 'question', 'answered: no longer waiting for an answer');
   });
 });

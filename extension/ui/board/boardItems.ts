@@ -5,7 +5,8 @@
  */
 import * as vscode from 'vscode';
 import type { BoardGroup, BoardRow } from '../../model/boardGroups';
-import { changeStatsText, elapsedText, isLiveRow } from '../../model/boardGroups';
+import { changeStatsText, isLiveRow } from '../../model/boardGroups';
+import { elapsedText } from '../../model/elapsedText';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import { isProtectedSubject } from '../../model/pathRules';
 import { decisionLabel, shownDecisions } from '../../protocol/transcriptTypes';
@@ -47,7 +48,12 @@ export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
   // subagent) arrives. A row with some is another id, so it opens with them shown.
   item.id = nested ? `run:${row.runKey}:nested` : `run:${row.runKey}`;
   item.description = runDescription(row, ctx.now);
-  item.iconPath = row.need === 'approval' ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('charts.yellow')) : runIcon(row.state);
+  item.iconPath =
+    row.need === 'approval'
+      ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('charts.yellow'))
+      : row.need === 'question'
+        ? new vscode.ThemeIcon('question', new vscode.ThemeColor('charts.yellow'))
+        : runIcon(row.state);
   item.tooltip = runTooltip(row, ctx.now);
   const stats = hasChanges(row) ? `, ${row.changes.added} lines added, ${row.changes.removed} removed` : '';
   const last = row.lastLine ? `, last output: ${row.lastLine}` : '';
@@ -97,6 +103,9 @@ export function runDescription(row: BoardRow, now: number): string {
 
 /** The state as the row's readers hear it ("waiting for approval" also for a session that asks while it runs). */
 function stateText(row: BoardRow): string {
+  if (row.need === 'question') {
+    return 'waiting for your answer';
+  }
   return row.need === 'approval' && row.state !== 'waiting_approval' ? 'waiting for approval' : runStateLabel(row.state).toLowerCase();
 }
 

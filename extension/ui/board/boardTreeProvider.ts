@@ -7,12 +7,14 @@
  */
 import * as vscode from 'vscode';
 import type { BoardGroup, BoardGroupId, BoardRow, BoardSources, PlacedRow } from '../../model/boardGroups';
-import { boardGroups, boardStructure, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS, isLiveRow, placedRows, untilNextChange } from '../../model/boardGroups';
+import { boardGroups, boardStructure, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS, isLiveRow, placedRows } from '../../model/boardGroups';
+import { untilNextChange } from '../../model/elapsedText';
 import { lastOutputLine } from '../../model/lastOutputLine';
 import type { RunStore } from '../../model/runStore';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import { Disposable } from '../disposable';
 import { changeStatsOf } from './boardChangeStats';
+import type { QuestionCounts } from './boardQuestions';
 import type { BoardNode } from './boardItems';
 import { approvalItem, groupItem, olderItem, runItem } from './boardItems';
 
@@ -44,12 +46,15 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   constructor(
     private readonly store: RunStore,
     private readonly canShowDiff: (approvalKey: string) => boolean,
+    questions: QuestionCounts,
   ) {
     super();
     this.sources = {
       lastLine: (runKey) => lastOutputLine(store.transcript(runKey)),
       changeStats: (runKey) => changeStatsOf(store.state.changeSets.get(runKey)),
+      questions: (runKey) => questions.count(runKey),
     };
+    this._register(questions.onDidChange(() => this.schedule()));
     const changes = store.onDidChange(() => this.schedule());
     // A patch changes only a last line, which nobody sees while the board is hidden.
     const patches = store.onDidPatch(() => this.visible && this.schedule());

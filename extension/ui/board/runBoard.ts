@@ -9,6 +9,7 @@ import type { ApprovalDecision } from '../../protocol/transcriptTypes';
 import { isAllowing } from '../../protocol/transcriptTypes';
 import type { CommandContext } from '../commands/commandContext';
 import type { BoardNode } from './boardItems';
+import { BoardQuestions } from './boardQuestions';
 import { BoardTreeProvider } from './boardTreeProvider';
 
 export const BOARD_VIEW_ID = 'agentSwitchboard.board';
@@ -20,13 +21,18 @@ export interface RunBoard {
 
 /** Creates the board and its commands; everything returned in `disposables` belongs to the extension's lifetime. */
 export function registerRunBoard(ctx: CommandContext): { readonly board: RunBoard; readonly disposables: vscode.Disposable[] } {
-  const provider = new BoardTreeProvider(ctx.store, (key) => {
-    const approval = ctx.approvals.find(key);
-    return approval !== undefined && ctx.diffs.canShow(approval);
-  });
+  const questions = new BoardQuestions(ctx);
+  const provider = new BoardTreeProvider(
+    ctx.store,
+    (key) => {
+      const approval = ctx.approvals.find(key);
+      return approval !== undefined && ctx.diffs.canShow(approval);
+    },
+    questions,
+  );
   const view = vscode.window.createTreeView(BOARD_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   provider.setVisible(view.visible);
-  const disposables: vscode.Disposable[] = [provider, view];
+  const disposables: vscode.Disposable[] = [provider, view, questions];
   let looking: string | undefined;
 
   disposables.push(

@@ -11,10 +11,10 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, test } from 'node:test';
 import { build } from 'esbuild';
-import { EDIT_TOOL_ID, READ_TOOL_ID, SIDE_ANSWER } from '../../fixtures/fakeModel/anthropicMessages';
+import { EDIT_TOOL_ID, MCP_TOOL_ID, READ_TOOL_ID, TOOL_SEARCH_ID } from '../../fixtures/fakeModel/anthropicMessages';
 import { FakeModelServer } from '../../fixtures/fakeModel/fakeModelServer';
 import { PATCH_CALL_ID } from '../../fixtures/fakeModel/openaiResponses';
-import { DEFAULT_FINAL_TEXT, DEFAULT_TEXT, DEFAULT_THOUGHT, applyPatchText } from '../../fixtures/fakeModel/scenarios';
+import { DEFAULT_FINAL_TEXT, DEFAULT_MCP_FINAL_TEXT, DEFAULT_TEXT, DEFAULT_THOUGHT, SIDE_ANSWER, applyPatchText } from '../../fixtures/fakeModel/scenarios';
 import { waitFor } from './acpTestClient';
 
 const servers: FakeModelServer[] = [];
@@ -52,6 +52,8 @@ const joined = (events: SseEvent[], type: string, field: string): string => even
 
 /** Claude Code offers its tools in every turn's request (a request without tools is one of its side requests). */
 const TOOLS = [{ name: 'Read' }, { name: 'Edit' }];
+/** What codex offers in a turn (a side request of its own offers none). */
+const CODEX_TOOLS = [{ type: 'custom', name: 'apply_patch' }, { type: 'function', name: 'exec_command' }];
 
 test('routes: HEAD / is 200, an unknown path 404, a WebSocket upgrade 426; all recorded', { timeout: 10_000 }, async () => {
   const server = await serve();
@@ -69,7 +71,7 @@ test('routes: HEAD / is 200, an unknown path 404, a WebSocket upgrade 426; all r
 
 test('OpenAI Responses: text = reasoning summary + output text + completed with usage', { timeout: 10_000 }, async () => {
   const server = await serve({ kind: 'text' });
-  const events = await post(`${server.url}/v1/responses`, { model: 'gpt-x', stream: true, input: [] });
+  const events = await post(`${server.url}/v1/responses`, { model: 'gpt-x', stream: true, input: [], tools: CODEX_TOOLS });
   assert.equal(events[0]?.type, 'response.created');
   assert.equal(events.at(-1)?.type, 'response.completed');
   assert.equal(joined(events, 'response.reasoning_summary_text.delta', 'delta'), DEFAULT_THOUGHT);
@@ -80,14 +82,25 @@ test('OpenAI Responses: text = reasoning summary + output text + completed with 
 
 test('OpenAI Responses: edit = apply_patch custom tool call, then the final text once its output is in the input', { timeout: 10_000 }, async () => {
   const server = await serve({ kind: 'edit', path: '/w/README.md', oldString: 'hello', newString: 'hello, edited' });
-  const first = await post(`${server.url}/v1/responses`, { input: [{ type: 'message', role: 'user', content: [] }] });
+  const first = await post(`${server.url}/v1/responses`, { input: [{ type: 'message', role: 'user', content: [] }], tools: CODEX_TOOLS });
   const done = first.find((e) => e.type === 'response.output_item.done')?.item as { type: string; name: string; call_id: string; input: string };
   assert.deepEqual([done.type, done.name, done.call_id], ['custom_tool_call', 'apply_patch', PATCH_CALL_ID]);
   assert.equal(done.input, applyPatchText('/w/README.md', 'hello', 'hello, edited'));
   assert.equal(joined(first, 'response.custom_tool_call_input.delta', 'delta'), done.input);
-  const second = await post(`${server.url}/v1/responses`, { input: [{ type: 'custom_tool_call_output', call_id: PATCH_CALL_ID, output: 'ok' }] });
+  const second = await post(`${server.url}/v1/responses`, { input: [{ type: 'custom_tool_call_output', call_id: PATCH_CALL_ID, output: 'ok' }], tools: CODEX_TOOLS });
   assert.equal(joined(second, 'response.output_text.delta', 'delta'), DEFAULT_FINAL_TEXT);
   assert.deepEqual(server.modelRequests().map((r) => r.step), ['tool:apply_patch', 'final']);
+});
+
+test('OpenAI Responses: a request offering no tools (codex titling its thread, with the prompt in it) is a side request, not a turn', { timeout: 10_000 }, async () => {
+  const server = await serve({ kind: 'text', text: 'The turn answer.' });
+  const titleRequest = { input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: "Generate a title. User's first message:\nsecond prompt" }] }], text: { format: { type: 'json_schema' } } };
+  const side = await post(`${server.url}/v1/responses`, titleRequest);
+  assert.equal(joined(side, 'response.output_text.delta', 'delta'), SIDE_ANSWER);
+  assert.equal(side.at(-1)?.type, 'response.completed');
+  await post(`${server.url}/v1/responses`, { input: [], tools: CODEX_TOOLS });
+  assert.deepEqual(server.requests.map((r) => r.step), ['side', 'text']);
+  assert.deepEqual(server.modelRequests().map((r) => r.step), ['text'], 'the side request is not one of the conversation\'s turns');
 });
 
 test('Anthropic Messages: text = thinking (with signature) + text; edit = Read, then Edit, then the final text', { timeout: 10_000 }, async () => {
@@ -143,9 +156,9 @@ test('the CLI bundle prints its URL, takes a scenario over HTTP, lists what it r
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     const line = await new Promise<string>((done) => createInterface({ input: child.stdout }).once('line', done));
     const { url } = JSON.parse(line) as { url: string };
-    assert.equal(joined(await post(`${url}/v1/responses`, { input: [] }), 'response.output_text.delta', 'delta'), 'from the CLI');
+    assert.equal(joined(await post(`${url}/v1/responses`, { input: [], tools: CODEX_TOOLS }), 'response.output_text.delta', 'delta'), 'from the CLI');
     assert.equal((await fetch(`${url}/_fake/scenario`, { method: 'POST', body: JSON.stringify({ kind: 'text', text: 'changed' }) })).status, 204);
-    assert.equal(joined(await post(`${url}/v1/responses`, { input: [] }), 'response.output_text.delta', 'delta'), 'changed');
+    assert.equal(joined(await post(`${url}/v1/responses`, { input: [], tools: CODEX_TOOLS }), 'response.output_text.delta', 'delta'), 'changed');
     const recorded = (await (await fetch(`${url}/_fake/requests`)).json()) as { api: string }[];
     assert.deepEqual(recorded.map((r) => r.api), ['openai', 'openai']);
     child.kill('SIGTERM');
@@ -190,4 +203,26 @@ test('gemini: the edit is a `replace` function call; its functionResponse in the
   const next = await postGemini(url, { contents: [{ role: 'user', parts: [{ functionResponse: { name: 'replace', response: { output: 'ok' } } }] }] });
   assert.equal(next.flatMap((c) => c.candidates[0]!.content.parts).map((p) => p.text ?? '').join(''), DEFAULT_FINAL_TEXT);
   assert.deepEqual(server.modelRequests().map((r) => r.step), ['tool:replace', 'final']);
+});
+
+test('mcp: Claude Code gets ToolSearch while it defers the tool, then the tool, then the final text; Gemini CLI the function at once', { timeout: 10_000 }, async () => {
+  const server = await serve({ kind: 'mcp', server: 'notes', tool: 'read_note', args: { name: 'alpha' } });
+  const toolOf = (events: SseEvent[]): { name: string; input: unknown } => {
+    const start = events.find((e) => e.type === 'content_block_start')?.content_block as { name: string };
+    return { name: start.name, input: JSON.parse(events.filter((e) => e.type === 'content_block_delta').map((e) => (e.delta as { partial_json: string }).partial_json).join('')) };
+  };
+  const deferred = [...TOOLS, { name: 'ToolSearch' }];
+  const result = (id: string): unknown => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] });
+  assert.deepEqual(toolOf(await post(`${server.url}/v1/messages`, { messages: [], tools: deferred })), { name: 'ToolSearch', input: { query: 'select:mcp__notes__read_note', max_results: 1 } });
+  const loaded = [...deferred, { name: 'mcp__notes__read_note' }];
+  assert.deepEqual(toolOf(await post(`${server.url}/v1/messages`, { messages: [result(TOOL_SEARCH_ID)], tools: loaded })), { name: 'mcp__notes__read_note', input: { name: 'alpha' } });
+  const final = await post(`${server.url}/v1/messages`, { messages: [result(TOOL_SEARCH_ID), result(MCP_TOOL_ID)], tools: loaded });
+  assert.equal(final.filter((e) => e.type === 'content_block_delta').map((e) => (e.delta as { text: string }).text).join(''), DEFAULT_MCP_FINAL_TEXT);
+  assert.deepEqual(server.modelRequests().map((r) => r.step), ['tool:ToolSearch', 'tool:mcp', 'final']);
+
+  const url = `${server.url}/v1beta/models/gemini-x:streamGenerateContent?alt=sse`;
+  const call = (await postGemini(url, { contents: [] })).flatMap((c) => c.candidates[0]!.content.parts);
+  assert.deepEqual(call.find((p) => p.functionCall !== undefined)?.functionCall, { name: 'mcp_notes_read_note', args: { name: 'alpha' } });
+  const next = await postGemini(url, { contents: [{ role: 'user', parts: [{ functionResponse: { name: 'mcp_notes_read_note', response: { output: 'ok' } } }] }] });
+  assert.equal(next.flatMap((c) => c.candidates[0]!.content.parts).map((p) => p.text ?? '').join(''), DEFAULT_MCP_FINAL_TEXT);
 });

@@ -9,9 +9,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
 import { DEFAULT_COMMAND_FINAL_TEXT, DEFAULT_COMMAND_OUTPUT } from '../../fixtures/fakeModel/scenarios';
-import { until } from '../drivers/driverTestKit';
-import { idle, run } from './acpDriverRig';
 import type { RealAgentSpec } from './realAgentKit';
+import { allowUntilTurnEnds } from './realAgentApprovals';
 import { RealAgentHarness, itemText } from './realAgentKit';
 import { RecordingTerminalViews } from './recordingTerminalViews';
 
@@ -30,22 +29,8 @@ for (const spec of AGENTS) {
     const views = new RecordingTerminalViews();
     const s = await harness.setup({ kind: 'command' }, { startMode: spec.askingMode, terminals: views });
     const runId = await s.rig.driver.startRun({ prompt: 'print five lines', workspaceRoots: [s.ws.dir] });
-    const asked: string[] = [];
     // Claude Code asks before Bash in `default`; Codex in `read-only` may run a read-only command without asking.
-    for (;;) {
-      const next = await until('the turn ended or a permission asked', () => {
-        const pending = run(s.rig, runId)?.pendingApprovals[0];
-        if (pending !== undefined && !asked.includes(pending)) {
-          return { approval: pending };
-        }
-        return idle(s.rig, runId) && s.rig.items(runId).some((i) => i.kind === 'turn') ? { ended: true } : undefined;
-      }, TIMEOUT);
-      if ('ended' in next) {
-        break;
-      }
-      asked.push(next.approval);
-      await s.rig.driver.decideApproval(runId, next.approval, 'allow_once', 'notification');
-    }
+    const asked = await allowUntilTurnEnds(s.rig, runId, TIMEOUT);
     process.stdout.write(`# ${spec.kind}: ${asked.length} permission(s) asked for the command\n`);
     const init = s.rig.frames.find((f) => (f.frame as { method?: string }).method === 'initialize');
     // Codex reports commands without it too (as terminal_output_delta); Claude Code only with it.

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { proposedFiles } from '../../../extension/model/editProposal';
+import type { ConnectionProfile } from '../../../extension/drivers/driver';
 import type { TerminalViews } from '../../../extension/drivers/kit/terminalViews';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
@@ -55,6 +56,16 @@ export interface RealAgentSpec {
 export const LONG_FILE = `${Array.from({ length: 200 }, (_, i) => (i === 99 ? 'line 100 is the one to edit' : `line ${i + 1} stays as it is`)).join('\n')}\n`;
 export const LONG_FILE_EDITED = LONG_FILE.replace('line 100 is the one to edit', 'line 100 is the one to edit, edited');
 
+/** How a driver on the agent is set up: the profile's start mode and MCP servers, where commands are shown. */
+export interface RealConnectOptions {
+  readonly startMode?: string;
+  /** Where the driver shows commands (none by default). */
+  readonly terminals?: TerminalViews;
+  readonly mcpServers?: ConnectionProfile['mcpServers'];
+  /** More of the profile's environment (over the launch's). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 export interface RealSetup {
   readonly fake: FakeModelServer;
   readonly ws: TempWorkspace;
@@ -76,8 +87,7 @@ export class RealAgentHarness {
   constructor(private readonly spec: RealAgentSpec) {}
 
   /** A fake model with `scenario`, a git workspace with the long file, the agent's HOME and the driver connected. */
-  /** `terminals`: where the driver shows commands (none by default). */
-  async setup(scenario: FakeScenario | ((file: string) => FakeScenario), options: { readonly startMode?: string; readonly terminals?: TerminalViews } = {}): Promise<RealSetup> {
+  async setup(scenario: FakeScenario | ((file: string) => FakeScenario), options: RealConnectOptions = {}): Promise<RealSetup> {
     const ws = makeWorkspace({ git: true, prefix: `acp-${this.spec.kind}-` });
     const home = mkdtempSync(join(tmpdir(), `acp-${this.spec.kind}-home-`));
     const storage = mkdtempSync(join(tmpdir(), `acp-${this.spec.kind}-storage-`));
@@ -89,23 +99,24 @@ export class RealAgentHarness {
     const fake = await new FakeModelServer(typeof scenario === 'function' ? scenario(file) : scenario).start();
     later(() => fake.close());
     const editorWrites: string[] = [];
-    const r = await this.connect(fake, ws, home, storage, options.startMode, editorWrites, options.terminals);
+    const r = await this.connect(fake, ws, home, storage, { ...options, editorWrites });
     return { fake, ws, home, storage, rig: r, file, editorWrites };
   }
 
   /** A driver (a window) on this agent, its storage and HOME: a second one is the window after a reload. */
-  connect(fake: FakeModelServer, ws: TempWorkspace, home: string, storage: string, startMode?: string, editorWrites: string[] = [], terminals?: TerminalViews): Promise<Rig> {
-    const options: RigOptions = {
+  connect(fake: FakeModelServer, ws: TempWorkspace, home: string, storage: string, options: RealConnectOptions & { readonly editorWrites?: string[] } = {}): Promise<Rig> {
+    const { startMode, terminals, mcpServers, env, editorWrites = [] } = options;
+    const rigOptions: RigOptions = {
       ws,
       ...(terminals ? { terminals } : {}),
       storage,
       workspace: (disk) => ({ ...disk, roots: () => disk.roots(), readText: (...a) => disk.readText(...a), writeText: (path, content) => (editorWrites.push(path), disk.writeText(path, content)) }),
       agent: (w) => {
         const launch = realAgentLaunch(this.spec.kind, fake.url, w.dir, home);
-        return { ...launch, args: [...launch.args], env: { ...launch.env }, ...(startMode !== undefined ? { startMode } : {}) };
+        return { ...launch, args: [...launch.args], env: { ...launch.env, ...env }, ...(startMode !== undefined ? { startMode } : {}), ...(mcpServers ? { mcpServers } : {}) };
       },
     };
-    return rig(options);
+    return rig(rigOptions);
   }
 }
 
@@ -139,8 +150,10 @@ function stored(home: string, text: string): boolean {
 }
 
 /**
- * The last model request of the turn that carried `prompt`: not simply the last request, since an agent may ask the
- * model its own questions after a turn (Codex names the session), with none of the conversation in them.
+ * The last model request of the turn that carried `prompt`: not simply the last request, since a turn may take
+ * several (a tool call, then its result). An agent's own questions to the model are not turns (`modelRequests()`
+ * leaves them out): Codex titles a thread it takes up again with the new prompt in the request and none of the
+ * conversation, sent while or after the turn runs — taken for the turn, it read as "the model never saw the history".
  */
 const turnRequest = (fake: FakeModelServer, prompt: string): RecordedRequest | undefined => fake.modelRequests().findLast((r) => JSON.stringify(r.body).includes(prompt));
 
@@ -250,7 +263,7 @@ export function defineRealAgentTests(spec: RealAgentSpec): RealAgentHarness {
       // Another editor (storage of its own) on the same agent HOME: it has no run of that session.
       const storage = mkdtempSync(join(tmpdir(), `acp-${spec.kind}-other-`));
       later(() => rmSync(storage, { recursive: true, force: true, maxRetries: 5 }));
-      const other = await harness.connect(s.fake, s.ws, s.home, storage, spec.askingMode);
+      const other = await harness.connect(s.fake, s.ws, s.home, storage, { startMode: spec.askingMode });
       assert.equal(run(other, runId), undefined);
       const pick = await other.driver.agentSessions.nextPick({});
       assert.ok(pick?.kind === 'pick' && pick.choices.some((c) => c.value === runId), `listed: ${JSON.stringify(pick)}`);

@@ -2,15 +2,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { BoardGroup, BoardOptions, BoardSources } from '../../../extension/model/boardGroups';
+import { elapsedText, untilNextChange } from '../../../extension/model/elapsedText';
 import {
   boardGroups,
   boardStructure,
   changeStatsText,
   DEFAULT_FAILED_WINDOW_MS,
-  elapsedText,
   placedRows,
   rowSignature,
-  untilNextChange,
 } from '../../../extension/model/boardGroups';
 import type { RunEvent } from '../../../extension/model/modelActions';
 import type { Capability } from '../../../extension/model/modelTypes';
@@ -41,7 +40,7 @@ function world() {
   return { store, connect, run, event, approve };
 }
 
-const noSources: BoardSources = { lastLine: () => undefined, changeStats: () => undefined };
+const noSources: BoardSources = { lastLine: () => undefined, changeStats: () => undefined, questions: () => 0 };
 const options = (o: Partial<BoardOptions> = {}): BoardOptions => ({ doneLimit: 20, acknowledged: new Set(), failedWindowMs: DEFAULT_FAILED_WINDOW_MS, now: NOW, ...o });
 const keysOf = (groups: readonly BoardGroup[]) => Object.fromEntries(groups.map((g) => [g.id, g.rows.map((r) => r.runKey.split('::')[1])]));
 
@@ -136,6 +135,35 @@ test('a subagent is under its parent\'s row, not in a group; its request puts th
   assert.deepEqual(child.row.usage, { used: 10, size: 100 }, 'rows carry the usage');
 });
 
+test('a run whose agent waits for an answer to its question is under Needs you (after approvals, before messages), also for a subagent\'s question', () => {
+  const w = world();
+  w.connect('acp', 'Claude Code', 'acp', ['run.start', 'run.queue', 'run.cancel', 'approvals']);
+  const asking = w.run('acp', 'asking', 'running', 1, 'Set up the project');
+  const approving = w.run('acp', 'approving', 'running', 2);
+  w.approve(approving, 'p1', 5);
+  w.run('acp', 'idle', 'idle', 3);
+  const parent = w.run('acp', 'parent', 'running', 4);
+  w.store.dispatch({ type: 'runUpserted', connectionId: 'acp', runId: 'child', fields: { title: 'Explore', state: 'running', createdAt: 5, parentRunId: 'parent' } });
+  const waiting = new Map<string, number>([[asking, 1]]);
+  const sources: BoardSources = { ...noSources, questions: (key) => waiting.get(key) ?? 0 };
+  let groups = boardGroups(w.store.state, sources, options());
+  assert.deepEqual(keysOf(groups), { needsYou: ['approving', 'asking', 'idle'], working: ['parent'], done: [] });
+  assert.equal(groups[0]!.rows[1]!.need, 'question');
+  assert.deepEqual(groups[0]!.rows[1]!.approvals, [], 'nothing to allow or deny: the question is answered in its form');
+  const before = rowSignature(groups[0]!.rows[1]!);
+
+  waiting.set(runKeyOf('acp', 'child'), 1);
+  groups = boardGroups(w.store.state, sources, options());
+  const parentRow = groups[0]!.rows.find((r) => r.runKey === parent);
+  assert.equal(parentRow?.need, 'question', 'the parent needs you for its child\'s question');
+  assert.equal(parentRow?.children?.[0]?.need, 'question');
+
+  waiting.clear();
+  groups = boardGroups(w.store.state, sources, options());
+  assert.deepEqual(keysOf(groups), { needsYou: ['approving', 'idle'], working: ['parent', 'asking'], done: [] }, 'answered: back to Working');
+  assert.notEqual(rowSignature(groups[1]!.rows.find((r) => r.runKey === asking)!), before, 'the row is re-rendered');
+});
+
 test('an idle run waits for a message only where its connected daemon takes one', () => {
   const w = world();
   w.connect('acp', 'Claude Code', 'acp', ['run.start', 'run.inject', 'run.cancel']);
@@ -186,6 +214,7 @@ test('rows carry the last line and the change stats from the sources, and the da
   const sources: BoardSources = {
     lastLine: (key) => (key === a ? 'Reading README.md' : undefined),
     changeStats: (key) => (key === b ? { added: 12, removed: 3 } : undefined),
+    questions: () => 0,
   };
   const groups = boardGroups(w.store.state, sources, options());
   const rowA = groups[1]!.rows[0]!;
@@ -211,7 +240,7 @@ test('signatures change with what a row shows; the structure only with where row
   w.connect('ap', 'AgencyProxy', 'agency-proxy', AP);
   const a = w.run('ap', 'a', 'running', 1);
   let line = 'one';
-  const sources: BoardSources = { lastLine: () => line, changeStats: () => undefined };
+  const sources: BoardSources = { lastLine: () => line, changeStats: () => undefined, questions: () => 0 };
   const first = boardGroups(w.store.state, sources, options());
   line = 'two';
   const second = boardGroups(w.store.state, sources, options());
