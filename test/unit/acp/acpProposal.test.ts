@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { createTwoFilesPatch } from 'diff';
 import type { AcpDiff } from '../../../extension/drivers/acp/acpProposal';
 import { acpProposal } from '../../../extension/drivers/acp/acpProposal';
-import { looksLikeFileEdit, proposedFiles } from '../../../extension/model/editProposal';
+import { offersDiff, proposedFiles } from '../../../extension/model/editProposal';
 
 const files: Record<string, string> = {
   '/ws/a.ts': 'const a = 1;\nconst b = 2;\nconst c = 3;\n',
@@ -21,7 +21,7 @@ const diff = (path: string, oldText: string | null, newText: string): AcpDiff =>
 test('several paths: one patch, a part per file, each applied to its current text', async () => {
   const proposal = await acpProposal([diff('/ws/a.ts', 'const b = 2;', 'const b = 20;'), diff('/ws/new.ts', null, 'new\n'), diff('/ws/a.ts', 'const c = 3;\n', '')], current);
   assert.deepEqual(proposal.mismatched, []);
-  assert.ok(looksLikeFileEdit(proposal.patch));
+  assert.ok(offersDiff(proposal.patch));
   const shown = await proposedFiles(proposal.patch, read);
   assert.deepEqual(shown.map((f) => [f.path, f.original, f.proposed]), [
     ['/ws/a.ts', files['/ws/a.ts'], 'const a = 1;\nconst b = 20;\n'],

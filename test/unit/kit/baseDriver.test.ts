@@ -75,7 +75,7 @@ function setup(options: Omit<BaseDriverOptions, 'reconnect'> = {}) {
 function withPendingApproval(store: RunStore, runId: string, approvalId: string): string {
   store.dispatch({ type: 'runUpserted', connectionId: CONNECTION, runId, fields: { title: runId, state: 'running' } });
   const runKey = runKeyOf(CONNECTION, runId);
-  store.dispatch({ type: 'runEvent', runKey, event: { kind: 'approvalRequested', approvalId, title: 'Run it?', detail: null, options: ['allow_once', 'deny'], hasDiff: false } });
+  store.dispatch({ type: 'runEvent', runKey, event: { kind: 'approvalRequested', approvalId, title: 'Run it?', detail: null, options: ['allow_once', 'deny'] } });
   return approvalKeyOf(runKey, approvalId);
 }
 

@@ -40,7 +40,7 @@ function script(first: number, n: number, tag: string): Rec[] {
       out.push(journalRecord.event({ kind: 'toolResult', callId: call, ok: true, output: `done ${step}` }, q++)); // every third one stays open
     }
     if (step % 7 === 0) {
-      out.push(journalRecord.event({ kind: 'approvalRequested', approvalId: `${tag}-a${step}`, title: 'Edit', detail: { step }, options: ['allow_once', 'deny'], hasDiff: false }, q++));
+      out.push(journalRecord.event({ kind: 'approvalRequested', approvalId: `${tag}-a${step}`, title: 'Edit', detail: { step }, options: ['allow_once', 'deny'] }, q++));
     }
     if (step % 7 === 3) {
       out.push(journalRecord.event({ kind: 'approvalSettled', approvalId: `${tag}-a${step - 3}`, decision: 'allow_once', by: 'daemon' }, q++));
@@ -212,7 +212,7 @@ test('no checkpoint while an approval is mid-decision, one once it settles; none
     await live.replay(plainReplay);
     await startRun(live, 'small', script(1, 50, 'small'));
     assert.equal(s.clock.pendingCount, 0, 'no timer for a small run');
-    await startRun(live, 'r', [...script(1, MIN_RECORDS, 'r'), journalRecord.event({ kind: 'approvalRequested', approvalId: 'x', title: 'Run', detail: null, options: ['deny'], hasDiff: false }, 99_999)]);
+    await startRun(live, 'r', [...script(1, MIN_RECORDS, 'r'), journalRecord.event({ kind: 'approvalRequested', approvalId: 'x', title: 'Run', detail: null, options: ['deny'] }, 99_999)]);
     store.dispatch({ type: 'approvalChange', runKey: runKeyOf(C, 'r'), approvalId: 'x', change: { kind: 'deciding', decision: 'deny', by: 'palette' } });
     s.clock.advance(QUIET_MS);
     await live.flush();
