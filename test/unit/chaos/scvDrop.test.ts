@@ -14,7 +14,7 @@ import { ScvDriver } from '../../../extension/drivers/scv/scvDriver';
 import { scvSessionIdOf } from '../../../extension/drivers/scv/scvSessionBook';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { ScvReferenceDaemon } from '../../fixtures/scv/daemon';
-import { driverSetup, quietLog, until } from '../drivers/driverTestKit';
+import { driverSetup, quietLog, until } from '../drivers/driverKit';
 import { Random, suiteSeed } from '../fuzz/fuzzKit';
 import { FlakyProxy } from './flakyProxy';
 
