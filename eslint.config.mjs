@@ -3,12 +3,63 @@
 // proves they fire.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { readFileSync, readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import ts from 'typescript';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+/**
+ * PROTOCOL_NAMES as extension/protocol/protocolNames.ts declares it: the list the daemon registry is keyed by
+ * (`Record<ProtocolName, DaemonEntry>`, so the compiler keeps the two equal). Read from the source with the
+ * TypeScript parser because this config is plain JS: copying the names here is how drivers/acp once escaped its zone.
+ */
+export function readProtocolNames(file = join(import.meta.dirname, 'extension/protocol/protocolNames.ts')) {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) {
+      continue;
+    }
+    for (const declaration of statement.declarationList.declarations) {
+      if (declaration.name.getText(source) !== 'PROTOCOL_NAMES' || declaration.initializer === undefined) {
+        continue;
+      }
+      const list = ts.isAsExpression(declaration.initializer) ? declaration.initializer.expression : declaration.initializer;
+      if (ts.isArrayLiteralExpression(list) && list.elements.every(ts.isStringLiteral)) {
+        return list.elements.map((element) => element.text);
+      }
+    }
+  }
+  throw new Error(`eslint.config.mjs: ${file} must declare PROTOCOL_NAMES as an array of string literals (the lint zones are derived from it)`);
+}
+
+/** Folders under extension/drivers/ that are no daemon's: the kit, what a profile may do, the ACP agent presets. */
+export const sharedDriverFolders = ['kit', 'profileTrust', 'acpPresets'];
+
+/**
+ * Each protocol's driver folder under extension/drivers/: its name in camelCase (agency-proxy -> agencyProxy), which
+ * also prefixes its protocol modules (protocol/<folder>*). Throws, so lint cannot run, when a protocol has no such
+ * folder or a folder is neither a daemon's nor listed in sharedDriverFolders: a daemon added to the registry always
+ * gets its zone, and a driver folder named otherwise is never left without one.
+ */
+export function daemonDriverFolders(protocolNames = readProtocolNames(), driversDir = join(import.meta.dirname, 'extension/drivers')) {
+  const folders = protocolNames.map((protocol) => protocol.replace(/-([a-z0-9])/g, (_, letter) => letter.toUpperCase()));
+  const present = readdirSync(driversDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  const missing = folders.filter((folder) => !present.includes(folder));
+  if (missing.length > 0) {
+    throw new Error(`eslint.config.mjs: no driver folder extension/drivers/${missing.join(', ')} for the protocols of PROTOCOL_NAMES (a protocol's folder is its name in camelCase)`);
+  }
+  const unknown = present.filter((folder) => !folders.includes(folder) && !sharedDriverFolders.includes(folder));
+  if (unknown.length > 0) {
+    throw new Error(`eslint.config.mjs: extension/drivers/${unknown.join(', ')} is neither a daemon's folder (PROTOCOL_NAMES) nor in sharedDriverFolders: it would have no lint zone`);
+  }
+  return folders;
+}
+
+const protocolNames = readProtocolNames();
 /** The daemons' driver folders under extension/drivers/ (each also names its protocol modules: protocol/<daemon>*). */
-const driverFolders = ['agencyProxy', 'a3s', 'hive', 'scv'];
+const driverFolders = daemonDriverFolders(protocolNames);
 /** Protocol modules every driver may use besides its own. */
 const sharedProtocolModules = ['transcriptTypes', 'connectionProfile', 'protocolNames', 'panels', 'runStateDisplay'];
 
@@ -136,7 +187,7 @@ export default tseslint.config(
           message: 'extension/ui may not test for a concrete driver class: declare the feature as a daemon action (drivers/kit/daemonActions.ts) or a capability.',
         },
         {
-          selector: "BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(agency-proxy|scv|a3s|hive|acp)$/]",
+          selector: `BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(${protocolNames.join('|')})$/]`,
           message: 'extension/ui may not branch on a protocol name: declare the feature as a daemon action or a capability.',
         },
       ],
@@ -154,9 +205,10 @@ export default tseslint.config(
     },
   },
   // Each daemon's driver folder sees only what a driver is built from (docs/CONVENTIONS.md): the kit, the driver
-  // contract (drivers/driver.ts, drivers/connectionManager.ts), its own protocol modules and the shared ones, the
-  // model, transport, changeSets, base and storage, and its own folder. Never another daemon's driver or the UI.
-  // The regexes assume files directly in the daemon's folder (there are no subfolders).
+  // contract (drivers/driver.ts, drivers/connectionManager.ts), the profile trust policy it enforces
+  // (drivers/profileTrust), its own protocol modules and the shared ones, the model, transport, changeSets, base and
+  // storage, and its own folder. Never another daemon's driver or the UI. One zone per protocol of PROTOCOL_NAMES
+  // (driverFolders above). The regexes assume files directly in the daemon's folder (there are no subfolders).
   ...driverFolders.map((daemon) => ({
     files: [`extension/drivers/${daemon}/**/*.ts`],
     rules: {
@@ -166,8 +218,8 @@ export default tseslint.config(
           paths: [noVscode],
           patterns: [
             {
-              regex: `^\\.\\./(?!\\.\\./)(?!(kit/|driver$|connectionManager$|${daemon}/))`,
-              message: `extension/drivers/${daemon} may import from extension/drivers only the kit, driver.ts and connectionManager.ts: not another daemon's driver.`,
+              regex: `^\\.\\./(?!\\.\\./)(?!(kit/|profileTrust/|driver$|connectionManager$|${daemon}/))`,
+              message: `extension/drivers/${daemon} may import from extension/drivers only the kit, profileTrust, driver.ts and connectionManager.ts: not another daemon's driver.`,
             },
             {
               regex: `^\\.\\./\\.\\./(?!\\.\\./)(?!(model|transport|changeSets|base|storage)/|protocol/(${daemon}([A-Z]\\w*)?(/[\\w/]+)?|${sharedProtocolModules.join('|')})$)`,

@@ -13,7 +13,7 @@ import { scvChunkOf } from '../extension/drivers/scv/scvSessionEvents';
 import type { ScvMappingLookup } from '../extension/drivers/scv/scvEventMapping';
 import { runKeyOf } from '../extension/model/modelTypes';
 import { RunStore } from '../extension/model/runStore';
-import { scvReadPath } from '../test/unit/scv/scvReadPath';
+import { scvReadPath } from '../test/unit/drivers/scv/scvReadPath';
 import type { BenchRow } from './benchKit';
 import { sideBySide } from './benchKit';
 import { BENCH_SESSION_ID, ndjsonReads, scvEvents } from './scvStream';

@@ -13,6 +13,7 @@
  */
 import { protectedNotice } from '../protocol/protectedPaths';
 import { DECISION_OUTCOMES, DECISION_SURFACE_LABELS } from '../protocol/transcriptTypes';
+import { offersDiff } from './editProposal';
 import type { ApprovalChange, RunEvent } from './modelActions';
 import type { ApprovalInfo } from './modelTypes';
 import { approvalKeyOf } from './runKeys';
@@ -120,7 +121,8 @@ export function approvalRequested(ed: RunEditor, event: Requested, approvals: Re
     ...(event.risk !== undefined ? { risk: event.risk } : {}),
     options: [...event.options],
     status: 'pending',
-    hasDiff: event.hasDiff,
+    // Not the driver's to say: one rule for every daemon and surface (editProposal.ts).
+    hasDiff: offersDiff(event.detail),
     ...(event.subject !== undefined ? { subject: { ...event.subject } } : {}),
     ...(event.ruleNote !== undefined ? { ruleNote: event.ruleNote } : {}),
     ...(event.lasts !== undefined ? { lasts: { ...event.lasts } } : {}),

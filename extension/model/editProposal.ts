@@ -61,18 +61,46 @@ function replacementOf(value: unknown): Replacement | undefined {
   return { oldString, newString, replaceAll: r.replace_all === true || r.replaceAll === true };
 }
 
-/** Whether the input looks like a file edit at all (cheap; used to decide whether to offer "Show diff"). */
-export function looksLikeFileEdit(input: unknown): boolean {
+/** A file edit as an approval's detail carries it: one file written or edited in place, or a patch of files. */
+type RecognisedEdit =
+  | { readonly kind: 'write'; readonly path: string; readonly content: string }
+  | { readonly kind: 'replace'; readonly path: string; readonly replacements: readonly Replacement[] }
+  | { readonly kind: 'patch'; readonly files: readonly StructuredPatch[] };
+
+/** The file a patch part changes (its new name, else its old one); undefined when it names none. */
+function patchTarget(filePatch: StructuredPatch): string | undefined {
+  return stripPrefix(filePatch.newFileName) ?? stripPrefix(filePatch.oldFileName);
+}
+
+/** What `input` edits, or undefined when it is no edit *Show diff* can compute. The one recogniser of both below. */
+function recogniseEdit(input: unknown): RecognisedEdit | undefined {
   const r = asRecord(input);
-  if (!r) {
-    return typeof input === 'string' && /^(---|diff --git|\*\*\* Begin Patch)/m.test(input);
+  const path = r ? str(r, 'file_path', 'filePath', 'path') : undefined;
+  if (r && path !== undefined) {
+    if (typeof r.content === 'string') {
+      return { kind: 'write', path, content: r.content };
+    }
+    const single = replacementOf(r);
+    const edits = Array.isArray(r.edits) ? r.edits.map(replacementOf) : single ? [single] : [];
+    if (edits.length > 0 && edits.every((e): e is Replacement => e !== undefined)) {
+      return { kind: 'replace', path, replacements: edits };
+    }
   }
-  const path = str(r, 'file_path', 'filePath', 'path');
-  if (path !== undefined && (replacementOf(r) || typeof r.content === 'string' || Array.isArray(r.edits))) {
-    return true;
+  const patchText = typeof input === 'string' ? input : r ? str(r, 'patch', 'diff') : undefined;
+  if (patchText !== undefined && /^(---|diff --git)/m.test(patchText)) {
+    const files = parsePatch(patchText).filter((filePatch) => patchTarget(filePatch) !== undefined);
+    return files.length > 0 ? { kind: 'patch', files } : undefined;
   }
-  const patch = str(r, 'patch', 'diff');
-  return patch !== undefined && /^(---|diff --git)/m.test(patch);
+  return undefined;
+}
+
+/**
+ * Whether an approval offers *Show diff*: exactly when `proposedFiles` finds a file in its detail, whatever the
+ * files hold. The one rule for every surface (the reducer writes it on the card; the notification, the palette and
+ * the board read the card) and every driver, so no surface offers a diff that then says "does not edit files".
+ */
+export function offersDiff(detail: unknown): boolean {
+  return recogniseEdit(detail) !== undefined;
 }
 
 function applyReplacements(original: string, replacements: readonly Replacement[]): { text: string; problem?: string } {
@@ -126,44 +154,35 @@ function stripPrefix(path: string | undefined): string | undefined {
  * input is not a recognised edit.
  */
 export async function proposedFiles(input: unknown, readFile: (path: string) => Promise<string>): Promise<ProposedFile[]> {
-  const r = asRecord(input);
-  const patchText = typeof input === 'string' ? input : r ? str(r, 'patch', 'diff') : undefined;
-  const path = r ? str(r, 'file_path', 'filePath', 'path') : undefined;
-  if (r && path !== undefined) {
-    const original = await readFile(path);
-    if (typeof r.content === 'string') {
-      return [{ path, original, proposed: r.content }];
+  const edit = recogniseEdit(input);
+  if (edit === undefined) {
+    return [];
+  }
+  if (edit.kind === 'write') {
+    return [{ path: edit.path, original: await readFile(edit.path), proposed: edit.content }];
+  }
+  if (edit.kind === 'replace') {
+    const original = await readFile(edit.path);
+    const { text, problem } = applyReplacements(original, edit.replacements);
+    return [{ path: edit.path, original, proposed: text, ...(problem ? { problem } : {}) }];
+  }
+  const files: ProposedFile[] = [];
+  for (const filePatch of edit.files) {
+    const target = patchTarget(filePatch)!;
+    if (filePatch.oldHeader === REGION_ONLY_HEADER || filePatch.newHeader === REGION_ONLY_HEADER) {
+      const { before, after } = hunkSides(filePatch);
+      files.push({ path: target, original: before, proposed: after, regionOnly: true, problem: "The agent's proposed region does not match the current file: shown is the region alone." });
+      continue;
     }
-    const single = replacementOf(r);
-    const edits = Array.isArray(r.edits) ? r.edits.map(replacementOf) : single ? [single] : [];
-    if (edits.length > 0 && edits.every((e): e is Replacement => e !== undefined)) {
-      const { text, problem } = applyReplacements(original, edits);
-      return [{ path, original, proposed: text, ...(problem ? { problem } : {}) }];
+    const source = stripPrefix(filePatch.oldFileName);
+    const original = source === undefined ? '' : await readFile(source);
+    const result = applyPatch(original, filePatch);
+    if (result === false) {
+      const { before, after } = hunkSides(filePatch);
+      files.push({ path: target, original: before, proposed: after, regionOnly: true, problem: 'The patch does not apply to the current file (it changed meanwhile): shown are the patch\'s own lines.' });
+    } else {
+      files.push({ path: target, original, proposed: result });
     }
   }
-  if (patchText !== undefined && /^(---|diff --git)/m.test(patchText)) {
-    const files: ProposedFile[] = [];
-    for (const filePatch of parsePatch(patchText)) {
-      const target = stripPrefix(filePatch.newFileName) ?? stripPrefix(filePatch.oldFileName);
-      if (target === undefined) {
-        continue;
-      }
-      if (filePatch.oldHeader === REGION_ONLY_HEADER || filePatch.newHeader === REGION_ONLY_HEADER) {
-        const { before, after } = hunkSides(filePatch);
-        files.push({ path: target, original: before, proposed: after, regionOnly: true, problem: "The agent's proposed region does not match the current file: shown is the region alone." });
-        continue;
-      }
-      const source = stripPrefix(filePatch.oldFileName);
-      const original = source === undefined ? '' : await readFile(source);
-      const result = applyPatch(original, filePatch);
-      if (result === false) {
-        const { before, after } = hunkSides(filePatch);
-        files.push({ path: target, original: before, proposed: after, regionOnly: true, problem: 'The patch does not apply to the current file (it changed meanwhile): shown are the patch\'s own lines.' });
-      } else {
-        files.push({ path: target, original, proposed: result });
-      }
-    }
-    return files;
-  }
-  return [];
+  return files;
 }

@@ -39,7 +39,6 @@ export type RunEvent =
       readonly summary?: string;
       readonly risk?: string;
       readonly options: readonly ApprovalDecision[];
-      readonly hasDiff: boolean;
       /** The tool and what it touches, as the protocol exposes them (approval rules match on it). */
       readonly subject?: ApprovalSubject;
       /** The daemon's caveat about its own "allow similar", shown next to the rule buttons. */

@@ -52,7 +52,7 @@ suite('Approval diff sources', () => {
   /** Requests an approval proposing `content` for `file` and opens its diff; resolves the diff tab's two sides. */
   async function showDiffOf(approvalId: string, file: string): Promise<{ original: vscode.Uri; modified: vscode.Uri }> {
     const a = await api();
-    a.store.dispatch({ type: 'runEvent', runKey, event: { kind: 'approvalRequested', approvalId, title: `Write ${path.basename(file)}`, detail: { path: file, content: 'proposed\n' }, options: ['allow_once', 'deny'], hasDiff: true } });
+    a.store.dispatch({ type: 'runEvent', runKey, event: { kind: 'approvalRequested', approvalId, title: `Write ${path.basename(file)}`, detail: { path: file, content: 'proposed\n' }, options: ['allow_once', 'deny'] } });
     const approval = await waitFor('the approval', () => [...a.store.state.approvals.values()].find((x) => x.runKey === runKey && x.approvalId === approvalId));
     await vscode.commands.executeCommand('agentSwitchboard.showApprovalDiff', approval.key);
     const tab = await waitFor('the diff tab', () =>

@@ -155,7 +155,6 @@ async function approvalEvent(approvalId: string, request: RequestPermissionReque
     ...(summary !== '' ? { summary } : {}),
     options,
     ...(Object.keys(lasts).length > 0 ? { lasts } : {}),
-    hasDiff: proposal !== undefined,
     // The kind (edit, execute, …) names the tool: the title is free text that differs per call.
     subject: subjectOf(toolCall.kind ?? toolCall.title ?? 'tool', toolCall.rawInput, [...diffs.map((d) => d.path), ...locations]),
   };

@@ -6,7 +6,6 @@
  */
 import { formatCount } from '../../base/formatCount';
 import { subjectOf } from '../../model/approvalSubject';
-import { looksLikeFileEdit } from '../../model/editProposal';
 import type { RunEvent as ModelRunEvent, RunFields } from '../../model/modelActions';
 import type { RunEvent as WireRunEvent } from '../../protocol/agencyProxy';
 import type { RunState } from '../../protocol/transcriptTypes';
@@ -90,7 +89,6 @@ export function mapAgencyProxyEvent(event: WireRunEvent): MappedEvent {
             title: event.payload.title,
             detail: event.payload.detail,
             options: ['allow_once', 'allow_similar', 'deny'],
-            hasDiff: looksLikeFileEdit(event.payload.detail),
             // WIRE.md §1.7: `title` is the tool's name and `detail` its input.
             subject: subjectOf(event.payload.title, event.payload.detail),
             // The issue asks for allow_similar on the wire when a rule is saved; the 0.3 daemon treats it as once.

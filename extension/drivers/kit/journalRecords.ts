@@ -61,7 +61,7 @@ export const runEventSchema = z.discriminatedUnion('kind', [
     summary: opt(z.string()),
     risk: opt(z.string()),
     options: z.readonly(z.array(approvalDecisionSchema)),
-    hasDiff: z.boolean(),
+    // Older journals also carry `hasDiff`: dropped on reading, the reducer decides it from the detail.
     // Added with approval rules: older journals have neither. A subject without `complete` is not known whole, so
     // no rule matches it after a reload: the field must survive the journal.
     subject: opt(z.object({ tool: z.string(), paths: opt(z.array(z.string())), command: opt(z.string()), complete: opt(z.boolean()) })),

@@ -10,7 +10,6 @@
  */
 import { formatCount } from '../../base/formatCount';
 import { subjectOf } from '../../model/approvalSubject';
-import { looksLikeFileEdit } from '../../model/editProposal';
 import type { RunEvent } from '../../model/modelActions';
 import type { ScvEventOf, ScvServerEvent } from '../../protocol/scv';
 import type { Usage } from '../../protocol/scvTypes';
@@ -92,7 +91,6 @@ export function mapScvEvent(event: ScvServerEvent, lookup: ScvMappingLookup): Sc
             risk: event.risk,
             // Protocol 3 has no "always allow".
             options: ['allow_once', 'deny'],
-            hasDiff: looksLikeFileEdit(args),
             subject: subjectOf(event.name, args),
           },
         ],

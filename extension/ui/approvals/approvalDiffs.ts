@@ -35,8 +35,8 @@ export class ApprovalDiffs extends Disposable {
   }
 
   /**
-   * Whether *Show diff* is offered: the driver's word, the card's own field (`hasDiff` of the approval's item), so
-   * the card, the notification, the palette and the board never disagree.
+   * Whether *Show diff* is offered: the card's own field (`hasDiff` of the approval's item, which the reducer decides
+   * by model/editProposal.ts's `offersDiff`), so the card, the notification, the palette and the board never disagree.
    */
   canShow(approval: ApprovalInfo): boolean {
     const item = this.store.transcript(approval.runKey)?.get(approval.itemId);

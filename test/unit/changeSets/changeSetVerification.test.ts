@@ -1,6 +1,6 @@
 /**
  * The daemon-independent checks of a delivered change set. The A3S wire wrapper (schema, identity, state, and the
- * same checks seen through the A3S body) is covered in test/unit/a3s/changeSet.test.ts.
+ * same checks seen through the A3S body) is covered in test/unit/drivers/a3s/changeSet.test.ts.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

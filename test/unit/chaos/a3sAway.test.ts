@@ -19,8 +19,8 @@ import { runKeyOf } from '../../../extension/model/modelTypes';
 import { safeFileName } from '../../../extension/storage/runJournal';
 import { A3sHarness } from '../../fixtures/a3s/harness';
 import { DEFAULT_RELEASE } from '../../fixtures/a3s/harnessWire';
-import { removeWhenQuiet } from '../a3s/driverKit';
-import { driverSetup, quietLog, until } from '../drivers/driverTestKit';
+import { removeWhenQuiet } from '../drivers/a3s/a3sDriverKit';
+import { driverSetup, quietLog, until } from '../drivers/driverKit';
 import { Random, suiteSeed } from '../fuzz/fuzzKit';
 import { FlakyProxy } from './flakyProxy';
 

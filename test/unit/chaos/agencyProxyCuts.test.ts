@@ -14,8 +14,8 @@ import { test } from 'node:test';
 import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agencyProxyDriver';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
-import { journalSummary, modelSummary } from '../drivers/agencyProxyTranscriptCheck';
-import { driverSetup, quietLog, until } from '../drivers/driverTestKit';
+import { journalSummary, modelSummary } from '../drivers/agencyProxy/agencyProxyTranscriptCheck';
+import { driverSetup, quietLog, until } from '../drivers/driverKit';
 import { Random, suiteSeed } from '../fuzz/fuzzKit';
 import { FlakyProxy, SeededFaults } from './flakyProxy';
 

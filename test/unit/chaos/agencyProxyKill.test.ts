@@ -15,11 +15,11 @@ import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
 import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agencyProxyDriver';
 import { runKeyOf } from '../../../extension/model/modelTypes';
-import { driverSetup, quietLog, until } from '../drivers/driverTestKit';
+import { driverSetup, quietLog, until } from '../drivers/driverKit';
 import { Random, suiteSeed } from '../fuzz/fuzzKit';
 import { killHard, spawnAgencyProxy } from './agencyProxyProcess';
 import type { DaemonProcess } from './agencyProxyProcess';
-import { journalSummary, modelSummary } from '../drivers/agencyProxyTranscriptCheck';
+import { journalSummary, modelSummary } from '../drivers/agencyProxy/agencyProxyTranscriptCheck';
 import { readRecordedHistory } from '../../fixtures/agencyProxy/runStore';
 
 const SEED = suiteSeed(0x5eed01);

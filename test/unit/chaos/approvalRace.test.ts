@@ -17,7 +17,7 @@ import { decideApprovalOnce } from '../../../extension/model/approvalGate';
 import { approvalKeyOf, awaitsDecision, runKeyOf } from '../../../extension/model/modelTypes';
 import type { ReferenceAgencyProxyOptions } from '../../fixtures/agencyProxy/daemon';
 import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
-import { driverSetup, quietLog, until } from '../drivers/driverTestKit';
+import { driverSetup, quietLog, until } from '../drivers/driverKit';
 
 const base = mkdtempSync(join(tmpdir(), 'apr-'));
 after(() => rmSync(base, { recursive: true, force: true, maxRetries: 20 }));

@@ -17,7 +17,7 @@ import { scvSessionIdOf } from '../../../extension/drivers/scv/scvSessionBook';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
 import { ScvReferenceDaemon } from '../../fixtures/scv/daemon';
-import { driverSetup, quietLog, until } from '../drivers/driverTestKit';
+import { driverSetup, quietLog, until } from '../drivers/driverKit';
 import { Random, suiteSeed } from '../fuzz/fuzzKit';
 import { FlakyProxy } from './flakyProxy';
 

@@ -18,7 +18,7 @@ import { checkA3sReceipt } from '../../../extension/drivers/a3s/receiptCheck';
 import { A3S_SCHEMA, buildRunIdentity, buildStartCommand, decodeA3sEvent } from '../../../extension/protocol/a3s';
 import { a3sCommandDigest } from '../../../extension/drivers/a3s/commandDigest';
 import { DEFAULT_RELEASE } from '../../fixtures/a3s/harnessWire';
-import { FakeA3sServer } from '../a3s/fakeA3sServer';
+import { FakeA3sServer } from '../drivers/a3s/fakeA3sServer';
 import { Random, forEachCase, mutateText, suiteSeed } from './fuzzKit';
 
 const SEED = suiteSeed(0xa35);

@@ -14,7 +14,7 @@ import { NdjsonDecoder } from '../../../extension/transport/ndjsonDecoder';
 import type { NdjsonResult } from '../../../extension/transport/ndjsonDecoder';
 import type { Random } from './fuzzKit';
 import { forEachCase, mutateText, randomChunks, suiteSeed } from './fuzzKit';
-import { scvReadPath } from '../scv/scvReadPath';
+import { scvReadPath } from '../drivers/scv/scvReadPath';
 
 const SEED = suiteSeed(0x1d750);
 const LINES = Number(process.env.FUZZ_FRAMES ?? 100_000);

@@ -23,8 +23,8 @@ import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
 import { FakeHive } from '../../fixtures/hive/hive';
 import { ScvReferenceDaemon } from '../../fixtures/scv/daemon';
 import { referenceAgentBundle } from '../../fixtures/acp/referenceAgentProcess';
-import { diskWorkspace } from '../acp/diskWorkspace';
-import { driverSetup, loudLog, until } from '../drivers/driverTestKit';
+import { diskWorkspace } from '../drivers/acp/diskWorkspace';
+import { driverSetup, loudLog, until } from '../drivers/driverKit';
 import { GOLDEN_DIR } from './goldenKit';
 
 interface Recording {

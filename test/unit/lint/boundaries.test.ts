@@ -1,10 +1,32 @@
 /** The layer boundaries are enforced by ESLint; these tests prove the rules fire (and stay quiet when they should). */
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
+import { daemonRegistry } from '../../../extension/drivers/daemonRegistry';
+import { PROTOCOL_NAMES } from '../../../extension/protocol/protocolNames';
 
 const root = join(import.meta.dirname, '..', '..', '..');
+
+/** What eslint.config.mjs exports besides the config: how it derives the daemons' zones. */
+interface ZoneDerivation {
+  readProtocolNames(file?: string): string[];
+  daemonDriverFolders(protocolNames?: readonly string[], driversDir?: string): string[];
+  sharedDriverFolders: readonly string[];
+}
+async function zoneDerivation(): Promise<ZoneDerivation> {
+  return (await import(pathToFileURL(join(root, 'eslint.config.mjs')).href)) as ZoneDerivation;
+}
+/**
+ * The daemons' driver folders as the daemon registry has them: the folders it takes its drivers from. The config
+ * derives its zones from PROTOCOL_NAMES instead; a test below proves the two agree.
+ */
+const daemonFolders = [...new Set([...readFileSync(join(root, 'extension/drivers/daemonRegistry.ts'), 'utf8').matchAll(/from '\.\/(\w+)\//g)].map((m) => m[1]!))]
+  .filter((folder) => folder !== 'kit')
+  .sort();
 // The probes are linted as text at paths that do not exist, so type-aware parsing is switched off here; the
 // boundary rules do not need type information.
 const eslint = new ESLint({
@@ -92,13 +114,34 @@ test('extension/ui reaches daemon features through declarations: no driver class
   );
 });
 
-const daemonFolders = ['agencyProxy', 'a3s', 'hive', 'scv'] as const;
-const otherDaemon: Record<(typeof daemonFolders)[number], string> = { agencyProxy: 'scv', a3s: 'hive', hive: 'agencyProxy', scv: 'a3s' };
+test("the per-daemon zones are the daemon registry's protocols, each on the folder the registry takes its driver from", async () => {
+  const zones = await zoneDerivation();
+  // The config reads PROTOCOL_NAMES from its source; the registry is keyed by the same list (Record<ProtocolName, …>).
+  assert.deepEqual(zones.readProtocolNames(), [...PROTOCOL_NAMES]);
+  assert.deepEqual(Object.keys(daemonRegistry), [...PROTOCOL_NAMES]);
+  assert.deepEqual([...zones.daemonDriverFolders()].sort(), daemonFolders);
+  assert.ok(daemonFolders.includes('acp') && daemonFolders.includes('agencyProxy'), daemonFolders.join());
+});
 
-for (const daemon of daemonFolders) {
+test('a daemon added to the registry without its driver folder, or a driver folder no zone covers, stops lint', async () => {
+  const zones = await zoneDerivation();
+  assert.throws(() => zones.daemonDriverFolders([...PROTOCOL_NAMES, 'open-hands']), /no driver folder extension\/drivers\/openHands/);
+  const driversDir = mkdtempSync(join(tmpdir(), 'zones-'));
+  try {
+    for (const folder of [...daemonFolders, ...zones.sharedDriverFolders, 'openHandsDriver']) {
+      mkdirSync(join(driversDir, folder));
+    }
+    assert.throws(() => zones.daemonDriverFolders(PROTOCOL_NAMES, driversDir), /openHandsDriver is neither a daemon's folder/);
+    assert.deepEqual(zones.daemonDriverFolders([...PROTOCOL_NAMES, 'open-hands-driver'], driversDir).sort(), [...daemonFolders, 'openHandsDriver'].sort());
+  } finally {
+    rmSync(driversDir, { recursive: true, force: true });
+  }
+});
+
+for (const [index, daemon] of daemonFolders.entries()) {
   test(`extension/drivers/${daemon} imports only the kit, its own protocol, the model and the lower layers`, async () => {
     const probe = `extension/drivers/${daemon}/boundaryProbe.ts`;
-    const other = otherDaemon[daemon];
+    const other = daemonFolders[(index + 1) % daemonFolders.length]!;
     assert.equal((await restrictedImportErrors(probe, vscodeImport)).length, 1);
     for (const code of [
       `import * as other from '../${other}/client';\nexport const o = other;\n`,
@@ -116,6 +159,7 @@ for (const daemon of daemonFolders) {
       `import * as ownSplit from '../../protocol/${daemon}Events';\nimport * as ownNested from '../../protocol/${daemon}/events';\nexport const p = [ownSplit, ownNested];\n`,
       "import type { RunState } from '../../protocol/transcriptTypes';\nimport type { ConnectionProfile } from '../../protocol/connectionProfile';\nimport type { Panel } from '../../protocol/panels';\nexport type X = [RunState, ConnectionProfile, Panel];\n",
       "import { BaseDriver } from '../kit/baseDriver';\nimport type { Driver } from '../driver';\nimport type { DriverContext } from '../connectionManager';\nexport const b = BaseDriver;\nexport type X = [Driver, DriverContext];\n",
+      "import { resolveAgentCommand } from '../profileTrust/commandResolution';\nexport const r = resolveAgentCommand;\n",
       "import { RunStore } from '../../model/runStore';\nimport { Backoff } from '../../transport/backoff';\nimport { Emitter } from '../../base/emitter';\nexport const x = [RunStore, Backoff, Emitter];\n",
       "import { RunJournal } from '../../storage/runJournal';\nimport { LocalChangeSets } from '../../changeSets/localChangeSet';\nexport const x = [RunJournal, LocalChangeSets];\n",
       "import { createHash } from 'node:crypto';\nimport { z } from 'zod';\nexport const x = [createHash, z];\n",

@@ -17,7 +17,7 @@ const KEY = approvalKeyOf(RUN, 'ap-1');
 function setup(restored = false) {
   const store = new RunStore(() => 1000);
   store.dispatch({ type: 'runUpserted', connectionId: 'c1', runId: 'r1', fields: { title: 'Run', state: 'running' } });
-  const requested: RunEvent = { kind: 'approvalRequested', approvalId: 'ap-1', title: 'Edit', detail: { file_path: 'a.ts' }, options: ['allow_once', 'allow_similar', 'deny'], hasDiff: false };
+  const requested: RunEvent = { kind: 'approvalRequested', approvalId: 'ap-1', title: 'Edit', detail: { file_path: 'a.ts' }, options: ['allow_once', 'allow_similar', 'deny'] };
   store.dispatch({ type: 'runEvent', runKey: RUN, sequence: 1, event: requested, ...(restored ? { restored } : {}) });
   const change = (c: ApprovalChange) => store.dispatch({ type: 'approvalChange', runKey: RUN, approvalId: 'ap-1', change: c });
   const event = (e: RunEvent) => store.dispatch({ type: 'runEvent', runKey: RUN, event: e });
@@ -46,7 +46,7 @@ describe('approval lifecycle', () => {
 
   test('the daemon sending a restored request again confirms it; a replay from storage does not', () => {
     const { store, approval } = setup(true);
-    const again: RunEvent = { kind: 'approvalRequested', approvalId: 'ap-1', title: 'Edit', detail: null, options: ['deny'], hasDiff: false };
+    const again: RunEvent = { kind: 'approvalRequested', approvalId: 'ap-1', title: 'Edit', detail: null, options: ['deny'] };
     store.dispatch({ type: 'runEvent', runKey: RUN, event: again, restored: true });
     assert.equal(approval().live, false);
     store.dispatch({ type: 'runEvent', runKey: RUN, event: again });

@@ -95,7 +95,7 @@ test('a subject recorded without the field (an older journal) is not known whole
 
 test('a whole subject stays whole through the journal (a reload must not turn it into one never matched, or back)', () => {
   const subject = subjectOf('Bash', { command: 'npm test' });
-  const event = { kind: 'approvalRequested', approvalId: 'a', title: 'Bash', detail: null, options: ['allow_once'], hasDiff: false, subject };
+  const event = { kind: 'approvalRequested', approvalId: 'a', title: 'Bash', detail: null, options: ['allow_once'], subject };
   const parsed = runEventSchema.safeParse(event);
   assert.ok(parsed.success);
   assert.deepEqual(parsed.data.kind === 'approvalRequested' ? parsed.data.subject : undefined, { tool: 'Bash', command: 'npm test', complete: true });

@@ -35,7 +35,7 @@ function world() {
   const event = (runKey: string, e: RunEvent) => store.dispatch({ type: 'runEvent', runKey, event: e });
   const approve = (runKey: string, approvalId: string, at: number) => {
     clock = at;
-    event(runKey, { kind: 'approvalRequested', approvalId, title: `Edit ${approvalId}`, detail: {}, summary: `summary ${approvalId}`, options: ['allow_once', 'deny'], hasDiff: false });
+    event(runKey, { kind: 'approvalRequested', approvalId, title: `Edit ${approvalId}`, detail: {}, summary: `summary ${approvalId}`, options: ['allow_once', 'deny'] });
   };
   return { store, connect, run, event, approve };
 }

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { looksLikeFileEdit, proposedFiles } from '../../../extension/model/editProposal';
+import { offersDiff, proposedFiles } from '../../../extension/model/editProposal';
 
 const files: Record<string, string> = { 'a.ts': 'const a = 1;\nconst b = 2;\n', 'b.ts': 'x\n' };
 const read = async (p: string) => files[p.replace(/^\/ws\//, '')] ?? '';
 
 test('Claude Edit shape', async () => {
   const input = { file_path: 'a.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' };
-  assert.ok(looksLikeFileEdit(input));
+  assert.ok(offersDiff(input));
   assert.deepEqual(await proposedFiles(input, read), [{ path: 'a.ts', original: files['a.ts'], proposed: 'const a = 1;\nconst b = 3;\n' }]);
 });
 
@@ -26,13 +26,13 @@ test('an edit that does not apply reports a problem', async () => {
 
 test('unified diff with several files', async () => {
   const patch = ['--- a/a.ts', '+++ b/a.ts', '@@ -1,2 +1,2 @@', ' const a = 1;', '-const b = 2;', '+const b = 20;', '--- a/b.ts', '+++ b/b.ts', '@@ -1 +1 @@', '-x', '+y', ''].join('\n');
-  assert.ok(looksLikeFileEdit({ patch }));
+  assert.ok(offersDiff({ patch }));
   const out = await proposedFiles({ patch }, read);
   assert.deepEqual(out.map((f) => [f.path, f.proposed]), [['a.ts', 'const a = 1;\nconst b = 20;\n'], ['b.ts', 'y\n']]);
 });
 
 test('non-edits are not offered a diff', async () => {
-  assert.equal(looksLikeFileEdit({ command: 'ls' }), false);
-  assert.equal(looksLikeFileEdit('plain text'), false);
+  assert.equal(offersDiff({ command: 'ls' }), false);
+  assert.equal(offersDiff('plain text'), false);
   assert.deepEqual(await proposedFiles({ command: 'ls' }, read), []);
 });

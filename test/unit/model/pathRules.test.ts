@@ -75,7 +75,7 @@ test('the approval card of a protected request carries the notice (decided by th
   store.dispatch({ type: 'runUpserted', connectionId: 'acp:A', runId: 'r', fields: { title: 't', state: 'running' } });
   const key = runKeyOf('acp:A', 'r');
   const ask = (approvalId: string, path: string) =>
-    store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'approvalRequested', approvalId, title: 'Edit', detail: null, options: ['allow_once', 'deny'], hasDiff: false, subject: subjectOf('edit', { file_path: path }) } });
+    store.dispatch({ type: 'runEvent', runKey: key, event: { kind: 'approvalRequested', approvalId, title: 'Edit', detail: null, options: ['allow_once', 'deny'], subject: subjectOf('edit', { file_path: path }) } });
   ask('p', `${ROOT}/.git/hooks/pre-commit`);
   ask('o', `${ROOT}/src/a.ts`);
   const cards = store.transcript(key)!.snapshot().flatMap((i) => (i.kind === 'approval' ? [i] : []));

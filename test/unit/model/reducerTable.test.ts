@@ -192,7 +192,7 @@ const actionRows: Row[] = [
   { name: 'runRemoved drops the run and its change set', given: [{ type: 'changeSet', changeSet: { runKey: K, source: 'local', status: 'capturing' } }],
     action: { type: 'runRemoved', runKey: K }, patches: [], changed: true, check: (s) => assert.deepEqual([s.runs.has(K), s.changeSets.has(K), s.connections.has(C)], [false, false, true]) },
   { name: 'runRestored replaces the run and its approvals (not live), with no patches',
-    given: [{ type: 'runEvent', runKey: K, event: { kind: 'approvalRequested', approvalId: 'old', title: 'Old', detail: null, options: ['deny'], hasDiff: false } }],
+    given: [{ type: 'runEvent', runKey: K, event: { kind: 'approvalRequested', approvalId: 'old', title: 'Old', detail: null, options: ['deny'] } }],
     action: { type: 'runRestored', connectionId: C, runId: 'r', checkpoint: {
       run: { title: 'Back', state: 'idle', createdAt: 1, lastSequence: 7, pendingApprovals: ['a'], openTools: [['call', 't1']], itemCount: 2 },
       approvals: [{ approvalId: 'a', itemId: 'a1', title: 'Edit', detail: null, options: ['deny'], requestedAt: 3, status: 'pending', live: true }],

@@ -69,7 +69,7 @@ test('tool calls pair with results by id, and anonymous ones by order', () => {
 
 test('approvals are tracked, replays do not duplicate them, and they settle once', () => {
   const { store, key, ev } = setup();
-  const request: RunEvent = { kind: 'approvalRequested', approvalId: 'ap1', title: 'Edit', detail: { file_path: 'a' }, options: ['allow_once', 'allow_similar', 'deny'], hasDiff: true };
+  const request: RunEvent = { kind: 'approvalRequested', approvalId: 'ap1', title: 'Edit', detail: { file_path: 'a' }, options: ['allow_once', 'allow_similar', 'deny'] };
   ev(request, 1);
   ev(request, 2); // e.g. a replay after reconnect under a new sequence
   assert.deepEqual(store.state.runs.get(key)!.pendingApprovals, ['ap1']);

@@ -23,9 +23,9 @@ import { MIN_SECRET_LENGTH, processSecretValues, SecretValues } from '../../../e
 import { redactingLog } from '../../../extension/ui/redactingLog';
 import { AUTH_ENV_VAR, AUTH_METHOD_ID } from '../../fixtures/acp/referenceAgent';
 import { referenceAgentBundle } from '../../fixtures/acp/referenceAgentProcess';
-import { makeWorkspace } from '../acp/acpWorkspace';
-import { diskWorkspace } from '../acp/diskWorkspace';
-import { driverSetup, until } from '../drivers/driverTestKit';
+import { makeWorkspace } from '../drivers/acp/acpWorkspace';
+import { diskWorkspace } from '../drivers/acp/diskWorkspace';
+import { driverSetup, until } from '../drivers/driverKit';
 
 const KEY = 'sk-ref-7f3a9c2e1b4d5a6f';
 

@@ -16,7 +16,7 @@ import { parseA3sBaseUrl } from '../../../extension/drivers/a3s/loopback';
 import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agencyProxyDriver';
 import { checkSocketSecurity } from '../../../extension/drivers/agencyProxy/socketDiscovery';
 import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
-import { driverSetup, until } from '../drivers/driverTestKit';
+import { driverSetup, until } from '../drivers/driverKit';
 
 const base = mkdtempSync(join(tmpdir(), 'sock-'));
 after(() => rmSync(base, { recursive: true, force: true, maxRetries: 20 }));

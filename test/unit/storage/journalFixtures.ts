@@ -9,7 +9,7 @@ import { AgencyProxyDriver } from '../../../extension/drivers/agencyProxy/agency
 import type { ConnectionProfile } from '../../../extension/drivers/driver';
 import { ScvDriver } from '../../../extension/drivers/scv/scvDriver';
 import { DEFAULT_RELEASE } from '../../fixtures/a3s/harnessWire';
-import { FAST } from '../a3s/driverKit';
+import { FAST } from '../drivers/a3s/a3sDriverKit';
 import { a3sBooks, agencyProxyBooks, copyOfFixture, fixtureContext, modelSnapshot, scvBooks } from './journalSnapshot';
 
 export const AGENCY_PROXY_PROFILE: ConnectionProfile = { name: 'fixture', protocol: 'agency-proxy', socketPath: '/nonexistent/agency-proxy-fixture.sock' };

@@ -22,8 +22,8 @@ import { runKeyOf } from '../../../extension/model/modelTypes';
 import { A3sHarness } from '../../fixtures/a3s/harness';
 import { ReferenceAgencyProxy } from '../../fixtures/agencyProxy/daemon';
 import { ScvReferenceDaemon } from '../../fixtures/scv/daemon';
-import { FAST } from '../a3s/driverKit';
-import { until } from '../drivers/driverTestKit';
+import { FAST } from '../drivers/a3s/a3sDriverKit';
+import { until } from '../drivers/driverKit';
 import { A3S_PROFILE, AGENCY_PROXY_PROFILE, reloadSnapshot, SCV_PROFILE } from './journalFixtures';
 import { fixtureContext } from './journalSnapshot';
 

@@ -12,7 +12,7 @@ import type { FrameDirection } from '../../../extension/transport/frameTap';
 import { supervisorLaunch } from '../../../extension/transport/agentSupervisor';
 import { StdioProcess } from '../../../extension/transport/stdioProcess';
 import { isAlive } from '../../fixtures/acp/processTree';
-import { waitFor } from '../acp/acpTestClient';
+import { waitFor } from '../fixtures/acp/acpTestClient';
 
 const started: StdioProcess[] = [];
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { afterEach, test } from 'node:test';
 import { NOT_STARTED_EXIT_CODE, TerminalProcess } from '../../../extension/transport/terminalProcess';
 import type { TerminalCommand } from '../../../extension/transport/terminalProcess';
 import { isAlive, processGroupMembers } from '../../fixtures/acp/processTree';
-import { waitFor } from '../acp/acpTestClient';
+import { waitFor } from '../fixtures/acp/acpTestClient';
 
 const started: TerminalProcess[] = [];
 afterEach(async () => {
