@@ -105,8 +105,9 @@ describe('ScvDriver, when things go wrong', () => {
       await until('third session answers', () => turns(s, third, 'completed') === 1);
 
       // A window reload (the old window's extension host is gone without a goodbye): the stored sessions come
-      // back, interrupted, with their transcripts.
-      await new Promise((r) => setTimeout(r, 200));
+      // back, interrupted, with their transcripts. What it wrote has reached the disk (a state, not a sleep: a loaded
+      // machine took longer than any fixed wait); it then goes without telling the daemon anything.
+      await s.driver.flushStorage();
       const reloaded = makeDriver(join(s.dir, 'nowhere.sock'), s.storage, s.workspace);
       await reloaded.driver.connect();
       try {
