@@ -1,5 +1,5 @@
 /**
- * The one store: owns the model state and every run's transcript. Drivers dispatch actions; views subscribe to
+ * The one store: owns the model state and every run's transcript. Drivers change it only through the kit's door (drivers/kit/driverRuns.ts), the UI through model actions; views subscribe to
  * `onDidChange` (run/connection/approval state) and `onDidPatch` (transcript patches, each with its sequence).
  */
 import { Emitter } from '../base/emitter';
