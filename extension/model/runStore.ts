@@ -1,6 +1,7 @@
 /**
- * The one store: owns the model state and every run's transcript. Drivers change it only through the kit's door (drivers/kit/driverRuns.ts), the UI through model actions; views subscribe to
- * `onDidChange` (run/connection/approval state) and `onDidPatch` (transcript patches, each with its sequence).
+ * The one store: owns the model state and every run's transcript. Drivers change it only through the kit's door
+ * (drivers/kit/driverRuns.ts), the UI through model actions; views subscribe to `onDidChange` (run/connection/approval
+ * state) and `onDidPatch` (transcript patches, each with its sequence).
  */
 import { Emitter } from '../base/emitter';
 import type { TranscriptPatch } from '../protocol/transcriptTypes';
