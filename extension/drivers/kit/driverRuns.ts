@@ -10,7 +10,7 @@
  * once on disk; a failed write is logged here, once (`record` alone rejects: a driver that acknowledges what it
  * stored must know).
  */
-import type { RunEvent, RunFields } from '../../model/modelActions';
+import type { ModelAction, RunEvent, RunFields } from '../../model/modelActions';
 import type { ApprovalInfo, ChangeSetInfo, ConnectionInfo, Panel, QueueEntry, RunInfo } from '../../model/modelTypes';
 import { approvalKeyOf, runKeyOf } from '../../model/modelTypes';
 import type { RunKey } from '../../model/runKeys';
@@ -26,7 +26,8 @@ import type { Journaling, RestorePolicy } from './runJournaling';
 /** Events that only show progress: folded into the model, never journaled (a reload shows the result instead). */
 export const DISPLAY_ONLY_EVENTS: ReadonlySet<RunEvent['kind']> = new Set(['toolProgress']);
 
-type ConnectionDetails = Omit<Extract<Parameters<DriverContext['store']['dispatch']>[0], { type: 'connectionInfo' }>, 'type' | 'connectionId'>;
+/** What a connection says about itself (the model's `connectionInfo`, for this connection). */
+type ConnectionDetails = Omit<Extract<ModelAction, { type: 'connectionInfo' }>, 'type' | 'connectionId'>;
 
 export class DriverRuns<C = never> {
   private recorder: RunRecorder<C> | undefined;
