@@ -92,6 +92,7 @@ export type RunEvent =
       readonly summary?: string;
     }
   | {
+      /** A message between principals; one with a `messageId` already shown replaces that row (an upsert). */
       readonly kind: 'message';
       readonly from: string;
       readonly body: string;

@@ -121,6 +121,8 @@ export interface RunInfo {
   readonly openTools: ReadonlyMap<string, string>;
   /** Compactions seen (the agent's compaction id → its row), so their later updates change that row. Bounded. */
   readonly compactionItems?: Readonly<Record<string, string>>;
+  /** Messages seen with an id (their id → its row), so a later event with that id changes that row. Bounded. */
+  readonly messageItems?: Readonly<Record<string, string>>;
   /** Number of items in the transcript. */
   readonly itemCount: number;
   readonly workspaceRoots?: readonly string[];

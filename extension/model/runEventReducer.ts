@@ -10,6 +10,7 @@ import type { RunEvent } from './modelActions';
 import type { ApprovalInfo, RunInfo } from './modelTypes';
 import type { RunEventResult } from './runEditor';
 import { RunEditor } from './runEditor';
+import { applyMessage } from './messageRows';
 import { applyCompaction, applyUsage } from './sessionReports';
 
 export type { RunEventResult };
@@ -199,15 +200,7 @@ export function reduceRunEvent(
       });
       break;
     case 'message':
-      ed.add({
-        id: ed.nextId('m'),
-        kind: 'message',
-        from: event.from,
-        body: event.body,
-        ...(event.at !== undefined ? { at: event.at } : {}),
-        ...(event.messageId !== undefined ? { messageId: event.messageId } : {}),
-        ...(event.inReplyTo !== undefined ? { inReplyTo: event.inReplyTo } : {}),
-      });
+      applyMessage(ed, event);
       break;
     case 'raw':
       ed.add({ id: ed.nextId('w'), kind: 'raw', label: event.label, data: event.data });

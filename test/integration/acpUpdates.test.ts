@@ -141,7 +141,23 @@ suite('ACP session reports', () => {
     assert.ok(!texts.some((t) => t.includes('Reference answer')), 'not the parent\'s answer');
     assert.deepEqual(await webviewTexts('#run-parent'), ['↳ Delegate with a subagent']);
     assert.ok((await webviewTexts('[data-kind="tool"]')).some((t) => t.includes('Glob')));
+    // What the parent told it: a message row naming the parent, its markdown rendered, not raw data.
+    const received = await waitFor('the instructions', async () => (await webviewTexts('[data-kind="message"]')).find((t) => t.includes('From Delegate with a subagent')));
+    assert.ok(received.includes('List the markdown files of the workspace.'), received);
+    assert.equal((await ui<string[]>({ action: 'text', selector: '[data-kind="message"] .message-body strong', webview: true })).join(), 'markdown');
+    assert.deepEqual(await webviewTexts('[data-kind="raw"]'), []);
     await screenshot('acp-subagent-transcript.png');
+
+    // In the parent's: the instructions it sent and the subagent's report, each a row naming the subagent.
+    await vscode.commands.executeCommand('agentSwitchboard.showTranscript', parentKey);
+    const sent = await waitFor('the parent\'s messages', async () => {
+      const t = await webviewTexts('[data-kind="message"]');
+      return t.length === 2 && t;
+    });
+    assert.ok(sent[0]!.includes('To subagent Explore the workspace'), sent[0]);
+    assert.ok(sent[1]!.includes('From subagent Explore the workspace') && sent[1]!.includes('README.md: the only markdown file.'), sent[1]);
+    assert.deepEqual(await webviewTexts('[data-kind="raw"]'), []);
+    await screenshot('acp-subagent-messages.png');
   });
 
   test('a question of the run in focus opens as a quick pick and an input box; the answer reaches the agent', async () => {

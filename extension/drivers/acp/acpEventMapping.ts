@@ -1,6 +1,6 @@
 /**
  * ACP `session/update` notifications → the run model's events (model/modelActions.ts `RunEvent`) plus the session
- * state the driver keeps beside the transcript (plan, slash commands, mode, config options, title, subagents). Pure;
+ * state the driver keeps beside the transcript (plan, slash commands, mode, config options, title, subagents, messages between sessions). Pure;
  * one `AcpMappingState` per session. Updates the SDK does not know never reach this (its schemas drop them; the line
  * tap still traces them); a known kind with content this version does not render becomes a `raw` item, never an
  * error. Context use and cost go onto the run (no row); notices and compactions are rows.
@@ -14,6 +14,8 @@ import type { AcpToolRow } from './acpToolRows';
 import { blockText, mergeToolFields, newToolRow, rowInput, takeTerminals } from './acpToolRows';
 import type { AcpCommandReport } from './acpCommandReports';
 import { commandMetaOf, takeCommandReport } from './acpCommandReports';
+import type { AcpSessionMessage, AcpSessionMessages } from './acpSessionMessages';
+import { appendSessionMessageChunk, upsertSessionMessage } from './acpSessionMessages';
 
 /** The most characters of a reported command's output a tool row keeps (its last ones; the terminal shows more). */
 const MAX_ROW_OUTPUT = 64 * 1024;
@@ -25,10 +27,12 @@ export interface AcpMappingState {
   lastChunk?: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk';
   /** Tool calls seen and not finished, with what their rows show so far. */
   readonly tools: Map<string, AcpToolRow>;
+  /** Messages between sessions shown in this one (acpSessionMessages.ts), by their ids. */
+  readonly messages: AcpSessionMessages;
 }
 
 export function newAcpMappingState(): AcpMappingState {
-  return { tools: new Map() };
+  return { tools: new Map(), messages: new Map() };
 }
 
 /** What an update means besides transcript events. */
@@ -42,6 +46,8 @@ export interface AcpSideEffects {
   readonly subagent?: AcpSubagentReport;
   /** What a command the agent runs itself showed (`_meta.terminal_*`), for its view. */
   readonly command?: AcpCommandReport;
+  /** A message between sessions changed: its row, which names the sessions by their runs' titles, is the driver's. */
+  readonly message?: AcpSessionMessage;
 }
 
 export interface AcpMapped {
@@ -165,8 +171,15 @@ export function mapAcpUpdate(state: AcpMappingState, update: SessionUpdate): Acp
       return { events: [{ kind: 'compaction', compactionId: update.compactionId, summaryDelta: blockText(update.content) }], effects: NOTHING };
     case 'subagent_update':
       return { events: [], effects: { subagent: subagentReportOf(update) } };
+    case 'session_message':
+    case 'session_message_chunk': {
+      // Its row goes after what streamed so far; the agent's text after it starts a row of its own.
+      state.lastChunk = undefined;
+      const message = update.sessionUpdate === 'session_message' ? upsertSessionMessage(state.messages, update) : appendSessionMessageChunk(state.messages, update);
+      return { events: [{ kind: 'messageBoundary' }], effects: { message } };
+    }
     default:
-      // Newer kinds the SDK knows (plan_update, session messages): shown as data, never fatal.
+      // Newer kinds the SDK knows (plan_update): shown as data, never fatal.
       return { events: [{ kind: 'raw', label: String((update as { sessionUpdate: string }).sessionUpdate), data: update }], effects: NOTHING };
   }
 }

@@ -24,6 +24,7 @@ import { AcpElicitations } from './acpElicitations';
 import { AcpPermissions, withKnownTool } from './acpPermissions';
 import type { AcpSession, AcpSessions } from './acpSessions';
 import { planPanel } from './acpPlanPanel';
+import { sessionMessageEvent } from './acpSessionMessages';
 import { AcpSubagents } from './acpSubagents';
 
 export interface AcpTurnDeps {
@@ -82,6 +83,9 @@ export class AcpTurns {
     }
     if (effects.subagent) {
       this.subagents.apply(session, effects.subagent);
+    }
+    if (effects.message) {
+      void this.record(session, sessionMessageEvent(session.sessionId, effects.message, (id) => this.deps.runs.get(id)));
     }
     this.deps.sideEffects(session, effects);
   }

@@ -137,7 +137,12 @@ export const eventRows: Row[] = [
   { name: 'turn adds a turn item', action: { kind: 'turn', turnId: 't1', phase: 'failed', code: 'step_limit', message: 'too many' },
     patches: [add({ id: 'n0', kind: 'turn', turnId: 't1', phase: 'failed', code: 'step_limit', message: 'too many' })], changed: false },
   { name: 'message adds a message item', action: { kind: 'message', from: 'ruth', body: 'hi', messageId: '4', inReplyTo: '3' },
-    patches: [add({ id: 'm0', kind: 'message', from: 'ruth', body: 'hi', messageId: '4', inReplyTo: '3' })], changed: false },
+    run: { itemCount: 1, messageItems: { 4: 'm0' } }, patches: [add({ id: 'm0', kind: 'message', from: 'ruth', body: 'hi', messageId: '4', inReplyTo: '3' })], changed: false },
+  { name: 'message with an id already shown replaces that row (an upsert), adding none', given: [{ kind: 'message', from: 'another session', body: 'Hel', messageId: 'q1' }, { kind: 'textDelta', text: 'a' }],
+    action: { kind: 'message', from: 'From subagent Explore', body: 'Hello', messageId: 'q1' },
+    run: { itemCount: 2, messageItems: { q1: 'm0' } }, patches: [update('m0', { from: 'From subagent Explore', body: 'Hello', messageId: 'q1' })], changed: false },
+  { name: 'message without an id always adds a row', given: [{ kind: 'message', from: 'ci', body: 'one' }], action: { kind: 'message', from: 'ci', body: 'one' },
+    run: { itemCount: 2, messageItems: undefined }, patches: [add({ id: 'm1', kind: 'message', from: 'ci', body: 'one' })], changed: false },
   { name: 'raw adds a raw item', action: { kind: 'raw', label: 'future_event', data: { x: 1 } }, patches: [add({ id: 'w0', kind: 'raw', label: 'future_event', data: { x: 1 } })], changed: false },
 ];
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ElicitationAsk } from '../../../../extension/drivers/kit/elicitationForms';
 import { runKeyOf } from '../../../../extension/model/modelTypes';
-import { COMPACTION_SUMMARY } from '../../../fixtures/acp/sessionReports';
+import { COMPACTION_SUMMARY, SUBAGENT_INSTRUCTIONS, SUBAGENT_REPORT } from '../../../fixtures/acp/sessionReports';
 import { until } from '../driverKit';
 import { idle, rig, run } from './acpDriverKit';
 
@@ -56,11 +56,26 @@ test('a subagent is a child run under its parent, with its own transcript; it ta
   assert.equal(child.state, 'idle', 'its idle state');
   assert.equal(child.usage?.used, 4200, 'its own usage');
   const items = r.items(child.runId);
-  assert.deepEqual(items.map((i) => i.kind), ['reasoning', 'tool', 'text']);
+  assert.deepEqual(items.map((i) => i.kind), ['message', 'reasoning', 'tool', 'text']);
   assert.ok(items.some((i) => i.kind === 'tool' && i.status === 'succeeded' && i.name === 'Glob **/*.md'));
   assert.ok(!r.items(runId).some((i) => i.kind === 'tool'), 'the child\'s updates are not in the parent\'s transcript');
   await assert.rejects(r.driver.sendMessage(child.runId, 'hi'), /subagent takes its instructions from its parent/);
   assert.ok(r.frames.some((f) => f.dir === 'out' && JSON.stringify(f.frame).includes('"subagents":{}')), 'the client advertised subagents');
+});
+
+test('messages between a parent and its subagent are rows in both transcripts saying who sent them to whom, never raw data', { timeout: 30_000 }, async () => {
+  const r = await rig();
+  const runId = await r.driver.startRun({ prompt: 'subagent', workspaceRoots: [r.ws.dir] });
+  await until('the turn ended', () => idle(r, runId));
+  const child = [...r.setup.store.state.runs.values()].find((x) => x.parentRunId === runId);
+  assert.ok(child);
+  const messages = (id: string) => r.items(id).flatMap((i) => (i.kind === 'message' ? [[i.from, i.body]] : []));
+  assert.deepEqual(messages(runId), [
+    ['To subagent Explore the workspace', SUBAGENT_INSTRUCTIONS],
+    ['From subagent Explore the workspace', SUBAGENT_REPORT.join('')],
+  ], 'the instructions it sent, then the report: its chunks came before the upsert naming the sender, in one row');
+  assert.deepEqual(messages(child.runId), [[`From ${run(r, runId)?.title}`, SUBAGENT_INSTRUCTIONS]], 'the child got them from its parent');
+  assert.ok(![...r.items(runId), ...r.items(child.runId)].some((i) => i.kind === 'raw'), 'no raw rows');
 });
 
 test('an elicitation waits for the answer; accepted, the agent gets the content; the run records that it asked and how it was answered', { timeout: 30_000 }, async () => {

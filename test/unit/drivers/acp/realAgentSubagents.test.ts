@@ -5,6 +5,10 @@
  * The child run has the parent's session as its parent, the subagent's title and its own transcript (the subagent's
  * answer, not the parent's); on the board it is a row under the parent's, not one of its own.
  *
+ * What the parent told the subagent is a message row in both transcripts ("To subagent …" in the parent's, "From
+ * <the parent's title>" in the child's), as claude-agent-acp sends it (`session_message`, one view per session),
+ * never raw data; so is what the adapter sends as the subagent's reply in the parent's.
+ *
  * Claude Code 0.101 runs the subagent in the background: the parent's turn ends with the call's "launched" result
  * while the subagent may still be answering. Codex 2.6 advertises `subagents` but offers the model no tool to start
  * one with this configuration; Gemini CLI 0.61 does not advertise them: neither is tested here.
@@ -35,6 +39,17 @@ test('claude: a subagent started with the Agent tool is a child run under its pa
   await until('the subagent\'s answer in the child\'s transcript', () => itemText(s.rig.items(child.runId), 'text').includes(DEFAULT_CHILD_TEXT), TIMEOUT);
   assert.ok(!itemText(s.rig.items(runId), 'text').includes(DEFAULT_CHILD_TEXT), 'not in the parent\'s');
   assert.ok(s.fake.requests.some((r) => r.step === 'child' && JSON.stringify(r.body).includes(SUBAGENT_PROMPT)), 'the subagent asked the model with its own prompt');
+
+  const messages = (id: string) => s.rig.items(id).flatMap((i) => (i.kind === 'message' ? [[i.from, i.body]] : []));
+  const parentMessages = messages(runId);
+  assert.deepEqual(parentMessages[0], ['To subagent Explore the workspace', SUBAGENT_PROMPT], 'the instructions, in the parent\'s');
+  // claude-agent-acp 0.101 takes this launch for a foreground one (no `run_in_background` in its input) and sends
+  // the result Claude Code gave the model for it ("Async agent launched successfully. (This tool result is internal
+  // metadata …") as the subagent's reply: shown as the adapter sent it, as a message from the subagent.
+  assert.deepEqual(parentMessages.slice(1).map(([from]) => from), ['From subagent Explore the workspace'], 'the reply the adapter sent');
+  await until('the instructions in the child\'s transcript', () => messages(child.runId).length > 0, TIMEOUT);
+  assert.deepEqual(messages(child.runId), [[`From ${run(s.rig, runId)?.title}`, SUBAGENT_PROMPT]], 'the child got them from its parent');
+  assert.deepEqual([...s.rig.items(runId), ...s.rig.items(child.runId)].filter((i) => i.kind === 'raw'), [], 'no raw rows');
 
   const groups = boardGroups(s.rig.setup.store.state, { lastLine: () => undefined, changeStats: () => undefined, questions: () => 0 }, { doneLimit: 20, acknowledged: new Set(), failedWindowMs: DEFAULT_FAILED_WINDOW_MS, now: Date.now() });
   const rows = groups.flatMap((g) => g.rows);
