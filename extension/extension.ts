@@ -51,6 +51,7 @@ import { AgentTerminals } from './ui/agentTerminals/agentTerminals';
 import type { SwitchboardApi } from './switchboardApi';
 import { RunControl } from './ui/runControl';
 import { ChangeSetViews } from './ui/changeSets/changeSetViews';
+import { ChangeSetEdits } from './ui/changeSets/changeSetEdits';
 import { TranscriptSidebar } from './ui/transcript/transcriptSidebar';
 import { TranscriptTabs } from './ui/transcript/transcriptTabs';
 import { registerTestHooks, SwitchablePrompts } from './ui/testHooks';
@@ -168,6 +169,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(transcript, transcriptTabs);
   const runs = new RunControl(store, connections, selection, transcript);
   const changeSets = new ChangeSetViews(store, connections, selection, transcript, transcriptTabs);
+  const changeSetEdits = new ChangeSetEdits(store, connections, protectedPrompts, log);
   const daemonActions = new DaemonActions(store, connections, selection, runs, log);
   context.subscriptions.push(changeSets, daemonActions);
 
@@ -185,7 +187,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(approvalRulesView, vscode.window.createTreeView(ApprovalRulesView.viewId, { treeDataProvider: approvalRulesView }));
 
   const commandContext: CommandContext = {
-    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, daemonActions, terminals, log, treeView, memento: context.globalState,
+    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, daemonActions, terminals, log, treeView, memento: context.globalState,
   };
 
   // The transcript's webviews: the sidebar view and the editor tabs, whose messages call the services above.
@@ -203,8 +205,8 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerRunCommands(commandContext),
     ...registerApprovalCommands(commandContext),
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),
-    ...registerChangeSetCommands(commandContext, protectedPrompts),
-    ...registerChangeSetRevertCommands(commandContext, protectedPrompts),
+    ...registerChangeSetCommands(commandContext),
+    ...registerChangeSetRevertCommands(commandContext),
     ...registerDaemonActionCommands(daemonActions),
     ...registerTranscriptTabCommands(commandContext, transcriptPanels),
     ...registerWorkspaceConnectionCommands(commandContext, workspaceConnections),
