@@ -181,7 +181,8 @@ export function createVscodeStub(options: StubOptions = {}): { api: Record<strin
       textDocuments: [],
       getConfiguration: (section?: string) => ({
         get: <T>(key: string, fallback?: T) => (section === 'agentSwitchboard' && options.configuration && key in options.configuration ? (options.configuration[key] as T) : fallback),
-        inspect: () => undefined,
+        // The given settings are the user's (settings.ts reads the connections by origin through inspect).
+        inspect: (key: string) => (section === 'agentSwitchboard' && options.configuration && key in options.configuration ? { key, globalValue: options.configuration[key] } : undefined),
         has: () => false,
         update: () => Promise.resolve(),
       }),

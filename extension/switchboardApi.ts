@@ -47,6 +47,19 @@ export interface PublicApiSources {
   flushTrace(): Promise<void>;
 }
 
+/** A deep copy that cannot be changed: what the API hands out of a profile is not the one the connection uses. */
+function frozenCopy<T>(value: T): T {
+  const freeze = (v: unknown): void => {
+    if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+      Object.freeze(v);
+      Object.values(v).forEach(freeze);
+    }
+  };
+  const copy = structuredClone(value);
+  freeze(copy);
+  return copy;
+}
+
 /** The API as frozen views: each member reads or waits, and none hands out the service behind it. */
 export function publicApi(from: PublicApiSources): SwitchboardApi {
   const { store, connections, selection, board, transcriptTabs, terminals, drafts } = from;
@@ -59,7 +72,7 @@ export function publicApi(from: PublicApiSources): SwitchboardApi {
       onDidChange: store.onDidChange,
       onDidPatch: store.onDidPatch,
     }),
-    connections: Object.freeze({ profile: (id: string) => connections.profile(id), originOf: (id: string) => connections.originOf(id) }),
+    connections: Object.freeze({ profile: (id: string) => frozenCopy(connections.profile(id)), originOf: (id: string) => connections.originOf(id) }),
     selection: Object.freeze({
       get runKey() {
         return selection.runKey;
