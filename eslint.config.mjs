@@ -278,4 +278,22 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-floating-promises': 'off' },
   },
+  {
+    // One module knows how run and approval keys are written (extension/model/runKeys.ts): nothing else builds one
+    // with '::' or takes one apart by it. ESLint's no-restricted-syntax under a name of its own, since a second
+    // no-restricted-syntax block would replace the zones' own selectors above instead of adding to them.
+    files: ['extension/**/*.ts', 'webview/**/*.ts'],
+    ignores: ['extension/model/runKeys.ts'],
+    plugins: { runKeys: { rules: { 'no-key-format': (await import('eslint/use-at-your-own-risk')).builtinRules.get('no-restricted-syntax') } } },
+    rules: {
+      'runKeys/no-key-format': [
+        'error',
+        // '::1' is the IPv6 loopback address (transport/loopback.ts), not a key.
+        ...['Literal[value=/::(?!1\\b)/]', 'TemplateElement[value.raw=/::(?!1\\b)/]'].map((selector) => ({
+          selector,
+          message: "Run and approval keys are built and read only by extension/model/runKeys.ts (runKeyOf, approvalKeyOf, asRunKey, …): no '::' elsewhere.",
+        })),
+      ],
+    },
+  },
 );

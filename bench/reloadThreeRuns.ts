@@ -94,7 +94,7 @@ async function createSetup(itemsPerRun: number): Promise<Setup> {
     autoConnect: true,
   });
   const first = await extension.activate();
-  const { store, connections, selection } = first.api;
+  const { store, connections, selection } = first.hooks;
   await when('the first connection', () => store.state.connections.get(CONNECTION)?.state.kind === 'connected', onStore(store));
   const driver = connections.driver(CONNECTION);
   if (!driver?.startRun) {
@@ -162,7 +162,7 @@ export async function benchReloadThreeRuns(itemsPerRun = 100_000): Promise<Bench
   const t0 = now();
   const instance = await s.extension.activate();
   s.current = instance;
-  const { store } = instance.api;
+  const { store } = instance.hooks;
   const marks = { activated: now() - t0, replayed: Number.NaN, connected: Number.NaN, pageLoaded: Number.NaN, sent: Number.NaN, painted: Number.NaN };
   const stateWatch = store.onDidChange(() => {
     const kind = store.state.connections.get(CONNECTION)?.state.kind;

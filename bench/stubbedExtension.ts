@@ -8,6 +8,9 @@
 import Module from 'node:module';
 import { join, resolve } from 'node:path';
 import type { SwitchboardApi } from '../extension/extension';
+import type { SwitchboardTestHooks } from '../extension/switchboardTestHooks';
+import { TEST_HOOKS_COMMAND } from '../extension/switchboardTestHooks';
+import type { StubRecord } from './vscodeStub';
 import { createVscodeStub } from './vscodeStub';
 
 const ROOT = resolve(__dirname, '..');
@@ -46,6 +49,8 @@ export interface WebviewViewProvider {
 /** One activated instance: its API, and the disposables VS Code would dispose on deactivation. */
 export interface ExtensionInstance {
   readonly api: SwitchboardApi;
+  /** The services behind the API (activated as a test host is: `ExtensionMode.Test` hands them out). */
+  readonly hooks: SwitchboardTestHooks;
   /** The Transcript view's provider this instance registered. */
   readonly transcriptView: WebviewViewProvider;
   /** Deactivates as a window reload does, after every connection's storage is flushed and closed. */
@@ -57,6 +62,7 @@ export class StubbedExtension {
   /** Warnings and errors the extension logged, in order. */
   readonly problems: string[] = [];
   private readonly stub: Record<string, unknown>;
+  private readonly handlers: StubRecord['handlers'];
   private readonly globalState = memento();
   private readonly workspaceState = memento();
   private lastViewProvider: WebviewViewProvider | undefined;
@@ -66,8 +72,9 @@ export class StubbedExtension {
     private readonly storageDir: string,
     configuration: Readonly<Record<string, unknown>>,
   ) {
-    const { api } = createVscodeStub({ configuration });
+    const { api, record } = createVscodeStub({ configuration });
     this.stub = api;
+    this.handlers = record.handlers;
     // Members the stub lacks that run-time code reaches once runs exist (`instanceof`, enum values).
     api.TabInputTextDiff ??= class TabInputTextDiff {};
     api.ConfigurationTarget ??= { Global: 1, Workspace: 2, WorkspaceFolder: 3 };
@@ -112,6 +119,7 @@ export class StubbedExtension {
     const extensionModule = this.module;
     const api = await extensionModule.activate({
       subscriptions,
+      extensionMode: (this.stub.ExtensionMode as { Test: number }).Test,
       extensionUri: Uri.file(ROOT),
       extensionPath: ROOT,
       globalStorageUri: Uri.file(this.storageDir),
@@ -122,11 +130,13 @@ export class StubbedExtension {
       workspaceState: this.workspaceState,
     });
     const transcriptView = this.lastViewProvider as WebviewViewProvider | undefined;
-    if (!api || !transcriptView) {
+    const hooks = this.handlers.get(TEST_HOOKS_COMMAND)?.() as SwitchboardTestHooks | undefined;
+    if (!api || !transcriptView || !hooks) {
       throw new Error(`activate() failed under the stub: ${this.problems.join(' | ')}`);
     }
     return {
       api,
+      hooks,
       transcriptView,
       deactivate: async () => {
         // As VS Code does: the module's deactivate() (which closes the connections) awaited, then the subscriptions

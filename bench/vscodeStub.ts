@@ -5,6 +5,8 @@
  */
 export interface StubRecord {
   readonly commands: string[];
+  /** Each registered command's handler (`executeCommand` runs none: the benches call what they need directly). */
+  readonly handlers: Map<string, (...args: unknown[]) => unknown>;
   readonly views: string[];
   readonly other: string[];
 }
@@ -110,7 +112,7 @@ export interface StubOptions {
 }
 
 export function createVscodeStub(options: StubOptions = {}): { api: Record<string, unknown>; record: StubRecord } {
-  const record: StubRecord = { commands: [], views: [], other: [] };
+  const record: StubRecord = { commands: [], handlers: new Map(), views: [], other: [] };
   const logger = recording('log', {
     logLevel: 2,
     onDidChangeLogLevel: () => new Disposable(),
@@ -146,8 +148,9 @@ export function createVscodeStub(options: StubOptions = {}): { api: Record<strin
     FileType: { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 },
     ViewColumn: { Active: -1, Beside: -2, One: 1 },
     commands: recording('commands', {
-      registerCommand: (id: string) => {
+      registerCommand: (id: string, handler: (...args: unknown[]) => unknown) => {
         record.commands.push(id);
+        record.handlers.set(id, handler);
         return new Disposable();
       },
       executeCommand: () => Promise.resolve(undefined),
@@ -178,7 +181,8 @@ export function createVscodeStub(options: StubOptions = {}): { api: Record<strin
       textDocuments: [],
       getConfiguration: (section?: string) => ({
         get: <T>(key: string, fallback?: T) => (section === 'agentSwitchboard' && options.configuration && key in options.configuration ? (options.configuration[key] as T) : fallback),
-        inspect: () => undefined,
+        // The given settings are the user's (settings.ts reads the connections by origin through inspect).
+        inspect: (key: string) => (section === 'agentSwitchboard' && options.configuration && key in options.configuration ? { key, globalValue: options.configuration[key] } : undefined),
         has: () => false,
         update: () => Promise.resolve(),
       }),

@@ -51,9 +51,12 @@ import { AgentTerminals } from './ui/agentTerminals/agentTerminals';
 import type { SwitchboardApi } from './switchboardApi';
 import { RunControl } from './ui/runControl';
 import { ChangeSetViews } from './ui/changeSets/changeSetViews';
+import { ChangeSetEdits } from './ui/changeSets/changeSetEdits';
 import { TranscriptSidebar } from './ui/transcript/transcriptSidebar';
 import { TranscriptTabs } from './ui/transcript/transcriptTabs';
-import { registerTestHooks } from './ui/testHooks';
+import { registerTestHooks, SwitchablePrompts } from './ui/testHooks';
+import { MODAL_PROMPTS } from './ui/userPrompts';
+import { publicApi } from './switchboardApi';
 
 export type { SwitchboardApi } from './switchboardApi';
 import { ProtectedPathPrompts } from './ui/protectedPathPrompts';
@@ -106,14 +109,18 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     }
   };
   const storageDir = context.globalStorageUri.fsPath;
-  const protectedPrompts = new ProtectedPathPrompts();
+  // The questions the person answers, each given once to the service that asks it: the modals, or in a host started
+  // for tests (only there) answers the test hooks can set, since that workbench refuses modals.
+  const testPrompts = context.extensionMode === vscode.ExtensionMode.Test ? new SwitchablePrompts() : undefined;
+  const prompts = testPrompts?.prompts ?? MODAL_PROMPTS;
+  const protectedPrompts = new ProtectedPathPrompts(prompts.protectedWrite, prompts.protectedApply);
   context.subscriptions.push(protectedPrompts);
   const workspace = new EditorWorkspaceAccess(protectedPrompts);
   // Commands agents run through the editor, each in an editor terminal.
   const terminals = new AgentTerminals();
   context.subscriptions.push(terminals);
   // Profiles a repository's settings define, and the user's consent to them: every connect passes its gate.
-  const workspaceConnections = new WorkspaceConnections(context.workspaceState);
+  const workspaceConnections = new WorkspaceConnections(context.workspaceState, prompts.consent);
   context.subscriptions.push(workspaceConnections);
   const connections = new ConnectionManager(store, driverFactories, (connectionId, profile: ConnectionProfile, origin) => ({
     // The trace is looked up per frame so enabling it in settings applies to open connections too.
@@ -162,6 +169,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(transcript, transcriptTabs);
   const runs = new RunControl(store, connections, selection, transcript);
   const changeSets = new ChangeSetViews(store, connections, selection, transcript, transcriptTabs);
+  const changeSetEdits = new ChangeSetEdits(store, connections, protectedPrompts, log);
   const daemonActions = new DaemonActions(store, connections, selection, runs, log);
   context.subscriptions.push(changeSets, daemonActions);
 
@@ -171,7 +179,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const windowFocus = new WindowFocus();
   const attention = new ApprovalAttention(windowFocus, log);
   context.subscriptions.push(approvalRules, windowFocus, attention);
-  const approvals = new ApprovalCenter(store, connections, diffs, log, (runKey) => void runs.show(runKey), approvalRules, attention);
+  const approvals = new ApprovalCenter(store, connections, diffs, log, (runKey) => void runs.show(runKey), approvalRules, attention, prompts.confirmRule);
   context.subscriptions.push(approvals);
   // The view container's badge is the run board's (runs that need you, approvals included): a second badge here
   // would be added to it and count every approval twice.
@@ -179,7 +187,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(approvalRulesView, vscode.window.createTreeView(ApprovalRulesView.viewId, { treeDataProvider: approvalRulesView }));
 
   const commandContext: CommandContext = {
-    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, daemonActions, terminals, log, treeView, memento: context.globalState,
+    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, daemonActions, terminals, log, treeView, memento: context.globalState,
   };
 
   // The transcript's webviews: the sidebar view and the editor tabs, whose messages call the services above.
@@ -197,8 +205,8 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerRunCommands(commandContext),
     ...registerApprovalCommands(commandContext),
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),
-    ...registerChangeSetCommands(commandContext, protectedPrompts),
-    ...registerChangeSetRevertCommands(commandContext, protectedPrompts),
+    ...registerChangeSetCommands(commandContext),
+    ...registerChangeSetRevertCommands(commandContext),
     ...registerDaemonActionCommands(daemonActions),
     ...registerTranscriptTabCommands(commandContext, transcriptPanels),
     ...registerWorkspaceConnectionCommands(commandContext, workspaceConnections),
@@ -238,26 +246,16 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     }),
   );
   // Only a host started for tests hands out the hooks: a third-party extension sees the API below and nothing more.
-  if (context.extensionMode === vscode.ExtensionMode.Test) {
-    context.subscriptions.push(registerTestHooks({ windowFocus, ruleFlow: approvals.ruleFlow, protectedPrompts, workspaceConnections, storageDir }));
+  if (testPrompts) {
+    const services = { store, connections, selection, approvals, board: runBoard.board, workspace };
+    context.subscriptions.push(registerTestHooks({ windowFocus, prompts: testPrompts, services, storageDir }));
   }
   await reloadProfiles();
   log.info(`Agent Switchboard ${String(context.extension.packageJSON.version)} activated`);
 
-  return {
-    store,
-    connections,
-    selection,
-    approvals,
-    diffs,
-    board: runBoard.board,
-    workspace,
-    reloadProfiles,
-    flushTrace: () => trace?.flush() ?? Promise.resolve(),
-    transcriptTabs: { list: () => transcriptTabs.list() },
-    agentTerminals: { list: () => terminals.list() },
-    drafts: { get: (runKey) => drafts.get(runKey), flush: () => drafts.flush() },
-  };
+  return publicApi({
+    store, connections, selection, board: runBoard.board, transcriptTabs, terminals, drafts, reloadProfiles, flushTrace: () => trace?.flush() ?? Promise.resolve(),
+  });
 }
 
 /** Set by the last activation: closes every connection (journals flushed, run checkpoints written), stores the drafts. */

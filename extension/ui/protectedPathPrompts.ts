@@ -5,8 +5,9 @@
  * virtual documents) and asks in a modal, every time; applying a change set names each protected file it would
  * write and asks whether to include them. No approval rule answers either question.
  *
- * Both questions are fields a test may replace (SwitchboardApi.testHooks): the extension-test workbench refuses
- * modal dialogs, so there the real modal fails, which counts as Deny / Cancel (never as consent).
+ * Both questions are given at construction (ui/userPrompts.ts: the modals below, or in a host started for tests the
+ * answers the test hooks give, since that workbench refuses modal dialogs). A failing question counts as Deny / Cancel
+ * (never as consent).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -50,7 +51,7 @@ export interface ProtectedWriteApprover {
   approveWrite(request: ProtectedWriteRequest): Promise<boolean>;
 }
 
-const modalWrite: ConfirmProtectedWrite = async (question) => {
+export const modalProtectedWrite: ConfirmProtectedWrite = async (question) => {
   const shown = sanitizeNotificationText(question.path, 200);
   const choice = await vscode.window.showWarningMessage(
     `The agent wants to ${question.creates ? 'create' : 'change'} ${shown}, a protected file.`,
@@ -68,7 +69,7 @@ const modalWrite: ConfirmProtectedWrite = async (question) => {
   return choice === ALLOW_WRITE;
 };
 
-const modalApply: ConfirmProtectedApply = async (files) => {
+export const modalProtectedApply: ConfirmProtectedApply = async (files) => {
   const list = files.slice(0, 20).map((f) => `• ${sanitizeNotificationText(f.path, 160)}`);
   const more = files.length > 20 ? [`… and ${files.length - 20} more`] : [];
   const reasons = [...new Set(files.map((f) => f.reason))].map((r) => `Protected because ${r}.`);
@@ -104,12 +105,17 @@ class WriteDiffContent extends Disposable implements vscode.TextDocumentContentP
 }
 
 export class ProtectedPathPrompts extends Disposable implements ProtectedWriteApprover {
-  /** Replaceable by tests (testHooks); a failure counts as Deny. */
-  confirmWrite: ConfirmProtectedWrite = modalWrite;
-  /** Replaceable by tests (testHooks); a failure counts as Cancel. */
-  confirmApply: ConfirmProtectedApply = modalApply;
   private readonly content = this._register(new WriteDiffContent());
   private next = 0;
+
+  constructor(
+    /** A failure counts as Deny. */
+    private readonly confirmWrite: ConfirmProtectedWrite,
+    /** A failure counts as Cancel. */
+    private readonly confirmApply: ConfirmProtectedApply,
+  ) {
+    super();
+  }
 
   /** Shows the diff of the write and asks; true only when the person allowed this write. */
   async approveWrite(request: ProtectedWriteRequest): Promise<boolean> {

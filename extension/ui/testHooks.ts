@@ -1,39 +1,49 @@
 /**
  * The test-only entry (switchboardTestHooks.ts): a command, registered by extension.ts only in an extension host
- * started for tests, that returns the hooks standing in for what a test cannot do in a real window. Each hook
- * replaces a modal or the window's focus; `undefined` puts back what was there when the hooks were registered.
+ * started for tests, that returns the hooks standing in for what a test cannot do in a real window, and the services
+ * a test drives directly. The questions a test answers are not swapped in the services: in a test host they are built
+ * with `SwitchablePrompts.prompts`, which ask the answer a test set, or the modal when none is set.
  */
 import * as vscode from 'vscode';
-import type { SwitchboardTestHooks } from '../switchboardTestHooks';
+import type { SwitchboardTestHooks, TestServices } from '../switchboardTestHooks';
 import { TEST_HOOKS_COMMAND } from '../switchboardTestHooks';
 import type { WindowFocus } from './approvals/approvalAttention';
-import type { ApprovalRuleFlow } from './approvals/approvalRuleFlow';
-import type { ProtectedPathPrompts } from './protectedPathPrompts';
-import type { WorkspaceConnections } from './workspaceConnections/workspaceConnections';
+import type { UserPrompts } from './userPrompts';
+import { MODAL_PROMPTS } from './userPrompts';
+
+type Answers = { -readonly [K in keyof UserPrompts]?: UserPrompts[K] };
+
+/** The questions of a host started for tests: each asks the answer a test set, else the real modal. */
+export class SwitchablePrompts {
+  private answers: Answers = {};
+  readonly prompts: UserPrompts = Object.freeze({
+    confirmRule: (...args: Parameters<UserPrompts['confirmRule']>) => (this.answers.confirmRule ?? MODAL_PROMPTS.confirmRule)(...args),
+    protectedWrite: (...args: Parameters<UserPrompts['protectedWrite']>) => (this.answers.protectedWrite ?? MODAL_PROMPTS.protectedWrite)(...args),
+    protectedApply: (...args: Parameters<UserPrompts['protectedApply']>) => (this.answers.protectedApply ?? MODAL_PROMPTS.protectedApply)(...args),
+    consent: (...args: Parameters<UserPrompts['consent']>) => (this.answers.consent ?? MODAL_PROMPTS.consent)(...args),
+  });
+
+  /** Sets (or, with `undefined`, removes) the answers to some questions; the others are kept. */
+  answer(answers: Answers): void {
+    this.answers = { ...this.answers, ...answers };
+  }
+}
 
 export interface TestHookTargets {
   readonly windowFocus: WindowFocus;
-  readonly ruleFlow: ApprovalRuleFlow;
-  readonly protectedPrompts: ProtectedPathPrompts;
-  readonly workspaceConnections: WorkspaceConnections;
+  readonly prompts: SwitchablePrompts;
+  readonly services: TestServices;
   readonly storageDir: string;
 }
 
 export function registerTestHooks(targets: TestHookTargets): vscode.Disposable {
-  const { windowFocus, ruleFlow, protectedPrompts, workspaceConnections, storageDir } = targets;
-  const defaults = { confirmRule: ruleFlow.confirm, write: protectedPrompts.confirmWrite, apply: protectedPrompts.confirmApply, consent: workspaceConnections.prompt };
+  const { windowFocus, prompts, services, storageDir } = targets;
   const hooks: SwitchboardTestHooks = {
+    ...services,
     setWindowFocused: (focused) => windowFocus.setOverride(focused),
-    setRuleConfirmation: (confirm) => {
-      ruleFlow.confirm = confirm ?? defaults.confirmRule;
-    },
-    setProtectedPathConfirmations: (answers) => {
-      protectedPrompts.confirmWrite = answers?.write ?? defaults.write;
-      protectedPrompts.confirmApply = answers?.apply ?? defaults.apply;
-    },
-    setConsentPrompt: (prompt) => {
-      workspaceConnections.prompt = prompt ?? defaults.consent;
-    },
+    setRuleConfirmation: (confirm) => prompts.answer({ confirmRule: confirm }),
+    setProtectedPathConfirmations: (answers) => prompts.answer({ protectedWrite: answers?.write, protectedApply: answers?.apply }),
+    setConsentPrompt: (prompt) => prompts.answer({ consent: prompt }),
     storageDir,
   };
   return vscode.commands.registerCommand(TEST_HOOKS_COMMAND, () => hooks);

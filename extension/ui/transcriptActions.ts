@@ -148,7 +148,7 @@ export class TranscriptActionHandler implements TranscriptActions {
           }
         }
         if (uiPanel) {
-          await runChangeSetPanelAction(run.key, message.entryId, message.actionId);
+          await runChangeSetPanelAction(ctx, run, message.entryId, message.actionId);
         } else {
           await driver!.panelAction!(run.runId, message.panelId, message.entryId, message.actionId);
         }

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import { api, screenshot, ui, waitFor, workspaceDir } from './support';
+import { api, screenshot, testHooks, ui, waitFor, workspaceDir } from './support';
 import { addConnections, clearNotifications, fixturePath, removeConnections, traceOf } from './acpSupport';
 
 const NAME = 'ACP sign-in';
@@ -42,7 +42,7 @@ suite('ACP sign-in and sign-out', () => {
     fs.rmSync(stateDir, { recursive: true, force: true });
   });
 
-  const startRun = async (prompt: string): Promise<string> => (await api()).connections.driver(CONNECTION)!.startRun!({ prompt, workspaceRoots: [workspaceDir()] });
+  const startRun = async (prompt: string): Promise<string> => (await testHooks()).connections.driver(CONNECTION)!.startRun!({ prompt, workspaceRoots: [workspaceDir()] });
 
   test('signed in from the palette, a file with the key is read by the agent; the trace has it redacted', async () => {
     await assert.rejects(startRun('hello'), /sign in first/);

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
-import { api, computedStyle, EXTENSION_ID, screenshot, ui, waitFor } from './support';
+import { api, testHooks, computedStyle, EXTENSION_ID, screenshot, ui, waitFor } from './support';
 
 suite('Foundation', () => {
   test('the extension activates and exposes its API', async () => {
@@ -20,12 +20,12 @@ suite('Foundation', () => {
   });
 
   test('the view container opens and the Transcript webview renders', async () => {
-    const a = await api();
+    const hooks = await testHooks();
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
     await vscode.commands.executeCommand('agentSwitchboard.transcript.focus');
     // Earlier suites may have shown a run; with none selected the app must show its empty state. `:visible`
     // matters: the element exists (hidden) whatever is selected, and innerText of a hidden element is its text.
-    a.selection.select(undefined);
+    hooks.selection.select(undefined);
     const empty = await waitFor('the empty state in the webview', async () => {
       const t = await ui<string[]>({ action: 'text', selector: '#empty-state:visible', webview: true }).catch((): string[] => []);
       return t.length === 1 && /No run selected/.test(t[0]!) && t[0];

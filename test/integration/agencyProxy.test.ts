@@ -12,7 +12,7 @@ import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { PROPOSAL_SCHEME } from '../../extension/ui/approvals/proposalContentProvider';
 import { FETCH_TOKEN } from '../fixtures/agencyProxy/scriptedProvider';
-import { api, computedStyle, CONNECTIONS_ROWS, screenshot, sentFrames, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
+import { api, testHooks, computedStyle, CONNECTIONS_ROWS, screenshot, sentFrames, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
 
 const CONNECTION = 'agency-proxy:AgencyProxy';
 /**
@@ -116,6 +116,7 @@ suite('AgencyProxy', () => {
 
   test('Show diff opens the proposal; Allow in the editor title decides it once', async () => {
     const a = await api();
+    const hooks = await testHooks();
     const runKey = await newRun('Edit the README again', '');
     await waitFor('the approval request', () => a.store.state.runs.get(runKey)?.pendingApprovals.length === 1);
     await showNotifications();
@@ -132,7 +133,7 @@ suite('AgencyProxy', () => {
     await screenshot('agency-proxy-approval-diff.png');
     await ui({ action: 'click', selector: '.editor-actions .action-label[aria-label^="Allow"]' });
     await waitFor('decided', () => a.store.state.approvals.get(approval.key)?.status === 'decided');
-    assert.equal(await a.approvals.decide(approval.key, 'deny', 'palette'), false, 'a second decision is refused');
+    assert.equal(await hooks.approvals.decide(approval.key, 'deny', 'palette'), false, 'a second decision is refused');
     assert.equal(a.store.state.approvals.get(approval.key)?.decision, 'allow_once');
     await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
   });

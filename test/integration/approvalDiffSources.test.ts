@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import { runKeyOf } from '../../extension/model/modelTypes';
 import { PROPOSAL_SCHEME } from '../../extension/ui/approvals/proposalContentProvider';
 import { clearNotifications } from './acpSupport';
-import { api, waitFor, workspaceDir } from './support';
+import { api, testHooks, waitFor, workspaceDir } from './support';
 
 const CONNECTION = 'agency-proxy:diff-sources';
 
@@ -25,22 +25,23 @@ suite('Approval diff sources', () => {
   const runKey = runKeyOf(CONNECTION, 'diff-sources-run');
 
   suiteSetup(async () => {
-    const a = await api();
+    const hooks = await testHooks();
     outside = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-diff-outside-'));
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'a file outside the workspace\n');
     fifo = path.join(workspaceDir(), 'diff-sources.fifo');
     execFileSync('mkfifo', [fifo]);
     inside = path.join(workspaceDir(), 'diff-sources.txt');
     fs.writeFileSync(inside, 'inside the workspace\n');
-    a.store.dispatch({ type: 'connectionAdded', connection: { id: CONNECTION, name: 'diff-sources', protocol: 'agency-proxy' } });
-    a.store.dispatch({ type: 'runUpserted', connectionId: CONNECTION, runId: 'diff-sources-run', fields: { title: 'Diff sources', state: 'running' } });
+    hooks.store.dispatch({ type: 'connectionAdded', connection: { id: CONNECTION, name: 'diff-sources', protocol: 'agency-proxy' } });
+    hooks.store.dispatch({ type: 'runUpserted', connectionId: CONNECTION, runId: 'diff-sources-run', fields: { title: 'Diff sources', state: 'running' } });
   });
 
   suiteTeardown(async () => {
     // The suite's stand-in connection goes, with its run and its pending approvals (later suites count both), and
     // so do the notifications those approvals raised.
     const a = await api();
-    a.store.dispatch({ type: 'connectionRemoved', connectionId: CONNECTION });
+    const hooks = await testHooks();
+    hooks.store.dispatch({ type: 'connectionRemoved', connectionId: CONNECTION });
     await waitFor('the approvals gone', () => ![...a.store.state.approvals.values()].some((x) => x.runKey === runKey));
     await clearNotifications();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -52,7 +53,8 @@ suite('Approval diff sources', () => {
   /** Requests an approval proposing `content` for `file` and opens its diff; resolves the diff tab's two sides. */
   async function showDiffOf(approvalId: string, file: string): Promise<{ original: vscode.Uri; modified: vscode.Uri }> {
     const a = await api();
-    a.store.dispatch({ type: 'runEvent', runKey, event: { kind: 'approvalRequested', approvalId, title: `Write ${path.basename(file)}`, detail: { path: file, content: 'proposed\n' }, options: ['allow_once', 'deny'] } });
+    const hooks = await testHooks();
+    hooks.store.dispatch({ type: 'runEvent', runKey, event: { kind: 'approvalRequested', approvalId, title: `Write ${path.basename(file)}`, detail: { path: file, content: 'proposed\n' }, options: ['allow_once', 'deny'] } });
     const approval = await waitFor('the approval', () => [...a.store.state.approvals.values()].find((x) => x.runKey === runKey && x.approvalId === approvalId));
     await vscode.commands.executeCommand('agentSwitchboard.showApprovalDiff', approval.key);
     const tab = await waitFor('the diff tab', () =>

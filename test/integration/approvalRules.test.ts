@@ -58,16 +58,17 @@ suite('Approval rules', () => {
   });
 
   suiteTeardown(async () => {
-    const a = await api();
-    (await testHooks()).setWindowFocused(undefined);
-    (await testHooks()).setRuleConfirmation(undefined);
-    await a.approvals.rules.reset();
+    const hooks = await testHooks();
+    hooks.setWindowFocused(undefined);
+    hooks.setRuleConfirmation(undefined);
+    await hooks.approvals.rules.reset();
     await setConnections([]);
     daemon?.kill('SIGTERM');
   });
 
   test('a rule saved from the card answers the next matching request, not another tool, not after Revoke', async () => {
     const a = await api();
+    const hooks = await testHooks();
     // 1. The first Edit: saved as a connection rule from the card, after the modal that shows it.
     const first = await newRun('Tidy the README with a rule');
     const request = await waitFor('the first request', () => approvalOf(a, first)?.status === 'pending' && approvalOf(a, first));
@@ -102,7 +103,7 @@ suite('Approval rules', () => {
     const decided = approvalOf(a, first)!;
     assert.equal(decided.decision, 'allow_similar', 'AgencyProxy is sent allow_similar');
     assert.equal(decided.decidedBy, 'transcript');
-    const [rule] = a.approvals.rules.all();
+    const [rule] = hooks.approvals.rules.all();
     assert.ok(rule, 'the rule is saved');
     // A file at the workspace root proposes itself: a glob over the root would cover .vscode and .git too.
     assert.equal(rule.label, `Allow Edit on files matching ${workspaceDir()}/README.md`);
@@ -131,7 +132,7 @@ suite('Approval rules', () => {
     await vscode.commands.executeCommand('notifications.showList');
     await ui({ action: 'waitFor', selector: '.notifications-center .notification-list-item', hasText: 'Approval needed in "Patch two files multiedit" (Rules): ApplyPatch' });
     assert.equal(a.store.state.approvals.get(patch.key)?.status, 'pending', 'no rule answered another tool');
-    assert.equal(await a.approvals.decide(patch.key, 'deny', 'palette'), true);
+    assert.equal(await hooks.approvals.decide(patch.key, 'deny', 'palette'), true);
     await waitFor('the patch run completed', () => a.store.state.runs.get(other)?.state === 'completed', 30000);
     await clearNotifications();
 
@@ -142,21 +143,22 @@ suite('Approval rules', () => {
     // Inline actions show on the selected row.
     await ui({ action: 'click', selector: '.pane-body .monaco-list-row', hasText: rule.label });
     await ui({ action: 'click', selector: '.pane-body .monaco-list-row .action-label[aria-label^="Revoke"]' });
-    await waitFor('the rule revoked', () => a.approvals.rules.all().length === 0);
+    await waitFor('the rule revoked', () => hooks.approvals.rules.all().length === 0);
     // Collapsed again, as it starts: the later suites keep the sidebar's room for the transcript.
     await ui({ action: 'click', selector: '.pane-header', hasText: 'Approval Rules' });
     const third = await newRun('Edit after revoke');
     const asked = await waitFor('the third request', () => approvalOf(a, third));
     await notifiedFor('Edit after revoke');
     assert.equal(a.store.state.approvals.get(asked.key)?.status, 'pending', 'a revoked rule answers nothing');
-    assert.equal(await a.approvals.decide(asked.key, 'allow_once', 'palette'), true);
+    assert.equal(await hooks.approvals.decide(asked.key, 'allow_once', 'palette'), true);
     await waitFor('the third run completed', () => a.store.state.runs.get(third)?.state === 'completed', 30000);
     await clearNotifications();
   });
 
   test('declining the rule’s confirmation saves no rule and leaves the request waiting, undecided', async () => {
     const a = await api();
-    await a.approvals.rules.reset();
+    const hooks = await testHooks();
+    await hooks.approvals.rules.reset();
     await clearNotifications();
     const runKey = await newRun('Edit the README, the rule declined');
     const request = await waitFor('the request', () => approvalOf(a, runKey)?.status === 'pending' && approvalOf(a, runKey));
@@ -173,7 +175,7 @@ suite('Approval rules', () => {
       await ui({ action: 'press', selector: '.approval-card [data-rule="allow:connection"]', value: 'Enter', webview: true });
       await waitFor('the rule shown for confirmation', () => shown.length === 1);
       assert.ok(shown[0]!.includes('Effect: allow'), shown[0]);
-      assert.deepEqual(a.approvals.rules.all(), [], 'no rule saved');
+      assert.deepEqual(hooks.approvals.rules.all(), [], 'no rule saved');
       assert.equal(a.store.state.approvals.get(request.key)?.status, 'pending', 'the request still waits');
       assert.equal(a.store.state.approvals.get(request.key)?.decidedByRule, undefined);
       assert.ok(!(await sentFrames(NAME)).some((f) => f.type === 'decide_approval' && f.run_id === runKey.split('::')[1]), 'nothing sent to the daemon');
@@ -183,26 +185,27 @@ suite('Approval rules', () => {
       await toggleConnectionsPane();
     }
     // Still the person's to answer, and answered only as they now do.
-    assert.equal(await a.approvals.decide(request.key, 'allow_once', 'palette'), true);
+    assert.equal(await hooks.approvals.decide(request.key, 'allow_once', 'palette'), true);
     await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
     const wire = (await sentFrames(NAME)).filter((f) => f.type === 'decide_approval' && f.run_id === runKey.split('::')[1]);
     assert.deepEqual(wire.map((f) => f.decision), ['allow_once'], 'one decision on the wire: the one made after declining');
     assert.equal(a.store.state.approvals.get(request.key)?.decidedBy, 'palette');
-    assert.deepEqual(a.approvals.rules.all(), [], 'still no rule');
+    assert.deepEqual(hooks.approvals.rules.all(), [], 'still no rule');
     await clearNotifications();
   });
 
   test('a connection rule dies with its connection: after a reconnect the same request is asked', async () => {
     const a = await api();
-    await a.approvals.rules.reset();
+    const hooks = await testHooks();
+    await hooks.approvals.rules.reset();
     (await testHooks()).setRuleConfirmation(async () => true);
     const first = await newRun('Edit before reconnect');
     const request = await waitFor('the request', () => approvalOf(a, first)?.status === 'pending' && approvalOf(a, first));
-    assert.equal(await a.approvals.ruleFlow.save(request, 'allow', 'connection', 'palette'), true);
-    assert.equal(a.approvals.rules.all().length, 1);
+    assert.equal(await hooks.approvals.ruleFlow.save(request, 'allow', 'connection', 'palette'), true);
+    assert.equal(hooks.approvals.rules.all().length, 1);
     await waitFor('completed', () => a.store.state.runs.get(first)?.state === 'completed', 30000);
     await vscode.commands.executeCommand('agentSwitchboard.disconnect', CONNECTION);
-    await waitFor('the rule dropped with its connection', () => a.approvals.rules.all().length === 0);
+    await waitFor('the rule dropped with its connection', () => hooks.approvals.rules.all().length === 0);
     await vscode.commands.executeCommand('agentSwitchboard.connect', CONNECTION);
     await waitFor('connected again', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected');
     await clearNotifications();
@@ -210,27 +213,28 @@ suite('Approval rules', () => {
     const asked = await waitFor('the second request', () => approvalOf(a, second));
     await notifiedFor('Edit after reconnect');
     assert.equal(a.store.state.approvals.get(asked.key)?.status, 'pending', 'the old connection rule answers nothing');
-    assert.equal(await a.approvals.decide(asked.key, 'allow_once', 'palette'), true);
+    assert.equal(await hooks.approvals.decide(asked.key, 'allow_once', 'palette'), true);
     await waitFor('completed', () => a.store.state.runs.get(second)?.state === 'completed', 30000);
     await clearNotifications();
   });
 
   test('a request arriving while the window is not focused: notification, warning background, badge', async () => {
     const a = await api();
-    await a.approvals.rules.reset();
-    assert.equal(a.approvals.statusBarWarning, false, 'nothing waits');
+    const hooks = await testHooks();
+    await hooks.approvals.rules.reset();
+    assert.equal(hooks.approvals.statusBarWarning, false, 'nothing waits');
     (await testHooks()).setWindowFocused(false);
     try {
       const runKey = await newRun('Edit while away');
       const request = await waitFor('the request', () => approvalOf(a, runKey));
       await notifiedFor('Edit while away');
-      await waitFor('the warning background', () => a.approvals.statusBarWarning);
+      await waitFor('the warning background', () => hooks.approvals.statusBarWarning);
       await ui({ action: 'waitFor', selector: '.statusbar-item.warning-kind', hasText: '1 approval waiting' });
       await ui({ action: 'waitFor', selector: '.activitybar .badge-content', hasText: '1' });
       await screenshot('approval-unfocused.png');
       (await testHooks()).setWindowFocused(true);
-      assert.equal(await a.approvals.decide(request.key, 'allow_once', 'palette'), true);
-      await waitFor('the background cleared once answered', () => !a.approvals.statusBarWarning);
+      assert.equal(await hooks.approvals.decide(request.key, 'allow_once', 'palette'), true);
+      await waitFor('the background cleared once answered', () => !hooks.approvals.statusBarWarning);
       await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
     } finally {
       (await testHooks()).setWindowFocused(true);

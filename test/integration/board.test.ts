@@ -16,7 +16,7 @@ import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { BoardGroupId } from '../../extension/model/boardGroups';
 import { addConnections, endedTurns, fixturePath, removeConnections, setViewExpanded, webviewTexts } from './acpSupport';
-import { api, screenshot, startFixture, ui, waitFor, workspaceDir } from './support';
+import { api, testHooks, screenshot, startFixture, ui, waitFor, workspaceDir } from './support';
 
 const AP_NAME = 'Board daemon';
 const AP = `agency-proxy:${AP_NAME}`;
@@ -104,6 +104,7 @@ suite('Run board', () => {
 
   test('a run needing approval is under Needs you, allowed from the board, then Working, then Done', async () => {
     const a = await api();
+    const hooks = await testHooks();
     const runKey = await newApRun('Tidy up the README');
     const approval = await waitFor('the request on the board', () => rowOf(a, runKey)?.approvals[0]);
     assert.equal(a.board.provider.groupOf(runKey), 'needsYou');
@@ -113,12 +114,12 @@ suite('Run board', () => {
       return t.some((x) => x.includes('Needs you')) && t.some((x) => x.includes('Tidy up the README')) && t.some((x) => x.startsWith('Edit')) && t;
     });
     assert.ok(rows.indexOf(rows.find((x) => x.startsWith('Edit'))!) === rows.indexOf(rows.find((x) => x.includes('Tidy up the README'))!) + 1, `the request is the row below its run: ${rows.join(' | ')}`);
-    assert.equal(a.board.view.badge?.value, 1, 'the badge counts the runs that need you');
+    assert.equal(hooks.board.view.badge?.value, 1, 'the badge counts the runs that need you');
 
     // Next Approval reveals the request's row (selected and focused) and shows the run in the transcript.
     assert.equal(await vscode.commands.executeCommand('agentSwitchboard.nextApproval'), approval.key);
     await waitFor('the request selected', () => {
-      const node = a.board.view.selection[0];
+      const node = hooks.board.view.selection[0];
       return node?.type === 'approval' && node.key === approval.key;
     });
     assert.equal(a.selection.runKey, runKey, 'the transcript shows the run');
@@ -133,11 +134,12 @@ suite('Run board', () => {
     assert.deepEqual(journeys.get(runKey), ['working', 'needsYou', 'working', 'done'], 'started working, needed the user, worked on, ended');
     const card = await waitFor('the card says where it was decided', async () => (await webviewTexts('[data-kind="approval"]')).find((x) => x.includes('from the run board')));
     assert.ok(card.includes('Allowed once'), card);
-    assert.equal(a.board.view.badge, undefined, 'nothing needs the user any more');
+    assert.equal(hooks.board.view.badge, undefined, 'nothing needs the user any more');
   });
 
   test('Next Approval walks every waiting request, oldest first, and wraps; Enter or Deny on a request decides it', async () => {
     const a = await api();
+    const hooks = await testHooks();
     const first = await newApRun('Rename the config loader');
     await waitFor('the first request', () => rowOf(a, first)?.approvals[0]);
     const second = await newApRun('Split the parser module');
@@ -146,7 +148,7 @@ suite('Run board', () => {
     for (let i = 0; i < 3; i++) {
       const key = (await vscode.commands.executeCommand('agentSwitchboard.nextApproval')) as string;
       await waitFor('the request selected', () => {
-        const node = a.board.view.selection[0];
+        const node = hooks.board.view.selection[0];
         return node?.type === 'approval' && node.key === key;
       });
       order.push(key.split('::')[1]!);
@@ -161,9 +163,9 @@ suite('Run board', () => {
     assert.equal(a.store.state.approvals.get(firstApproval)?.decidedBy, 'board');
     // A click on the second request's inline Deny, as a user would.
     const secondApproval = rowOf(a, second)!.approvals[0]!.key;
-    await a.board.view.reveal(a.board.provider.approvalNode(secondApproval, second), { select: true, focus: true });
+    await hooks.board.view.reveal(hooks.board.provider.approvalNode(secondApproval, second), { select: true, focus: true });
     await waitFor('the second request selected', () => {
-      const node = a.board.view.selection[0];
+      const node = hooks.board.view.selection[0];
       return node?.type === 'approval' && node.key === secondApproval;
     });
     await ui({ action: 'click', selector: `${BOARD_ROWS}.selected .action-label[aria-label="Deny"]` });
@@ -176,6 +178,7 @@ suite('Run board', () => {
 
   test('an ACP session waiting for the next message is under Needs you; Reply from its row answers it', async () => {
     const a = await api();
+    const hooks = await testHooks();
     const runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: ACP, model: '', permission: 'edit', prompt: 'Explain the build setup' })) as string;
     await waitFor('the first turn', () => endedTurns(a, runKey, 'completed').length === 1, 30000);
     const row = await waitFor('the session under Needs you', () => a.board.provider.groupOf(runKey) === 'needsYou' && rowOf(a, runKey));
@@ -184,9 +187,9 @@ suite('Run board', () => {
     assert.equal(row.canReply, true);
     assert.ok(row.lastLine, 'the row has the last line of the answer');
     // A click on the row's inline Reply, as a user would: it asks for the message, which goes to this session.
-    await a.board.view.reveal(a.board.provider.runNode(runKey), { select: true, focus: true });
+    await hooks.board.view.reveal(hooks.board.provider.runNode(runKey), { select: true, focus: true });
     await waitFor('the session selected', () => {
-      const node = a.board.view.selection[0];
+      const node = hooks.board.view.selection[0];
       return node?.type === 'run' && node.key === runKey;
     });
     await ui({ action: 'click', selector: `${BOARD_ROWS}.selected .action-label[aria-label^="Send Message"]` });
@@ -202,6 +205,7 @@ suite('Run board', () => {
 
   test('the board in the dark and light themes', async () => {
     const a = await api();
+    const hooks = await testHooks();
     // Something in every group: a request waiting, a run working, a failed one, the finished ones of the tests above.
     const waiting = await newApRun('Add a changelog entry');
     await waitFor('the request', () => rowOf(a, waiting)?.approvals[0]);
@@ -223,7 +227,7 @@ suite('Run board', () => {
       for (let i = 0; i < 4; i++) {
         await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
       }
-      await a.board.view.reveal(a.board.provider.groupNode('done'), { expand: true, focus: false, select: false });
+      await hooks.board.view.reveal(hooks.board.provider.groupNode('done'), { expand: true, focus: false, select: false });
       await vscode.commands.executeCommand('agentSwitchboard.board.focus');
       await waitFor('every group in the view', async () => {
         const t = await boardTexts();
@@ -259,14 +263,14 @@ suite('Run board', () => {
       await screenshot('board-dark.png');
       // A failed run needs the user until they have looked at it and moved on.
       const selected = (key: string) => () => {
-        const node = a.board.view.selection[0];
+        const node = hooks.board.view.selection[0];
         return node?.type === 'run' && node.key === key;
       };
-      await a.board.view.reveal(a.board.provider.runNode(failed), { select: true, focus: true });
+      await hooks.board.view.reveal(hooks.board.provider.runNode(failed), { select: true, focus: true });
       await waitFor('the failed run selected', selected(failed));
       assert.equal(a.selection.runKey, failed, 'its transcript is shown');
       assert.equal(a.board.provider.groupOf(failed), 'needsYou', 'it stays while selected');
-      await a.board.view.reveal(a.board.provider.runNode(working), { select: true, focus: true });
+      await hooks.board.view.reveal(hooks.board.provider.runNode(working), { select: true, focus: true });
       await waitFor('the working run selected', selected(working));
       await waitFor('the failed run in Done once looked at', () => a.board.provider.groupOf(failed) === 'done');
     } finally {
@@ -277,7 +281,7 @@ suite('Run board', () => {
         await setViewExpanded(title, expanded);
       }
       await vscode.commands.executeCommand('agentSwitchboard.cancelRun', working);
-      await a.approvals.decide(rowOf(a, waiting)!.approvals[0]!.key, 'deny', 'board');
+      await hooks.approvals.decide(rowOf(a, waiting)!.approvals[0]!.key, 'deny', 'board');
     }
     await waitFor('the working run ended', () => a.store.state.runs.get(working)?.state === 'canceled', 30000);
   });

@@ -75,9 +75,9 @@ suite('Hostile repository', () => {
   });
 
   suiteTeardown(async () => {
-    const a = await api();
-    (await testHooks()).setConsentPrompt(undefined);
-    await a.connections.disconnect(REPO_AGENT);
+    const hooks = await testHooks();
+    hooks.setConsentPrompt(undefined);
+    await hooks.connections.disconnect(REPO_AGENT);
   });
 
   test('at window open nothing runs, nothing is reached, and one notification asks for a review', async () => {
@@ -114,10 +114,10 @@ suite('Hostile repository', () => {
 
   test('refused profiles are not connected by hand either, and say why', async () => {
     const h = hostile();
-    const a = await api();
-    await assert.rejects(a.connections.connect(RELATIVE), /relative path/);
-    await assert.rejects(a.connections.connect(PRELOADING), /NODE_OPTIONS/);
-    await assert.rejects(a.connections.connect(REMOTE), /allowRemote/);
+    const hooks = await testHooks();
+    await assert.rejects(hooks.connections.connect(RELATIVE), /relative path/);
+    await assert.rejects(hooks.connections.connect(PRELOADING), /NODE_OPTIONS/);
+    await assert.rejects(hooks.connections.connect(REMOTE), /allowRemote/);
     assert.deepEqual(asked, [], 'a refused profile is never offered for consent');
     assert.deepEqual(markers(h), []);
     assert.equal(fs.existsSync(h.hits), false);
@@ -216,6 +216,7 @@ suite('Untrusted repository', () => {
   test("in an untrusted workspace the repository's settings are not used at all: nothing listed, run, asked or written", async () => {
     const h = hostile();
     const a = await api();
+    const hooks = await testHooks();
     assert.equal(vscode.workspace.isTrusted, false, 'the harness opened the folder untrusted');
     const settings = JSON.parse(fs.readFileSync(path.join(workspaceDir(), '.vscode', 'settings.json'), 'utf8')) as Record<string, unknown[]>;
     assert.equal(settings['agentSwitchboard.connections']?.length, 5, 'the repository does define them');
@@ -224,7 +225,7 @@ suite('Untrusted repository', () => {
     await a.reloadProfiles();
     for (const id of [RELATIVE, PRELOADING, REPO_AGENT, REMOTE]) {
       assert.equal(a.store.state.connections.has(id), false, id);
-      await assert.rejects(a.connections.connect(id), /no connection profile/);
+      await assert.rejects(hooks.connections.connect(id), /no connection profile/);
     }
     assert.equal(a.connections.originOf(USERS), 'user', 'your own profiles are still there');
     assert.equal(a.connections.profile(USERS)?.command, h.userCommand);

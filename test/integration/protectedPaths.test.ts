@@ -91,9 +91,9 @@ suite('Protected paths', () => {
   });
 
   suiteTeardown(async () => {
-    const a = await api();
-    (await testHooks()).setProtectedPathConfirmations(undefined);
-    await a.approvals.rules.reset();
+    const hooks = await testHooks();
+    hooks.setProtectedPathConfirmations(undefined);
+    await hooks.approvals.rules.reset();
     await setViewExpanded('Connections', true);
     await removeConnections([NAME]);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -106,16 +106,16 @@ suite('Protected paths', () => {
   });
 
   test('a write by the agent to .vscode or .git opens the diff and asks every time; Deny leaves the file', async () => {
-    const a = await api();
+    const hooks = await testHooks();
     // The real modal: the test workbench refuses dialogs, and an unanswered question is a Deny.
-    (await testHooks()).setProtectedPathConfirmations(undefined);
-    await assert.rejects(a.workspace.writeText(settings, '{ "protectedSuite.marker": 0 }\n'), refusedFor('denied'));
+    hooks.setProtectedPathConfirmations(undefined);
+    await assert.rejects(hooks.workspace.writeText(settings, '{ "protectedSuite.marker": 0 }\n'), refusedFor('denied'));
     assert.equal(fs.existsSync(settings), false, 'not written without an answer');
 
     (await testHooks()).setProtectedPathConfirmations({ write: answerWrites });
     allowWrites = false;
     screenshotName = 'protected-write-diff.png';
-    await assert.rejects(a.workspace.writeText(settings, '{ "protectedSuite.marker": 1 }\n'), refusedFor('denied'));
+    await assert.rejects(hooks.workspace.writeText(settings, '{ "protectedSuite.marker": 1 }\n'), refusedFor('denied'));
     assert.equal(fs.existsSync(settings), false, 'denied: nothing written');
     assert.equal(asked.length, 1);
     assert.equal(asked[0]!.question.path, '.vscode/settings.json');
@@ -127,37 +127,38 @@ suite('Protected paths', () => {
     await waitFor('the diff closed once answered', () => diffTabOf(asked[0]!.question.proposed) === undefined);
 
     allowWrites = true;
-    await a.workspace.writeText(settings, '{ "protectedSuite.marker": 2 }\n');
+    await hooks.workspace.writeText(settings, '{ "protectedSuite.marker": 2 }\n');
     assert.equal(fs.readFileSync(settings, 'utf8'), '{ "protectedSuite.marker": 2 }\n', 'allowed: written');
     // Every time: the next write to the same file is asked again, showing what is there now.
-    await a.workspace.writeText(settings, SETTINGS_TEXT);
+    await hooks.workspace.writeText(settings, SETTINGS_TEXT);
     assert.equal(asked.length, 3);
     assert.equal(asked[2]!.original, '{ "protectedSuite.marker": 2 }\n');
     assert.equal(asked[2]!.question.creates, false);
 
     // .git: asked (and denied, then allowed) the same way.
     allowWrites = false;
-    await assert.rejects(a.workspace.writeText(hook, '#!/bin/sh\nexit 0\n'), refusedFor('denied'));
+    await assert.rejects(hooks.workspace.writeText(hook, '#!/bin/sh\nexit 0\n'), refusedFor('denied'));
     assert.equal(fs.existsSync(hook), false);
     assert.equal(asked[3]!.question.path, '.git/hooks/pre-commit');
     assert.match(asked[3]!.question.reason, /\.git folder.*git runs the programs/);
     allowWrites = true;
-    await a.workspace.writeText(hook, '#!/bin/sh\nexit 0\n');
+    await hooks.workspace.writeText(hook, '#!/bin/sh\nexit 0\n');
     assert.equal(fs.readFileSync(hook, 'utf8'), '#!/bin/sh\nexit 0\n');
 
     // An ordinary file is not asked about.
-    await a.workspace.writeText(path.join(workspaceDir(), 'protected-suite-note.txt'), 'plain\n');
+    await hooks.workspace.writeText(path.join(workspaceDir(), 'protected-suite-note.txt'), 'plain\n');
     assert.equal(asked.length, 5, 'no question for an ordinary file');
     fs.rmSync(hook);
   });
 
   test('through the ACP agent: an allow rule for every edit does not cover .vscode; the write is still asked', async () => {
     const a = await api();
+    const hooks = await testHooks();
     (await testHooks()).setProtectedPathConfirmations({ write: answerWrites });
     runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, model: '', permission: 'edit', prompt: 'Hello, protected paths' })) as string;
     await waitFor('the first turn', () => endedTurns(a, runKey, 'completed').length === 1, 30000);
     const rule: ApprovalRule = { id: 'protected-suite-any-edit', effect: 'allow', tool: 'edit', pattern: { kind: 'anyInput' }, scope: { kind: 'run', runKey }, createdAt: Date.now(), label: 'Allow every edit request' };
-    await a.approvals.rules.add(rule);
+    await hooks.approvals.rules.add(rule);
 
     // The rule answers an ordinary edit, and no protected question is asked.
     const before = asked.length;
@@ -185,7 +186,7 @@ suite('Protected paths', () => {
     assert.equal(await ui<number>({ action: 'count', selector: '.approval-pending [data-rule]', webview: true }), 0, 'no rule is offered from it');
     assert.equal(await ui<number>({ action: 'count', selector: '.approval-pending [data-decision="allow_similar"]', webview: true }), 0, "nor the agent's own always-allow");
     // The agent's own "always allow" is refused from every surface (here the palette's path).
-    assert.equal(await a.approvals.decide(first, 'allow_similar', 'palette'), false);
+    assert.equal(await hooks.approvals.decide(first, 'allow_similar', 'palette'), false);
     assert.equal(a.store.state.approvals.get(first)?.status, 'pending');
     // The Runs view folded away for the picture, so the card has the sidebar's room.
     const runsWas = await setViewExpanded('Runs', false);

@@ -89,6 +89,7 @@ suite('Reload phase 1', () => {
   test('three long runs start streaming, then the window goes away', async function () {
     this.timeout(240000);
     const a = await api();
+    const hooks = await testHooks();
     // Added beside the ACP reload suite's profile (acpReload.test.ts), which phase 2 needs too.
     await addConnections([{ name: 'Reload daemon', protocol: 'agency-proxy', socketPath: env('SWITCHBOARD_RELOAD_SOCKET') }]);
     await waitFor('connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
@@ -120,7 +121,7 @@ suite('Reload phase 1', () => {
     await waitFor('the long run completed', () => a.store.state.runs.get(long)?.state === 'completed', 120000);
     const decided = await startApprovalRun(DECIDED);
     const decidedApproval = await waitFor('the first approval', () => a.store.state.runs.get(decided)?.pendingApprovals[0], 30000);
-    assert.equal(await a.approvals.decide(`${decided}::${decidedApproval}`, 'allow_once', 'notification'), true);
+    assert.equal(await hooks.approvals.decide(`${decided}::${decidedApproval}`, 'allow_once', 'notification'), true);
     await waitFor('the decided run completed', () => a.store.state.runs.get(decided)?.state === 'completed', 60000);
     await waitFor('the closing line', () => a.store.transcript(decided)!.snapshot().some((i) => i.kind === 'notice' && i.state === 'completed'), 30000);
     await waitFor('the decided run named its model', () => a.store.state.runs.get(decided)?.model === 'sonnet');
@@ -220,19 +221,20 @@ async function checkRestoredWhatWasOpen(a: Awaited<ReturnType<typeof api>>): Pro
 
 /** After the reload: the decided request stays decided and silent; the waiting one is announced once and decidable. */
 async function checkRestoredApprovals(a: Awaited<ReturnType<typeof api>>): Promise<void> {
+  const hooks = await testHooks();
   const byTitle = (title: string) => [...a.store.state.runs.values()].find((r) => r.connectionId === CONNECTION && r.title.startsWith(title));
   const decidedRun = await waitFor('the decided run, restored', () => byTitle(DECIDED));
   const waitingRun = await waitFor('the waiting run, restored', () => byTitle(WAITING));
   const approvalsOf = (runKey: string) => [...a.store.state.approvals.values()].filter((x) => x.runKey === runKey);
   const waiting = await waitFor('the waiting request confirmed by the daemon', () => approvalsOf(waitingRun.key).find((x) => x.live && x.status === 'pending'), 30000);
-  await waitFor('the waiting request announced', () => a.approvals.announcedKeys.includes(waiting.key));
+  await waitFor('the waiting request announced', () => hooks.approvals.announcedKeys.includes(waiting.key));
   const decided = approvalsOf(decidedRun.key)[0]!;
   assert.equal(decided.status, 'decided', 'the decided request is still shown decided');
   assert.equal(decided.decision, 'allow_once');
   assert.equal(decided.decidedBy, 'notification');
-  assert.deepEqual(a.approvals.announcedKeys, [waiting.key], 'only the request the daemon still waits for is announced');
-  assert.equal(await a.approvals.decide(decided.key, 'deny', 'notification'), false, 'a stale click sends nothing');
-  assert.equal(await a.approvals.decide(waiting.key, 'deny', 'transcript'), true);
+  assert.deepEqual(hooks.approvals.announcedKeys, [waiting.key], 'only the request the daemon still waits for is announced');
+  assert.equal(await hooks.approvals.decide(decided.key, 'deny', 'notification'), false, 'a stale click sends nothing');
+  assert.equal(await hooks.approvals.decide(waiting.key, 'deny', 'transcript'), true);
   await waitFor('the waiting run completed', () => a.store.state.runs.get(waitingRun.key)?.state === 'completed', 60000);
   assert.equal(a.store.state.approvals.get(waiting.key)?.decision, 'deny');
 }

@@ -3,7 +3,7 @@
  * serve an open document's buffer with its unsaved edits, line/limit pick lines, a write is one undoable edit and is
  * saved, a new file (and its folders) is created, and nothing outside the workspace folders is read or written — an
  * absolute path elsewhere, `../`, or a symlink pointing out. The instance tested is the one the extension hands to
- * every driver (`SwitchboardApi.workspace`).
+ * every driver (the test hooks' `workspace`).
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { WorkspaceAccess, WorkspaceAccessError } from '../../extension/drivers/kit/workspaceAccess';
-import { api, screenshot, waitFor, workspaceDir } from './support';
+import { testHooks, screenshot, waitFor, workspaceDir } from './support';
 
 /** The bundle has its own copy of the error class, so the reason is checked by name and field, not `instanceof`. */
 function refusedFor(reason: WorkspaceAccessError['reason']) {
@@ -26,7 +26,7 @@ suite('workspaceAccess', () => {
   let outside: string;
 
   suiteSetup(async () => {
-    access = (await api()).workspace;
+    access = (await testHooks()).workspace;
     // A folder of its own, removed afterwards: other suites take change sets of this workspace.
     dir = path.join(workspaceDir(), 'ws-access');
     fs.mkdirSync(dir, { recursive: true });

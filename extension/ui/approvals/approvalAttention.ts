@@ -2,7 +2,7 @@
  * Attention for approvals that arrive while the window is in the background: the status bar item's warning
  * background (and the badge's tooltip) say a request came in while the user was away, until it is answered; behind
  * `agentSwitchboard.approvals.osNotification` (off by default, local only) an OS notification too. The window's
- * focus is read through `WindowFocus`, which the integration tests can override (SwitchboardApi.testHooks).
+ * focus is read through `WindowFocus`, which the integration tests can override (the test hooks, switchboardTestHooks.ts).
  */
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';

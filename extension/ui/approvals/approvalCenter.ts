@@ -25,6 +25,7 @@ import type { ApprovalAttention } from './approvalAttention';
 import type { ApprovalDiffs } from './approvalDiffs';
 import { approvalNotificationText } from './approvalNotificationText';
 import { ApprovalRuleFlow } from './approvalRuleFlow';
+import type { ConfirmRule } from './approvalRuleFlow';
 import type { ApprovalRules } from './approvalRules';
 import { workspaceRulesAllowed } from './approvalRules';
 import { decisionForRule, ruleChoices } from './ruleDecision';
@@ -47,9 +48,10 @@ export class ApprovalCenter extends Disposable {
     private readonly revealRun: (runKey: RunKey) => void,
     readonly rules: ApprovalRules,
     readonly attention: ApprovalAttention,
+    confirmRule: ConfirmRule,
   ) {
     super();
-    this.ruleFlow = new ApprovalRuleFlow(store, rules, (key, decision, by, rule) => this.decide(key, decision, by, rule));
+    this.ruleFlow = new ApprovalRuleFlow(store, rules, (key, decision, by, rule) => this.decide(key, decision, by, rule), confirmRule);
     this.statusBar = this._register(vscode.window.createStatusBarItem('agentSwitchboard.approvals', vscode.StatusBarAlignment.Left, 100));
     this.statusBar.name = 'Agent Switchboard Approvals';
     this.statusBar.command = 'agentSwitchboard.decideApproval';

@@ -51,7 +51,8 @@ export function ruleConfirmationDetail(rule: ApprovalRule, connectionName: strin
   ].join('\n');
 }
 
-const modalConfirm: ConfirmRule = async (rule, connectionName) => {
+/** The real question: a modal (the tests' host cannot click one; it gets its own answer at construction). */
+export const modalConfirmRule: ConfirmRule = async (rule, connectionName) => {
   const save = rule.effect === 'allow' ? 'Save rule and allow' : 'Save rule and deny';
   const message = `Save this approval rule? ${visibleExcerpt(rule.label, 160)}`;
   const choice = await vscode.window.showWarningMessage(message, { modal: true, detail: ruleConfirmationDetail(rule, connectionName) }, save);
@@ -59,13 +60,12 @@ const modalConfirm: ConfirmRule = async (rule, connectionName) => {
 };
 
 export class ApprovalRuleFlow {
-  /** Replaceable by tests that cannot click a modal dialog (SwitchboardApi.testHooks). */
-  confirm: ConfirmRule = modalConfirm;
-
   constructor(
     private readonly store: RunStore,
     private readonly rules: ApprovalRules,
     private readonly decide: DecideWithRule,
+    /** Asks the person; given once, at construction (ui/userPrompts.ts), so nothing can swap it afterwards. */
+    private readonly confirm: ConfirmRule,
   ) {}
 
   /** Lets the person pick a rule choice for the request, then saves it as `save` does. */

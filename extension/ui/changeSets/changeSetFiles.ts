@@ -12,7 +12,8 @@ export const CHANGE_SET_PANEL_ID = 'changeSet';
 /** The panel entry for the whole change set. */
 export const ALL_FILES_ENTRY = 'all';
 
-export type ChangeSetPanelAction = 'openAll' | 'applyAll' | 'copyPatch' | 'savePatch' | 'openDiff' | 'applyFile' | 'applyHunks' | 'revertAll' | 'revertFile' | 'revertHunks';
+export const CHANGE_SET_PANEL_ACTIONS = ['openAll', 'applyAll', 'copyPatch', 'savePatch', 'openDiff', 'applyFile', 'applyHunks', 'revertAll', 'revertFile', 'revertHunks'] as const;
+export type ChangeSetPanelAction = (typeof CHANGE_SET_PANEL_ACTIONS)[number];
 
 export type ParsedChangeSet = { readonly ok: true; readonly files: readonly PatchFile[] } | { readonly ok: false; readonly error: string };
 
@@ -36,6 +37,12 @@ export function fileEntryId(index: number): string {
   return `file:${index}`;
 }
 
+/** The file a panel entry id stands for: looked up among the ids the panel gives its files, not parsed. */
+export function fileOfEntry(files: readonly PatchFile[], entryId: string): number | undefined {
+  const index = files.findIndex((_, i) => fileEntryId(i) === entryId);
+  return index >= 0 ? index : undefined;
+}
+
 /** A file reference from a command argument: an index, a panel entry id (`file:N`) or a path (new or old). */
 export function resolveFileRef(files: readonly PatchFile[], ref: unknown): number | undefined {
   if (typeof ref === 'number') {
@@ -44,9 +51,9 @@ export function resolveFileRef(files: readonly PatchFile[], ref: unknown): numbe
   if (typeof ref !== 'string') {
     return undefined;
   }
-  const entry = /^file:(\d+)$/.exec(ref);
-  if (entry) {
-    return resolveFileRef(files, Number(entry[1]));
+  const entry = fileOfEntry(files, ref);
+  if (entry !== undefined) {
+    return entry;
   }
   const byNew = files.findIndex((f) => f.newPath === ref);
   const index = byNew >= 0 ? byNew : files.findIndex((f) => f.oldPath === ref);

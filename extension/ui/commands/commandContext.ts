@@ -12,6 +12,7 @@ import type { ApprovalDiffs } from '../approvals/approvalDiffs';
 import type { TreeNode } from '../connectionsTreeProvider';
 import type { RunSelection } from '../runSelection';
 import type { AgentTerminals } from '../agentTerminals/agentTerminals';
+import type { ChangeSetEdits } from '../changeSets/changeSetEdits';
 import type { ChangeSetViews } from '../changeSets/changeSetViews';
 import type { DaemonActions } from '../daemonActions/actionCommands';
 import type { RunControl } from '../runControl';
@@ -32,6 +33,8 @@ export interface CommandContext {
   readonly runs: RunControl;
   /** Show a run's change set (transcript, multi-diff editor, a file's diff). */
   readonly changeSets: ChangeSetViews;
+  /** Apply or revert a change set (whole, a file, hunks), copy or save its patch. */
+  readonly changeSetEdits: ChangeSetEdits;
   /** The daemons' own actions. */
   readonly daemonActions: DaemonActions;
   /** The editor terminals of the commands agents run. */

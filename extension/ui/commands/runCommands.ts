@@ -14,6 +14,13 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
     const key = runKeyOfTarget(target) ?? ctx.selection.runKey;
     return key ? ctx.store.state.runs.get(key) : undefined;
   };
+  /** Cancel Run: the given (else the selected) run, else a pick among active runs; the run service cancels it. */
+  const cancel = async (target?: unknown): Promise<void> => {
+    const run = runOf(target) ?? (await pickRun(ctx.store.state, 'Cancel which run?', isActiveRun));
+    if (run) {
+      await ctx.runs.cancel(run);
+    }
+  };
   return [
     vscode.commands.registerCommand('agentSwitchboard.newRun', async (target?: unknown) => {
       const args: NewRunArgs = target !== null && typeof target === 'object' && !('type' in target) ? (target as NewRunArgs) : {};
@@ -55,12 +62,7 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
         await ctx.runs.send(run, typeof text === 'string' ? text : undefined);
       }
     }),
-    vscode.commands.registerCommand('agentSwitchboard.cancelRun', async (target?: unknown) => {
-      const run = runOf(target) ?? (await pickRun(ctx.store.state, 'Cancel which run?', isActiveRun));
-      if (run) {
-        await ctx.runs.cancel(run);
-      }
-    }),
+    vscode.commands.registerCommand('agentSwitchboard.cancelRun', cancel),
     vscode.commands.registerCommand('agentSwitchboard.endRun', async (target?: unknown): Promise<boolean> => {
       // From the palette: the selected run if it can be ended, else a pick among the runs that can.
       const explicit = runKeyOfTarget(target);
@@ -71,7 +73,8 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
         (await pickRun(ctx.store.state, 'End which run (waiting for your message)?', (r) => isEndableRun(ctx.store.state, r)));
       return run ? ctx.runs.end(run) : false;
     }),
-    vscode.commands.registerCommand('agentSwitchboard.stopSelectedRun', () => vscode.commands.executeCommand('agentSwitchboard.cancelRun', ctx.selection.runKey)),
+    // The toolbar's Stop: Cancel Run for the selected run (a pick when none is selected).
+    vscode.commands.registerCommand('agentSwitchboard.stopSelectedRun', () => cancel(ctx.selection.runKey)),
     vscode.commands.registerCommand('agentSwitchboard.showTranscript', async (target?: unknown) => {
       const run = runOf(target) ?? (await pickRun(ctx.store.state, 'Show which transcript?', () => true));
       if (run) {

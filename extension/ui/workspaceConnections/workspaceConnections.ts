@@ -72,10 +72,11 @@ export class WorkspaceConnections extends Disposable {
   private readonly announced = new Set<string>();
   private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changeEmitter.event;
-  /** Replaceable by the integration tests (a modal cannot be clicked there). */
-  prompt: ConsentPrompt = modalConsentPrompt;
-
-  constructor(private readonly state: vscode.Memento) {
+  constructor(
+    private readonly state: vscode.Memento,
+    /** Asks the person; given once, at construction (ui/userPrompts.ts), so nothing can swap it afterwards. */
+    private readonly prompt: ConsentPrompt,
+  ) {
     super();
   }
 
