@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { BoardGroup, BoardGroupId, BoardRow, BoardSources, PlacedRow } from '../../model/boardGroups';
 import { boardGroups, boardStructure, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS, isLiveRow, placedRows } from '../../model/boardGroups';
-import { untilNextChange } from '../../model/elapsedText';
+import { BoardTicker } from './boardTicker';
 import { lastOutputLine } from '../../model/lastOutputLine';
 import type { RunStore } from '../../model/runStore';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
@@ -40,7 +40,10 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   private doneLimit = DONE_PAGE;
   private visible = false;
   private debounce: ReturnType<typeof setTimeout> | undefined;
-  private ticker: ReturnType<typeof setTimeout> | undefined;
+  private readonly ticker = new BoardTicker(() => {
+    this.treeEmitter.fire(this.liveRows().map((e) => this.runNode(e.row.runKey)));
+    this.updateTicker();
+  });
   private readonly sources: BoardSources;
 
   constructor(
@@ -59,7 +62,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     // A patch changes only a last line, which nobody sees while the board is hidden.
     const patches = store.onDidPatch(() => this.visible && this.schedule());
     this._register({ dispose: () => (changes.dispose(), patches.dispose()) });
-    this._register({ dispose: () => (this.stopDebounce(), this.stopTicker()) });
+    this._register({ dispose: () => (this.stopDebounce(), this.ticker.stop()) });
     this.project();
   }
 
@@ -259,28 +262,11 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
 
   /** Ticks only while someone can see it and a live run's elapsed time is shown; wakes when a text would change. */
   private updateTicker(): void {
-    this.stopTicker();
-    if (!this.visible) {
-      return;
-    }
-    const now = Date.now();
-    const live = [...this.rows.values()].filter((e) => e.group !== 'done' && isLiveRow(e.row));
-    if (live.length === 0) {
-      return;
-    }
-    const wait = Math.min(...live.map((e) => untilNextChange(now - e.row.createdAt)));
-    this.ticker = setTimeout(() => {
-      this.ticker = undefined;
-      this.treeEmitter.fire([...this.rows.values()].filter((e) => e.group !== 'done' && isLiveRow(e.row)).map((e) => this.runNode(e.row.runKey)));
-      this.updateTicker();
-    }, wait);
+    this.ticker.schedule(this.visible ? this.liveRows().map((e) => e.row.createdAt) : []);
   }
 
-  private stopTicker(): void {
-    if (this.ticker) {
-      clearTimeout(this.ticker);
-      this.ticker = undefined;
-    }
+  private liveRows() {
+    return [...this.rows.values()].filter((e) => e.group !== 'done' && isLiveRow(e.row));
   }
 
   private stopDebounce(): void {
