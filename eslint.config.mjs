@@ -182,6 +182,8 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
+        // Repeated: this block's list replaces the base one for these files.
+        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
         {
           selector: "BinaryExpression[operator='instanceof'][right.name=/Driver$/]",
           message: 'extension/ui may not test for a concrete driver class: declare the feature as a daemon action (drivers/kit/daemonActions.ts) or a capability.',

@@ -58,3 +58,9 @@ test('no driver folder dispatches to the store today', async () => {
   const found = results.flatMap((r) => r.messages.filter((m) => /only through its door/.test(m.message)).map((m) => `${r.filePath}:${m.line}`));
   assert.deepEqual(found, []);
 });
+
+test('a default export is refused everywhere in extension/, also where a block lists syntax rules of its own', async () => {
+  for (const file of ['extension/ui/doorProbe.ts', 'extension/extension.ts', 'extension/model/doorProbe.ts', 'extension/drivers/kit/doorProbe.ts']) {
+    assert.deepEqual(await doorErrors(file, 'export default function f(): void {}\n'), ['Use named exports.'], file);
+  }
+});
