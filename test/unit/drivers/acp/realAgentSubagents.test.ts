@@ -31,7 +31,11 @@ test('claude: a subagent started with the Agent tool is a child run under its pa
   const s = await harness.setup({ kind: 'subagent', description: 'Explore the workspace', prompt: SUBAGENT_PROMPT }, { startMode: 'default' });
   const runId = await s.rig.driver.startRun({ prompt: 'delegate the exploring', workspaceRoots: [s.ws.dir] });
   await allowUntilTurnEnds(s.rig, runId, TIMEOUT);
-  assert.equal(itemText(s.rig.items(runId), 'text'), DEFAULT_SUBAGENT_FINAL_TEXT, 'the parent\'s answer');
+  // Claude Code 0.101 runs the Agent tool's subagent in the background (see acpSessionMessages.ts): the parent answers
+  // once the launch returns, and may answer again when the report arrives (seen once, in CI) — the fake model gives the
+  // same answer to both. Either way its text is that answer only (the child's words are asserted out of it below).
+  const parentText = itemText(s.rig.items(runId), 'text');
+  assert.ok(parentText.length > 0 && parentText.split(DEFAULT_SUBAGENT_FINAL_TEXT).every((rest) => rest === ''), `the parent's answer: ${parentText}`);
 
   const child = await until('the child run', () => [...s.rig.setup.store.state.runs.values()].find((r) => r.parentRunId === runId), TIMEOUT);
   assert.equal(child.title, 'Explore the workspace', 'titled as the Agent call described it');
