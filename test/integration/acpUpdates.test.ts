@@ -109,8 +109,11 @@ suite('ACP session reports', () => {
       if (parentIndex < 0 || childIndex < 0) {
         return false;
       }
+      // Read in a second call: the tree may have re-rendered in between (a tick, an update), so the two lists must
+      // still line up, or this look is taken again (it once read a level of a row that was gone: NaN).
       const aria = await ui<(string | null)[]>({ action: 'attribute', selector: BOARD_ROWS, value: 'aria-level' });
-      return [Number(aria[parentIndex]), Number(aria[childIndex]), childIndex - parentIndex] as const;
+      const found = [Number(aria[parentIndex]), Number(aria[childIndex]), childIndex - parentIndex] as const;
+      return aria.length === texts.length && found.every(Number.isFinite) ? found : false;
     });
     assert.equal(levels[1], levels[0] + 1, 'one level deeper');
     assert.ok(levels[2] > 0, 'after its parent');
