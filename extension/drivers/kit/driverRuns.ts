@@ -19,6 +19,7 @@ import type { DriverContext } from '../connectionManager';
 import { errorText } from './errors';
 import type { RunInput } from './journalRecords';
 import { runInput } from './journalRecords';
+import { modelActionOf } from './runRecorder';
 import type { RunRecorder } from './runRecorder';
 import { journalOf, replayRuns } from './runJournaling';
 import type { Journaling, RestorePolicy } from './runJournaling';
@@ -199,17 +200,13 @@ export class DriverRuns<C = never> {
 
   /** Folds one input into the store only (a driver that does not journal, a display-only event). */
   private fold(runId: string, input: RunInput<C>): void {
-    if ('event' in input) {
-      const { event, sequence, firstSequence } = input;
-      this.ctx.store.dispatch({ type: 'runEvent', runKey: this.key(runId), event, ...(sequence !== undefined ? { sequence } : {}), ...(firstSequence !== undefined ? { firstSequence } : {}) });
-    } else if ('fields' in input) {
-      this.ctx.store.dispatch({ type: 'runUpserted', connectionId: this.ctx.connectionId, runId, fields: input.fields });
-    } else if ('gap' in input) {
-      this.ctx.store.dispatch({ type: 'runGap', runKey: this.key(runId), ...input.gap });
-    } else if ('panels' in input) {
-      this.ctx.store.dispatch({ type: 'runPanels', runKey: this.key(runId), panels: input.panels, ...(input.replace ? {} : { merge: true }) });
+    // The same mapping the recorder folds with: one meaning of an input, journaled or not.
+    const action = modelActionOf(this.ctx.connectionId, runId, input);
+    if (action) {
+      this.ctx.store.dispatch(action);
     }
   }
+
 
   private quietly(runId: string, inputs: readonly RunInput<C>[]): Promise<void> {
     return this.record(runId, inputs).catch((error: unknown) => this.failed(runId, error));
