@@ -185,8 +185,8 @@ export class App {
     this.panels.render(run);
     this.composer.render(run);
     if (run && previous && previous.key === run.key) {
-      if (previous.state !== run.state) {
-        this.toasts.announce(`Run ${stateDisplay(run.state).label.toLowerCase()}`);
+      if (previous.state !== run.state || previous.changeSetRefused !== run.changeSetRefused) {
+        this.toasts.announce(`Run: ${stateDisplay(run).label.toLowerCase()}`);
       } else if (run.pendingApprovals > previous.pendingApprovals) {
         this.toasts.announce('Approval requested');
       }

@@ -26,7 +26,8 @@ export class Header {
       this.element.replaceChildren();
       return;
     }
-    const state = stateDisplay(run.state);
+    // The run's look, not its bare state: a completed run whose change set was refused is not "Completed" here either.
+    const state = stateDisplay(run);
     const stateIcon = codicon(state.icon, 'run-state-icon', `state-${run.state}`, ...state.extra);
     const model = [run.provider, run.model].filter(Boolean).join(' / ');
     const approvals =
@@ -66,7 +67,11 @@ export class Header {
       h(
         'div',
         { class: 'run-meta' },
-        h('span', { id: 'run-state', class: `run-state state-${run.state}` }, run.stateDetail ? `${state.label} · ${run.stateDetail}` : state.label),
+        h(
+          'span',
+          { id: 'run-state', class: `run-state state-${run.state}`, ...(run.changeSetRefused !== undefined ? { title: `Change set refused: ${run.changeSetRefused}` } : {}) },
+          run.stateDetail ? `${state.label} · ${run.stateDetail}` : state.label,
+        ),
         model ? h('span', { id: 'run-model', class: 'run-model' }, model) : null,
         // Replaced in place with each report (Claude Code sends several a turn): never a transcript row.
         run.usage ? h('span', { id: 'run-usage', class: 'run-usage', title: run.usage.long, 'aria-label': run.usage.long }, run.usage.short) : null,

@@ -2,7 +2,8 @@
  * How each run state looks in the webview: the shared table (extension/protocol/runStateDisplay.ts, the tree reads
  * the same) as codicon classes.
  */
-import { runStateDisplay, themeColorClass } from '../extension/protocol/runStateDisplay';
+import type { RunLook } from '../extension/protocol/runStateDisplay';
+import { runDisplay, themeColorClass } from '../extension/protocol/runStateDisplay';
 import type { RunState } from '../extension/protocol/transcriptTypes';
 
 export interface StateDisplay {
@@ -12,8 +13,9 @@ export interface StateDisplay {
   readonly extra: readonly string[];
 }
 
-export function stateDisplay(state: RunState): StateDisplay {
-  const { icon, label, color, spin } = runStateDisplay(state);
+/** A bare state, or the run's look as the host sends it (its refused change set, whether it takes messages). */
+export function stateDisplay(state: RunState | RunLook): StateDisplay {
+  const { icon, label, color, spin } = runDisplay(typeof state === 'string' ? { state } : state);
   return { icon, label, extra: [...(color ? [themeColorClass(color)] : []), ...(spin ? ['codicon-modifier-spin'] : [])] };
 }
 

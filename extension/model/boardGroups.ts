@@ -1,8 +1,11 @@
 /**
- * The run board's projection: every run on every connection sorted into *Needs you* (approvals waiting for a
- * person, questions of an agent waiting for an answer, runs waiting for the user's next message, runs that failed
- * and were not looked at yet), *Working* and
- * *Done* (most recent first, capped). Pure: the view (ui/board/boardTreeProvider.ts) renders it and decides when to
+ * The run board's projection: every run on every connection sorted into *Needs you*, *Working* and *Done* (most
+ * recent first, capped). *Needs you* holds only what the user can act on now (`needOf`, the one definition: the
+ * view's badge counts the same rows): an approval the daemon still waits for, an agent's question, a run that waits
+ * for the user's next message on a connection that takes it, and a run that ended badly (failed, lost, or its change
+ * set refused) that the user has not looked at or acted on yet. An *interrupted* run is not there: the reload or
+ * the restart that interrupted it left nothing to decide (SCV offers its leftover prompts on its own), and a lost
+ * run the user continued in a new run was acted on. Pure: the view (ui/board/boardTreeProvider.ts) renders it and decides when to
  * project again; what is expensive to derive (a change set's line counts, a transcript's last line) comes in through
  * `BoardSources` so the caller can cache it.
  */
@@ -12,6 +15,8 @@ import { isTerminalRunState } from '../protocol/transcriptTypes';
 import type { ApprovalInfo, ConnectionInfo, ModelState, RunInfo, RunUsage } from './modelTypes';
 import { awaitsDecision } from './modelTypes';
 import { approvalKeyOf, runKeyOf } from './runKeys';
+import type { RunLook } from './runLook';
+import { endedBadly, runLookOf } from './runLook';
 
 export type BoardGroupId = 'needsYou' | 'working' | 'done';
 
@@ -30,6 +35,8 @@ export interface BoardRow {
   readonly daemon: string;
   readonly connectionName: string;
   readonly state: RunState;
+  /** How it looks (model/runLook.ts): the tree and the transcript header show the same. */
+  readonly look: RunLook;
   readonly stateDetail?: string;
   readonly createdAt: number;
   readonly need?: BoardNeed;
@@ -68,7 +75,7 @@ export interface BoardSources {
 export interface BoardOptions {
   /** How many *Done* rows to show; the rest are counted in `hidden`. */
   readonly doneLimit: number;
-  /** Failed/lost/interrupted runs the user has looked at since: they go to *Done*. */
+  /** Runs that ended badly which the user has looked at or acted on since: they go to *Done*. */
   readonly acknowledged: ReadonlySet<string>;
   /** A failed run started longer ago than this is *Done*, looked at or not. */
   readonly failedWindowMs: number;
@@ -89,7 +96,6 @@ export const DAEMON_LABELS: Readonly<Record<ProtocolName, string>> = {
 
 export const GROUP_LABELS: Readonly<Record<BoardGroupId, string>> = { needsYou: 'Needs you', working: 'Working', done: 'Done' };
 
-const FAILED_STATES: readonly RunState[] = ['failed', 'lost', 'interrupted'];
 const NEED_ORDER: Readonly<Record<BoardNeed, number>> = { approval: 0, question: 1, message: 2, failed: 3 };
 
 /** The three groups, always in the order Needs you, Working, Done (empty ones included: the view may hide them). */
@@ -106,10 +112,11 @@ export function boardGroups(state: ModelState, sources: BoardSources, options: B
     const approvals = waitingApprovals(state, run);
     const canReply = acceptsMessage(connection, run);
     const kids = children.get(run.key);
+    const look = runLookOf(state, run);
     // A subagent that waits for a decision or an answer puts its parent under Needs you (the request is under the
     // child's row).
-    const need = needOf(run, approvals, connection, options, sources) ?? kids?.map((k) => k.need).find((n) => n === 'approval' || n === 'question');
-    const row = { ...rowOf(run, connection, approvals, canReply, need, sources), ...(kids ? { children: kids } : {}) };
+    const need = needOf(run, look, approvals, connection, options, sources) ?? kids?.map((k) => k.need).find((n) => n === 'approval' || n === 'question');
+    const row = { ...rowOf(run, look, connection, approvals, canReply, need, sources), ...(kids ? { children: kids } : {}) };
     if (need) {
       needsYou.push(row);
     } else if (isTerminalRunState(run.state) || run.state === 'stopped' || run.state === 'idle') {
@@ -147,7 +154,8 @@ function childRows(state: ModelState, sources: BoardSources, options: BoardOptio
       continue;
     }
     const approvals = waitingApprovals(state, run);
-    const row = rowOf(run, connection, approvals, acceptsMessage(connection, run), needOf(run, approvals, connection, options, sources), sources);
+    const look = runLookOf(state, run);
+    const row = rowOf(run, look, connection, approvals, acceptsMessage(connection, run), needOf(run, look, approvals, connection, options, sources), sources);
     byParent.set(parent.key, [...(byParent.get(parent.key) ?? []), row]);
   }
   for (const rows of byParent.values()) {
@@ -178,7 +186,11 @@ export function acceptsMessage(connection: ConnectionInfo, run: RunInfo): boolea
   return connection.state.kind === 'connected' && active && takes;
 }
 
-function needOf(run: RunInfo, approvals: readonly ApprovalInfo[], connection: ConnectionInfo, options: BoardOptions, sources: BoardSources): BoardNeed | undefined {
+/**
+ * Why the run is under *Needs you*, if it is: the one definition of what the user can act on now (module comment).
+ * Exported for the views that count or list the same set.
+ */
+export function needOf(run: RunInfo, look: RunLook, approvals: readonly ApprovalInfo[], connection: ConnectionInfo, options: BoardOptions, sources: BoardSources): BoardNeed | undefined {
   if (approvals.length > 0) {
     return 'approval';
   }
@@ -191,7 +203,7 @@ function needOf(run: RunInfo, approvals: readonly ApprovalInfo[], connection: Co
   if (run.state === 'idle' && acceptsMessage(connection, run)) {
     return 'message';
   }
-  if (FAILED_STATES.includes(run.state) && !options.acknowledged.has(run.key) && options.now - run.createdAt <= options.failedWindowMs) {
+  if (endedBadly(look) && !options.acknowledged.has(run.key) && options.now - run.createdAt <= options.failedWindowMs) {
     return 'failed';
   }
   return undefined;
@@ -199,6 +211,7 @@ function needOf(run: RunInfo, approvals: readonly ApprovalInfo[], connection: Co
 
 function rowOf(
   run: RunInfo,
+  look: RunLook,
   connection: ConnectionInfo,
   approvals: readonly ApprovalInfo[],
   canReply: boolean,
@@ -213,6 +226,7 @@ function rowOf(
     daemon: DAEMON_LABELS[connection.protocol] ?? connection.protocol,
     connectionName: connection.name,
     state: run.state,
+    look,
     ...(run.stateDetail ? { stateDetail: run.stateDetail } : {}),
     createdAt: run.createdAt,
     ...(need ? { need } : {}),
@@ -243,6 +257,7 @@ export function rowSignature(row: BoardRow): string {
   return JSON.stringify([
     row.title,
     row.state,
+    row.look,
     row.stateDetail,
     row.need,
     row.canReply,

@@ -4,6 +4,7 @@
  * the board asks for it on every refresh while runs stream.
  */
 import type { TranscriptItem } from '../protocol/transcriptTypes';
+import { isAllowing } from '../protocol/transcriptTypes';
 
 /** What the query needs of a transcript (model/transcript.ts has it). */
 export interface TranscriptTail {
@@ -46,7 +47,9 @@ function lineOf(item: TranscriptItem): string | undefined {
       return tail ? `${item.name}: ${tail}` : item.name;
     }
     case 'approval':
-      return `Approval: ${lastLine(item.summary ?? '') ?? item.title}`;
+      // Only a request that still waits reads "Approval: …": one settled or expired says so (a lost run whose
+      // request died with the daemon must not look as if it still asked).
+      return `${approvalWord(item)}: ${lastLine(item.summary ?? '') ?? item.title}`;
     case 'error':
       return lastLine(item.message);
     case 'notice':
@@ -67,6 +70,17 @@ function lineOf(item: TranscriptItem): string | undefined {
       const _exhaustive: never = item;
       return _exhaustive;
     }
+  }
+}
+
+function approvalWord(item: Extract<TranscriptItem, { kind: 'approval' }>): string {
+  switch (item.status) {
+    case 'decided':
+      return item.decision !== undefined && !isAllowing(item.decision) ? 'Denied' : 'Allowed';
+    case 'expired':
+      return 'Approval expired';
+    default:
+      return 'Approval';
   }
 }
 

@@ -37,6 +37,34 @@ export function runStateDisplay(state: RunState): RunStateDisplay {
   return RUN_STATE_DISPLAY[state];
 }
 
+/**
+ * What besides its state decides how a run looks (model/runLook.ts derives it from the model). The tree, the board
+ * and the transcript header all show `runDisplay` of it, so they cannot disagree about a run's outcome.
+ */
+export interface RunLook {
+  readonly state: RunState;
+  /** Why the run's change set was refused (it failed verification): the run's result cannot be trusted. */
+  readonly changeSetRefused?: string;
+  /** The run takes no message from the user (a subagent): idle, it is not waiting for you. */
+  readonly takesNoMessages?: boolean;
+}
+
+/** A run whose delivered change set failed verification: whatever its state, its outcome is a failure. */
+export const CHANGE_SET_REFUSED_DISPLAY: RunStateDisplay = { icon: 'error', label: 'Change set refused', color: 'testing.iconFailed', spin: false };
+/** Idle, but not for the user to answer (a subagent between its parent's turns). */
+export const IDLE_NOT_YOURS_DISPLAY: RunStateDisplay = { icon: 'circle-large-outline', label: 'Idle', color: undefined, spin: false };
+
+/** How a run looks everywhere: its state's row of the table, unless its outcome or who it listens to says more. */
+export function runDisplay(look: RunLook): RunStateDisplay {
+  if (look.changeSetRefused !== undefined) {
+    return CHANGE_SET_REFUSED_DISPLAY;
+  }
+  if (look.state === 'idle' && look.takesNoMessages === true) {
+    return IDLE_NOT_YOURS_DISPLAY;
+  }
+  return RUN_STATE_DISPLAY[look.state];
+}
+
 /** The CSS class the webview gives an element coloured by `color` (`charts.blue` → `color-charts-blue`). */
 export function themeColorClass(color: string): string {
   return `color-${color.replace(/\./g, '-')}`;

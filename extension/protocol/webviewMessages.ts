@@ -67,6 +67,10 @@ export const runSummarySchema = z.object({
   model: z.optional(z.string()),
   state: runStateSchema,
   stateDetail: z.optional(z.string()),
+  /** Why its change set was refused (protocol/runStateDisplay.ts `RunLook`): the header shows the run as failed. */
+  changeSetRefused: z.optional(z.string()),
+  /** It takes no message from the user (a subagent): idle, it is not waiting for you. */
+  takesNoMessages: z.optional(z.boolean()),
   pendingApprovals: z.int(),
   actions: runActionsSchema,
   daemonActions: z.optional(z.array(daemonActionButtonSchema)),

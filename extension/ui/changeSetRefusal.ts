@@ -1,7 +1,7 @@
 /**
- * A refused change set (its digest, length or base64 check failed) on the run's tree row: an error icon, a word in
- * the description, the reason in the tooltip and a red "!" decoration — a run whose result cannot be trusted must not
- * keep its green tick.
+ * A refused change set (its digest, length or base64 check failed) on the run's tree row: the reason in the tooltip
+ * and a red "!" decoration. The icon and the words ("change set refused") are the run's look (model/runLook.ts), the
+ * same on the board and in the transcript header — a run whose result cannot be trusted must not keep its green tick.
  */
 import * as vscode from 'vscode';
 import type { ChangeSetInfo } from '../model/modelTypes';
@@ -19,8 +19,6 @@ export function markRefusedChangeSet(item: vscode.TreeItem, changeSet: ChangeSet
   if (!isRefused(changeSet)) {
     return;
   }
-  item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
-  item.description = `${typeof item.description === 'string' ? `${item.description} · ` : ''}change set refused`;
   item.tooltip = `${typeof item.tooltip === 'string' ? `${item.tooltip}\n` : ''}${refusalText(changeSet)}`;
 }
 

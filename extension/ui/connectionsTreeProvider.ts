@@ -8,6 +8,7 @@ import type { DaemonAction } from '../drivers/kit/daemonActions';
 import { actionContextFlag } from '../drivers/kit/daemonActions';
 import type { ConnectionInfo, ModelState, RunInfo } from '../model/modelTypes';
 import { runKeyOf } from '../model/runKeys';
+import { runLookOf } from '../model/runLook';
 import { usageLongText } from '../protocol/runUsage';
 import type { RunStore } from '../model/runStore';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
@@ -215,14 +216,15 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     const item = new vscode.TreeItem(run.title, children > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     // A row that was a leaf would stay folded by id once its first subagent arrives: one with subagents is another id.
     item.id = children > 0 ? `run:${run.key}:nested` : `run:${run.key}`;
-    item.description = runDescription(run);
-    item.iconPath = runIcon(run.state);
+    const look = runLookOf(state, run);
+    item.description = runDescription(run, look);
+    item.iconPath = runIcon(look);
     item.resourceUri = runUri(run.key);
     const parent = this.parentOf(run);
     item.tooltip = [
       run.title,
       `Run ${run.runId}`,
-      `State: ${runStateLabel(run.state)}${run.stateDetail ? ` (${run.stateDetail})` : ''}`,
+      `State: ${runStateLabel(look)}${run.stateDetail ? ` (${run.stateDetail})` : ''}`,
       ...(run.usage ? [usageLongText(run.usage)] : []),
       ...(parent ? [`A subagent of "${parent.title}"`] : []),
       ...(children > 0 ? [`${children} subagent${children === 1 ? '' : 's'}`] : []),

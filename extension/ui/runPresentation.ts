@@ -5,23 +5,29 @@
  */
 import * as vscode from 'vscode';
 import type { ConnectionInfo, RunInfo } from '../model/modelTypes';
-import { runStateDisplay } from '../protocol/runStateDisplay';
+import type { RunLook } from '../protocol/runStateDisplay';
+import { runDisplay } from '../protocol/runStateDisplay';
 import type { RunState } from '../protocol/transcriptTypes';
 
-/** The state's label, from the table the webview header reads too. */
-export function runStateLabel(state: RunState): string {
-  return runStateDisplay(state).label;
+/** A bare state, or a run's look (model/runLook.ts: its outcome and whether it takes messages count too). */
+function lookOf(state: RunState | RunLook): RunLook {
+  return typeof state === 'string' ? { state } : state;
 }
 
-/** The state's icon as a ThemeIcon (`~spin` when it turns), coloured by the table's theme colour. */
-export function runIcon(state: RunState): vscode.ThemeIcon {
-  const { icon, color, spin } = runStateDisplay(state);
+/** The run's label, from the table the webview header reads too. */
+export function runStateLabel(state: RunState | RunLook): string {
+  return runDisplay(lookOf(state)).label;
+}
+
+/** The run's icon as a ThemeIcon (`~spin` when it turns), coloured by the table's theme colour. */
+export function runIcon(state: RunState | RunLook): vscode.ThemeIcon {
+  const { icon, color, spin } = runDisplay(lookOf(state));
   return new vscode.ThemeIcon(spin ? `${icon}~spin` : icon, color ? new vscode.ThemeColor(color) : undefined);
 }
 
 /** The tree row's description: lower case, like the connection rows' ("connected · …"); the header keeps the label. */
-export function runDescription(run: RunInfo): string {
-  const label = runStateLabel(run.state);
+export function runDescription(run: RunInfo, look: RunLook = { state: run.state }): string {
+  const label = runStateLabel(look);
   const parts = [label.charAt(0).toLowerCase() + label.slice(1)];
   const who = [run.provider, run.model].filter((p) => p !== undefined && p !== '').join(' · ');
   if (who) {

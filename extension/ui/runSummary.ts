@@ -5,6 +5,7 @@
  */
 import type { ModelState, SlashCommand } from '../model/modelTypes';
 import { runKeyOf } from '../model/runKeys';
+import { runLookOf } from '../model/runLook';
 import { usageLongText, usageShortText } from '../protocol/runUsage';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 import type { DaemonActionButton, RunSummary, SlashCommandView } from '../protocol/webviewMessages';
@@ -26,6 +27,7 @@ export function runSummaryOf(state: ModelState, runKey: string, daemonActions: r
   const active = !isTerminalRunState(run.state) && run.state !== 'stopped';
   const queues = capabilities.includes('run.queue');
   const canSend = connected && takesMessages(run, capabilities);
+  const look = runLookOf(state, run);
   return {
     key: run.key,
     protocol: connection.protocol,
@@ -36,6 +38,8 @@ export function runSummaryOf(state: ModelState, runKey: string, daemonActions: r
     ...(run.model ? { model: run.model } : {}),
     state: run.state,
     ...(run.stateDetail ? { stateDetail: run.stateDetail } : {}),
+    ...(look.changeSetRefused !== undefined ? { changeSetRefused: look.changeSetRefused } : {}),
+    ...(look.takesNoMessages ? { takesNoMessages: true } : {}),
     pendingApprovals: run.pendingApprovals.length,
     actions: {
       send: canSend,

@@ -99,5 +99,10 @@ export class AcpSubagents {
     }
     const recorded = runs.fields(child.sessionId, fields);
     void (known ? recorded : recorded.then(() => this.deps.save(child))).catch((error: unknown) => this.deps.log.error(`Could not store subagent ${child.sessionId}: ${errorText(error)}`));
+    if (known && report.state !== undefined && report.state !== 'running') {
+      // A child has no turn events of its own: its state says it stopped working, so its last text stops streaming
+      // (no cursor on an idle subagent's answer).
+      void runs.event(child.sessionId, { kind: 'messageBoundary' }).catch((error: unknown) => this.deps.log.error(`Subagent ${child.sessionId}: ${errorText(error)}`));
+    }
   }
 }

@@ -53,7 +53,7 @@ export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
       ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('charts.yellow'))
       : row.need === 'question'
         ? new vscode.ThemeIcon('question', new vscode.ThemeColor('charts.yellow'))
-        : runIcon(row.state);
+        : runIcon(row.look);
   item.tooltip = runTooltip(row, ctx.now);
   const stats = hasChanges(row) ? `, ${row.changes.added} lines added, ${row.changes.removed} removed` : '';
   const last = row.lastLine ? `, last output: ${row.lastLine}` : '';
@@ -106,7 +106,7 @@ function stateText(row: BoardRow): string {
   if (row.need === 'question') {
     return 'waiting for your answer';
   }
-  return row.need === 'approval' && row.state !== 'waiting_approval' ? 'waiting for approval' : runStateLabel(row.state).toLowerCase();
+  return row.need === 'approval' && row.state !== 'waiting_approval' ? 'waiting for approval' : runStateLabel(row.look).toLowerCase();
 }
 
 function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
@@ -117,7 +117,11 @@ function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
   md.appendMarkdown('**\n\n');
   md.appendText(`${row.daemon} · ${row.connectionName}\n`);
   md.appendMarkdown('\n\n');
-  md.appendText(`${runStateLabel(row.state)}${row.stateDetail ? ` (${row.stateDetail})` : ''} · started ${elapsedText(row.createdAt, now)} ago`);
+  md.appendText(`${runStateLabel(row.look)}${row.stateDetail ? ` (${row.stateDetail})` : ''} · started ${elapsedText(row.createdAt, now)} ago`);
+  if (row.look.changeSetRefused !== undefined) {
+    md.appendMarkdown('\n\n');
+    md.appendText(`Change set refused: ${row.look.changeSetRefused}`);
+  }
   if (hasChanges(row)) {
     md.appendMarkdown('\n\n');
     md.appendText(`Changes: ${changeStatsText(row.changes)} lines`);

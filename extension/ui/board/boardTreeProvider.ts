@@ -12,7 +12,9 @@ import { BoardTicker } from './boardTicker';
 import { lastOutputLine } from '../../model/lastOutputLine';
 import type { RunStore } from '../../model/runStore';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
+import { endedBadly, runLookOf } from '../../model/runLook';
 import { Disposable } from '../disposable';
+import type { BoardAcknowledgements } from './boardAcknowledgements';
 import { changeStatsOf } from './boardChangeStats';
 import type { QuestionCounts } from './boardQuestions';
 import type { BoardNode } from './boardItems';
@@ -36,7 +38,6 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   private readonly runNodes = new Map<string, BoardNode>();
   private readonly approvalNodes = new Map<string, BoardNode>();
   private readonly olderNode: BoardNode = { type: 'older' };
-  private readonly acknowledged = new Set<string>();
   private doneLimit = DONE_PAGE;
   private visible = false;
   private debounce: ReturnType<typeof setTimeout> | undefined;
@@ -50,6 +51,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     private readonly store: RunStore,
     private readonly canShowDiff: (approvalKey: string) => boolean,
     questions: QuestionCounts,
+    private readonly acknowledged: BoardAcknowledgements,
   ) {
     super();
     this.sources = {
@@ -87,11 +89,10 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     this.updateTicker();
   }
 
-  /** A failed run the user looked at leaves Needs you. */
+  /** A run that ended badly leaves Needs you once the user looked at it or acted on it (for good: it is stored). */
   acknowledge(runKey: string): void {
     const run = this.store.state.runs.get(runKey);
-    if (run && ['failed', 'lost', 'interrupted'].includes(run.state) && !this.acknowledged.has(runKey)) {
-      this.acknowledged.add(runKey);
+    if (run && endedBadly(runLookOf(this.store.state, run)) && this.acknowledged.add(runKey)) {
       this.schedule();
     }
   }
@@ -208,7 +209,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   private project(): void {
     const groups = boardGroups(this.store.state, this.sources, {
       doneLimit: this.doneLimit,
-      acknowledged: this.acknowledged,
+      acknowledged: this.acknowledged.set,
       failedWindowMs: DEFAULT_FAILED_WINDOW_MS,
       now: Date.now(),
     });
@@ -251,11 +252,6 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     for (const [key, node] of this.approvalNodes) {
       if (node.type === 'approval' && !this.rows.get(node.runKey)?.row.approvals.some((a) => a.key === key)) {
         this.approvalNodes.delete(key);
-      }
-    }
-    for (const key of this.acknowledged) {
-      if (!this.store.state.runs.has(key)) {
-        this.acknowledged.delete(key);
       }
     }
   }

@@ -9,6 +9,7 @@ import type { ApprovalDecision } from '../../protocol/transcriptTypes';
 import { isAllowing } from '../../protocol/transcriptTypes';
 import type { CommandContext } from '../commands/commandContext';
 import type { BoardNode } from './boardItems';
+import { BoardAcknowledgements } from './boardAcknowledgements';
 import { BoardQuestions } from './boardQuestions';
 import { BoardTreeProvider } from './boardTreeProvider';
 
@@ -29,6 +30,7 @@ export function registerRunBoard(ctx: CommandContext): { readonly board: RunBoar
       return approval !== undefined && ctx.diffs.canShow(approval);
     },
     questions,
+    new BoardAcknowledgements(ctx.memento),
   );
   const view = vscode.window.createTreeView(BOARD_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   provider.setVisible(view.visible);
@@ -53,6 +55,9 @@ export function registerRunBoard(ctx: CommandContext): { readonly board: RunBoar
         void peek(ctx, runKey);
       }
     }),
+    // Looked at in the transcript (from anywhere) and moved on from, or acted on (continued in a new run…): dealt with.
+    onRunLeft(ctx, (runKey) => provider.acknowledge(runKey)),
+    ctx.daemonActions.onDidActOnRun((runKey) => provider.acknowledge(runKey)),
   );
 
   const approvalOf = (target: unknown): ApprovalInfo | undefined => {
@@ -108,6 +113,17 @@ export function registerRunBoard(ctx: CommandContext): { readonly board: RunBoar
     vscode.commands.registerCommand('agentSwitchboard.nextApproval', nextApproval),
   );
   return { board: { provider, view }, disposables };
+}
+
+/** Calls `left` with the run the transcript showed whenever it moves to another run. */
+function onRunLeft(ctx: CommandContext, left: (runKey: string) => void): vscode.Disposable {
+  let shown = ctx.selection.runKey;
+  return ctx.selection.onDidChange((runKey) => {
+    if (shown !== undefined && shown !== runKey) {
+      left(shown);
+    }
+    shown = runKey;
+  });
 }
 
 /** Shows the run in the Transcript view; focus stays on the board (a peek, not a jump). */

@@ -140,6 +140,9 @@ export class DaemonActions extends Disposable {
   /** Read-only documents the actions' results are shown in (Refresh performs the action again). */
   readonly documents = this._register(new ActionDocuments());
   readonly statusBars: ActionStatusBars;
+  private readonly actedEmitter = this._register(new vscode.EventEmitter<RunKey>());
+  /** A run-scoped action was carried out on this run (Continue in a New Run…): the user acted on it. */
+  readonly onDidActOnRun = this.actedEmitter.event;
 
   constructor(
     private readonly store: RunStore,
@@ -167,7 +170,11 @@ export class DaemonActions extends Disposable {
       if (!answers) {
         return false;
       }
-      return await run.show(await run.perform(answers), answers);
+      const result = await run.perform(answers);
+      if (resolved.target.runId !== undefined && entry.action.scope === 'run') {
+        this.actedEmitter.fire(runKeyOf(resolved.target.connectionId, resolved.target.runId));
+      }
+      return await run.show(result, answers);
     } catch (error) {
       this.log.error(`${entry.action.title} (${resolved.connectionName}): ${errorText(error)}`);
       void vscode.window.showErrorMessage(`${entry.action.failure}: ${errorText(error)}`);

@@ -17,6 +17,7 @@ import { runKeyOf } from '../../../extension/model/modelTypes';
 import type { ProtocolName } from '../../../extension/protocol/protocolNames';
 import type { RunState } from '../../../extension/protocol/transcriptTypes';
 import { RunStore } from '../../../extension/model/runStore';
+import { CHANGE_SET_REFUSED_DISPLAY, runDisplay } from '../../../extension/protocol/runStateDisplay';
 
 const NOW = 10_000_000;
 
@@ -65,11 +66,12 @@ test('runs go to Needs you, Working or Done by what they need, in a fixed group 
   const groups = boardGroups(w.store.state, noSources, options());
   assert.deepEqual(groups.map((g) => g.label), ['Needs you', 'Working', 'Done']);
   assert.deepEqual(keysOf(groups), {
-    needsYou: ['waiting', 'idle', 'failed', 'lost', 'interrupted'],
+    needsYou: ['waiting', 'idle', 'failed', 'lost'],
     working: ['unconfirmed', 'finishing', 'starting', 'running'],
-    done: ['stopped', 'canceled', 'completed'],
+    // Interrupted by a reload or a restart: nothing there for the user to decide.
+    done: ['interrupted', 'stopped', 'canceled', 'completed'],
   });
-  assert.deepEqual(groups[0]!.rows.map((r) => r.need), ['approval', 'message', 'failed', 'failed', 'failed']);
+  assert.deepEqual(groups[0]!.rows.map((r) => r.need), ['approval', 'message', 'failed', 'failed']);
 });
 
 test('approvals: oldest request first, only those waiting for a person, listed under their run', () => {
@@ -123,6 +125,7 @@ test('a subagent is under its parent\'s row, not in a group; its request puts th
   assert.deepEqual(keysOf(groups), { needsYou: [], working: ['orphan', 'p'], done: [] }, 'children nest; a child whose parent is gone stands alone');
   const row = groups[1]!.rows.find((r) => r.runKey === parent)!;
   assert.deepEqual(row.children?.map((c) => [c.title, c.canReply, c.need]), [['Test', false, undefined], ['Explore', false, undefined]], 'newest first; an idle child waits for nobody');
+  assert.equal(runDisplay(row.children![1]!.look).label, 'Idle', 'not "Waiting for your message": it takes none');
   assert.deepEqual([...placedRows(groups)].map(([k, p]) => [k.split('::')[1], p.group, p.parentKey?.split('::')[1]]), [['orphan', 'working', undefined], ['p', 'working', undefined], ['k2', 'working', 'p'], ['k1', 'working', 'p']]);
   const before = boardStructure(groups);
   w.approve(runKeyOf('acp', 'k2'), 'q1', 5);
@@ -188,6 +191,54 @@ test('failed runs need you until looked at, and only recently', () => {
   w.run('ap', 'ancient', 'failed', NOW - DEFAULT_FAILED_WINDOW_MS - 1);
   const groups = boardGroups(w.store.state, noSources, options({ acknowledged: new Set([seen]) }));
   assert.deepEqual(keysOf(groups), { needsYou: ['fresh'], working: [], done: ['seen', 'fresh', 'ancient'].filter((k) => k !== 'fresh') });
+});
+
+test('after a reload and a daemon restart, Needs you holds only what can be acted on now (the badge counts those rows)', () => {
+  const w = world();
+  w.connect('ap', 'AgencyProxy', 'agency-proxy', AP);
+  w.connect('scv', 'SCV', 'scv', ['run.start', 'run.queue', 'run.cancel', 'approvals']);
+  // SCV sessions interrupted by the reload and by the daemon's restart; their requests expired with them.
+  for (const [i, id] of ['s1@a', 's2@b', 's3@c'].entries()) {
+    const key = w.run('scv', id, 'running', NOW - 500 + i);
+    w.approve(key, `scv-${i}`, NOW - 400 + i);
+    w.event(key, { kind: 'approvalSettled', approvalId: `scv-${i}`, expired: true, reason: 'Its SCV session ended with the earlier window.' });
+    w.event(key, { kind: 'stateChanged', state: 'interrupted', detail: 'reloaded', announce: true });
+  }
+  // A run the restarted daemon lost while it asked "Edit", then continued in a new run that finished.
+  const lost = w.run('ap', 'lost', 'waiting_approval', NOW - 300);
+  w.approve(lost, 'edit', NOW - 290);
+  w.event(lost, { kind: 'approvalSettled', approvalId: 'edit', expired: true, reason: 'The daemon no longer knows this run.' });
+  w.event(lost, { kind: 'stateChanged', state: 'lost', announce: true });
+  w.run('ap', 'continued', 'completed', NOW - 100);
+  // The one thing that waits for the user.
+  const asking = w.run('ap', 'asking', 'waiting_approval', NOW - 50);
+  w.approve(asking, 'live', NOW - 40);
+  const acknowledged = new Set([lost]); // continued in a new run: acted on (ui/board acknowledges it, stored)
+  const groups = boardGroups(w.store.state, noSources, options({ acknowledged }));
+  assert.deepEqual(keysOf(groups).needsYou, ['asking']);
+  assert.equal(groups[0]!.rows.length, 1, 'the badge is this count');
+  assert.deepEqual(keysOf(groups).done, ['continued', 'lost', 's3@c', 's2@b', 's1@a']);
+  // Not yet continued, the lost run is something to act on (Continue in a New Run).
+  assert.deepEqual(keysOf(boardGroups(w.store.state, noSources, options())).needsYou, ['asking', 'lost']);
+});
+
+test('a refused change set makes a finished run a failure on the board: its look says so, and it needs you until looked at', () => {
+  const w = world();
+  w.connect('a3s', 'A3S', 'a3s', ['run.start', 'changeSets.remote']);
+  const bad = w.run('a3s', 'bad', 'completed', NOW - 10);
+  const good = w.run('a3s', 'good', 'completed', NOW - 20);
+  w.store.dispatch({ type: 'changeSet', changeSet: { runKey: bad, source: 'daemon', status: 'refused', reason: 'The digest check failed' } });
+  w.store.dispatch({ type: 'changeSet', changeSet: { runKey: good, source: 'daemon', status: 'ready', patch: '' } });
+  let groups = boardGroups(w.store.state, noSources, options());
+  assert.deepEqual(keysOf(groups), { needsYou: ['bad'], working: [], done: ['good'] });
+  const row = groups[0]!.rows[0]!;
+  assert.equal(row.need, 'failed');
+  assert.equal(row.look.changeSetRefused, 'The digest check failed');
+  assert.deepEqual(runDisplay(row.look), CHANGE_SET_REFUSED_DISPLAY, 'not the green tick of "Completed"');
+  assert.equal(runDisplay(groups[2]!.rows[0]!.look).label, 'Completed');
+  groups = boardGroups(w.store.state, noSources, options({ acknowledged: new Set([bad]) }));
+  assert.deepEqual(keysOf(groups).done, ['bad', 'good']);
+  assert.equal(runDisplay(groups[2]!.rows[0]!.look).label, 'Change set refused', 'still refused in Done');
 });
 
 test('Done is newest first and capped; the rest is counted', () => {

@@ -58,3 +58,11 @@ test('the cost is bounded: a few items from the end, the tail of a long text, a 
   assert.equal(wide.length, 200);
   assert.ok(wide.endsWith('…'));
 });
+
+test('an approval reads "Approval:" only while it waits; a settled or expired one says how it ended', () => {
+  const approval: TranscriptItem = { id: 'a', kind: 'approval', approvalId: 'ap', title: 'Edit', detail: {}, options: ['allow_once', 'deny'], status: 'pending', hasDiff: false };
+  assert.equal(lastOutputLine(tail([{ ...approval, status: 'deciding', decision: 'allow_once' }])), 'Approval: Edit');
+  assert.equal(lastOutputLine(tail([{ ...approval, status: 'expired', reason: 'The daemon no longer knows this run.' }])), 'Approval expired: Edit');
+  assert.equal(lastOutputLine(tail([{ ...approval, status: 'decided', decision: 'allow_once' }])), 'Allowed: Edit');
+  assert.equal(lastOutputLine(tail([{ ...approval, status: 'decided', decision: 'deny' }])), 'Denied: Edit');
+});

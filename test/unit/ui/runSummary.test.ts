@@ -6,6 +6,8 @@ import { runKeyOf } from '../../../extension/model/modelTypes';
 import { RunStore } from '../../../extension/model/runStore';
 import { runSummarySchema } from '../../../extension/protocol/webviewMessages';
 import { runSummaryOf } from '../../../extension/ui/runSummary';
+import { runLookOf } from '../../../extension/model/runLook';
+import { runDisplay } from '../../../extension/protocol/runStateDisplay';
 
 function setup(slashCommands?: readonly SlashCommand[]) {
   const store = new RunStore(() => 1000, (e) => assert.fail(String(e)));
@@ -71,4 +73,25 @@ test('the header gets the run\'s usage in the board\'s words, replaced by each r
   store.dispatch({ type: 'connectionState', connectionId: 'c', state: { kind: 'connected', since: 0 } });
   assert.equal(runSummaryOf(store.state, key)?.actions.send, true, 'the parent takes one');
   assert.equal(runSummaryOf(store.state, runKeyOf('c', 'k'))?.actions.send, false, 'a subagent takes no message');
+});
+
+test('the header shows the run\'s look: a completed run whose change set was refused is not "Completed", as on the board and in the tree', () => {
+  const { store, key } = setup();
+  store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'r1', fields: { state: 'completed' } });
+  assert.equal(runSummaryOf(store.state, key)!.changeSetRefused, undefined);
+  store.dispatch({ type: 'changeSet', changeSet: { runKey: key, source: 'daemon', status: 'refused', reason: 'The digest check failed' } });
+  const summary = runSummaryOf(store.state, key)!;
+  assert.equal(summary.changeSetRefused, 'The digest check failed');
+  assert.equal(runSummarySchema.safeParse(summary).success, true);
+  // The one derivation every surface shows (the webview header reads the summary through it).
+  assert.deepEqual(runDisplay(summary), runDisplay(runLookOf(store.state, store.state.runs.get(key)!)));
+  assert.equal(runDisplay(summary).label, 'Change set refused');
+});
+
+test('an idle subagent\'s header says Idle, not "Waiting for your message"', () => {
+  const { store } = setup();
+  store.dispatch({ type: 'runUpserted', connectionId: 'c', runId: 'kid', fields: { title: 'Explore', state: 'idle', parentRunId: 'r1' } });
+  const summary = runSummaryOf(store.state, runKeyOf('c', 'kid'))!;
+  assert.equal(summary.takesNoMessages, true);
+  assert.equal(runDisplay(summary).label, 'Idle');
 });
