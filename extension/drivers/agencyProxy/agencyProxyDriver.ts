@@ -60,7 +60,8 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
       ),
     );
     const activity = new RunActivityBook();
-    const saveRun = (runId: string): Promise<void> => this.runs.saveRun(runId, { ...ownership.extraOf(runId), ...this.parts.localChanges.extraOf(runId) });
+    const saveRun = (runId: string): Promise<void> =>
+      this.runs.saveRun(runId, { ...ownership.extraOf(runId), ...activity.extraOf(runId), ...this.parts.localChanges.extraOf(runId) });
     this.parts = {
       runs: this.runs,
       log: ctx.log,

@@ -170,6 +170,7 @@ export function agencyProxyRestorePolicy(books: AgencyProxyBooks, hooks: AgencyP
   return {
     open: (stored) => {
       books.ownership.restore(stored.runId, stored.extra);
+      books.activity.restoreExtra(stored.runId, stored.extra);
       hooks.restore(stored);
       return true;
     },

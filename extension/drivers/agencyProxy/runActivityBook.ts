@@ -8,8 +8,13 @@ import type { RunState } from '../../protocol/transcriptTypes';
 import type { RunActivity } from './runActivity';
 import { activityRunState, foldActivity, initialActivity } from './runActivity';
 
-/** The metadata key this editor stores its `interactive` choice under (the daemon echoes metadata in snapshots). */
+/**
+ * The metadata key this editor sends its `interactive` choice under. The daemon may echo metadata in snapshots, but
+ * its types do not promise it (WIRE.md 1.5): what this editor started it knows itself, and keeps with the run.
+ */
 export const INTERACTIVE_METADATA_KEY = 'interactive';
+/** The run's `interactive`, as this editor knows it, in the run's stored extras (so a reload keeps it). */
+const INTERACTIVE_EXTRA_KEY = 'agencyProxyInteractive';
 
 export interface ActivityChange {
   /** The run state to show, when the event changed it; undefined when nothing changed. */
@@ -23,6 +28,8 @@ const NO_CHANGE: ActivityChange = { becameIdle: false };
 interface Entry {
   activity: RunActivity;
   interactive: boolean;
+  /** `interactive` is known (this editor started the run, stored it, or a snapshot said), not the default guess. */
+  known: boolean;
   /** The state last implied, so repeated text chunks do not dispatch the same state again. */
   shown: RunState | undefined;
 }
@@ -36,13 +43,35 @@ export class RunActivityBook {
    * a one-shot run only shows "waiting" for the instant between its last boundary and `finished`.
    */
   setInteractive(runId: string, interactive: boolean): void {
-    this.entry(runId).interactive = interactive;
+    const entry = this.entry(runId);
+    entry.interactive = interactive;
+    entry.known = true;
   }
 
-  /** Reads the `interactive` flag from a snapshot's metadata (absent or malformed = unknown = interactive). */
+  /**
+   * Reads the `interactive` flag from a snapshot's metadata, where it is only a hint: a run whose flag this editor
+   * knows keeps it (a daemon need not echo metadata, so its absence says nothing), and absent or malformed on a run
+   * it does not know leaves the default (interactive).
+   */
   setInteractiveFromMetadata(runId: string, metadata: Readonly<Record<string, unknown>>): void {
     const value = metadata[INTERACTIVE_METADATA_KEY];
-    this.setInteractive(runId, value !== false);
+    if (typeof value === 'boolean' && !this.runs.get(runId)?.known) {
+      this.setInteractive(runId, value);
+    }
+  }
+
+  /** The run's entries for `StoredRun.extra`: its `interactive`, when known. */
+  extraOf(runId: string): Record<string, unknown> {
+    const entry = this.runs.get(runId);
+    return entry?.known ? { [INTERACTIVE_EXTRA_KEY]: entry.interactive } : {};
+  }
+
+  /** Restores what `extraOf` stored (anything but a boolean is ignored: unknown). */
+  restoreExtra(runId: string, extra: Readonly<Record<string, unknown>> | undefined): void {
+    const value = extra?.[INTERACTIVE_EXTRA_KEY];
+    if (typeof value === 'boolean') {
+      this.setInteractive(runId, value);
+    }
   }
 
   observe(runId: string, event: RunEvent): ActivityChange {
@@ -101,7 +130,7 @@ export class RunActivityBook {
   private entry(runId: string): Entry {
     let entry = this.runs.get(runId);
     if (!entry) {
-      entry = { activity: initialActivity, interactive: true, shown: undefined };
+      entry = { activity: initialActivity, interactive: true, known: false, shown: undefined };
       this.runs.set(runId, entry);
     }
     return entry;

@@ -107,6 +107,23 @@ test('a one-shot run is never shown as waiting for input', async () => {
   }
 });
 
+test('a one-shot run stays one-shot when the daemon does not echo its metadata (re-read while it waits for a decision)', async () => {
+  // The reference daemon, like the real one may, sends every snapshot with `metadata: {}` (WIRE.md 1.5).
+  const t = await setup('noecho');
+  try {
+    const runId = await t.driver.startRun({ prompt: 'Fix the readme', provider: 'claude', workspaceRoots: [t.repo.dir], approvals: true, interactive: false });
+    const key = runKeyOf(t.connectionId, runId);
+    const approvalId = await until('an approval', () => t.store.state.runs.get(key)?.pendingApprovals[0]);
+    assert.deepEqual(t.daemon.snapshots().find((r) => r.runId === runId)?.metadata, {}, 'no echo');
+    await t.driver.refresh(); // the run list is read again: its snapshot says nothing about `interactive`
+    await t.driver.decideApproval(runId, approvalId, 'allow_once');
+    await until('completed', () => t.store.state.runs.get(key)?.state === 'completed');
+    assert.ok(!t.history.get(key)!.includes('idle'), `states: ${t.history.get(key)!.join(' → ')}`);
+  } finally {
+    await t.stop();
+  }
+});
+
 test('a run another client started shows up on refresh(), idle once its answer is in', async () => {
   const t = await setup('other');
   const other = await AgencyProxyClient.connect({ socketPath: t.socketPath, clientName: 'another-editor' });

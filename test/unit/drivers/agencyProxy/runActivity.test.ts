@@ -112,4 +112,25 @@ describe('run activity book', () => {
     assert.equal(book.isIdle('one'), false);
     assert.equal(book.present('other-client', 'running'), 'idle', 'unknown = interactive (the daemon default clients use)');
   });
+
+  it('keeps what it knows of a run it started: a snapshot without metadata (no echo) does not make it interactive, nor does a reload', () => {
+    const book = new RunActivityBook();
+    book.setInteractive('mine', false);
+    book.setInteractiveFromMetadata('mine', {});
+    book.setInteractiveFromMetadata('mine', { interactive: true }); // another client's hint never overrides
+    book.observe('mine', ev.text);
+    book.observe('mine', ev.boundary);
+    assert.equal(book.present('mine', 'running'), 'running');
+    const extra = book.extraOf('mine');
+    const reloaded = new RunActivityBook();
+    reloaded.restoreExtra('mine', extra);
+    reloaded.setInteractiveFromMetadata('mine', {});
+    reloaded.observe('mine', ev.text);
+    reloaded.observe('mine', ev.boundary);
+    assert.equal(reloaded.isIdle('mine'), false, 'still one-shot after the reload');
+    assert.deepEqual(new RunActivityBook().extraOf('unknown'), {}, 'nothing stored for a guess');
+    const hostile = new RunActivityBook();
+    hostile.restoreExtra('x', { agencyProxyInteractive: 'no' });
+    assert.deepEqual(hostile.extraOf('x'), {}, 'a stored value that is not a boolean is no knowledge');
+  });
 });
