@@ -8,7 +8,8 @@
  */
 import { minimatch } from 'minimatch';
 import type { ApprovalSubject } from '../protocol/transcriptTypes';
-import { subjectIsComplete } from '../protocol/transcriptTypes';
+import { isTerminalRunState, subjectIsComplete } from '../protocol/transcriptTypes';
+import type { ModelState } from './modelTypes';
 import { commandExactMatches, commandPrefixMatches, proposeCommandPattern } from './commandRules';
 import { coversRootTopLevel, exactPathsGlob, isProtectedSubject, PATH_GLOB_OPTIONS } from './pathRules';
 
@@ -130,7 +131,7 @@ export function scopeLabel(scope: RuleScope): string {
 export function storageLabel(scope: RuleScope): string {
   switch (scope.kind) {
     case 'run':
-      return 'Kept in memory for this run; gone when the window closes.';
+      return 'Kept in memory while this run lasts; gone when it ends, is removed, or the window closes.';
     case 'connection':
       return 'Kept in memory until this connection closes (a reconnect starts without it).';
     case 'workspace':
@@ -202,4 +203,17 @@ export function matchRules(rules: readonly ApprovalRule[], subject: ApprovalSubj
   const guarded = isProtectedSubject(subject);
   const matching = rules.filter((r) => r.tool === subject.tool && inScope(r.scope, context) && !(guarded && r.effect === 'allow') && patternMatches(r.pattern, subject));
   return matching.find((r) => r.effect === 'deny') ?? matching[0];
+}
+
+/**
+ * Whether a rule can still answer anything: a run rule only while its run is in the store and has not ended (a run
+ * that ended asks nothing more, and its rule must not stay listed as if it guarded something). Connection and
+ * workspace rules have owners of their own (the connection's epoch, the user).
+ */
+export function ruleOutlived(rule: ApprovalRule, state: ModelState): boolean {
+  if (rule.scope.kind !== 'run') {
+    return false;
+  }
+  const run = state.runs.get(rule.scope.runKey);
+  return run === undefined || isTerminalRunState(run.state) || run.state === 'stopped';
 }

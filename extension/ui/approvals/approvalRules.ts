@@ -1,5 +1,7 @@
 /**
- * The owner of the approval rules a person saved. Run and connection rules live in memory: a connection rule is
+ * The owner of the approval rules a person saved. Run and connection rules live in memory: a run rule goes when its
+ * run ends or is removed (model/approvalRules.ts `ruleOutlived`), so the view never lists one that guards nothing
+ * and a reload, which keeps no run rule, shows the same list; a connection rule is
  * dropped the moment its connection stops being connected, and a connection that opens again starts a new epoch,
  * so nothing made on the old one can match. Workspace rules are kept in the workspace's state, and only used (and
  * only offered) while the user opted in with `agentSwitchboard.approvals.allowWorkspaceRules`.
@@ -7,7 +9,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { ApprovalRule, RuleContext, RuleScope } from '../../model/approvalRules';
-import { matchRules } from '../../model/approvalRules';
+import { matchRules, ruleOutlived } from '../../model/approvalRules';
 import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import { Disposable } from '../disposable';
@@ -167,8 +169,11 @@ export class ApprovalRules extends Disposable {
       }
     }
     const runsBefore = this.memory.length;
-    // A run removed from the list takes its rules with it.
-    this.memory = this.memory.filter((r) => r.scope.kind !== 'run' || state.runs.has(r.scope.runKey));
+    // A run that ended, or was removed from the list, takes its rules with it.
+    this.memory = this.memory.filter((r) => !ruleOutlived(r, state));
+    if (this.memory.length !== runsBefore) {
+      this.log.info(`Approval rules dropped: ${runsBefore - this.memory.length} of runs that ended`);
+    }
     if (changed || this.memory.length !== runsBefore) {
       this.changeEmitter.fire();
     }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ApprovalRule, RuleContext, RuleScope } from '../../../extension/model/approvalRules';
-import { matchRules, patternFor, ruleFor, storageLabel } from '../../../extension/model/approvalRules';
+import { matchRules, patternFor, ruleFor, ruleOutlived, storageLabel } from '../../../extension/model/approvalRules';
+import { RunStore } from '../../../extension/model/runStore';
 import { subjectOf } from '../../../extension/model/approvalSubject';
 
 const here: RuleContext = { runKey: 'ap:A::run-1', connectionId: 'ap:A', epoch: 1 };
@@ -74,4 +75,24 @@ test('subjects: paths, argv commands, ACP locations', () => {
   assert.deepEqual(subjectOf('exec', { cmd: ['git', 'status'] }), { tool: 'exec', command: 'git status', complete: true });
   assert.deepEqual(subjectOf('', 'not an object'), { tool: 'tool' }, 'a tool without a name is not whole');
   assert.deepEqual(subjectOf('ApplyPatch', '*** Begin Patch\n*** Update File: src/a.ts\n*** Add File: src/b.ts\n'), { tool: 'ApplyPatch', paths: ['src/a.ts', 'src/b.ts'], complete: true });
+});
+
+test('a run rule outlives nothing: it goes when its run ends or is removed; connection and workspace rules have other owners', () => {
+  const store = new RunStore(() => 1, (e) => assert.fail(String(e)));
+  store.dispatch({ type: 'connectionAdded', connection: { id: 'ap:A', name: 'A', protocol: 'agency-proxy' } });
+  store.dispatch({ type: 'runUpserted', connectionId: 'ap:A', runId: 'run-1', fields: { title: 'Fix', state: 'running' } });
+  const rule = ruleFor(subjectOf('Edit', { file_path: 'src/a.ts' }), 'allow', run, 'r1', 5);
+  assert.equal(ruleOutlived(rule, store.state), false, 'running');
+  for (const state of ['idle', 'waiting_approval'] as const) {
+    store.dispatch({ type: 'runUpserted', connectionId: 'ap:A', runId: 'run-1', fields: { state } });
+    assert.equal(ruleOutlived(rule, store.state), false, `${state}: the run may still ask`);
+  }
+  for (const state of ['completed', 'failed', 'canceled', 'interrupted', 'lost', 'stopped'] as const) {
+    store.dispatch({ type: 'runUpserted', connectionId: 'ap:A', runId: 'run-1', fields: { state } });
+    assert.equal(ruleOutlived(rule, store.state), true, state);
+  }
+  store.dispatch({ type: 'runRemoved', runKey: here.runKey });
+  assert.equal(ruleOutlived(rule, store.state), true, 'removed');
+  assert.equal(ruleOutlived({ ...rule, scope: connection }, store.state), false);
+  assert.equal(ruleOutlived({ ...rule, scope: { kind: 'workspace', connectionId: 'ap:A' } }, store.state), false);
 });
