@@ -230,8 +230,19 @@ suite('A3S', () => {
       const rows = await ui<string[]>({ action: 'text', selector: CONNECTIONS_ROWS, hasText: 'baddigest' }).catch((): string[] => []);
       return rows.find((r) => r.includes('change set refused'));
     });
-    assert.match(row, /completed/);
+    assert.doesNotMatch(row, /completed/, `a run whose result failed verification is not "completed" on its row: ${row}`);
+    // The board says the same: not Done ✓ but a failure, under Needs you until looked at.
+    const boardRow = await waitFor('the board row', () => a.board.provider.snapshot().flatMap((g) => g.rows).find((r) => r.runKey === badKey));
+    assert.equal(a.board.provider.groupOf(badKey), 'needsYou');
+    assert.equal(boardRow.need, 'failed');
+    assert.match(boardRow.look.changeSetRefused ?? '', /digest/i);
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', badKey);
+    // And the transcript header: "Change set refused", never "Completed".
+    const header = await waitFor('the header state', async () => {
+      const t = await ui<string[]>({ action: 'text', selector: '#run-state', webview: true }).catch((): string[] => []);
+      return t[0]?.includes('Change set refused') ? t[0] : undefined;
+    });
+    assert.doesNotMatch(header, /Completed/);
     const title = await waitFor('the change-set panel as an error', async () => {
       const t = await ui<string[]>({ action: 'text', selector: '[data-panel-id="changeSet"] .panel-title-error', webview: true }).catch((): string[] => []);
       return t.length > 0 ? t : undefined;

@@ -65,6 +65,7 @@ async function boardTexts(): Promise<string[]> {
 suite('Run board', () => {
   let daemon: ChildProcess | undefined;
   let dir: string;
+  let startDaemon: () => ChildProcess;
   /** Every group each run was in, in order, as the board projected it after each model change. */
   const journeys = new Map<string, BoardGroupId[]>();
   let watch: vscode.Disposable | undefined;
@@ -73,7 +74,8 @@ suite('Run board', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-board-'));
     const socketPath = path.join(dir, 'run', 'runtime.sock');
     // Chunks 30 ms apart: a run spends a moment in each state, as a real one does.
-    daemon = startFixture('agencyProxy', ['--socket', socketPath, '--record-dir', path.join(dir, 'state'), '--workspace', workspaceDir(), '--chunk-ms', '30']);
+    startDaemon = () => startFixture('agencyProxy', ['--socket', socketPath, '--record-dir', path.join(dir, 'state'), '--workspace', workspaceDir(), '--chunk-ms', '30']);
+    daemon = startDaemon();
     await waitFor('the daemon socket', () => fs.existsSync(socketPath));
     const a = await api();
     await addConnections([
@@ -201,6 +203,56 @@ suite('Run board', () => {
     assert.deepEqual(prompts, ['Explain the build setup', 'And the release steps?'], 'the reply went to this session');
     await waitFor('waiting again', () => a.board.provider.groupOf(runKey) === 'needsYou');
     assert.deepEqual(journeys.get(runKey)?.slice(-3), ['needsYou', 'working', 'needsYou']);
+  });
+
+  test('after a daemon restart Needs you holds only what the user can act on, and the badge counts exactly those rows', async function () {
+    this.timeout(120000);
+    const a = await api();
+    const hooks = await testHooks();
+    const lost = await newApRun('Edit the contributing guide');
+    await waitFor('its request', () => rowOf(a, lost)?.approvals[0], 30000);
+    // The real daemon keeps runs in memory only (WIRE.md 1.9): a restart loses the run and the request with it.
+    const socketPath = path.join(dir, 'run', 'runtime.sock');
+    const exited = new Promise((resolve) => daemon!.once('exit', resolve));
+    daemon!.kill('SIGKILL');
+    await exited;
+    fs.rmSync(socketPath, { force: true });
+    daemon = startDaemon();
+    await waitFor('lost', () => a.store.state.runs.get(lost)?.state === 'lost', 60000);
+    const row = await waitFor('the lost run under Needs you, to continue', () => a.board.provider.groupOf(lost) === 'needsYou' && rowOf(a, lost));
+    assert.equal(row.need, 'failed');
+    assert.deepEqual(row.approvals, [], 'its request died with the daemon');
+    assert.match(row.lastLine ?? '', /^Approval expired: /, 'not "Approval: Edit" as if it still asked');
+    // Continue in a New Run (offered on the row): acted on, the lost run leaves Needs you for good.
+    await waitFor('connected again', () => a.store.state.connections.get(AP)?.state.kind === 'connected', 30000);
+    const next = (await vscode.commands.executeCommand('agentSwitchboard.agencyProxy.continueRun', lost, { prompt: 'Pick up where you stopped notools' })) as unknown;
+    if (typeof next !== 'string') {
+      await vscode.commands.executeCommand('notifications.showList');
+      const said = await ui<string[]>({ action: 'text', selector: '.notifications-center .notification-list-item-message' }).catch((): string[] => []);
+      assert.fail(`Continue in a New Run gave ${String(next)}: ${said.join(' | ')}`);
+    }
+    await waitFor('the lost run in Done', () => a.board.provider.groupOf(lost) === 'done', 30000);
+    await waitFor('the continuation answered', () => a.store.state.runs.get(next)?.state === 'idle', 30000);
+    await vscode.commands.executeCommand('agentSwitchboard.endRun', next);
+    await waitFor('the continuation ended', () => a.store.state.runs.get(next)?.state === 'canceled', 30000);
+    const needsYou = await waitFor('the board settled', () => {
+      const group = a.board.provider.snapshot()[0]!;
+      return group.rows.every((r) => r.runKey !== lost && r.runKey !== next) && group;
+    });
+    // Whatever else the suite left there is something to act on now: a request the daemon waits for, a message the
+    // connected daemon takes, or a run that ended badly and was not looked at yet.
+    for (const r of needsYou.rows) {
+      const actionable =
+        (r.need === 'approval' && r.approvals.length + (r.children ?? []).reduce((n, c) => n + c.approvals.length, 0) > 0) ||
+        r.need === 'question' ||
+        (r.need === 'message' && r.canReply) ||
+        (r.need === 'failed' && (['failed', 'lost'].includes(r.state) || r.look.changeSetRefused !== undefined));
+      assert.ok(actionable, `${r.title}: ${r.need} / ${r.state}`);
+      assert.notEqual(r.state, 'interrupted');
+    }
+    assert.equal(hooks.board.view.badge?.value ?? 0, needsYou.rows.length, 'the badge counts the rows of Needs you, no more');
+    await vscode.commands.executeCommand('agentSwitchboard.board.focus');
+    await screenshot('board-after-daemon-restart.png');
   });
 
   test('the board in the dark and light themes', async () => {

@@ -6,9 +6,10 @@
  * "Background jobs" side panel.
  *
  * Sessions end with their connection (§6.2): when the socket drops, the run is marked `interrupted`, its pending
- * approvals expire and its transcript stays (also on disk, for reloads). The connection is then re-established
- * (initialize only) but no session is started behind the user's back: "Start New SCV Session Here" starts one.
- * Prompts still queued when a session ends are kept and offered to the next session (`scvLeftoverOffers.ts`).
+ * approvals expire and its transcript stays (also on disk, for reloads). The connection is then re-established and,
+ * when it had a session, a new session starts in its place (§6.2 step 2; a new run): it runs nothing by itself.
+ * Prompts still queued when a session ends are kept and offered to the next session (`scvLeftoverOffers.ts`), never
+ * sent without the user's answer.
  * A `turn.start` is never resent: when its outcome is unknown the user is told the prompt may or may not have
  * been sent. Seq gaps come from the client's tracker (an unknown event excuses one), not from the reducer.
  * Daemon status is read on a separate management connection. What the connection receives is folded by

@@ -1,9 +1,12 @@
 /**
  * The SCV driver's live connection and its (at most one) session. A connection attempt opens and initializes a
  * client with every handler wired (`openScvConnection`), ties closing it to the attempt's `ConnectionScope`, and
- * starts a session on it when the user asked to connect — but not after a drop: then the connection comes back
- * initialize-only and the user starts the next session (§6.2). Starting a session on a connection that has one
- * replaces the connection, since the session belongs to it.
+ * starts a session on it when the user asked to connect, and again after a drop that ended a live session (the
+ * daemon restarted, the socket broke): WIRE.md 6.2 says to reconnect with a new `session.start`, and the user had a
+ * session. Nothing runs in it that the user did not decide: an unanswered `turn.start` is never resent, and the
+ * prompts the ended session still had queued are only offered (scvLeftoverOffers.ts). A drop with no session
+ * comes back initialize-only. Starting a session on a connection that has one replaces the connection, since the
+ * session belongs to it.
  */
 import { toDisposable } from '../../base/emitter';
 import type { Capability } from '../../model/modelTypes';
@@ -31,7 +34,7 @@ export class ScvLiveConnection {
   private current: ScvConnectionBook | undefined;
   /** The epoch of the latest connection (run ids are `<session id>@<epoch>`). */
   private lastEpoch = 0;
-  /** Start a session when the connection comes up: on connect, but not after a drop (the user decides then). */
+  /** Start a session when the connection comes up: on connect, and after a drop that ended a live session. */
   private autoSession = true;
 
   constructor(
@@ -211,13 +214,15 @@ export class ScvLiveConnection {
     if (this.current === live) {
       this.current = undefined;
     }
+    const hadSession = live.session !== undefined;
     if (live.session) {
       this.events.endSession(live, live.session, live.closeReason ?? (info.kind === 'local' ? SESSION_DISCONNECTED : SESSION_DROPPED));
     }
     if (info.kind !== 'local') {
       this.ctx.log.warn(`SCV connection ended: ${info.reason}`);
-      // The next connection is initialize-only; a new session waits for the user.
-      this.autoSession = this.autoSession && !live.established;
+      // The session the user had ended with the connection (a daemon restart): the next connection starts a new one
+      // (§6.2). A connection that held none comes back initialize-only; one that failed while starting keeps trying.
+      this.autoSession = live.established ? hadSession : this.autoSession;
       if (live.established) {
         connection.lost(info.reason);
       }

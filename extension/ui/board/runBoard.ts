@@ -55,8 +55,7 @@ export function registerRunBoard(ctx: CommandContext): { readonly board: RunBoar
         void peek(ctx, runKey);
       }
     }),
-    // Looked at in the transcript (from anywhere) and moved on from, or acted on (continued in a new run…): dealt with.
-    onRunLeft(ctx, (runKey) => provider.acknowledge(runKey)),
+    // Acted on (continued in a new run…): dealt with, as when it was looked at on the board and moved on from.
     ctx.daemonActions.onDidActOnRun((runKey) => provider.acknowledge(runKey)),
   );
 
@@ -113,17 +112,6 @@ export function registerRunBoard(ctx: CommandContext): { readonly board: RunBoar
     vscode.commands.registerCommand('agentSwitchboard.nextApproval', nextApproval),
   );
   return { board: { provider, view }, disposables };
-}
-
-/** Calls `left` with the run the transcript showed whenever it moves to another run. */
-function onRunLeft(ctx: CommandContext, left: (runKey: string) => void): vscode.Disposable {
-  let shown = ctx.selection.runKey;
-  return ctx.selection.onDidChange((runKey) => {
-    if (shown !== undefined && shown !== runKey) {
-      left(shown);
-    }
-    shown = runKey;
-  });
 }
 
 /** Shows the run in the Transcript view; focus stays on the board (a peek, not a jump). */

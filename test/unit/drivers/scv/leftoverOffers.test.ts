@@ -44,9 +44,8 @@ describe('SCV leftover queued prompts', () => {
       await until('the first session ended', () => run(s, first).state === 'interrupted');
       assert.ok(notices(s, first).some((t) => /never ran: "left one", "left two"\. They are kept/.test(t)), notices(s, first).join('\n'));
       await until('reconnected', () => s.store.state.connections.get(CONNECTION)?.state.kind === 'connected');
-      assert.equal(offerNow(), undefined, 'nothing to offer while no session is live');
-
-      const second = await s.driver.startNewSession();
+      // The new session the reconnect started (WIRE.md 6.2) is offered the prompts: offered, never sent by itself.
+      const second = await until('the new session', () => s.driver.liveSessionRunId);
       const offer = offerNow();
       assert.deepEqual(offer?.prompts.map((p) => p.prompt), ['left one', 'left two']);
       assert.equal(offer?.fromRunId, first);

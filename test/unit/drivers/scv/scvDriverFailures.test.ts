@@ -67,7 +67,7 @@ describe('ScvDriver, when things go wrong', () => {
     }
   });
 
-  it('a socket drop interrupts the session (transcript kept, approvals expired); reconnecting starts no session by itself', async () => {
+  it('a socket drop interrupts the session (transcript kept, approvals expired); reconnecting starts a new session (WIRE.md 6.2) that runs nothing by itself', async () => {
     const s = await setup();
     try {
       const runId = await connected(s);
@@ -90,13 +90,14 @@ describe('ScvDriver, when things go wrong', () => {
       s.daemon = new ScvReferenceDaemon({ socketPath: s.socketPath, stepDelayMs: 1 });
       await s.daemon.start();
       await until('reconnected', () => s.store.state.connections.get(CONNECTION)?.state.kind === 'connected');
-      await new Promise((r) => setTimeout(r, 100));
-      assert.equal(s.store.state.runs.size, 1, 'no new session behind the user’s back');
-      assert.equal(s.driver.liveSessionRunId, undefined);
-
-      const next = await s.driver.startNewSession();
+      // The user had a session: one takes its place (a new run), and it runs nothing: the prompt that asked for the
+      // tool is not resent, so no turn starts and no approval is asked.
+      const next = await until('the new session', () => s.driver.liveSessionRunId);
       assert.notEqual(next, runId);
       assert.equal(run(s, next).state, 'idle');
+      assert.equal(s.store.state.runs.size, 2);
+      assert.equal(turns(s, next, 'started'), 0, 'nothing runs that the user did not decide');
+      assert.ok(!items(s, next).some((i) => i.kind === 'user'), 'no prompt was resent');
       await assert.rejects(s.driver.startNewSession(), (e: unknown) => e instanceof DriverError && e.code === 'session_active');
       const third = await s.driver.startNewSession({ replace: true });
       assert.equal(run(s, next).state, 'interrupted');

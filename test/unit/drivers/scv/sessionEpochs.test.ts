@@ -33,7 +33,8 @@ describe('SCV run ids carry the connection epoch', () => {
       await until('reconnected', () => s.store.state.connections.get(CONNECTION)?.state.kind === 'connected');
       const firstItems = items(s, first).length;
 
-      const second = await s.driver.startNewSession();
+      // The reconnect started the next session by itself (WIRE.md 6.2), as a run of its own.
+      const second = await until('the new session', () => s.driver.liveSessionRunId);
       assert.deepEqual(sessionIdsStarted(s), ['s1', 's1'], 'the restarted daemon handed out the same session id');
       assert.notEqual(second, first);
       assert.equal(scvSessionIdOf(second), 's1');
