@@ -228,6 +228,22 @@ async function checkRestoredApprovals(a: Awaited<ReturnType<typeof api>>): Promi
   const approvalsOf = (runKey: string) => [...a.store.state.approvals.values()].filter((x) => x.runKey === runKey);
   const waiting = await waitFor('the waiting request confirmed by the daemon', () => approvalsOf(waitingRun.key).find((x) => x.live && x.status === 'pending'), 30000);
   await waitFor('the waiting request announced', () => hooks.approvals.announcedKeys.includes(waiting.key));
+  // After the reload Needs you holds only what the user can act on now, the waiting request among it, and the view's
+  // badge counts exactly those rows (model/boardGroups.ts needOf).
+  const needsYou = await waitFor('the waiting run under Needs you', () => {
+    const group = a.board.provider.snapshot()[0]!;
+    return group.rows.some((r) => r.runKey === waitingRun.key && r.need === 'approval') && group;
+  });
+  for (const r of needsYou.rows) {
+    const actionable =
+      (r.need === 'approval' && r.approvals.length + (r.children ?? []).reduce((n, c) => n + c.approvals.length, 0) > 0) ||
+      r.need === 'question' ||
+      (r.need === 'message' && r.canReply) ||
+      (r.need === 'failed' && (['failed', 'lost'].includes(r.state) || r.look.changeSetRefused !== undefined));
+    assert.ok(actionable, `${r.title}: ${String(r.need)} / ${r.state}`);
+  }
+  assert.ok(!needsYou.rows.some((r) => r.runKey === decidedRun.key), 'the decided run needs nothing');
+  await waitFor('the badge counts the rows of Needs you', () => (hooks.board.view.badge?.value ?? 0) === a.board.provider.snapshot()[0]!.rows.length);
   const decided = approvalsOf(decidedRun.key)[0]!;
   assert.equal(decided.status, 'decided', 'the decided request is still shown decided');
   assert.equal(decided.decision, 'allow_once');
