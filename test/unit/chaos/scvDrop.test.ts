@@ -4,7 +4,8 @@
  * approval (a seeded while after the card came); the drops alternate between the two, the phase each one hit is
  * read from what the driver had shown at the cut, and both phases must have been hit. Each time the session must end
  * as `interrupted` with its transcript kept exactly as far as it arrived (text items equal what the wire carried),
- * its approvals expired, and the driver must reconnect without starting a session behind the user's back.
+ * its approvals expired, and the driver must reconnect with a new session in its place (WIRE.md 6.2) that runs
+ * nothing by itself (the cut-off prompt is never resent).
  * Replay a failure with FUZZ_SEED=<seed>.
  */
 import assert from 'node:assert/strict';
@@ -135,12 +136,15 @@ test(`SCV socket dropped mid-turn at ${DROPS} seeded moments: interrupted, trans
       assert.equal(store.state.runs.get(key)!.pendingApprovals.length, 0, `drop ${drop}: no approval left pending`);
       assert.ok(after.every((i) => i.kind !== 'approval' || i.status !== 'pending'), `drop ${drop}: approval cards expired`);
       assert.ok(after.every((i) => i.kind !== 'text' || !i.streaming), `drop ${drop}: nothing still streaming`);
-      // Reconnects (initialize only): no session is started behind the user's back.
+      // Reconnects with a new session in place of the one that ended (WIRE.md 6.2), which runs nothing by itself: the
+      // cut-off prompt is not resent.
       await until(`drop ${drop}: reconnected`, () => store.state.connections.get(connectionId)?.state.kind === 'connected', 5_000);
-      await new Promise((r) => setTimeout(r, 50));
-      assert.equal(driver.liveSessionRunId, undefined, `drop ${drop}: no new session by itself`);
-      assert.equal(store.state.runs.size, runsBefore, `drop ${drop}: no extra run`);
-      runId = await driver.startNewSession();
+      const next = await until(`drop ${drop}: the new session`, () => driver.liveSessionRunId, 5_000);
+      assert.notEqual(next, runId, `drop ${drop}: a new run`);
+      assert.equal(store.state.runs.size, runsBefore + 1, `drop ${drop}: one new run, the new session's`);
+      const nextItems = store.transcript(runKeyOf(connectionId, next))?.snapshot() ?? [];
+      assert.ok(!nextItems.some((i) => i.kind === 'user' || i.kind === 'text'), `drop ${drop}: nothing runs in it by itself`);
+      runId = next;
     }
     await until('the daemon cancelled every cut-off turn', () => daemon.stats.eofCancelledTurns === DROPS, 5_000);
     assert.deepEqual(
