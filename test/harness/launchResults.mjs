@@ -39,38 +39,45 @@ export function ownLaunchProblems(reports, suites, windows = ['']) {
   return problems;
 }
 
+/** The counts of a run of the runner: `current` is the launch running now (the runner sets it before each). */
+export function newTotals() {
+  return { passed: 0, failed: 0, launches: 0, current: '', results: new Map(), windowed: new Set() };
+}
+
 /**
- * Counts every `N passed, N failed` line the suites print (runTests streams their output through our stdout) and
- * keeps every result line, per launch (`totals.current`, set by the runner before each launch). A launch counts as
- * reported once, however many windows and lives of a window report in it.
+ * Reads one line a launch printed: a result line is kept for the current launch, with the window that printed it;
+ * a `N passed, N failed` line adds to the counts. A launch counts as reported once, however many windows and lives
+ * of a window report in it.
  */
+export function readLaunchLine(totals, line) {
+  const labelled = /^\[window (\w+)\] (.*)$/.exec(line.trim());
+  const window = labelled ? labelled[1] : '';
+  const text = labelled ? labelled[2].trim() : line.trim();
+  const result = /^integration launch result: (\{.*\})$/.exec(text);
+  if (result) {
+    const reports = totals.results.get(totals.current) ?? [];
+    reports.push({ window, ...JSON.parse(result[1]) });
+    totals.results.set(totals.current, reports);
+  }
+  const m = /^(\d+) passed, (\d+) failed$/.exec(text);
+  if (m) {
+    totals.passed += Number(m[1]);
+    totals.failed += Number(m[2]);
+    if (!window || !totals.windowed.has(totals.current)) totals.launches += 1;
+    if (window) totals.windowed.add(totals.current);
+  }
+}
+
+/** Counts what the suites print (runTests streams their output through our stdout), line by line. */
 export function countResults() {
-  const totals = { passed: 0, failed: 0, launches: 0, current: '', results: new Map() };
-  const windowed = new Set();
+  const totals = newTotals();
   const write = process.stdout.write.bind(process.stdout);
   let pending = '';
   process.stdout.write = (chunk, ...rest) => {
     pending += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
-    for (const line of lines) {
-      const labelled = /^\[window (\w+)\] (.*)$/.exec(line.trim());
-      const window = labelled ? labelled[1] : '';
-      const text = labelled ? labelled[2].trim() : line.trim();
-      const result = /^integration launch result: (\{.*\})$/.exec(text);
-      if (result) {
-        const reports = totals.results.get(totals.current) ?? [];
-        reports.push({ window, ...JSON.parse(result[1]) });
-        totals.results.set(totals.current, reports);
-      }
-      const m = /^(\d+) passed, (\d+) failed$/.exec(text);
-      if (m) {
-        totals.passed += Number(m[1]);
-        totals.failed += Number(m[2]);
-        if (!window || !windowed.has(totals.current)) totals.launches += 1;
-        if (window) windowed.add(totals.current);
-      }
-    }
+    for (const line of lines) readLaunchLine(totals, line);
     return write(chunk, ...rest);
   };
   return totals;

@@ -19,13 +19,17 @@ import { readRecordedHistory } from '../fixtures/agencyProxy/runStore';
 import { api, screenshot, setConnections, testHooks, waitFor } from './support';
 import type { TwoWindows } from './twoWindowsSupport';
 import {
-  CONNECTION, clientsByWindow, giveUp, introduceToDaemon, journalFile, journalSequences, mark, reloadAfterThisLife,
+  CONNECTION, clientsByWindow, giveUp, introduceToDaemon, journalFile, journalSequences, mark, markPath, reloadAfterThisLife,
   sequenceProblems, twoWindows, waitForMark,
 } from './twoWindowsSupport';
 
 type Api = Awaited<ReturnType<typeof api>>;
-/** A run of about 4,000 events: 3,000 text chunks at 40 ms each (minutes: the reloads happen while it streams). */
-const PROMPT = 'two windows: a long answer long:3000 steps:500 slow';
+/**
+ * A run of thousands of events: at least 2,000 text chunks (40 ms apart), and more until window A is back from its
+ * third reload (`until:`, test/fixtures/agencyProxy/scriptedProvider.ts), then 500 tool calls and an approval. So
+ * every reload happens while it streams, however slow the machine.
+ */
+const prompt = (w: TwoWindows): string => `two windows: a long answer long:2000 until:${markPath(w, 'A3-ready')} steps:500 slow`;
 interface RunMark {
   readonly runKey: string;
   readonly runId: string;
@@ -104,7 +108,7 @@ if (w?.role === 'A') {
         // Started once B is connected and looking: B must learn of it, not find it at its first list_runs.
         await waitForMark(w, 'B1-ready');
         const runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
-          connectionId: CONNECTION, provider: 'claude', model: '', permission: 'edit', prompt: PROMPT, approvals: true, interactive: false,
+          connectionId: CONNECTION, provider: 'claude', model: '', permission: 'edit', prompt: prompt(w), approvals: true, interactive: false,
         })) as string;
         mark(w, 'run', { runKey, runId: runOf(a, runKey)!.runId } satisfies RunMark);
         await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runKey);

@@ -46,7 +46,9 @@ export function twoWindows(): TwoWindows | undefined {
   return { socket, record, dir, role, life: reloads + 1 };
 }
 
-const markFile = (w: TwoWindows, name: string): string => path.join(w.dir, `${name}.json`);
+/** The file of a mark (the daemon's scripted run reads one too: `until:`). */
+export const markPath = (w: TwoWindows, name: string): string => path.join(w.dir, `${name}.json`);
+const markFile = markPath;
 
 /** Leaves a mark (atomically: the other window never reads half of it). */
 export function mark(w: TwoWindows, name: string, value: unknown = {}): void {
