@@ -10,6 +10,8 @@ export interface SuiteCounts {
 export interface LaunchReport extends SuiteCounts {
   readonly window: string;
   readonly suites: Readonly<Record<string, SuiteCounts>>;
+  /** The window reloads after this report and reports again (test/integration/reloadAfterRun.ts). */
+  readonly reloading?: boolean;
 }
 
 export interface LaunchTotals {

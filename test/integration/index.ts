@@ -56,7 +56,9 @@ export function run(): Promise<void> {
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       const pending = Object.values(suites).reduce((n, s) => n + s.pending, 0);
-      console.log(`integration launch result: ${JSON.stringify({ passed: runner.stats?.passes ?? 0, failed: failures, pending, suites })}`);
+      // `reloading`: this window goes on after a reload, so this is not its last report (launchResults.mjs).
+      const reloading = reloadAfterRunRequested() ? { reloading: true } : {};
+      console.log(`integration launch result: ${JSON.stringify({ passed: runner.stats?.passes ?? 0, failed: failures, pending, suites, ...reloading })}`);
       console.log(`${runner.stats?.passes ?? 0} passed, ${failures} failed`);
       if (reloadAfterRunRequested()) {
         // The suite goes on in the reloaded window (reloadAfterRun.ts): this run never ends, its window goes away.

@@ -3,15 +3,15 @@ import { describe, it } from 'node:test';
 import { newTotals, ownLaunchProblems, readLaunchLine } from '../../harness/launchResults.mjs';
 
 const SUITES = ['Two windows: window A', 'Two windows: window B'];
-const result = (suite: string, passed: number, failed = 0): string =>
-  `integration launch result: ${JSON.stringify({ passed, failed, pending: 0, suites: { [suite]: { passed, failed, pending: 0 } } })}`;
+const result = (suite: string, passed: number, failed = 0, reloading = false): string =>
+  `integration launch result: ${JSON.stringify({ passed, failed, pending: 0, suites: { [suite]: { passed, failed, pending: 0 } }, ...(reloading ? { reloading } : {}) })}`;
 
 describe('integration launch results (test/harness/launchResults.mjs)', () => {
   it('a launch of two windows whose windows reload: every life of each window counts, the launch once', () => {
     const totals = newTotals();
     totals.current = 'Two windows';
     for (const line of [
-      `[window A] ${result(SUITES[0]!, 4)}`, '[window A] 4 passed, 0 failed',
+      `[window A] ${result(SUITES[0]!, 4, 0, true)}`, '[window A] 4 passed, 0 failed',
       `[window B] ${result(SUITES[1]!, 3, 1)}`, '[window B] 3 passed, 1 failed',
       `[window A] ${result(SUITES[0]!, 2)}`, '[window A] 2 passed, 0 failed',
       '[window B] some output of the window: 9 passed, 9 failed',
@@ -24,13 +24,17 @@ describe('integration launch results (test/harness/launchResults.mjs)', () => {
     assert.deepEqual(ownLaunchProblems(reports, SUITES, ['A', 'B']), ['1 failed']);
   });
 
-  it('a launch of two windows proves nothing when one window never reported', () => {
+  it('a launch of two windows proves nothing when one window never reported, or not after its last reload', () => {
     const totals = newTotals();
     totals.current = 'Two windows';
     readLaunchLine(totals, `[window A] ${result(SUITES[0]!, 4)}`);
     assert.deepEqual(ownLaunchProblems(totals.results.get('Two windows'), SUITES, ['A', 'B']), [
       'window B reported no result (its tests never finished)',
       `suite "${SUITES[1]}" ran no test`,
+    ]);
+    readLaunchLine(totals, `[window B] ${result(SUITES[1]!, 5, 0, true)}`);
+    assert.deepEqual(ownLaunchProblems(totals.results.get('Two windows'), SUITES, ['A', 'B']), [
+      'window B did not report after its last reload (its tests never finished)',
     ]);
   });
 
