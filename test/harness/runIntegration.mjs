@@ -3,7 +3,7 @@
 // prepares a git workspace from test/fixtures/workspace, and runs the mocha suites in the extension host.
 import { runTests } from '@vscode/test-electron';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { prepareWorkspace } from './workspace.mjs';
 import { freePort } from './freePort.mjs';
 import { prepareHostileRepository } from './hostileWorkspace.mjs';
 import { runHostKill } from './hostKill.mjs';
+import { countResults, ownLaunchProblems, selects } from './launchResults.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -43,65 +44,17 @@ const OWN_LAUNCHES = {
   'Window reload': ['Window reload: transcript tabs'],
   'Hostile repository': ['Hostile repository'],
   'Untrusted repository': ['Untrusted repository'],
+  'Two windows': ['Two windows: window A', 'Two windows: window B'],
 };
+/** The launches with two windows (codeShim.cjs: SHIM_SECOND_WINDOW), each of which must report. */
+const WINDOWS = { 'Two windows': ['A', 'B'] };
 /** Suites that run only in a launch of their own (the host-kill check reports no suites: hostKill.mjs). */
-const EXCLUDED = /^(Reload phase|Window reload|Hostile repository|Untrusted repository|Host kill)/;
-
-/** Whether the user's grep (as index.ts reads it: "/re/" or a substring) selects a suite titled `title`. */
-function selects(grep, title) {
-  if (!grep) return true;
-  const regex = /^\/(.+)\/$/.exec(grep);
-  return regex ? new RegExp(regex[1]).test(title) : title.includes(grep);
-}
+const EXCLUDED = /^(Reload phase|Window reload|Hostile repository|Untrusted repository|Two windows|Host kill)/;
 
 /**
- * What a launch that exists for `suites` must have reported: every one of them run, every test passed, none
- * skipped. Returns the problems (none: it proved what it is for).
+ * Starts the reference AgencyProxy outside VS Code, so its runs outlive a window (the reload and two-window suites);
+ * its record (`stateDir`) says which client did what (test/fixtures/agencyProxy/clientRecord.ts).
  */
-function ownLaunchProblems(result, suites) {
-  if (!result) return ['it reported no result (it did not run, or its window never finished)'];
-  const problems = [];
-  if (result.failed > 0) problems.push(`${result.failed} failed`);
-  if (result.pending > 0) problems.push(`${result.pending} skipped`);
-  for (const suite of suites) {
-    const counts = result.suites[suite];
-    if (!counts || counts.passed === 0) problems.push(`suite "${suite}" ran no test`);
-  }
-  for (const suite of Object.keys(result.suites)) {
-    if (!suites.includes(suite)) problems.push(`suite "${suite}" ran, which this launch is not for`);
-  }
-  return problems;
-}
-
-/** Counts every `N passed, N failed` line the suites print (runTests streams their output through our stdout). */
-function countResults() {
-  const totals = { passed: 0, failed: 0, launches: 0, current: '', results: new Map() };
-  const write = process.stdout.write.bind(process.stdout);
-  let pending = '';
-  process.stdout.write = (chunk, ...rest) => {
-    pending += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) {
-      const result = /^integration launch result: (\{.*\})$/.exec(line.trim());
-      if (result) {
-        // The window-reload launch runs its suite twice (before and after the reload): the half that reports counts.
-        totals.results.set(totals.current, JSON.parse(result[1]));
-      }
-      const m = /^(\d+) passed, (\d+) failed$/.exec(line.trim());
-      if (m) {
-        totals.passed += Number(m[1]);
-        totals.failed += Number(m[2]);
-        totals.launches += 1;
-      }
-    }
-    return write(chunk, ...rest);
-  };
-  return totals;
-}
-
-
-/** Starts the reference AgencyProxy outside VS Code, so its runs outlive a window (the reload suites). */
 function startReloadDaemon(dir, workspace) {
   const socket = join(dir, 'run', 'runtime.sock');
   const stateDir = join(dir, 'state');
@@ -163,11 +116,13 @@ async function main() {
   let ok = true;
   let daemon;
   let hostile;
+  /** The two-window launch's daemon, folders and profile (removed at the end). */
+  let twoWindows;
   try {
     // 1. Every suite but those with launches of their own, in one window (those are excluded, not skipped).
     // A grep that names only suites with launches of their own needs no first window.
     const alternatives = /^\/(.+)\/$/.exec(only ?? '')?.[1]?.split('|') ?? [only ?? ''];
-    if (!only || !alternatives.every((alt) => /^\^?\(?(Reload phase|Window reload|Hostile repository|Untrusted repository|Host kill)/.test(alt))) {
+    if (!only || !alternatives.every((alt) => /^\^?\(?(Reload phase|Window reload|Hostile repository|Untrusted repository|Two windows|Host kill)/.test(alt))) {
       ok = (await launch('first', profile, only ?? '', EXCLUDED.source)) && ok;
     }
     // 2. A window reload with three live runs: phase 1 starts them and the window goes away; phase 2 is a new
@@ -196,6 +151,35 @@ async function main() {
       const windowReloadEnv = { SWITCHBOARD_RELOAD_SOCKET: daemon.socket, SWITCHBOARD_WINDOW_RELOAD_STATE: join(windowReloadProfile, 'state') };
       mkdirSync(windowReloadEnv.SWITCHBOARD_WINDOW_RELOAD_STATE, { recursive: true });
       ok = (await launch('Window reload', windowReloadProfile, 'Window reload', '', windowReloadEnv)) && ok;
+    }
+    // 3b. Two windows (two extension hosts) on one profile and one daemon: window A starts a run, window B watches
+    //     it, both reload while it streams (test/integration/twoWindows.test.ts). Each window has a folder of its own,
+    //     as desktop VS Code never opens one folder twice; they coordinate through files in a shared directory.
+    if (wanted('Two windows')) {
+      twoWindows = { dir: mkdtempSync(join(tmpdir(), 'switchboard-two-windows-')), folders: [prepareWorkspace(), prepareWorkspace()] };
+      twoWindows.daemon = startReloadDaemon(twoWindows.dir, twoWindows.folders[0]);
+      const coordination = join(twoWindows.dir, 'coordination');
+      mkdirSync(coordination, { recursive: true });
+      // The connection is in the user settings before either window opens, as on a machine where both windows are
+      // opened on a profile that already has it (a settings change made in one window is not seen by the other's
+      // extension host under code-server: tried).
+      const userSettings = join(twoWindows.dir, 'user-data', 'User');
+      mkdirSync(userSettings, { recursive: true });
+      const connection = { name: 'Two windows daemon', protocol: 'agency-proxy', socketPath: twoWindows.daemon.socket };
+      writeFileSync(join(userSettings, 'settings.json'), JSON.stringify({ 'agentSwitchboard.connections': [connection] }, null, 2));
+      process.env.SHIM_SECOND_WINDOW = twoWindows.folders[1];
+      // Five window reloads and a run of thousands of events: more than the default ten minutes on a slow machine.
+      process.env.SHIM_TIMEOUT_MS = '1200000';
+      const twoWindowsEnv = {
+        SWITCHBOARD_TWO_WINDOWS_SOCKET: twoWindows.daemon.socket,
+        SWITCHBOARD_TWO_WINDOWS_RECORD: twoWindows.daemon.stateDir,
+        SWITCHBOARD_TWO_WINDOWS_DIR: coordination,
+        SWITCHBOARD_TWO_WINDOWS_A: twoWindows.folders[0],
+        SWITCHBOARD_TWO_WINDOWS_B: twoWindows.folders[1],
+      };
+      ok = (await launch('Two windows', twoWindows.dir, 'Two windows', '', twoWindowsEnv, twoWindows.folders[0])) && ok;
+      delete process.env.SHIM_SECOND_WINDOW;
+      delete process.env.SHIM_TIMEOUT_MS;
     }
     // 4. A repository whose settings try to run programs, write a file, loosen approvals and reach another machine:
     //    a window of its own on that workspace, without the runner's trace file (the repository's must not be used).
@@ -234,6 +218,8 @@ async function main() {
     rmSync(hostileProfile, { recursive: true, force: true });
     rmSync(untrustedProfile, { recursive: true, force: true });
     daemon?.child.kill('SIGTERM');
+    twoWindows?.daemon?.child.kill('SIGTERM');
+    for (const dir of twoWindows ? [twoWindows.dir, ...twoWindows.folders] : []) rmSync(dir, { recursive: true, force: true });
     rmSync(workspace, { recursive: true, force: true });
     rmSync(profile, { recursive: true, force: true });
     rmSync(reloadProfile, { recursive: true, force: true });
@@ -243,7 +229,7 @@ async function main() {
   let ownFailed = 0;
   const own = Object.keys(OWN_LAUNCHES);
   for (const name of own.filter(wanted)) {
-    const problems = ownLaunchProblems(totals.results.get(name), OWN_LAUNCHES[name]);
+    const problems = ownLaunchProblems(totals.results.get(name), OWN_LAUNCHES[name], WINDOWS[name]);
     if (problems.length > 0) {
       ownFailed += 1;
       console.log(`✖ the "${name}" launch did not prove its suites: ${problems.join('; ')}`);

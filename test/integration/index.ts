@@ -1,12 +1,15 @@
 /**
  * Mocha entry run inside the VS Code extension host; prints the `N passed, N failed` line the runner reads, and a
  * `integration launch result: {json}` line with the counts per top-level suite, by which the runner checks that the
- * suites a launch exists for ran and passed (test/harness/runIntegration.mjs).
+ * suites a launch exists for ran and passed (test/harness/runIntegration.mjs). A suite may ask for a window reload
+ * after the run (reloadAfterRun.ts): the results are reported, then the window reloads instead of ending.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import type { Test } from 'mocha';
+import * as vscode from 'vscode';
+import { reloadAfterRunRequested } from './reloadAfterRun';
 
 /** A grep as the runner passes it: "/a|b/" is a regular expression; anything else a plain substring. */
 function grepSource(grep: string): string {
@@ -53,8 +56,15 @@ export function run(): Promise<void> {
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       const pending = Object.values(suites).reduce((n, s) => n + s.pending, 0);
-      console.log(`integration launch result: ${JSON.stringify({ passed: runner.stats?.passes ?? 0, failed: failures, pending, suites })}`);
+      // `reloading`: this window goes on after a reload, so this is not its last report (launchResults.mjs).
+      const reloading = reloadAfterRunRequested() ? { reloading: true } : {};
+      console.log(`integration launch result: ${JSON.stringify({ passed: runner.stats?.passes ?? 0, failed: failures, pending, suites, ...reloading })}`);
       console.log(`${runner.stats?.passes ?? 0} passed, ${failures} failed`);
+      if (reloadAfterRunRequested()) {
+        // The suite goes on in the reloaded window (reloadAfterRun.ts): this run never ends, its window goes away.
+        void vscode.commands.executeCommand('workbench.action.reloadWindow');
+        return;
+      }
       if (failures > 0) {
         reject(new Error(`${failures} integration tests failed.`));
       } else {
