@@ -12,6 +12,7 @@ import { benchIdleHive, benchIdleReconnecting, benchIdleWakeups } from './idleWa
 import { benchIngestAgencyProxy } from './ingestAgencyProxy';
 import { benchIngestScv } from './ingestScv';
 import { benchReloadThreeRuns } from './reloadThreeRuns';
+import { benchStalls } from './stalls';
 import { benchStreamingCost } from './streamingCost';
 import { benchWebview } from './webview';
 
@@ -31,6 +32,7 @@ export const BENCH_GROUPS: readonly BenchGroup[] = [
   { id: 'streaming', title: '2. Streaming cost per delta (10 vs 100k items)', run: () => benchStreamingCost() },
   { id: 'webview', title: '3. Webview with 100k items (headless Chromium)', run: () => benchWebview() },
   { id: 'changeSet', title: '4. Change sets (4 MiB patch)', run: () => benchChangeSet() },
+  { id: 'stalls', title: '10. Stalls — the longest main-thread stall of the host (100k-item run, 4 MiB change set)', run: () => benchStalls() },
   { id: 'catchUp', title: '5. Catch-up after reconnect (10k events)', run: () => benchCatchUp() },
   // One measurement per process: the heap of a warm-up's store would still be around.
   { id: 'memory', title: '7. Memory — extension host with three 100k-item runs', run: () => benchHostMemory(), warmUp: false },

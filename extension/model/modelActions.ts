@@ -5,6 +5,7 @@
 import type { AlwaysLasts, ApprovalDecision, ApprovalSubject, DecisionSurface, RunState } from '../protocol/transcriptTypes';
 import type { Capability, ChangeSetInfo, ConnectionInfo, ConnectionState, Panel, QueueEntry, SlashCommand } from './modelTypes';
 import type { RunCheckpointModel } from './runCheckpoint';
+import type { Transcript } from './transcript';
 
 /** A normalized run event. Fields are the daemon's data, untrusted. */
 export type RunEvent =
@@ -132,8 +133,12 @@ export type ModelAction =
   /** Create the run if unknown, else merge the fields (never moves `lastSequence`). */
   | { readonly type: 'runUpserted'; readonly connectionId: string; readonly runId: string; readonly fields: RunFields }
   | { readonly type: 'runRemoved'; readonly runKey: string }
-  /** A run put back whole from a checkpoint (runCheckpoint.ts) — fields, approvals, transcript — replacing what was. */
-  | { readonly type: 'runRestored'; readonly connectionId: string; readonly runId: string; readonly checkpoint: RunCheckpointModel }
+  /**
+   * A run put back whole from a checkpoint (runCheckpoint.ts) — fields, approvals, transcript — replacing what was.
+   * `transcript`: its items already in a Transcript (the kit builds it in slices as it reads them, so that installing
+   * 100k items does not hold the host); without it the store builds one from `checkpoint.items`.
+   */
+  | { readonly type: 'runRestored'; readonly connectionId: string; readonly runId: string; readonly checkpoint: RunCheckpointModel; readonly transcript?: Transcript }
   /**
    * One daemon event for a run. With `sequence`, events at or below the run's `lastSequence` are dropped (replay
    * overlap), and a jump by more than one records a gap item first.

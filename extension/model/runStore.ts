@@ -55,7 +55,7 @@ export class RunStore {
     if (action.type === 'runRestored') {
       // Restored whole, not item by item (model/runCheckpoint.ts); a view of the run starts from a snapshot.
       const { items, seq } = action.checkpoint;
-      this.transcripts.set(runKeyOf(action.connectionId, action.runId), Transcript.restore(items, seq));
+      this.transcripts.set(runKeyOf(action.connectionId, action.runId), action.transcript ?? Transcript.restore(items, seq));
     }
     for (const { runKey, patch } of result.patches) {
       let transcript = this.transcripts.get(runKey);

@@ -29,12 +29,23 @@ export class Transcript {
 
   /** A transcript of `items` as they are (a checkpoint's, model/runCheckpoint.ts), its last patch numbered `seq`. */
   static restore(items: readonly TranscriptItem[], seq: number): Transcript {
+    const transcript = Transcript.restoring(seq);
+    transcript.restoreItems(items);
+    return transcript;
+  }
+
+  /** The same in steps (a checkpoint read a line at a time): `restoreItems` each step's items in order, then use it. */
+  static restoring(seq: number): Transcript {
     const transcript = new Transcript();
-    for (const item of items) {
-      transcript.push(item);
-    }
     transcript.patchSeq = seq;
     return transcript;
+  }
+
+  /** Appends a checkpoint's items as they are: no patch, no sequence (only while restoring, before any patch). */
+  restoreItems(items: readonly TranscriptItem[]): void {
+    for (const item of items) {
+      this.push(item);
+    }
   }
 
   get length(): number {

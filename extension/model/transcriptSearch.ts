@@ -4,6 +4,7 @@
  * name, input and output, an approval's title and summary… Structured data (tool input, raw events) is searched as
  * the JSON the view shows, up to DATA_CHARS characters per item. Pure.
  */
+import { TimeSlices } from '../base/timeSlices';
 import type { TranscriptItem } from '../protocol/transcriptTypes';
 import { TRANSCRIPT_WINDOW } from '../protocol/transcriptWindowSizes';
 import type { Transcript } from './transcript';
@@ -68,23 +69,73 @@ export interface FindResult {
 
 /** Every item of `transcript` whose text contains `query` (case-insensitive unless `matchCase`). An empty query finds nothing. */
 export function findInTranscript(transcript: Transcript, query: string, matchCase: boolean, maxHits: number = TRANSCRIPT_WINDOW.findMaxHits): FindResult {
-  const hits: number[] = [];
-  if (query.length === 0) {
-    return { hits, truncated: false };
+  const search = new TranscriptSearch(transcript, query, matchCase, maxHits);
+  search.step(Number.POSITIVE_INFINITY);
+  return search.result;
+}
+
+/** Items searched between two looks at the clock (a few hundred microseconds of work). */
+const ITEMS_PER_STEP = 256;
+
+/**
+ * The same, in slices of the event loop (issue #25 §3: a Find over 100k items held the host 130 ms): the loop is
+ * given back whenever `slices` says its budget is used. Items are only appended or replaced, never moved, so an
+ * index found stays the item's while the run streams on; items added meanwhile are searched too.
+ */
+export async function findInTranscriptSliced(
+  transcript: Transcript,
+  query: string,
+  matchCase: boolean,
+  maxHits: number = TRANSCRIPT_WINDOW.findMaxHits,
+  slices: TimeSlices = new TimeSlices(),
+): Promise<FindResult> {
+  const search = new TranscriptSearch(transcript, query, matchCase, maxHits);
+  while (!search.step(ITEMS_PER_STEP)) {
+    await slices.pause();
   }
-  const needle = matchCase ? query : query.toLowerCase();
-  for (let i = 0; i < transcript.length; i++) {
-    const item = transcript.at(i);
-    if (!item) {
-      continue;
+  return search.result;
+}
+
+/** One search, advanced a number of items at a time. */
+class TranscriptSearch {
+  private readonly hits: number[] = [];
+  private next = 0;
+  private truncated = false;
+  private readonly needle: string;
+
+  constructor(
+    private readonly transcript: Transcript,
+    query: string,
+    private readonly matchCase: boolean,
+    private readonly maxHits: number,
+  ) {
+    this.needle = matchCase ? query : query.toLowerCase();
+  }
+
+  get result(): FindResult {
+    return { hits: this.hits, truncated: this.truncated };
+  }
+
+  /** Searches up to `count` more items; true once the search is over. */
+  step(count: number): boolean {
+    if (this.needle.length === 0) {
+      return true;
     }
-    const text = searchableText(item);
-    if ((matchCase ? text : text.toLowerCase()).includes(needle)) {
-      if (hits.length === maxHits) {
-        return { hits, truncated: true };
+    const end = Math.min(this.transcript.length, this.next + count);
+    for (; this.next < end; this.next++) {
+      const item = this.transcript.at(this.next);
+      if (!item) {
+        continue;
       }
-      hits.push(i);
+      const text = searchableText(item);
+      if ((this.matchCase ? text : text.toLowerCase()).includes(this.needle)) {
+        if (this.hits.length === this.maxHits) {
+          this.truncated = true;
+          return true;
+        }
+        this.hits.push(this.next);
+      }
     }
+    return this.next >= this.transcript.length;
   }
-  return { hits, truncated: false };
 }

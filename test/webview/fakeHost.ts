@@ -63,10 +63,11 @@ export class FakeHost {
       return;
     }
     this.answered.push(message);
-    const answer = answerViewRequest(message, this.run.key, this.transcript);
-    if (answer) {
-      void this.deliver(answer);
-    }
+    // In the order asked (a search answers turns later), and `idle` waits for it.
+    this.delivering = this.delivering
+      .then(() => answerViewRequest(message, this.run.key, this.transcript))
+      .then((answer) => (answer ? this.harness.page.evaluate((m) => window.postMessage(m, '*'), answer) : undefined))
+      .catch(() => undefined);
   }
 
   private deliver(message: unknown): Promise<void> {

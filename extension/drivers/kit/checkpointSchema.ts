@@ -11,8 +11,11 @@ import { panelSchema } from '../../protocol/panels';
 import { approvalDecisionSchema, approvalStatusSchema, approvalSubjectSchema, decisionSurfaceSchema, runStateSchema, TRANSCRIPT_KINDS } from '../../protocol/transcriptTypes';
 import type { TranscriptItem } from '../../protocol/transcriptTypes';
 
-/** The format of checkpoint files this code writes (another is ignored: the run is replayed whole). */
-export const CHECKPOINT_VERSION = 1;
+/**
+ * The format of checkpoint files this code writes (another is ignored: the run is replayed whole). 2: the body in
+ * lines (its head, then the items a thousand a line: kit/checkpointBody.ts), the digest last; 1 was one JSON body.
+ */
+export const CHECKPOINT_VERSION = 2;
 
 const opt = z.optional;
 
@@ -67,12 +70,11 @@ const checkpointApprovalSchema = z.object({
   live: z.boolean(),
 });
 
-/** The body without its items (checked by `isItemShaped`). */
-export const checkpointBodySchema = z.object({
+/** The body's first line: all of it but its items (which follow, checked by `isItemShaped`). */
+export const checkpointHeadSchema = z.object({
   run: checkpointRunSchema,
   approvals: z.array(checkpointApprovalSchema),
   seq: z.int().check(z.nonnegative()),
-  items: z.array(z.unknown()),
 });
 
 // Compile-time: what the schemas accept is what the model restores.

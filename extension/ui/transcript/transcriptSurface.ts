@@ -171,12 +171,14 @@ export class TranscriptSurface extends Disposable {
     if (!runKey) {
       return;
     }
-    const answer = answerViewRequest(message, runKey, this.deps.store.transcript(runKey));
-    if (answer) {
-      // Items come "as of" the transcript's sequence: the patches before it must reach the view first.
-      this.flush();
-      this.postValidated(answer);
-    }
+    // A search answers turns later (it runs in slices of the event loop): by then the view may show another run.
+    void answerViewRequest(message, runKey, this.deps.store.transcript(runKey)).then((answer) => {
+      if (answer && !this.isDisposed && this.runKey === runKey) {
+        // Items come "as of" the transcript's sequence: the patches before it must reach the view first.
+        this.flush();
+        this.postValidated(answer);
+      }
+    });
   }
 
   private sendSnapshot(): void {

@@ -3,7 +3,7 @@
  * over the whole run, an item to reveal — answered from the host's transcript. Pure (no `vscode`): the surface posts
  * the answer; unit tests and the webview tier's fake host call the same function.
  */
-import { findInTranscript } from '../../model/transcriptSearch';
+import { findInTranscriptSliced } from '../../model/transcriptSearch';
 import type { Transcript } from '../../model/transcript';
 import { locate, rangeOf } from '../../model/transcriptWindow';
 import type { HostToWebview, WebviewToHost } from '../../protocol/webviewMessages';
@@ -20,9 +20,10 @@ const NO_PENDING_APPROVAL = 'No approval request of this run is waiting.';
 
 /**
  * The answer to `request` about `transcript` (the run `runKey` the view shows), or `undefined` when there is nothing
- * to say (a request for another run, a nonsensical range).
+ * to say (a request for another run, a nonsensical range). A range or a place is answered at once; a search runs
+ * over the whole run in slices of the event loop (model/transcriptSearch.ts), so the answer may come turns later.
  */
-export function answerViewRequest(request: ViewRequest, runKey: string, transcript: Transcript | undefined): HostToWebview | undefined {
+export async function answerViewRequest(request: ViewRequest, runKey: string, transcript: Transcript | undefined): Promise<HostToWebview | undefined> {
   if (request.runKey !== runKey || !transcript) {
     return undefined;
   }
@@ -32,7 +33,7 @@ export function answerViewRequest(request: ViewRequest, runKey: string, transcri
       return range ? { type: 'items', runKey, start: range.start, items: range.items, seq: transcript.seq } : undefined;
     }
     case 'find': {
-      const found = findInTranscript(transcript, request.query, request.matchCase);
+      const found = await findInTranscriptSliced(transcript, request.query, request.matchCase);
       return { type: 'findResult', runKey, query: request.query, matchCase: request.matchCase, hits: found.hits, truncated: found.truncated };
     }
     case 'locate': {

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Transcript } from '../../../extension/model/transcript';
-import { findInTranscript, searchableText } from '../../../extension/model/transcriptSearch';
+import { findInTranscript, findInTranscriptSliced, searchableText } from '../../../extension/model/transcriptSearch';
+import { TimeSlices } from '../../../extension/base/timeSlices';
 import { locate, locateApproval, rangeOf, tailWindow } from '../../../extension/model/transcriptWindow';
 import { kindCode, kindOfCode, TRANSCRIPT_KINDS } from '../../../extension/protocol/transcriptTypes';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
@@ -103,23 +104,44 @@ test('find searches what items show, case-insensitively unless asked, and caps t
   assert.match(searchableText({ id: 'e', kind: 'error', message: 'boom', code: 'E42' }), /boom\nE42/);
 });
 
-test('the view requests: answered for the shown run only; a missing target is said, not ignored', () => {
+test('find in slices gives the loop back between steps and finds what the one-go find finds, items added meanwhile too', async () => {
+  const transcript = transcriptOf(Array.from({ length: 3_000 }, (_, i) => text(i)));
+  let turns = 0;
+  const tick = setInterval(() => turns++, 0);
+  try {
+    const slices = new TimeSlices(0); // every step gives the loop back
+    const searching = findInTranscriptSliced(transcript, 'paragraph 7', false, 10_000, slices);
+    transcript.apply({ op: 'add', item: text(3_000) }); // the run streams on while it searches
+    transcript.apply({ op: 'add', item: { id: 'late', kind: 'notice', text: 'Paragraph 7 again' } as TranscriptItem });
+    const found = await searching;
+    assert.deepEqual(found, findInTranscript(transcript, 'paragraph 7', false, 10_000));
+    assert.ok(found.hits.includes(3_001), 'the item added during the search is found');
+    assert.ok(slices.pauses >= 11, `${slices.pauses} pauses over 3,002 items`);
+    assert.ok(turns > 0, 'timers ran while it searched');
+    assert.deepEqual(await findInTranscriptSliced(transcript, 'paragraph', false, 5), findInTranscript(transcript, 'paragraph', false, 5));
+    assert.deepEqual(await findInTranscriptSliced(transcript, '', false), { hits: [], truncated: false });
+  } finally {
+    clearInterval(tick);
+  }
+});
+
+test('the view requests: answered for the shown run only; a missing target is said, not ignored', async () => {
   const transcript = transcriptOf([text(0), text(1), text(2)]);
   const runKey = 'scv:local:r';
-  assert.deepEqual(answerViewRequest({ type: 'range', runKey, start: 1, end: 3 }, runKey, transcript), {
+  assert.deepEqual(await answerViewRequest({ type: 'range', runKey, start: 1, end: 3 }, runKey, transcript), {
     type: 'items',
     runKey,
     start: 1,
     items: [text(1), text(2)],
     seq: 3,
   });
-  assert.equal(answerViewRequest({ type: 'range', runKey: 'other', start: 1, end: 3 }, runKey, transcript), undefined);
-  assert.equal(answerViewRequest({ type: 'range', runKey, start: 3, end: 1 }, runKey, transcript), undefined);
-  const found = answerViewRequest({ type: 'find', runKey, query: 'paragraph 2', matchCase: false }, runKey, transcript);
+  assert.equal(await answerViewRequest({ type: 'range', runKey: 'other', start: 1, end: 3 }, runKey, transcript), undefined);
+  assert.equal(await answerViewRequest({ type: 'range', runKey, start: 3, end: 1 }, runKey, transcript), undefined);
+  const found = await answerViewRequest({ type: 'find', runKey, query: 'paragraph 2', matchCase: false }, runKey, transcript);
   assert.deepEqual(found, { type: 'findResult', runKey, query: 'paragraph 2', matchCase: false, hits: [2], truncated: false });
-  const missing = answerViewRequest({ type: 'locate', runKey, target: { kind: 'message', messageId: 'x' } }, runKey, transcript);
+  const missing = await answerViewRequest({ type: 'locate', runKey, target: { kind: 'message', messageId: 'x' } }, runKey, transcript);
   assert.equal(missing?.type, 'toast');
-  const none = answerViewRequest({ type: 'locate', runKey, target: { kind: 'pendingApproval' } }, runKey, transcript);
+  const none = await answerViewRequest({ type: 'locate', runKey, target: { kind: 'pendingApproval' } }, runKey, transcript);
   assert.equal(none?.type, 'toast');
 });
 

@@ -5,6 +5,7 @@
  * driver that keeps books it cannot save. Time is a ManualClock: nothing waits for real time.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -167,12 +168,19 @@ test('close checkpoints a run with records since its last; the reload after it r
 const damages: { name: string; damage: (s: ReturnType<typeof setup>, journal: string) => void; why: RegExp }[] = [
   { name: 'a byte of its body flipped', why: /digest/, damage: (s) => {
     const bytes = readFileSync(s.checkpointOf('r'));
-    bytes[bytes.length - 10] ^= 1;
+    bytes[bytes.length >> 1] ^= 1; // in a line of items
     writeFileSync(s.checkpointOf('r'), bytes);
+  } },
+  { name: 'the format before this one (v1: the body one JSON value, its digest in the header)', why: /another format/, damage: (s) => {
+    const [header, ...lines] = readFileSync(s.checkpointOf('r'), 'utf8').split('\n').slice(0, -2);
+    const head = JSON.parse(lines[0]!) as Record<string, unknown>;
+    const body = JSON.stringify({ ...head, items: lines.slice(1).flatMap((line) => JSON.parse(line) as unknown[]) });
+    const digest = createHash('sha256').update(body).digest('hex');
+    writeFileSync(s.checkpointOf('r'), `${JSON.stringify({ ...(JSON.parse(header!) as object), v: 1, digest })}\n${body}`);
   } },
   { name: 'another format', why: /another format/, damage: (s) => {
     const text = readFileSync(s.checkpointOf('r'), 'utf8');
-    writeFileSync(s.checkpointOf('r'), text.replace('"v":1', '"v":99'));
+    writeFileSync(s.checkpointOf('r'), text.replace('"v":2', '"v":99'));
   } },
   { name: 'a journal cut shorter than it', why: /no longer holds/, damage: (_s, journal) => writeFileSync(journal, readFileSync(journal).subarray(0, 1000)) },
   { name: 'a journal rewritten under it (same length)', why: /no longer holds/, damage: (_s, journal) => {
