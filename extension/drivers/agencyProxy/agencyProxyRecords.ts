@@ -175,6 +175,8 @@ export function agencyProxyRestorePolicy(books: AgencyProxyBooks, hooks: AgencyP
     },
     // Replaying terminal events must not touch the daemon; the stored state is the last one we knew.
     state: 'as indexed',
+    // A finished run's books (acks, ownership, activity) matter only if it gets news: it is replayed first then.
+    lazy: true,
     legacy: (stored) => legacyAgencyProxyDecoder(stored.runId),
     record: (runId, input) => {
       if ('event' in input) {
