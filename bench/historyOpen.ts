@@ -86,7 +86,12 @@ async function open(fixture: string, runs: number): Promise<Opened> {
     made.push(root);
     // A socket nobody listens on: the driver replays its journal, then fails to connect and retries later.
     const storageDir = join(root, 'storage');
-    home = { storageDir, extension: new StubbedExtension(storageDir, { connections: [{ name: 'AgencyProxy', protocol: 'agency-proxy', socketPath: join(root, 'none.sock') }] }) };
+    home = { storageDir, extension: new StubbedExtension(storageDir, {
+      connections: [{ name: 'AgencyProxy', protocol: 'agency-proxy', socketPath: join(root, 'none.sock') }],
+      // Every stored run on the board (no retention): the worst case of an open.
+      'history.keepRuns': 0,
+      'history.keepDays': 0,
+    }) };
   }
   const { extension, storageDir } = home;
   renameSync(fixture, storageDir);

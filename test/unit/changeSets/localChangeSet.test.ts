@@ -196,11 +196,6 @@ test('AgencyProxy runs in a git workspace get a local change set, also after a r
 
     const second = makeDriver();
     await second.driver.connect();
-    // A finished run comes back from its summary (issue #25 §2): the board has its change stats, and opening it
-    // brings the change set back with the transcript.
-    await until(() => second.store.state.runs.get(key));
-    assert.deepEqual(second.store.state.runs.get(key)?.unloaded?.changes, { added: 1, removed: 1 });
-    await second.driver.history.load(runId);
     const restored = await until(() => (second.store.state.changeSets.get(key)?.status === 'ready' ? second.store.state.changeSets.get(key) : undefined));
     assert.equal(restored.patch, ready.patch, 'a reload diffs the same stored trees');
     assert.equal(restored.resultTree, ready.resultTree);
