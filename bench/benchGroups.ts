@@ -7,6 +7,7 @@ import type { BenchRow } from './benchKit';
 import { benchBundles } from './bundles';
 import { benchCatchUp } from './catchUp';
 import { benchChangeSet } from './changeSet';
+import { benchHistoryOpen } from './historyOpen';
 import { benchHostMemory } from './hostMemory';
 import { benchIdleHive, benchIdleReconnecting, benchIdleWakeups } from './idleWakeups';
 import { benchIngestAgencyProxy } from './ingestAgencyProxy';
@@ -42,5 +43,7 @@ export const BENCH_GROUPS: readonly BenchGroup[] = [
   { id: 'idle.reconnecting', title: '8c. Idle — the same with a connection that keeps reconnecting (10 virtual minutes)', run: () => benchIdleReconnecting(), repeat: 1, warmUp: false },
   // The first call streams the three runs (set-up, untimed); every call then times one reload of them.
   { id: 'reload', title: '9. Window reload — three 100k-item runs re-attached, the selected one painted', run: () => benchReloadThreeRuns(), warmUp: false },
+  // Set-up writes 2 × 1,010 stored runs once (untimed); each call opens the four storages.
+  { id: 'history', title: '10. History — open with 1,000 stored runs vs 10 (with and without checkpoints), heap', run: () => benchHistoryOpen(), warmUp: false },
   { id: 'bundle', title: '6. Bundles and activation', run: () => benchBundles(), repeat: 1, warmUp: false },
 ];

@@ -25,6 +25,7 @@ import { registerChangeSetRevertCommands } from './ui/commands/changeSetRevertCo
 import type { CommandContext } from './ui/commands/commandContext';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
+import { registerHistoryCommands } from './ui/commands/historyCommands';
 import { registerTranscriptTabCommands } from './ui/commands/transcriptTabCommands';
 import { registerRunBoard } from './ui/board/runBoard';
 import type { TreeNode } from './ui/connectionsTreeProvider';
@@ -33,6 +34,7 @@ import { DaemonActions, registerDaemonActionCommands } from './ui/daemonActions/
 import { connectionSecrets } from './ui/connectionSecrets';
 import { forgetRemovedProfileSecrets } from './ui/profileSecretCleanup';
 import { DraftStore } from './ui/draftStore';
+import { RunResidency } from './ui/runResidency';
 import { rowActions } from './ui/daemonActions/actionTargets';
 import { watchActionOffers, watchRunStateOffers } from './ui/daemonActions/actionOffers';
 import { AgentQuestions } from './ui/elicitations/agentQuestions';
@@ -41,7 +43,7 @@ import { SurfaceVisibility } from './ui/surfaceVisibility';
 import { RunSelection } from './ui/runSelection';
 import { rememberSelection } from './ui/selectionMemory';
 import { reopenRestoredChangeTabs } from './ui/changeSets/staleChangeTabs';
-import { traceFile } from './ui/settings';
+import { historyRetention, traceFile } from './ui/settings';
 import { TranscriptPanels } from './ui/transcript/transcriptPanels';
 import type { SurfaceDeps } from './ui/transcript/transcriptSurface';
 import { TranscriptActionHandler } from './ui/transcriptActions';
@@ -130,6 +132,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     workspace,
     terminals,
     connectRefusal: () => workspaceConnections.refusal(connectionId),
+    retention: historyRetention,
     secrets: connectionSecrets(context.secrets, connectionId, profile, origin, {
       info: (m) => log.info(`[${profile.name}] ${m}`),
       warn: (m) => log.warn(`[${profile.name}] ${m}`),
@@ -194,7 +197,10 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const drafts = new DraftStore(context.workspaceState);
   context.subscriptions.push(drafts);
   beforeExit = () => Promise.all([connections.dispose(), drafts.flush()]).then(() => undefined);
-  const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(commandContext), drafts, log };
+  // Finished runs come back from their summaries: a surface that shows one has it replayed, and released later.
+  const residency = new RunResidency(store, connections, () => [...(selection.runKey ? [selection.runKey] : []), ...transcriptTabs.list().map((tab) => tab.runKey)], log);
+  context.subscriptions.push(residency);
+  const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(commandContext), drafts, log, residency };
   const transcriptView = new TranscriptViewProvider(transcript, surfaceDeps, selection);
   context.subscriptions.push(transcriptView, vscode.window.registerWebviewViewProvider(TranscriptSidebar.viewType, transcriptView));
   const transcriptPanels = new TranscriptPanels(transcriptTabs, surfaceDeps);
@@ -203,6 +209,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(
     ...registerConnectionCommands(commandContext),
     ...registerRunCommands(commandContext),
+    ...registerHistoryCommands(commandContext, drafts),
     ...registerApprovalCommands(commandContext),
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),
     ...registerChangeSetCommands(commandContext),

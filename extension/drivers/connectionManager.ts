@@ -11,6 +11,7 @@ import type { TerminalViews } from './kit/terminalViews';
 import type { DriverSecrets, WorkspaceAccess } from './kit/workspaceAccess';
 import { DriverError } from './driver';
 import type { ProfileOrigin } from './profileTrust/profileSources';
+import type { HistoryRetention } from './kit/runRetention';
 
 export interface DriverContext {
   readonly store: RunStore;
@@ -36,6 +37,8 @@ export interface DriverContext {
    * attempt — also a driver's own reconnect or restart, which do not pass the manager's gate. Never asks anything.
    */
   readonly connectRefusal?: () => string | undefined;
+  /** Which finished runs stay on the board (the `agentSwitchboard.history.*` settings); absent: the defaults. */
+  readonly retention?: () => HistoryRetention;
 }
 
 /**

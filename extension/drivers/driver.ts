@@ -9,6 +9,7 @@ import type { ActionAnswers, ActionInput, ActionOffer, ActionResult, ActionTarge
 import type { ElicitationSource } from './kit/elicitationForms';
 import type { ApprovalDecision, DecisionSurface } from '../protocol/transcriptTypes';
 import type { ProtocolName } from '../model/modelTypes';
+import type { StoredRun } from '../storage/runJournal';
 
 /** A connection profile from the `agentSwitchboard.connections` setting (its schema: extension/protocol/connectionProfile.ts). */
 export type { ConnectionProfile } from '../protocol/connectionProfile';
@@ -119,4 +120,20 @@ export interface Driver extends Disposable {
   openOffers?(): readonly ActionOffer[];
   /** What the agent asks the user for (ACP elicitation), answered with native input (ui/elicitations). */
   readonly elicitations?: ElicitationSource;
+  /** The connection's stored runs (issue #25 §2): loading, releasing, removing, archived ones. */
+  readonly history?: DriverHistory;
+}
+
+/** What the UI does with a connection's stored runs (drivers/kit/driverRuns.ts implements it). */
+export interface DriverHistory {
+  /** Replays a run shown from its summary; resolves once its transcript is in the store (at once if it is). */
+  load(runId: string): Promise<void>;
+  /** Drops a finished run's transcript from memory; false when it must stay (live, waiting, loading). */
+  release(runId: string): Promise<boolean>;
+  /** Deletes a finished run's journal, checkpoint and index entry; a run not finished is refused. */
+  remove(runId: string): Promise<'removed' | 'not finished'>;
+  /** Archived runs (past the retention setting): their index entries, newest first. */
+  archived(): Promise<readonly StoredRun[]>;
+  /** Puts an archived run back in the model from its summary (then it is opened like any run). */
+  unarchive(runId: string): Promise<boolean>;
 }

@@ -3,7 +3,7 @@
  * `ModelAction`s; the reducer is the only code that turns them into state and transcript patches.
  */
 import type { AlwaysLasts, ApprovalDecision, ApprovalSubject, DecisionSurface, RunState } from '../protocol/transcriptTypes';
-import type { Capability, ChangeSetInfo, ConnectionInfo, ConnectionState, Panel, QueueEntry, SlashCommand } from './modelTypes';
+import type { Capability, ChangeSetInfo, ConnectionInfo, ConnectionState, Panel, QueueEntry, RunDigest, RunUsage, SlashCommand } from './modelTypes';
 import type { RunCheckpointModel } from './runCheckpoint';
 import type { Transcript } from './transcript';
 
@@ -164,7 +164,24 @@ export type ModelAction =
   | { readonly type: 'runPanels'; readonly runKey: string; readonly panels: readonly Panel[]; readonly merge?: boolean }
   /** A step of an approval's lifecycle taken by the editor (approvalLifecycle.ts says which steps are allowed). */
   | { readonly type: 'approvalChange'; readonly runKey: string; readonly approvalId: string; readonly change: ApprovalChange }
-  | { readonly type: 'changeSet'; readonly changeSet: ChangeSetInfo };
+  | { readonly type: 'changeSet'; readonly changeSet: ChangeSetInfo }
+  /**
+   * A stored run shown from its index summary, its transcript not loaded (runHistory.ts): created with these
+   * fields and counts, `unloaded` set. Ignored for a run already in the model.
+   */
+  | { readonly type: 'runSummarized'; readonly connectionId: string; readonly runId: string; readonly fields: RunFields; readonly summary: RunSummaryCounts }
+  /** The run's transcript is about to be replayed: it starts empty again (counts, streaming books), fields kept. */
+  | { readonly type: 'runLoading'; readonly runKey: string }
+  /** The run's transcript leaves memory (no view shows it, the run is finished): only `digest` stays. */
+  | { readonly type: 'runReleased'; readonly runKey: string; readonly digest: RunDigest };
+
+/** A summarized run's counts and what the board shows of it. */
+export interface RunSummaryCounts {
+  readonly itemCount: number;
+  readonly lastSequence: number;
+  readonly usage?: RunUsage;
+  readonly digest: RunDigest;
+}
 
 /** What the editor itself does to an approval (the daemon's side arrives as `approvalSettled` run events). */
 export type ApprovalChange =

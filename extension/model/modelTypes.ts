@@ -8,6 +8,7 @@ import type { ProtocolName } from '../protocol/protocolNames';
 import type { Panel } from '../protocol/panels';
 import type { RunUsage } from '../protocol/runUsage';
 import type { ApprovalKey, RunKey } from './runKeys';
+import { PersistentMap } from './persistentMap';
 
 export type { Panel, RunUsage };
 
@@ -126,6 +127,19 @@ export interface RunInfo {
   /** Number of items in the transcript. */
   readonly itemCount: number;
   readonly workspaceRoots?: readonly string[];
+  /**
+   * Present while the run's transcript is not in memory (issue #25 §2): a finished run comes back from its index
+   * summary at connect and is replayed when it is opened (runHistory.ts); this is what the board shows meanwhile.
+   */
+  readonly unloaded?: RunDigest;
+}
+
+/** What the board shows of a run whose transcript is not loaded (the rest is in RunInfo's own fields). */
+export interface RunDigest {
+  /** The last line of its output when it was summarized. */
+  readonly lastLine?: string;
+  /** `+N −M` of its change set, when it had one. */
+  readonly changes?: { readonly added: number; readonly removed: number };
 }
 
 export interface ApprovalInfo {
@@ -186,10 +200,10 @@ export interface ModelState {
 }
 
 export const emptyModelState: ModelState = {
-  connections: new Map(),
-  runs: new Map(),
-  approvals: new Map(),
-  changeSets: new Map(),
+  connections: PersistentMap.empty(),
+  runs: PersistentMap.empty(),
+  approvals: PersistentMap.empty(),
+  changeSets: PersistentMap.empty(),
 };
 
 // The drivers still import the key builders from here; the format is runKeys.ts's.

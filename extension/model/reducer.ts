@@ -1,7 +1,9 @@
 /**
  * The one reducer: `reduce(state, action, now)` returns the next model state and the transcript patches the action
- * produced. Pure: no I/O, no clocks (the caller passes `now`), no mutation of its inputs. Run-level state is copied
- * shallowly (cost O(runs), independent of transcript length); transcripts change only through the patches.
+ * produced. Pure: no I/O, no clocks (the caller passes `now`), no mutation of its inputs. The tables are persistent
+ * maps (persistentMap.ts): changing one run copies one path of a trie, never the table, so an action costs the same
+ * with 10 runs loaded or 1,000 (a replay is linear in the records replayed, issue #25); transcripts change only
+ * through the patches.
  */
 import type { TranscriptPatch } from '../protocol/transcriptTypes';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
@@ -13,6 +15,8 @@ import type { RunEventResult } from './runEditor';
 import { RunEditor } from './runEditor';
 import { restoredApprovals, restoredRun } from './runCheckpoint';
 import { endToolsOnTerminal, reduceRunEvent } from './runEventReducer';
+import { PersistentMap } from './persistentMap';
+import { loadingRun, newRun, releasedRun, summarizedRun } from './runResidency';
 
 export interface RunPatch {
   readonly runKey: string;
@@ -29,9 +33,18 @@ export interface ReduceResult {
 const unchanged = (state: ModelState): ReduceResult => ({ state, patches: [], changed: false });
 
 function withRun(state: ModelState, run: RunInfo): ModelState {
-  const runs = new Map(state.runs);
-  runs.set(run.key, run);
-  return { ...state, runs };
+  return { ...state, runs: PersistentMap.from(state.runs).set(run.key, run) };
+}
+
+/** The entries of `map` that `keep` accepts (a new table: used where a whole connection or run goes). */
+function filtered<V>(map: ReadonlyMap<string, V>, keep: (key: string, value: V) => boolean): PersistentMap<string, V> {
+  let out = PersistentMap.from(map);
+  for (const [key, value] of map) {
+    if (!keep(key, value)) {
+      out = out.delete(key);
+    }
+  }
+  return out;
 }
 
 /**
@@ -49,24 +62,7 @@ function sameFields(run: RunInfo, fields: RunFields): boolean {
 }
 
 function withConnection(state: ModelState, connection: ConnectionInfo): ModelState {
-  const connections = new Map(state.connections);
-  connections.set(connection.id, connection);
-  return { ...state, connections };
-}
-
-function newRun(connectionId: string, runId: string, now: number): RunInfo {
-  return {
-    key: runKeyOf(connectionId, runId),
-    connectionId,
-    runId,
-    title: runId,
-    state: 'starting',
-    createdAt: now,
-    lastSequence: 0,
-    pendingApprovals: [],
-    openTools: new Map(),
-    itemCount: 0,
-  };
+  return { ...state, connections: PersistentMap.from(state.connections).set(connection.id, connection) };
 }
 
 export function reduce(state: ModelState, action: ModelAction, now: number): ReduceResult {
@@ -82,11 +78,10 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
       if (!state.connections.has(action.connectionId)) {
         return unchanged(state);
       }
-      const connections = new Map(state.connections);
-      connections.delete(action.connectionId);
-      const runs = new Map([...state.runs].filter(([, r]) => r.connectionId !== action.connectionId));
-      const approvals = new Map([...state.approvals].filter(([, a]) => runs.has(a.runKey)));
-      const changeSets = new Map([...state.changeSets].filter(([k]) => runs.has(k)));
+      const connections = PersistentMap.from(state.connections).delete(action.connectionId);
+      const runs = filtered(state.runs, (_, r) => r.connectionId !== action.connectionId);
+      const approvals = filtered(state.approvals, (_, a) => runs.has(a.runKey));
+      const changeSets = filtered(state.changeSets, (k) => runs.has(k));
       return { state: { connections, runs, approvals, changeSets }, patches: [], changed: true };
     }
     case 'connectionState': {
@@ -131,18 +126,18 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
       if (!state.runs.has(action.runKey)) {
         return unchanged(state);
       }
-      const runs = new Map(state.runs);
-      runs.delete(action.runKey);
-      const approvals = new Map([...state.approvals].filter(([, a]) => a.runKey !== action.runKey));
-      const changeSets = new Map(state.changeSets);
-      changeSets.delete(action.runKey);
+      const runs = PersistentMap.from(state.runs).delete(action.runKey);
+      // Settled approvals are on no list of the run: a removal is rare (a person's act), a scan is fine here.
+      const approvals = filtered(state.approvals, (_, a) => a.runKey !== action.runKey);
+      const changeSets = PersistentMap.from(state.changeSets).delete(action.runKey);
       return { state: { ...state, runs, approvals, changeSets }, patches: [], changed: true };
     }
     case 'runRestored': {
       const key = runKeyOf(action.connectionId, action.runId);
-      const approvals = new Map([...state.approvals].filter(([, a]) => a.runKey !== key));
+      // A run restored for the first time has no approvals to drop: no scan of every run's approvals per restore.
+      let approvals = state.runs.has(key) ? filtered(state.approvals, (_, a) => a.runKey !== key) : PersistentMap.from(state.approvals);
       for (const approval of restoredApprovals(key, action.checkpoint.approvals)) {
-        approvals.set(approval.key, approval);
+        approvals = approvals.set(approval.key, approval);
       }
       // The transcript is the store's to install (RunStore.dispatch): no patches for items restored whole.
       const run = restoredRun(action.connectionId, action.runId, key, action.checkpoint.run);
@@ -195,9 +190,27 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
       applyApprovalChange(ed, approval, action.change);
       return mergeRunResult(state, run, [], ed);
     }
+    case 'runSummarized': {
+      if (state.runs.has(runKeyOf(action.connectionId, action.runId))) {
+        return unchanged(state); // already shown (live, or loaded): a summary never replaces a transcript
+      }
+      return { state: withRun(state, summarizedRun(action.connectionId, action.runId, action.fields, action.summary, now)), patches: [], changed: true };
+    }
+    case 'runLoading': {
+      const run = state.runs.get(action.runKey);
+      return run?.unloaded ? { state: withRun(state, loadingRun(run)), patches: [], changed: true } : unchanged(state);
+    }
+    case 'runReleased': {
+      const run = state.runs.get(action.runKey);
+      if (!run || run.unloaded || run.pendingApprovals.length > 0) {
+        return unchanged(state); // a run waiting for a person keeps its transcript
+      }
+      // Its settled approvals are transcript rows: they go with it (a replay brings them back).
+      const approvals = filtered(state.approvals, (_, a) => a.runKey !== action.runKey);
+      return { state: { ...withRun(state, releasedRun(run, action.digest)), approvals }, patches: [], changed: true };
+    }
     case 'changeSet': {
-      const changeSets = new Map(state.changeSets);
-      changeSets.set(action.changeSet.runKey, action.changeSet);
+      const changeSets = PersistentMap.from(state.changeSets).set(action.changeSet.runKey, action.changeSet);
       return { state: { ...state, changeSets }, patches: [], changed: true };
     }
     default: {
@@ -261,9 +274,9 @@ function mergeRunResult(state: ModelState, before: RunInfo, leading: RunPatch[],
   // of chunks does not copy the run table for each one.
   let next = result.run === before ? state : withRun(state, result.run);
   if (result.approvals.length > 0) {
-    const approvals = new Map(next.approvals);
+    let approvals = PersistentMap.from(next.approvals);
     for (const approval of result.approvals) {
-      approvals.set(approval.key, approval);
+      approvals = approvals.set(approval.key, approval);
     }
     next = { ...next, approvals };
   }

@@ -9,3 +9,13 @@ import type { RunInfo } from './modelTypes';
 export function openToolCallIds(run: RunInfo | undefined): readonly string[] {
   return run ? [...run.openTools.keys()] : [];
 }
+
+/** How many items the run's transcript holds (counted while unloaded too: the summary keeps it). */
+export function itemCountOf(run: RunInfo): number {
+  return run.itemCount;
+}
+
+/** Whether the run holds nothing yet: no item, no daemon sequence (a run about to be replayed is such a run). */
+export function isEmptyRun(run: RunInfo): boolean {
+  return run.itemCount === 0 && run.lastSequence === 0;
+}

@@ -50,7 +50,8 @@ export class RunStore {
   }
 
   dispatch(action: ModelAction): void {
-    const result = reduce(this.current, action, this.clock());
+    const before = this.current;
+    const result = reduce(before, action, this.clock());
     this.current = result.state;
     if (action.type === 'runRestored') {
       // Restored whole, not item by item (model/runCheckpoint.ts); a view of the run starts from a snapshot.
@@ -73,6 +74,9 @@ export class RunStore {
         // A reducer bug must not take the extension down; it is logged and the view can resync from a snapshot.
         this.onError(error);
       }
+    }
+    if ((action.type === 'runLoading' || action.type === 'runReleased') && result.state !== before) {
+      this.transcripts.delete(action.runKey); // a replay starts it anew; a released run has none
     }
     if (action.type === 'runRemoved' || action.type === 'connectionRemoved') {
       for (const key of [...this.transcripts.keys()]) {

@@ -8,10 +8,11 @@
  * (drivers/kit/journalRecords.ts): this file knows lines of JSON, not their shape.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { removeCheckpointFile } from './runCheckpointFile';
 
 export interface StoredRun {
   readonly runId: string;
@@ -23,6 +24,11 @@ export interface StoredRun {
   readonly workspaceRoots?: readonly string[];
   /** Driver-specific extras (JSON-safe). */
   readonly extra?: Readonly<Record<string, unknown>>;
+  /**
+   * What the board and the tree show of the run without its transcript (issue #25 §2), as the kit last saw it
+   * (drivers/kit/runSummaries.ts knows its shape; here it is JSON). Absent in an index written before 0.4.
+   */
+  readonly summary?: unknown;
 }
 
 /** One line of a run's file: its JSON value, or a line that is not JSON (`torn`: the last line, cut by a crash). */
@@ -55,6 +61,8 @@ export class RunJournal {
   private index = new Map<string, StoredRun>();
   private indexLoaded = false;
   private indexWrite: Promise<void> = Promise.resolve();
+  /** A write of the index is queued and has not taken its snapshot yet: later saves ride along with it. */
+  private indexWriteQueued = false;
   private closed = false;
 
   /** `dir` is private to one connection profile. */
@@ -93,9 +101,48 @@ export class RunJournal {
     }
   }
 
+  /**
+   * Deletes everything stored of the run: its index entry, its journal and its checkpoint (Remove Run). Waits for
+   * the run's queued writes first, so no append re-creates the file behind the delete.
+   */
+  async removeRun(runId: string): Promise<void> {
+    await this.flush();
+    const handle = this.handles.get(runId);
+    this.handles.delete(runId);
+    await handle?.close().catch(() => undefined);
+    this.sizes.delete(runId);
+    this.queues.delete(runId);
+    await this.forgetRun(runId);
+    await rm(this.fileOf(runId), { force: true });
+    await removeCheckpointFile(this.dir, runId);
+  }
+
+  /** The bytes of the run's journal on disk (0 when it has none): what retention by size counts. */
+  async journalBytes(runId: string): Promise<number> {
+    try {
+      const handle = await open(this.fileOf(runId), 'r');
+      try {
+        return (await handle.stat()).size;
+      } finally {
+        await handle.close().catch(() => undefined);
+      }
+    } catch {
+      return 0;
+    }
+  }
+
+  /**
+   * Rewrites the index. Coalesced: saves made while a write is queued share it (its snapshot is taken when it
+   * starts), so saving every run's summary at close writes the file once or twice, not once per run.
+   */
   private writeIndex(): Promise<void> {
-    const snapshot = JSON.stringify([...this.index.values()]);
+    if (this.indexWriteQueued) {
+      return this.indexWrite;
+    }
+    this.indexWriteQueued = true;
     this.indexWrite = this.indexWrite.catch(() => undefined).then(async () => {
+      this.indexWriteQueued = false;
+      const snapshot = JSON.stringify([...this.index.values()]);
       await mkdir(this.dir, { recursive: true });
       const tmp = join(this.dir, `runs.json.${process.pid}.tmp`);
       await writeFile(tmp, snapshot);

@@ -11,6 +11,8 @@ import * as vscode from 'vscode';
 import type { ConnectionProfile } from '../protocol/connectionProfile';
 import type { MergedProfiles } from '../drivers/profileTrust/profileSources';
 import { mergeProfileSources } from '../drivers/profileTrust/profileSources';
+import { DEFAULT_RETENTION } from '../drivers/kit/runRetention';
+import type { HistoryRetention } from '../drivers/kit/runRetention';
 
 export type ApprovalNotificationMode = 'always' | 'statusBarOnly' | 'modal';
 
@@ -53,4 +55,12 @@ export function traceFile(): string | undefined {
 /** Whether approval rules stored in this workspace are offered and used: the user's setting only. */
 export function workspaceRulesAllowedByUser(): boolean {
   return userSetting('approvals.allowWorkspaceRules', false, isBoolean);
+}
+
+/** Which finished runs stay on the board (`agentSwitchboard.history.*`; 0 = no limit). Read at each connect. */
+export function historyRetention(): HistoryRetention {
+  const days = section().get<unknown>('history.keepDays', DEFAULT_RETENTION.keepDays);
+  const runs = section().get<unknown>('history.keepRuns', DEFAULT_RETENTION.keepRuns);
+  const limit = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback);
+  return { keepDays: limit(days, DEFAULT_RETENTION.keepDays), keepRuns: limit(runs, DEFAULT_RETENTION.keepRuns) };
 }

@@ -176,6 +176,9 @@ export function agencyProxyRestorePolicy(books: AgencyProxyBooks, hooks: AgencyP
     },
     // Replaying terminal events must not touch the daemon; the stored state is the last one we knew.
     state: 'as indexed',
+    // Not `lazy` yet (issue #25 §2): `open` restores the run's ownership and provider session from its index entry,
+    // which continuing a lost run needs at connect, and the reload tests expect finished transcripts loaded. Splitting
+    // `open` into an index-only part run at connect is what it takes to turn it on.
     legacy: (stored) => legacyAgencyProxyDecoder(stored.runId),
     record: (runId, input) => {
       if ('event' in input) {

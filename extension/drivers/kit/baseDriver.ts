@@ -13,6 +13,7 @@
 import { DisposableStore } from '../../base/emitter';
 import type { ProtocolName } from '../../model/modelTypes';
 import type { DriverContext } from '../connectionManager';
+import type { DriverHistory } from '../driver';
 import { ConnectionScope } from './connectionScope';
 import { DriverRuns } from './driverRuns';
 import { DriverError, errorText } from './errors';
@@ -117,6 +118,11 @@ export abstract class BaseDriver<C = never> {
   /** The open connection's scope, if a connection is open (or being opened). */
   protected get connection(): ConnectionScope | undefined {
     return this.current;
+  }
+
+  /** The connection's stored runs, for the UI: the door does the work (runs shown from summaries, removal). */
+  get history(): DriverHistory {
+    return this.runs;
   }
 
   /** Expires one approval of the run, through the door (the gate's call when a decision could not be delivered). */

@@ -14,6 +14,7 @@
  */
 import type { ModelState } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/modelTypes';
+import { isEmptyRun } from '../../model/runQueries';
 import type { ModelAction } from '../../model/modelActions';
 import { captureRun } from '../../model/runCheckpoint';
 import type { RunCheckpointModel } from '../../model/runCheckpoint';
@@ -104,7 +105,9 @@ export class RunCheckpoints {
    * to replay on from, or 0 (nothing restored: replay it whole).
    */
   async restore(runId: string): Promise<number> {
-    if (!this.enabled || this.o.source.state.runs.has(runKeyOf(this.o.connectionId, runId))) {
+    // Not over a run already shown; one being opened from its summary is empty (runLoading) and may be restored.
+    const shown = this.o.source.state.runs.get(runKeyOf(this.o.connectionId, runId));
+    if (!this.enabled || (shown !== undefined && !isEmptyRun(shown))) {
       return 0;
     }
     let loaded: { header: CheckpointHeader; model: RunCheckpointModel; transcript: Transcript } | undefined;
@@ -125,6 +128,11 @@ export class RunCheckpoints {
     this.o.source.dispatch({ type: 'runRestored', connectionId: this.o.connectionId, runId, checkpoint: model, transcript });
     this.counts.set(runId, { records: header.records, since: 0, lastAt: 0 });
     return header.bytes;
+  }
+
+  /** The run was removed: nothing more is due for it. */
+  forget(runId: string): void {
+    this.counts.delete(runId);
   }
 
   /** Writes every checkpoint that is due now (`all`: every run with records since its last, as at close). */

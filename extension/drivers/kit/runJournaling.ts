@@ -16,7 +16,8 @@ import type { DriverContext } from '../connectionManager';
 import type { DriverRuns } from './driverRuns';
 import type { RunInput } from './journalRecords';
 import { RunRecorder } from './runRecorder';
-import type { LegacyDecoder } from './runRecorder';
+import type { LegacyDecoder, ReplayHandlers } from './runRecorder';
+import { coldSummaryOf, summaryCountsOf } from './runSummaries';
 import type { CheckpointBooks } from './runCheckpoints';
 
 /** A journaling driver's terms: its resume records and the books a run checkpoint must carry for it. */
@@ -49,6 +50,12 @@ export interface RestorePolicy<C> {
   record?(runId: string, input: RunInput<C>): void;
   /** After the run's records: what the reload ended (journaled), and anything else the driver rebuilds. */
   restored?(stored: StoredRun, run: RunInfo): RestoredRun | void | Promise<RestoredRun | void>;
+  /**
+   * Finished runs with a summary in the index come back from it alone, their transcript replayed when the run is
+   * opened (issue #25 §2; runSummaries.ts says which runs). For such a run `open`, `legacy`, `record` and `restored`
+   * run at that moment, not at connect: only for a driver that needs nothing of a finished run's books before.
+   */
+  readonly lazy?: boolean;
 }
 
 /** What a reload ended for a restored run. */
@@ -92,12 +99,32 @@ export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' |
 }
 
 /** Replays every stored run through the door (see the file comment). */
-export async function replayRuns<C>(recorder: RunRecorder<C>, runs: DriverRuns<C>, ctx: Pick<DriverContext, 'store' | 'log'>, terms: JournalTerms<C>, policy: RestorePolicy<C>): Promise<void> {
-  await recorder.replay({
+export async function replayRuns<C>(recorder: RunRecorder<C>, handlers: ReplayHandlers<C>): Promise<void> {
+  await recorder.replay(handlers);
+}
+
+/**
+ * The handlers a replay runs a driver's stored runs through — at connect, and again when a run shown from its
+ * summary is opened (DriverRuns.load).
+ */
+export function replayHandlersOf<C>(runs: DriverRuns<C>, ctx: Pick<DriverContext, 'store' | 'log'>, terms: JournalTerms<C>, policy: RestorePolicy<C>, hidden: (stored: StoredRun) => boolean = () => false): ReplayHandlers<C> {
+  return {
     open: (stored) => (policy.open(stored) ? restoredFieldsOf(stored) : undefined),
     ...(policy.legacy ? { legacy: (stored: StoredRun) => policy.legacy!(stored) } : {}),
     ...(policy.record ? { record: (runId: string, input: RunInput<C>) => policy.record!(runId, input) } : {}),
     ...(terms.books !== 'none' ? { books: terms.books } : {}),
+    ...(policy.lazy
+      ? {
+          summarized: (stored: StoredRun) => {
+            const summary = coldSummaryOf(stored);
+            if (summary === undefined) {
+              return undefined;
+            }
+            // An archived run (retention) is summarized into nothing: it stays on disk, searchable, out of the model.
+            return hidden(stored) ? 'archived' : { fields: restoredFieldsOf(stored), counts: summaryCountsOf(summary) };
+          },
+        }
+      : {}),
     close: async (stored) => {
       if (policy.state === 'as indexed') {
         // Shown, not journaled: it is what the index says, every time this run is replayed.
@@ -112,5 +139,5 @@ export async function replayRuns<C>(recorder: RunRecorder<C>, runs: DriverRuns<C
         await runs.fields(stored.runId, ended.fields);
       }
     },
-  });
+  };
 }

@@ -11,7 +11,7 @@
  * neither is skipped and counted; a torn last line (crash mid-append) is ignored.
  */
 import type * as z from 'zod/mini';
-import type { ModelAction, RunEvent, RunFields } from '../../model/modelActions';
+import type { ModelAction, RunEvent, RunFields, RunSummaryCounts } from '../../model/modelActions';
 import { runKeyOf } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import { RunJournal } from '../../storage/runJournal';
@@ -62,6 +62,12 @@ export interface ReplayHandlers<C> {
    * `books` its runs are always replayed whole. A driver without `record` needs none.
    */
   books?: CheckpointBooks;
+  /**
+   * What a stored run shows without its transcript, when it may come back that way (runSummaries.ts): the replay
+   * then dispatches `runSummarized` and reads nothing else of it, and none of the handlers above run for it until
+   * `replayRun` loads it. Undefined: replayed now.
+   */
+  summarized?(stored: StoredRun): { readonly fields: RunFields; readonly counts: RunSummaryCounts } | 'archived' | undefined;
 }
 
 /** What a replay found (a driver may log it; skipped lines are already reported through `warn`). */
@@ -74,7 +80,13 @@ export interface ReplayStats {
   readonly torn: number;
   /** Runs put back from a checkpoint (`records` then counts only the lines after it). */
   readonly checkpoints: number;
+  /** Runs shown from their summary, their journal not read. */
+  readonly summarized: number;
+  /** Finished runs past the retention setting: left on disk, out of the model (Search Run History finds them). */
+  readonly archived: number;
 }
+
+type MutableStats = { -readonly [K in keyof ReplayStats]: ReplayStats[K] };
 
 /** One connection's journal: records model inputs as they are folded, and replays them after a reload. */
 export class RunRecorder<C = never> {
@@ -152,59 +164,100 @@ export class RunRecorder<C = never> {
     }
   }
 
+  /**
+   * Replays one stored run now (one shown from its summary is opened): it starts empty (`runLoading`), then comes
+   * back as a connect would have brought it — checkpoint, journal, the driver's handlers. Views hear of it once.
+   */
+  async replayRun(stored: StoredRun, handlers: ReplayHandlers<C>): Promise<void> {
+    const release = this.options.store.holdChanges?.();
+    try {
+      this.options.store.dispatch({ type: 'runLoading', runKey: runKeyOf(this.options.connectionId, stored.runId) });
+      await this.replayStored(stored, handlers, { runs: 0, records: 0, invalid: 0, torn: 0, checkpoints: 0, summarized: 0, archived: 0 });
+    } finally {
+      release?.();
+    }
+  }
+
+  /** Deletes the run's journal, checkpoint and index entry (Remove Run); it must be out of the model already. */
+  async removeRun(runId: string): Promise<void> {
+    this.checkpoints?.forget(runId);
+    await this.checkpoints?.settled();
+    await this.journal.removeRun(runId);
+  }
+
+  /** The bytes of a run's journal (retention by size). */
+  journalBytes(runId: string): Promise<number> {
+    return this.journal.journalBytes(runId);
+  }
+
   private async replayRuns(handlers: ReplayHandlers<C>): Promise<ReplayStats> {
-    const stats = { runs: 0, records: 0, invalid: 0, torn: 0, checkpoints: 0 };
+    const stats: MutableStats = { runs: 0, records: 0, invalid: 0, torn: 0, checkpoints: 0, summarized: 0, archived: 0 };
     if (!handlers.record || handlers.books) {
       this.checkpoints?.enable(handlers.books);
     }
     for (const stored of await this.journal.loadRuns()) {
-      const fields = handlers.open(stored);
-      if (fields === undefined) {
+      const summarized = handlers.summarized?.(stored);
+      if (summarized === 'archived') {
+        stats.archived += 1;
         continue;
       }
-      stats.runs += 1;
-      // From its checkpoint and the lines after it, or from the start.
-      const from = (await this.checkpoints?.restore(stored.runId)) ?? 0;
-      if (from > 0) {
-        stats.checkpoints += 1;
-      } else {
-        this.options.store.dispatch({ type: 'runUpserted', connectionId: this.options.connectionId, runId: stored.runId, fields });
+      if (summarized !== undefined) {
+        // Its journal is not read now: opening the run replays it (replayRun).
+        this.options.store.dispatch({ type: 'runSummarized', connectionId: this.options.connectionId, runId: stored.runId, fields: summarized.fields, summary: summarized.counts });
+        stats.summarized += 1;
+        continue;
       }
-      const legacy = handlers.legacy?.(stored);
-      let invalid = 0;
-      let records = 0;
-      await this.journal.readLines(stored.runId, (line) => {
-        if (!line.ok) {
-          stats.torn += line.torn ? 1 : 0;
-          invalid += line.torn ? 0 : 1;
-          return;
-        }
-        const candidates = isCurrentRecord(line.value) ? [line.value] : legacy?.(line.value)?.map((input) => diskRecordOf(input as RunInput<C>));
-        if (candidates === undefined) {
-          invalid += 1;
-          return;
-        }
-        for (const candidate of candidates) {
-          const parsed = this.schema.safeParse(candidate);
-          if (!parsed.success) {
-            invalid += 1;
-            continue;
-          }
-          records += 1;
-          const input = runInputOf(parsed.data);
-          this.dispatch(stored.runId, input, true);
-          handlers.record?.(stored.runId, input);
-        }
-      }, from);
-      stats.records += records;
-      this.checkpoints?.note(stored.runId, records, true);
-      if (invalid > 0) {
-        stats.invalid += invalid;
-        this.options.warn?.(`Skipped ${invalid} unreadable journal line${invalid === 1 ? '' : 's'} of run ${stored.runId}.`);
-      }
-      await handlers.close?.(stored);
+      await this.replayStored(stored, handlers, stats);
     }
     return stats;
+  }
+
+  private async replayStored(stored: StoredRun, handlers: ReplayHandlers<C>, stats: MutableStats): Promise<void> {
+    const fields = handlers.open(stored);
+    if (fields === undefined) {
+      return;
+    }
+    stats.runs += 1;
+    // From its checkpoint and the lines after it, or from the start.
+    const from = (await this.checkpoints?.restore(stored.runId)) ?? 0;
+    if (from > 0) {
+      stats.checkpoints += 1;
+    } else {
+      this.options.store.dispatch({ type: 'runUpserted', connectionId: this.options.connectionId, runId: stored.runId, fields });
+    }
+    const legacy = handlers.legacy?.(stored);
+    let invalid = 0;
+    let records = 0;
+    await this.journal.readLines(stored.runId, (line) => {
+      if (!line.ok) {
+        stats.torn += line.torn ? 1 : 0;
+        invalid += line.torn ? 0 : 1;
+        return;
+      }
+      const candidates = isCurrentRecord(line.value) ? [line.value] : legacy?.(line.value)?.map((input) => diskRecordOf(input as RunInput<C>));
+      if (candidates === undefined) {
+        invalid += 1;
+        return;
+      }
+      for (const candidate of candidates) {
+        const parsed = this.schema.safeParse(candidate);
+        if (!parsed.success) {
+          invalid += 1;
+          continue;
+        }
+        records += 1;
+        const input = runInputOf(parsed.data);
+        this.dispatch(stored.runId, input, true);
+        handlers.record?.(stored.runId, input);
+      }
+    }, from);
+    stats.records += records;
+    this.checkpoints?.note(stored.runId, records, true);
+    if (invalid > 0) {
+      stats.invalid += invalid;
+      this.options.warn?.(`Skipped ${invalid} unreadable journal line${invalid === 1 ? '' : 's'} of run ${stored.runId}.`);
+    }
+    await handlers.close?.(stored);
   }
 
   /** The daemon sequences a run's journal holds, in order (a folded record counts each of its own). */

@@ -55,8 +55,9 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   ) {
     super();
     this.sources = {
-      lastLine: (runKey) => lastOutputLine(store.transcript(runKey)),
-      changeStats: (runKey) => changeStatsOf(store.state.changeSets.get(runKey)),
+      // A run shown from its summary (not loaded) has no transcript or change set in memory: its digest says them.
+      lastLine: (runKey) => store.state.runs.get(runKey)?.unloaded?.lastLine ?? lastOutputLine(store.transcript(runKey)),
+      changeStats: (runKey) => changeStatsOf(store.state.changeSets.get(runKey)) ?? store.state.runs.get(runKey)?.unloaded?.changes,
       questions: (runKey) => questions.count(runKey),
     };
     this._register(questions.onDidChange(() => this.schedule()));

@@ -17,6 +17,7 @@ import { renderWebviewHtml } from '../webviewHtml';
 import { PatchCoalescer } from './patchCoalescer';
 import { answerViewRequest } from './viewRequests';
 import type { ViewRequest } from './viewRequests';
+import type { RunResidency } from '../runResidency';
 
 /** A webview request the command layer carries out; each names the run it acts on. */
 export type TranscriptActionMessage = Exclude<WebviewToHost, { type: 'ready' | 'resync' | 'draft' | 'range' | 'find' | 'locate' }>;
@@ -38,6 +39,8 @@ export interface SurfaceDeps {
   readonly actions: TranscriptActions;
   readonly drafts: DraftStore;
   readonly log: vscode.LogOutputChannel;
+  /** Loads a run shown from its summary when this surface shows it (runResidency.ts); absent in tests without it. */
+  readonly residency?: Pick<RunResidency, 'ensureLoaded' | 'isUnloaded'>;
 }
 
 export class TranscriptSurface extends Disposable {
@@ -187,6 +190,14 @@ export class TranscriptSurface extends Disposable {
       return;
     }
     const runKey = this.runKey;
+    if (runKey && this.deps.residency?.isUnloaded(runKey)) {
+      // Its transcript is on disk only: shown empty now, whole once it is replayed (a fresh snapshot then).
+      void this.deps.residency.ensureLoaded(runKey).then(() => {
+        if (this.runKey === runKey && !this.isDisposed) {
+          this.sendSnapshot();
+        }
+      });
+    }
     const run = this.summary(runKey);
     // The tail only (O(screen), whatever the run's length): the view asks for the rest as the user scrolls.
     const window = tailWindow(run && runKey ? this.deps.store.transcript(runKey) : undefined);

@@ -1,0 +1,192 @@
+/**
+ * History that costs nothing until it is opened (issue #25 §2): the real extension (bench/stubbedExtension.ts)
+ * activated on a global storage holding N finished AgencyProxy runs of RECORDS journal records each, as the extension
+ * leaves them — journals, the run index with each run's summary, and (for the first figure) checkpoints. Timed, wall
+ * clock: from `activate()` until every run is in the store and the connection's journal replay is over (the driver
+ * starts connecting only after it: BaseDriver.connect; the profile's socket answers nobody, so no daemon work is
+ * timed). N = 1,000 against N = 10, side by side in one process; the target is the ratio (≤ 1.2×), with and without
+ * checkpoints, and the extension host's heap after GC with 1,000 stored runs against 10.
+ *
+ * Set-up (untimed, once per process): each run's records are recorded through the kit's door (DriverRuns, one batch
+ * per run), its index entry saved with its summary and the door closed (which writes the checkpoints), as a driver does.
+ */
+import { mkdtempSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as z from 'zod/mini';
+import { DriverRuns } from '../extension/drivers/kit/driverRuns';
+import type { RunInput } from '../extension/drivers/kit/journalRecords';
+import { RunStore } from '../extension/model/runStore';
+import { safeFileName } from '../extension/storage/runJournal';
+import type { BenchRow } from './benchKit';
+import { collectGarbage, now, prng, prose } from './benchKit';
+import { StubbedExtension } from './stubbedExtension';
+
+const CONNECTION = 'agency-proxy:AgencyProxy';
+const RECORDS = 2_000;
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+/** The storage directories made, removed when the group's process exits. */
+const made: string[] = [];
+process.once('exit', () => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A storage directory with `runs` finished runs of `records` records each (see the file comment). */
+async function storedRuns(runs: number, records: number, checkpoints: boolean): Promise<string> {
+  const storageDir = mkdtempSync(join(tmpdir(), 'bench-history-'));
+  made.push(storageDir);
+  const store = new RunStore();
+  store.dispatch({ type: 'connectionAdded', connection: { id: CONNECTION, name: 'AgencyProxy', protocol: 'agency-proxy' } });
+  const door = new DriverRuns({ store, connectionId: CONNECTION, storageDir, log: quiet }, () => ({ cursor: z.never(), books: 'none' }));
+  // The door checkpoints and keeps summaries once it knows how its runs come back (an empty replay).
+  await door.replay({ open: () => true, state: 'as indexed', lazy: true });
+  const random = prng(25);
+  for (let r = 0; r < runs; r++) {
+    const runId = `run-${r}`;
+    await door.fields(runId, { title: `Stored run ${r}`, state: 'running', createdAt: Date.now() - (runs - r) * 1000 });
+    const inputs: RunInput[] = [];
+    for (let i = 1; i <= records; i++) {
+      // Prose streamed in deltas, a tool call and its result now and then: the mix a run's journal holds.
+      if (i % 50 === 0) {
+        inputs.push({ sequence: i, event: { kind: 'toolResult', callId: `t${i}`, ok: true, output: prose(random, 120) } });
+      } else if (i % 50 === 49) {
+        inputs.push({ sequence: i, event: { kind: 'toolCall', callId: `t${i + 1}`, name: 'read_file', input: { path: `src/file${i}.ts` } } });
+      } else {
+        inputs.push({ sequence: i, event: { kind: 'textDelta', text: prose(random, 60) } });
+      }
+    }
+    await door.record(runId, inputs);
+    await door.fields(runId, { state: 'completed' });
+    await door.saveRun(runId);
+  }
+  await door.close();
+  if (!checkpoints) {
+    const dir = join(storageDir, 'transcripts', safeFileName(CONNECTION));
+    for (const name of readdirSync(dir).filter((n) => n.endsWith('.ckpt'))) {
+      unlinkSync(join(dir, name));
+    }
+  }
+  return storageDir;
+}
+
+function heapMb(): number {
+  collectGarbage();
+  collectGarbage();
+  return process.memoryUsage().heapUsed / 1048576;
+}
+
+/**
+ * One extension home per process (its modules hold the first stub's `vscode`): each open moves a fixture into its
+ * storage directory and back afterwards (a rename).
+ */
+let home: { extension: StubbedExtension; storageDir: string } | undefined;
+
+/** Activates the extension on `fixture`; the time until its runs are back, and the heap then. */
+async function open(fixture: string, runs: number): Promise<Opened> {
+  if (!home) {
+    const root = mkdtempSync(join(tmpdir(), 'bench-history-home-'));
+    made.push(root);
+    // A socket nobody listens on: the driver replays its journal, then fails to connect and retries later.
+    const storageDir = join(root, 'storage');
+    home = { storageDir, extension: new StubbedExtension(storageDir, {
+      connections: [{ name: 'AgencyProxy', protocol: 'agency-proxy', socketPath: join(root, 'none.sock') }],
+      // Every stored run on the board (no retention): the worst case of an open.
+      'history.keepRuns': 0,
+      'history.keepDays': 0,
+    }) };
+  }
+  const { extension, storageDir } = home;
+  renameSync(fixture, storageDir);
+  try {
+    return await openHome(extension, runs);
+  } finally {
+    renameSync(storageDir, fixture);
+  }
+}
+
+async function openHome(extension: StubbedExtension, runs: number): Promise<Opened> {
+  const started = now();
+  const instance = await extension.activate();
+  const { store } = instance.hooks;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the ${runs} stored runs did not come back`)), 600_000);
+    const check = (): void => {
+      const kind = store.state.connections.get(CONNECTION)?.state.kind;
+      if (store.state.runs.size >= runs && kind !== undefined && kind !== 'idle') {
+        clearTimeout(timer);
+        subscription.dispose();
+        resolve();
+      }
+    };
+    const subscription = store.onDidChange(check);
+    check();
+  });
+  const ms = now() - started;
+  const heap = heapMb();
+  const shown = store.state.runs.size;
+  await instance.deactivate();
+  return { ms, heapMb: heap, shown };
+}
+
+interface Opened {
+  readonly ms: number;
+  readonly heapMb: number;
+  readonly shown: number;
+}
+
+/** The median open by time; the heap is the median heap. */
+function medianOpen(opened: readonly Opened[]): Opened {
+  const byTime = [...opened].sort((a, b) => a.ms - b.ms);
+  const byHeap = [...opened].sort((a, b) => a.heapMb - b.heapMb);
+  const middle = Math.floor(opened.length / 2);
+  return { ms: byTime[middle]!.ms, heapMb: byHeap[middle]!.heapMb, shown: byTime[middle]!.shown };
+}
+
+let fixtures: Promise<{ small: string; large: string; smallBare: string; largeBare: string }> | undefined;
+
+export async function benchHistoryOpen(large = 1_000, small = 10, records = RECORDS): Promise<BenchRow[]> {
+  fixtures ??= (async () => ({
+    small: await storedRuns(small, records, true),
+    large: await storedRuns(large, records, true),
+    smallBare: await storedRuns(small, records, false),
+    largeBare: await storedRuns(large, records, false),
+  }))();
+  const dirs = await fixtures;
+  await open(dirs.small, small); // the extension's modules load on the first activation: not timed
+  // Interleaved, three rounds, the median of each: a ratio of two opens measured under the same load.
+  const rounds = { smallOpen: [] as Opened[], largeOpen: [] as Opened[], smallBare: [] as Opened[], largeBare: [] as Opened[] };
+  for (let round = 0; round < 3; round++) {
+    rounds.smallOpen.push(await open(dirs.small, small));
+    rounds.largeOpen.push(await open(dirs.large, large));
+    rounds.smallBare.push(await open(dirs.smallBare, small));
+    rounds.largeBare.push(await open(dirs.largeBare, large));
+  }
+  const smallOpen = medianOpen(rounds.smallOpen);
+  const largeOpen = medianOpen(rounds.largeOpen);
+  const smallBare = medianOpen(rounds.smallBare);
+  const largeBare = medianOpen(rounds.largeBare);
+  const row = (id: string, what: string, a: { ms: number; shown: number }, b: { ms: number; shown: number }): BenchRow => ({
+    id,
+    name: `Open with ${large.toLocaleString('en-US')} stored finished runs of ${records.toLocaleString('en-US')} records vs ${small}, ${what}`,
+    value: b.ms,
+    unit: 'ms',
+    baseline: { label: `${small} stored runs`, value: a.ms, unit: 'ms' },
+    ratio: b.ms / a.ms,
+    target: '≤ 1.2×',
+    met: b.ms / a.ms <= 1.2,
+    note: `${b.shown} and ${a.shown} runs shown (from their summaries; transcripts load when opened)`,
+  });
+  return [
+    row('history.open', 'with checkpoints', smallOpen, largeOpen),
+    row('history.openNoCheckpoints', 'without checkpoints', smallBare, largeBare),
+    {
+      id: 'history.heap',
+      name: `Extension-host heap after opening ${large.toLocaleString('en-US')} stored runs vs ${small} (after GC)`,
+      value: largeOpen.heapMb,
+      unit: 'MB',
+      baseline: { label: `${small} stored runs`, value: smallOpen.heapMb, unit: 'MB' },
+      ratio: largeOpen.heapMb / smallOpen.heapMb,
+      target: '≤ 1.2×',
+      met: largeOpen.heapMb / smallOpen.heapMb <= 1.2,
+      note: `+${(largeOpen.heapMb - smallOpen.heapMb).toFixed(1)} MB for ${large - small} more runs`,
+    },
+  ];
+}

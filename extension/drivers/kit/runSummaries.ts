@@ -1,0 +1,100 @@
+/**
+ * A run's summary in the run index (issue #25 §2): what the board and the tree show of a finished run — its counts,
+ * usage, last line and change stats — so that at connect a finished run comes back from its index entry alone, and
+ * its journal is read only when someone opens it (driverRuns.ts `load`). Written with every `saveRun` and, at
+ * close, for every loaded run of the connection (one coalesced index write). Read back leniently: a summary that does
+ * not parse is ignored and the run is replayed whole, as before summaries existed.
+ */
+import * as z from 'zod/mini';
+import type { RunSummaryCounts } from '../../model/modelActions';
+import type { ChangeSetInfo, RunDigest, RunInfo } from '../../model/modelTypes';
+import type { TranscriptTail } from '../../model/lastOutputLine';
+import { lastOutputLine } from '../../model/lastOutputLine';
+import { itemCountOf } from '../../model/runQueries';
+import { runUsageSchema } from '../../protocol/runUsage';
+import { isTerminalRunState } from '../../protocol/transcriptTypes';
+import type { StoredRun } from '../../storage/runJournal';
+import { storedStateOf } from './runJournaling';
+
+const storedSummarySchema = z.object({
+  v: z.literal(1),
+  /** Transcript items (the run's item count). */
+  items: z.int().check(z.nonnegative()),
+  lastSequence: z.number().check(z.nonnegative()),
+  /** Approvals that waited for a person when it was saved: such a run is always loaded whole. */
+  pendingApprovals: z.int().check(z.nonnegative()),
+  lastLine: z.optional(z.string()),
+  changes: z.optional(z.object({ added: z.int(), removed: z.int() })),
+  usage: z.optional(runUsageSchema),
+  /** When the run last had a new item or sequence, as far as the summaries saw (ms): what retention ages it by. */
+  activeAt: z.number(),
+});
+export type StoredSummary = z.infer<typeof storedSummarySchema>;
+
+/** The summary of a run as the model holds it now (its transcript, when loaded, gives the last line). */
+export function summaryOf(run: RunInfo, transcript: TranscriptTail | undefined, changeSet: ChangeSetInfo | undefined, now: number, previous?: StoredSummary): StoredSummary {
+  // Saving again (every close saves every loaded run's) does not make a run younger: only new items or events do.
+  const same = previous !== undefined && previous.items === itemCountOf(run) && previous.lastSequence === run.lastSequence;
+  const lastLine = transcript ? lastOutputLine(transcript) : run.unloaded?.lastLine;
+  const changes = changeSet ? changeLineCounts(changeSet) : run.unloaded?.changes;
+  return {
+    v: 1,
+    items: itemCountOf(run),
+    lastSequence: run.lastSequence,
+    pendingApprovals: run.pendingApprovals.length,
+    ...(lastLine !== undefined ? { lastLine } : {}),
+    ...(changes !== undefined ? { changes } : {}),
+    ...(run.usage !== undefined ? { usage: run.usage } : {}),
+    activeAt: same ? previous.activeAt : now,
+  };
+}
+
+/** The index entry's summary, when it has one this code reads. */
+export function storedSummaryOf(stored: StoredRun): StoredSummary | undefined {
+  const parsed = storedSummarySchema.safeParse(stored.summary);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * The summary a stored run may come back from without its transcript: a finished run (its index says so) with
+ * nothing waiting for a person. Anything else — live, waiting, or no readable summary — is replayed at connect.
+ */
+export function coldSummaryOf(stored: StoredRun): StoredSummary | undefined {
+  const summary = storedSummaryOf(stored);
+  return summary && summary.pendingApprovals === 0 && isTerminalRunState(storedStateOf(stored)) ? summary : undefined;
+}
+
+/** The model's counts of a summarized run. */
+export function summaryCountsOf(summary: StoredSummary): RunSummaryCounts {
+  return { itemCount: summary.items, lastSequence: summary.lastSequence, ...(summary.usage ? { usage: summary.usage } : {}), digest: digestOf(summary) };
+}
+
+/** What the board shows of an unloaded run. */
+export function digestOf(summary: Pick<StoredSummary, 'lastLine' | 'changes'>): RunDigest {
+  return { ...(summary.lastLine !== undefined ? { lastLine: summary.lastLine } : {}), ...(summary.changes ? { changes: summary.changes } : {}) };
+}
+
+/**
+ * `+N −M` of a ready change set: the `+`/`-` lines inside its hunks. The board counts the same lines from the parsed
+ * patch (ui/board/boardChangeStats.ts); the kit may not import the UI, and this needs no parse.
+ */
+export function changeLineCounts(changeSet: ChangeSetInfo): { added: number; removed: number } | undefined {
+  if (changeSet.status !== 'ready' || changeSet.patch === undefined) {
+    return undefined;
+  }
+  let added = 0;
+  let removed = 0;
+  let inHunk = false;
+  for (const line of changeSet.patch.split('\n')) {
+    if (line.startsWith('@@')) {
+      inHunk = true;
+    } else if (line.startsWith('diff ')) {
+      inHunk = false;
+    } else if (inHunk && line.startsWith('+')) {
+      added += 1;
+    } else if (inHunk && line.startsWith('-')) {
+      removed += 1;
+    }
+  }
+  return { added, removed };
+}

@@ -1,0 +1,147 @@
+/**
+ * Run history (issue #25 §2): *Remove Run* (board row, palette), *Clear Finished Runs…* (palette, the board's title
+ * menu) and *Search Run History…* (palette, the board's title menu): a pick over the archived runs' summaries —
+ * finished runs past the `agentSwitchboard.history.*` limits, kept on disk but not on the board — that opens one.
+ *
+ * Removal deletes what this editor stored of the run: its journal, checkpoint and index entry (the driver's
+ * `history.remove`), its composer draft, and the remembered selection of it. A run that is not finished is refused,
+ * and the message says why: its daemon may still be writing it, and this editor would record it again.
+ */
+import * as vscode from 'vscode';
+import type { DriverHistory } from '../../drivers/driver';
+import type { RunInfo } from '../../model/modelTypes';
+import { runKeyOf } from '../../model/runKeys';
+import { isTerminalRunState } from '../../protocol/transcriptTypes';
+import type { StoredRun } from '../../storage/runJournal';
+import type { DraftStore } from '../draftStore';
+import type { CommandContext } from './commandContext';
+import { errorText, runKeyOfTarget } from './commandContext';
+import { pickRun } from './pickers';
+
+/** What removal tells the person when a run is not finished. */
+export const NOT_FINISHED_TEXT = 'is not finished: its daemon may still be writing it. Stop or end it first, then remove it.';
+
+interface ArchivedRun {
+  readonly connectionId: string;
+  readonly connectionName: string;
+  readonly stored: StoredRun;
+}
+
+export function registerHistoryCommands(ctx: CommandContext, drafts: Pick<DraftStore, 'set'>): vscode.Disposable[] {
+  const historyOf = (connectionId: string): DriverHistory | undefined => ctx.connections.driver(connectionId)?.history;
+  const finished = (run: RunInfo): boolean => isTerminalRunState(run.state) && historyOf(run.connectionId) !== undefined;
+
+  /** Forgets what the UI keeps of a removed run (its draft, its tab, the selection of it). */
+  const forgetInUi = (runKey: string): void => {
+    drafts.set(runKey, '');
+    ctx.transcriptTabs.panelOf(runKey)?.dispose();
+    if (ctx.selection.runKey === runKey) {
+      ctx.selection.select(undefined);
+    }
+  };
+
+  const removeOne = async (connectionId: string, runId: string): Promise<'removed' | 'not finished'> => {
+    const outcome = (await historyOf(connectionId)?.remove(runId)) ?? 'removed';
+    if (outcome === 'removed') {
+      forgetInUi(runKeyOf(connectionId, runId));
+    }
+    return outcome;
+  };
+
+  const archivedRuns = async (): Promise<ArchivedRun[]> => {
+    const out: ArchivedRun[] = [];
+    for (const connection of ctx.store.state.connections.values()) {
+      for (const stored of (await historyOf(connection.id)?.archived()) ?? []) {
+        out.push({ connectionId: connection.id, connectionName: connection.name, stored });
+      }
+    }
+    return out;
+  };
+
+  return [
+    vscode.commands.registerCommand('agentSwitchboard.removeRun', async (target?: unknown): Promise<boolean> => {
+      const key = runKeyOfTarget(target);
+      const run = (key ? ctx.store.state.runs.get(key) : undefined) ?? (await pickRun(ctx.store.state, 'Remove which finished run?', finished));
+      if (!run) {
+        return false;
+      }
+      if (!isTerminalRunState(run.state)) {
+        void vscode.window.showWarningMessage(`“${run.title}” ${NOT_FINISHED_TEXT}`);
+        return false;
+      }
+      const answer = await vscode.window.showWarningMessage(
+        `Remove the run “${run.title}”?`,
+        { modal: true, detail: 'Its transcript, checkpoint and draft are deleted from this editor. What the daemon keeps of it is not touched.' },
+        'Remove',
+      );
+      if (answer !== 'Remove') {
+        return false;
+      }
+      try {
+        const outcome = await removeOne(run.connectionId, run.runId);
+        if (outcome === 'not finished') {
+          void vscode.window.showWarningMessage(`“${run.title}” ${NOT_FINISHED_TEXT}`);
+          return false;
+        }
+        return true;
+      } catch (error) {
+        ctx.log.error(`Remove run ${run.runId}: ${errorText(error)}`);
+        void vscode.window.showErrorMessage(`The run was not removed: ${errorText(error)}`);
+        return false;
+      }
+    }),
+    vscode.commands.registerCommand('agentSwitchboard.clearFinishedRuns', async (): Promise<number> => {
+      const shown = [...ctx.store.state.runs.values()].filter(finished);
+      const archived = await archivedRuns();
+      const total = shown.length + archived.length;
+      if (total === 0) {
+        void vscode.window.showInformationMessage('There is no finished run to clear.');
+        return 0;
+      }
+      const detail = `${archived.length > 0 ? `${archived.length} of them archived. ` : ''}Their transcripts, checkpoints and drafts are deleted from this editor; runs still going are kept. What the daemons keep is not touched.`;
+      const answer = await vscode.window.showWarningMessage(`Remove ${total} finished run${total === 1 ? '' : 's'}?`, { modal: true, detail }, 'Remove');
+      if (answer !== 'Remove') {
+        return 0;
+      }
+      let removed = 0;
+      for (const target of [...shown.map((run) => ({ connectionId: run.connectionId, runId: run.runId })), ...archived.map((a) => ({ connectionId: a.connectionId, runId: a.stored.runId }))]) {
+        try {
+          removed += (await removeOne(target.connectionId, target.runId)) === 'removed' ? 1 : 0;
+        } catch (error) {
+          ctx.log.error(`Clear finished runs: ${target.runId}: ${errorText(error)}`);
+        }
+      }
+      void vscode.window.setStatusBarMessage(`Removed ${removed} finished run${removed === 1 ? '' : 's'}`, 5000);
+      return removed;
+    }),
+    vscode.commands.registerCommand('agentSwitchboard.searchRunHistory', async (): Promise<string | undefined> => {
+      const archived = await archivedRuns();
+      if (archived.length === 0) {
+        void vscode.window.showInformationMessage('No run is archived: every stored run is on the board.');
+        return undefined;
+      }
+      const items = archived.map((a) => {
+        const summary = a.stored.summary as { lastLine?: unknown } | undefined;
+        const lastLine = typeof summary?.lastLine === 'string' ? summary.lastLine : undefined;
+        return {
+          label: a.stored.title,
+          description: `${a.connectionName} · ${new Date(a.stored.createdAt).toLocaleString()} · ${a.stored.state}`,
+          ...(lastLine !== undefined ? { detail: lastLine } : {}),
+          archived: a,
+        };
+      });
+      const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Open which archived run? (title, daemon, date, last line)', matchOnDescription: true, matchOnDetail: true });
+      if (!picked) {
+        return undefined;
+      }
+      const { connectionId, stored } = picked.archived;
+      if (!(await historyOf(connectionId)?.unarchive(stored.runId))) {
+        void vscode.window.showErrorMessage(`“${stored.title}” could not be opened: its summary is no longer readable.`);
+        return undefined;
+      }
+      const runKey = runKeyOf(connectionId, stored.runId);
+      await ctx.runs.show(runKey);
+      return runKey;
+    }),
+  ];
+}

@@ -1,0 +1,183 @@
+/**
+ * Issue #25 §2, through the door every driver uses (DriverRuns): a finished run's summary is saved in the run index
+ * and comes back at connect without its journal being read; opening it replays it (checkpoint or journal) and
+ * releasing it drops the transcript again; retention archives the oldest finished runs (left out, still on disk,
+ * found by `archived`, brought back by `unarchive`); removal deletes the journal, the checkpoint and the entry.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import * as z from 'zod/mini';
+import { DriverRuns } from '../../../../extension/drivers/kit/driverRuns';
+import type { HistoryRetention } from '../../../../extension/drivers/kit/runRetention';
+import type { Journaling, RestorePolicy } from '../../../../extension/drivers/kit/runJournaling';
+import { runKeyOf } from '../../../../extension/model/modelTypes';
+import { RunStore } from '../../../../extension/model/runStore';
+import { quietLog } from '../driverKit';
+
+const base = mkdtempSync(join(tmpdir(), 'hist-'));
+after(() => rmSync(base, { recursive: true, force: true, maxRetries: 20 }));
+const journaled: Journaling<never> = { cursor: z.never(), books: 'none' };
+const C = 'c';
+const DAY = 24 * 60 * 60 * 1000;
+
+function newStore(): RunStore {
+  const store = new RunStore(() => 1000);
+  store.dispatch({ type: 'connectionAdded', connection: { id: C, name: 'demo', protocol: 'agency-proxy' } });
+  return store;
+}
+
+function door(store: RunStore, storageDir: string, options: { retention?: HistoryRetention; now?: number } = {}) {
+  return new DriverRuns({ store, connectionId: C, storageDir, log: quietLog, ...(options.retention ? { retention: () => options.retention! } : {}), now: () => options.now ?? 10 * DAY }, () => journaled);
+}
+
+/** The journal directory of the connection (one per profile). */
+function journalDir(storageDir: string): string {
+  const transcripts = join(storageDir, 'transcripts');
+  return join(transcripts, readdirSync(transcripts)[0]!);
+}
+
+/** Records `runs` finished runs of a few items each (the newest last), saved and closed. */
+async function storedRuns(storageDir: string, runs: number, now = 10 * DAY): Promise<void> {
+  const store = newStore();
+  const runsDoor = door(store, storageDir, { now });
+  for (let i = 0; i < runs; i++) {
+    const runId = `r${i}`;
+    await runsDoor.fields(runId, { title: `Run ${i}`, state: 'running', createdAt: i });
+    await runsDoor.event(runId, { kind: 'userPrompt', text: `task ${i}` }, 1);
+    await runsDoor.event(runId, { kind: 'textDelta', text: `line one\nanswer ${i}` }, 2);
+    await runsDoor.event(runId, { kind: 'stateChanged', state: 'completed' }, 3);
+    await runsDoor.fields(runId, { state: 'completed' });
+    await runsDoor.saveRun(runId);
+  }
+  await runsDoor.replay(lazyPolicy()); // the door keeps summaries only once it knows how its runs come back
+  await runsDoor.close();
+}
+
+function lazyPolicy(opened: string[] = []): RestorePolicy<never> {
+  return { open: (stored) => (opened.push(stored.runId), true), state: 'as replayed', lazy: true };
+}
+
+test('a finished run comes back from its summary, its journal unread; opening replays it; releasing drops it again', async () => {
+  const storageDir = mkdtempSync(join(base, 's'));
+  await storedRuns(storageDir, 3);
+  const index = JSON.parse(readFileSync(join(journalDir(storageDir), 'runs.json'), 'utf8')) as { runId: string; summary?: { lastLine?: string; items?: number } }[];
+  assert.deepEqual(index.map((entry) => [entry.runId, entry.summary?.lastLine, entry.summary?.items]), [['r0', 'answer 0', 2], ['r1', 'answer 1', 2], ['r2', 'answer 2', 2]], 'the summaries are in the index');
+
+  const store = newStore();
+  const opened: string[] = [];
+  const runs = door(store, storageDir);
+  await runs.replay(lazyPolicy(opened));
+  const key = runKeyOf(C, 'r1');
+  assert.deepEqual(opened, [], 'no run was opened (its journal read) at connect');
+  assert.equal(store.transcript(key), undefined);
+  const summarized = store.state.runs.get(key)!;
+  assert.deepEqual([summarized.title, summarized.state, summarized.itemCount, summarized.lastSequence, summarized.unloaded], ['Run 1', 'completed', 2, 3, { lastLine: 'answer 1' }]);
+
+  let changes = 0;
+  store.onDidChange(() => (changes += 1));
+  await runs.load('r1');
+  assert.deepEqual(opened, ['r1']);
+  assert.equal(changes, 1, 'the views hear of the load once');
+  const loaded = store.state.runs.get(key)!;
+  assert.equal(loaded.unloaded, undefined);
+  assert.deepEqual([loaded.itemCount, loaded.lastSequence, loaded.state], [2, 3, 'completed']);
+  assert.deepEqual(store.transcript(key)!.snapshot().map((item) => item.kind), ['user', 'text']);
+
+  assert.equal(await runs.release('r1'), true);
+  assert.equal(store.transcript(key), undefined, 'released: the transcript left memory');
+  assert.deepEqual(store.state.runs.get(key)?.unloaded, { lastLine: 'answer 1' });
+  await runs.load('r1');
+  assert.equal(store.transcript(key)!.length, 2, 'opened again: replayed again');
+  await runs.close();
+});
+
+test('a run still going, or without a summary, is replayed at connect; a release of it is refused', async () => {
+  const storageDir = mkdtempSync(join(base, 's'));
+  const first = newStore();
+  const live = door(first, storageDir);
+  await live.replay(lazyPolicy());
+  await live.fields('going', { title: 'Going', state: 'running', createdAt: 1 });
+  await live.event('going', { kind: 'textDelta', text: 'working' }, 1);
+  await live.saveRun('going');
+  await live.close();
+  const store = newStore();
+  const opened: string[] = [];
+  const runs = door(store, storageDir);
+  await runs.replay(lazyPolicy(opened));
+  assert.deepEqual(opened, ['going']);
+  assert.equal(store.transcript(runKeyOf(C, 'going'))!.length, 1);
+  assert.equal(await runs.release('going'), false);
+  await runs.close();
+});
+
+test('news for a run shown from its summary replays it first, then folds the news after its items', async () => {
+  const storageDir = mkdtempSync(join(base, 's'));
+  await storedRuns(storageDir, 1);
+  const store = newStore();
+  const runs = door(store, storageDir);
+  await runs.replay(lazyPolicy());
+  await runs.fields('r0', { state: 'completed' }); // a daemon's run list restating it: no load
+  assert.notEqual(store.state.runs.get(runKeyOf(C, 'r0'))?.unloaded, undefined);
+  await runs.event('r0', { kind: 'userPrompt', text: 'continued' }, 4);
+  assert.deepEqual(store.transcript(runKeyOf(C, 'r0'))!.snapshot().map((item) => item.kind), ['user', 'text', 'user']);
+  assert.equal(store.state.runs.get(runKeyOf(C, 'r0'))?.lastSequence, 4);
+  await runs.close();
+});
+
+test('retention archives the oldest and the stale finished runs; archived ones are found and brought back', async () => {
+  const storageDir = mkdtempSync(join(base, 's'));
+  await storedRuns(storageDir, 2, 1 * DAY); // active on day 1
+  const later = newStore();
+  const more = door(later, storageDir, { now: 9 * DAY });
+  await more.replay(lazyPolicy());
+  for (const runId of ['r2', 'r3', 'r4']) {
+    await more.fields(runId, { title: runId, state: 'running', createdAt: 9 });
+    await more.event(runId, { kind: 'textDelta', text: runId }, 1);
+    await more.fields(runId, { state: 'completed' });
+    await more.saveRun(runId);
+  }
+  await more.close();
+
+  const store = newStore();
+  const runs = door(store, storageDir, { retention: { keepDays: 5, keepRuns: 2 }, now: 10 * DAY });
+  await runs.replay(lazyPolicy());
+  const shown = [...store.state.runs.values()].map((run) => run.runId).sort();
+  assert.equal(shown.length, 2, `two kept by count: ${shown.join(', ')}`);
+  assert.ok(!shown.includes('r0') && !shown.includes('r1'), 'the stale ones are archived');
+  const archived = (await runs.archived()).map((stored) => stored.runId);
+  assert.equal(archived.length, 3);
+  assert.ok(archived.includes('r0') && archived.includes('r1'));
+  assert.equal(await runs.unarchive('r0'), true);
+  assert.notEqual(store.state.runs.get(runKeyOf(C, 'r0'))?.unloaded, undefined);
+  await runs.load('r0');
+  assert.equal(store.transcript(runKeyOf(C, 'r0'))!.length, 2);
+  await runs.close();
+});
+
+test('removing a finished run deletes its journal, its checkpoint and its index entry; a run still going is refused', async () => {
+  const storageDir = mkdtempSync(join(base, 's'));
+  await storedRuns(storageDir, 2);
+  const dir = journalDir(storageDir);
+  const store = newStore();
+  const runs = door(store, storageDir);
+  await runs.replay(lazyPolicy());
+  await runs.fields('going', { title: 'Going', state: 'running', createdAt: 1 });
+  const before = readdirSync(dir).filter((name) => name.endsWith('.jsonl')).length;
+  // A checkpoint file beside the journal, as runCheckpoints writes them (its name is the journal's).
+  const journalFile = readdirSync(dir).find((name) => name.startsWith('r0') && name.endsWith('.jsonl'))!;
+  const checkpoint = join(dir, journalFile.replace(/\.jsonl$/, '.ckpt'));
+  writeFileSync(checkpoint, 'x');
+  assert.equal(await runs.remove('going'), 'not finished');
+  assert.ok(store.state.runs.has(runKeyOf(C, 'going')));
+  assert.equal(await runs.remove('r0'), 'removed');
+  assert.equal(store.state.runs.has(runKeyOf(C, 'r0')), false);
+  assert.equal(existsSync(join(dir, journalFile)), false, 'the journal is gone');
+  assert.equal(existsSync(checkpoint), false, 'the checkpoint is gone');
+  assert.equal(readdirSync(dir).filter((name) => name.endsWith('.jsonl')).length, before - 1);
+  await runs.close();
+  const index = JSON.parse(readFileSync(join(dir, 'runs.json'), 'utf8')) as { runId: string }[];
+  assert.deepEqual(index.map((entry) => entry.runId).sort(), ['r1']);
+});
