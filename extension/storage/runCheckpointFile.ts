@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { safeFileName } from './runJournal';
+import { safeFileName } from './runFileName';
 
 /** A checkpoint that is there but cannot be used (damaged, or not one of ours). */
 export class CheckpointFileError extends Error {}

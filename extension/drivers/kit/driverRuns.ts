@@ -37,7 +37,7 @@ export class DriverRuns<C = never> {
   private lastKey: { readonly runId: string; readonly key: RunKey } | undefined;
 
   constructor(
-    private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log'>,
+    private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId'>,
     /** Read once, at the first write or replay (the driver's own field, set after the base constructor ran). */
     private readonly journaling: () => Journaling<C>,
   ) {}
@@ -173,13 +173,47 @@ export class DriverRuns<C = never> {
     await recorder.saveRun(storedRunOf(run, extra)).catch((error: unknown) => this.failed(runId, error));
   }
 
-  /** Rebuilds every stored run of this connection (after a window reload), the policy saying what each comes back as. */
-  async replay(policy: RestorePolicy<C>): Promise<void> {
+  /**
+   * Rebuilds every stored run of this connection (after a window reload), the policy saying what each comes back as.
+   * `onlyNew`: reads the index again and rebuilds only the runs not shown yet — what another window of this machine
+   * journaled, loaded from its checkpoint and journal instead of asking the daemon to replay it from the start.
+   */
+  async replay(policy: RestorePolicy<C>, onlyNew = false): Promise<void> {
     const recorder = this.journal();
     const terms = this.journaling();
     if (recorder && terms !== 'not journaled') {
-      await replayRuns(recorder, this, this.ctx, terms, policy);
+      await replayRuns(recorder, this, this.ctx, terms, policy, onlyNew);
     }
+  }
+
+  // --- Which window writes which run (kit/runWriters.ts) -------------------------------------------------------------
+
+  /** Whether this window journals the run (else another window of this machine does; true when not journaled). */
+  writes(runId: string): boolean {
+    return this.journal()?.writes(runId) ?? true;
+  }
+
+  /** Makes this window the run's writer if it can be; resolves with whether it is (adopting a run needs it). */
+  claim(runId: string): Promise<boolean> {
+    return this.journal()?.claim(runId) ?? Promise.resolve(true);
+  }
+
+  /** The last daemon sequence of the run durably in its journal, written by this window (0: none, or a reader). */
+  journaledThrough(runId: string): number {
+    return this.journal()?.journaledThrough(runId) ?? 0;
+  }
+
+  /**
+   * Calls `onIndex` when another window changed the run index (a new run, a new state), and lets readers of runs
+   * probe their writer's lease when it changes. Returns the stop (nothing to stop when not journaled).
+   */
+  watchOtherWindows(onIndex: () => void): () => void {
+    return this.journal()?.watch(onIndex) ?? (() => undefined);
+  }
+
+  /** Deletes the run's stored entry, journal, checkpoint and lease (refused while another window writes it). */
+  removeStored(runId: string): Promise<'removed' | 'held elsewhere'> {
+    return this.journal()?.removeRun(runId) ?? Promise.resolve('removed');
   }
 
   /** The daemon sequences a run's journal holds, in order (tests of a reload). */

@@ -160,6 +160,9 @@ export class RunCheckpoints {
     if ((await this.o.journal.tailDigest(runId, bytes)) !== tail) {
       throw new Error('the journal no longer holds what it was taken from');
     }
+    if (!(await this.o.journal.endsLineAt(runId, bytes, false))) {
+      throw new Error('it does not end at a line of the journal'); // issue #25: one mid-line cost a line and replayed overlap
+    }
     const body = checkpointBodySchema.safeParse(JSON.parse(file.body));
     if (!body.success || !body.data.items.every(isItemShaped) || !holdsItsItems(body.data)) {
       throw new Error('a malformed body');
@@ -198,6 +201,9 @@ export class RunCheckpoints {
    */
   private async write(runId: string, counts: Counts): Promise<'done' | 'busy' | 'refused'> {
     // Synchronous up to the stringify: the store, the books and the journal's size are taken at the same moment.
+    if (!this.o.journal.writes(runId)) {
+      return 'refused'; // another window writes this run's journal, and its checkpoint
+    }
     const bytes = this.o.journal.settledSize(runId);
     if (bytes === 'busy') {
       return 'busy';
@@ -218,6 +224,10 @@ export class RunCheckpoints {
       const tail = await this.o.journal.tailDigest(runId, bytes);
       if (tail === undefined) {
         throw new Error('its journal could not be read back');
+      }
+      // The file as it is on disk, not as this window counted it: a checkpoint may stand only for complete lines.
+      if (!(await this.o.journal.endsLineAt(runId, bytes, false))) {
+        throw new Error(`its journal has no line end at byte ${bytes}`);
       }
       const header: CheckpointHeader = { v: CHECKPOINT_VERSION, bytes, tail, records, ...(books !== undefined ? { books } : {}) };
       await writeCheckpointFile(this.o.dir, runId, header, body);
