@@ -67,6 +67,8 @@ export class RunJournal {
   /** Runs whose writer lease this journal holds. */
   private readonly leases = new Set<string>();
   private closed = false;
+  /** Set when close begins: no lease is taken from then on. */
+  private closing = false;
 
   /**
    * `dir` is private to one connection profile. `writer`: this window's identity for writer leases (absent: a lone
@@ -155,15 +157,22 @@ export class RunJournal {
 
   // --- Writer leases (runWriterLease.ts) ------------------------------------------------------------------------------
 
-  /** Takes the run's writer lease for this window, if no live window holds it. */
-  async takeLease(runId: string): Promise<LeaseOutcome> {
+  /**
+   * Takes the run's writer lease for this window, if no live window holds it (`graceMs`: a lease another window
+   * released stays that window's for this long; runWriterLease.ts).
+   */
+  async takeLease(runId: string, graceMs = 0): Promise<LeaseOutcome> {
     if (!this.writer) {
       return { kind: 'taken' };
+    }
+    if (this.closing) {
+      // A late record of a window going away must not take a lease back after close released it.
+      throw new Error('the transcript journal is closed');
     }
     if (this.leases.has(runId)) {
       return { kind: 'taken' };
     }
-    const outcome = await takeLease(this.dir, runId, this.writer, Date.now());
+    const outcome = await takeLease(this.dir, runId, this.writer, Date.now(), graceMs);
     if (outcome.kind === 'taken') {
       this.leases.add(runId);
       // Another window wrote it until now: its length is known again once this journal opens it.
@@ -351,6 +360,7 @@ export class RunJournal {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.flush();
     this.closed = true;
     await this.indexWrite.catch(() => undefined);

@@ -12,10 +12,12 @@
  * lease exists, atomically, like `open(path, 'wx')`, but a reader can never see a lease half written (a crash
  * between `open` and `write` would leave an empty lease nobody could judge). Stale: the holder's pid is dead
  * (`process.kill(pid, 0)` → ESRCH; globalStorage is this machine's, so pids are comparable), or the lease says it
- * was released. A stale lease is moved aside with `rename` (atomic: of two windows taking over, one moves it) and
- * checked to be the stale one it judged before the new one is linked in. Released on close (a window reload
+ * was released.
+ * Taking over a stale lease replaces it in place with `rename` (the file never goes missing), under a short takeover
+ * lock and after checking it is still the stale one judged. Released on close (a window reload
  * disposes its connections first) by marking it released, not deleting it: the file then still says which window
- * held it last. Storage knows files and pids; which window takes which lease when is the kit's (drivers/kit).
+ * held it last, and for a grace period (the kit's) only that window may take it again — its reload gets its runs
+ * back; a lease of a dead pid (a crash) is free at once. Storage knows files and pids; which window takes which lease when is the kit's (drivers/kit).
  */
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -82,16 +84,22 @@ export async function readLease(dir: string, runId: string): Promise<LeaseHolder
 
 const isMine = (holder: LeaseHolder, me: LeaseIdentity): boolean => holder.pid === me.pid && holder.window === me.window && holder.token === me.token;
 
-/** Whether `holder` still writes: not released, and its process lives. */
-export function leaseLive(holder: LeaseHolder): boolean {
-  return holder.releasedAt === undefined && pidAlive(holder.pid);
+/**
+ * Whether `holder` still holds the lease against `me`: it writes (not released, its process lives), or released it
+ * less than `graceMs` ago and `me` is another window (a window's reload gets its own runs back first).
+ */
+export function leaseLive(holder: LeaseHolder, me?: LeaseIdentity, now = 0, graceMs = 0): boolean {
+  if (holder.releasedAt !== undefined) {
+    return me !== undefined && holder.window !== me.window && now - holder.releasedAt < graceMs;
+  }
+  return pidAlive(holder.pid);
 }
 
 /**
  * Takes the run's lease for `me` (a pid and window id), if nobody live holds it. A lease this very process holds for
  * this window is taken again as it is (idempotent).
  */
-export async function takeLease(dir: string, runId: string, me: LeaseIdentity, now: number): Promise<LeaseOutcome> {
+export async function takeLease(dir: string, runId: string, me: LeaseIdentity, now: number, graceMs = 0): Promise<LeaseOutcome> {
   await mkdir(dir, { recursive: true });
   const file = leaseFileOf(dir, runId);
   const mine: LeaseHolder = { ...me, since: now };
@@ -117,37 +125,70 @@ export async function takeLease(dir: string, runId: string, me: LeaseIdentity, n
       if (holder && isMine(holder, me) && holder.releasedAt === undefined) {
         return { kind: 'taken' }; // ours already
       }
-      if (holder && leaseLive(holder)) {
+      if (holder && leaseLive(holder, me, now, graceMs)) {
         return { kind: 'held elsewhere', holder };
       }
-      // Stale: move it aside, and make sure what was moved is the lease judged stale (not one another window has
-      // just linked in its place).
-      const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
-      try {
-        await rename(file, aside);
-      } catch {
-        continue;
+      // Stale: replaced in place (rename over it: the lease file never goes missing, or a window probing at that
+      // moment would link a lease of its own in), under a takeover lock so two windows taking over do not both win.
+      const unlock = await lockTakeover(file, me);
+      if (!unlock) {
+        continue; // another window is taking it over right now: see what it came to
       }
-      const moved = await readFile(aside, 'utf8').catch(() => '');
-      const movedHolder = parseHolder(moved);
-      if (moved !== text && movedHolder && leaseLive(movedHolder)) {
-        // Another window took it over between our read and the rename: put its lease back.
-        await link(aside, file).catch(() => undefined);
-        await rm(aside, { force: true });
-        return { kind: 'held elsewhere', holder: movedHolder };
-      }
-      await rm(aside, { force: true });
       try {
-        await link(tmp, file);
+        const now2 = await readFile(file, 'utf8').catch(() => undefined);
+        if (now2 !== text) {
+          continue; // changed meanwhile: judge again
+        }
+        await rename(tmp, file);
         return { kind: 'taken', ...(holder ? { previous: holder } : {}) };
+      } finally {
+        await unlock();
+      }
+    }
+    const holder = await readLease(dir, runId);
+    return holder ? { kind: 'held elsewhere', holder } : { kind: 'held elsewhere', holder: { pid: 0, window: 'unknown', token: '', since: now } };
+  } finally {
+    await rm(tmp, { force: true });
+  }
+}
+
+/** How old a takeover lock may get before it counts as left by a crash (it is held for one read and a rename). */
+const TAKEOVER_STALE_MS = 5_000;
+
+/** Takes the run's takeover lock (`<lease>.takeover`); undefined when another live one holds it. */
+async function lockTakeover(file: string, me: LeaseIdentity): Promise<(() => Promise<void>) | undefined> {
+  const lock = `${file}.takeover`;
+  const body = JSON.stringify({ pid: me.pid, token: me.token, at: Date.now() });
+  const tmp = `${lock}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(tmp, body);
+  try {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await link(tmp, lock);
+        return async () => {
+          if ((await readFile(lock, 'utf8').catch(() => '')) === body) {
+            await rm(lock, { force: true });
+          }
+        };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
           throw error;
         }
       }
+      const held = await readFile(lock, 'utf8').catch(() => '');
+      const { pid, at } = (() => {
+        try {
+          return JSON.parse(held) as { pid?: number; at?: number };
+        } catch {
+          return {};
+        }
+      })();
+      if (pidAlive(pid ?? 0) && Date.now() - (at ?? 0) < TAKEOVER_STALE_MS) {
+        return undefined;
+      }
+      await rm(lock, { force: true }); // left by a crash
     }
-    const holder = await readLease(dir, runId);
-    return holder ? { kind: 'held elsewhere', holder } : { kind: 'held elsewhere', holder: { pid: 0, window: 'unknown', token: '', since: now } };
+    return undefined;
   } finally {
     await rm(tmp, { force: true });
   }

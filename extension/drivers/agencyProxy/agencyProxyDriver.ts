@@ -96,12 +96,19 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
     this.journaling = {
       cursor: agencyProxyCursorSchema,
       books: agencyProxyCheckpointBooks({ acks, activity, ownership }),
-      // Took the journal of another window's run over (it closed, or its host died): the acks are this window's now.
-      writing: (runId) => {
-        if (ownership.tookOver(runId)) {
-          void saveRun(runId);
+      // This window writes the run's journal now: if it took another window's run over (that window closed, or its
+      // host died), the acks are this window's now; its own run (after a reload) may be acked through what is stored.
+      writing: (runId, previous) => {
+        void (async () => {
+          if (previous && previous.window !== windowIdOf(ctx)) {
+            // What the other window stored of the run (its owner), if this window learned the run from the daemon.
+            ownership.restore(runId, (await this.runs.storedRun(runId))?.extra);
+          }
+          if (ownership.tookOver(runId)) {
+            await saveRun(runId);
+          }
           acks.schedule(runId);
-        }
+        })();
       },
     };
     this.attachments = new AgencyProxyAttachments(this.parts, () => this.client);
@@ -313,7 +320,7 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
     this.loaded ??= this.runs.replay(this.restorePolicy()).then(() => {
       const stop = this.runs.watchOtherWindows(() => {
         if (this.client?.isOpen && !this.isDisposed) {
-          this.refresh().catch((error: unknown) => this.ctx.log.warn(`Following another window's runs: ${String(error)}`));
+          this.refresh().catch((error: unknown) => this.isDisposed || this.ctx.log.warn(`Following another window's runs: ${String(error)}`));
         }
       });
       this.driverScope.add(toDisposable(stop));

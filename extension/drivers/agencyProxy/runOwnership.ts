@@ -38,9 +38,13 @@ export class RunOwnership {
     this.owners.set(runId, this.window);
   }
 
-  /** Whether this window owns the run. */
+  /**
+   * Whether this window owns the run. A legacy run (an editor's, window unknown) counts as owned by each window: the
+   * driver acks only runs it also writes, and the writer turns it into its own (`tookOver`).
+   */
   owns(runId: string): boolean {
-    return this.owners.get(runId) === this.window;
+    const owner = this.owners.get(runId);
+    return owner === this.window || owner === UNKNOWN_WINDOW;
   }
 
   /**
@@ -52,7 +56,7 @@ export class RunOwnership {
     if (owner === undefined || owner === this.window) {
       return false;
     }
-    this.owners.set(runId, this.window);
+    this.owners.set(runId, this.window); // from another window, or from a legacy run's unknown one
     return true;
   }
 

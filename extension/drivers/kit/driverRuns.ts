@@ -198,7 +198,7 @@ export class DriverRuns<C = never> {
     return this.journal()?.claim(runId) ?? Promise.resolve(true);
   }
 
-  /** The last daemon sequence of the run durably in its journal, written by this window (0: none, or a reader). */
+  /** The last daemon sequence of the run known to be durably in its journal (acks also need `writes`). */
   journaledThrough(runId: string): number {
     return this.journal()?.journaledThrough(runId) ?? 0;
   }
@@ -209,6 +209,11 @@ export class DriverRuns<C = never> {
    */
   watchOtherWindows(onIndex: () => void): () => void {
     return this.journal()?.watch(onIndex) ?? (() => undefined);
+  }
+
+  /** The run's index entry as it is on disk now (what another window stored of it). */
+  storedRun(runId: string): Promise<StoredRun | undefined> {
+    return this.journal()?.storedRun(runId) ?? Promise.resolve(undefined);
   }
 
   /** Deletes the run's stored entry, journal, checkpoint and lease (refused while another window writes it). */

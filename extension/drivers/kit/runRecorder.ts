@@ -164,9 +164,12 @@ export class RunRecorder<C = never> {
     return (await this.writers?.decide(runId, this.lastSequenceOf(runId))) ?? true;
   }
 
-  /** The last daemon sequence of the run that is on disk in its journal, when this window writes it (else 0). */
+  /**
+   * The last daemon sequence of the run known to be on disk in its journal (what this window wrote, or read of it).
+   * An ack needs this window to write the run too (`writes`): another window's journal may grow past what we read.
+   */
   journaledThrough(runId: string): number {
-    return this.writes(runId) ? (this.journaled.get(runId) ?? 0) : 0;
+    return this.journaled.get(runId) ?? 0;
   }
 
   /** Readers of runs ask again whether they may write them (a lease changed). */
@@ -251,6 +254,11 @@ export class RunRecorder<C = never> {
   async replayNew(handlers: ReplayHandlers<C>): Promise<ReplayStats> {
     await this.journal.reloadRuns();
     return this.replay(handlers, true);
+  }
+
+  /** The run's entry in the index as it is on disk now (another window may have written it since this one read it). */
+  async storedRun(runId: string): Promise<StoredRun | undefined> {
+    return (await this.journal.reloadRuns()).find((run) => run.runId === runId);
   }
 
   /** Every run in the index. */

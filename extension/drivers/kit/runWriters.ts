@@ -19,6 +19,12 @@ import type { RunJournal } from '../../storage/runJournal';
 
 /** How often a reader asks whether it may take a run's lease over. */
 export const PROBE_MS = 2_000;
+/**
+ * How long a lease its window released (closed the connection cleanly: a reload, or the window closed) stays that
+ * window's: ownership survives a reload, which brings the same window back within seconds. A window whose host died
+ * left a lease with a dead pid: that one may be taken over at once.
+ */
+export const RELOAD_GRACE_MS = 30_000;
 
 export interface RunWritersOptions {
   readonly journal: RunJournal;
@@ -98,11 +104,11 @@ export class RunWriters {
     const role: Role = this.roles.get(runId) ?? { writer: false, probedAt: 0, told: false };
     this.roles.set(runId, role);
     role.probedAt = this.o.now();
-    const outcome = await this.o.journal.takeLease(runId);
+    const outcome = await this.o.journal.takeLease(runId, RELOAD_GRACE_MS);
     if (outcome.kind !== 'taken') {
       if (!role.told) {
         role.told = true;
-        this.o.info(`Run ${runId} is journaled by another editor window (pid ${outcome.holder.pid}); this window shows it without writing it.`);
+        this.o.info(`Run ${runId} is journaled by another editor window (${outcome.holder.window}, pid ${outcome.holder.pid}${outcome.holder.releasedAt !== undefined ? ', closed moments ago' : ''}); this window shows it without writing it.`);
       }
       return false;
     }
