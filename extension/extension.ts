@@ -65,6 +65,7 @@ import { ProtectedPathPrompts } from './ui/protectedPathPrompts';
 import { profileLoader } from './ui/workspaceConnections/profileLoader';
 import { connectionNote, registerWorkspaceConnectionCommands } from './ui/workspaceConnections/workspaceConnectionCommands';
 import { WorkspaceConnections } from './ui/workspaceConnections/workspaceConnections';
+import { editorWindowId } from './ui/windowIdentity';
 
 export async function activate(context: vscode.ExtensionContext): Promise<SwitchboardApi | undefined> {
   // Every log line, whoever writes it (drivers included), has the host's known secret values redacted.
@@ -111,6 +112,8 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     }
   };
   const storageDir = context.globalStorageUri.fsPath;
+  // Every window of this machine shares storageDir; each run's journal has one writer, its owner window's id kept here.
+  const windowId = editorWindowId(context.workspaceState);
   // The questions the person answers, each given once to the service that asks it: the modals, or in a host started
   // for tests (only there) answers the test hooks can set, since that workbench refuses modals.
   const testPrompts = context.extensionMode === vscode.ExtensionMode.Test ? new SwitchablePrompts() : undefined;
@@ -128,6 +131,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     // The trace is looked up per frame so enabling it in settings applies to open connections too.
     tap: combineTaps((dir, frame, http) => trace?.tap(profile.protocol, profile.name)(dir, frame, http), logTap(profile.name)),
     storageDir,
+    windowId,
     workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     workspace,
     terminals,

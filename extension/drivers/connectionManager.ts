@@ -19,8 +19,13 @@ export interface DriverContext {
   readonly profile: ConnectionProfile;
   /** Records every frame (trace file + log). */
   readonly tap: FrameTap;
-  /** Extension storage directory for durable transcripts. */
+  /** Extension storage directory for durable transcripts (shared by every editor window of this machine). */
   readonly storageDir: string;
+  /**
+   * This editor window, the same across its reloads (the UI keeps a random id in the workspace state): the window
+   * that started or took over a run writes its journal and owns it (drivers/kit/runWriters.ts). Absent: this process.
+   */
+  readonly windowId?: string;
   readonly log: DriverLog;
   /** The window's first workspace folder, if any (SCV starts its sessions there). */
   readonly workspaceFolder?: string;

@@ -130,8 +130,11 @@ export interface DriverHistory {
   load(runId: string): Promise<void>;
   /** Drops a finished run's transcript from memory; false when it must stay (live, waiting, loading). */
   release(runId: string): Promise<boolean>;
-  /** Deletes a finished run's journal, checkpoint and index entry; a run not finished is refused. */
-  remove(runId: string): Promise<'removed' | 'not finished'>;
+  /**
+   * Deletes a finished run's journal, checkpoint and index entry; a run not finished is refused, and so is one another
+   * window of this machine is writing (`held elsewhere`).
+   */
+  remove(runId: string): Promise<'removed' | 'not finished' | 'held elsewhere'>;
   /** Archived runs (past the retention setting): their index entries, newest first. */
   archived(): Promise<readonly StoredRun[]>;
   /** Puts an archived run back in the model from its summary (then it is opened like any run). */

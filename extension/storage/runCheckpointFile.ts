@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TimeSlices } from '../base/timeSlices';
-import { safeFileName } from './runJournal';
+import { safeFileName } from './runFileName';
 
 /** A checkpoint that is there but cannot be used (damaged, or not one of ours). */
 export class CheckpointFileError extends Error {}

@@ -6,13 +6,22 @@
  * Reading goes through a run's file chunk by chunk (a replay never holds a whole journal in memory); a torn last line
  * (crash mid-write) is reported as such. Nothing is ever rewritten. What a record means is the driver kit's
  * (drivers/kit/journalRecords.ts): this file knows lines of JSON, not their shape.
+ *
+ * Several editor windows share the directory (issue #25 §1). With a `writer` identity, a run's file is appended to
+ * only under its writer lease (runWriterLease.ts; which window takes which lease is the kit's call): an append
+ * without it is refused, never written. The index is merged, not rewritten whole (runIndexFile.ts): this journal
+ * puts in only the entries it saved or removed.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { safeFileName } from './runFileName';
 import { removeCheckpointFile } from './runCheckpointFile';
+import { mergeRunIndex, readRunIndex } from './runIndexFile';
+import { leaseFileOf, releaseLease, takeLease } from './runWriterLease';
+import type { LeaseIdentity, LeaseOutcome } from './runWriterLease';
 
 export interface StoredRun {
   readonly runId: string;
@@ -46,11 +55,8 @@ interface PendingWrite {
   readonly reject: (error: unknown) => void;
 }
 
-/** A file name for any id: readable where it can be, unique by a hash of the whole id. */
-export function safeFileName(name: string): string {
-  const readable = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
-  return `${readable}-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
-}
+// Where it always was for its importers; it lives apart so the lease and index files need not import the journal.
+export { safeFileName };
 
 export class RunJournal {
   private readonly queues = new Map<string, PendingWrite[]>();
@@ -63,49 +69,70 @@ export class RunJournal {
   private indexWrite: Promise<void> = Promise.resolve();
   /** A write of the index is queued and has not taken its snapshot yet: later saves ride along with it. */
   private indexWriteQueued = false;
+  /** This journal's index changes not yet merged into the file (runIndexFile.ts). */
+  private readonly unsaved = new Map<string, StoredRun>();
+  private readonly unremoved = new Set<string>();
+  /** Runs whose writer lease this journal holds. */
+  private readonly leases = new Set<string>();
   private closed = false;
+  /** Set when close begins: no lease is taken from then on. */
+  private closing = false;
 
-  /** `dir` is private to one connection profile. */
-  constructor(private readonly dir: string) {}
+  /**
+   * `dir` is private to one connection profile. `writer`: this window's identity for writer leases (absent: a lone
+   * writer that takes none, as tools and tests of one journal).
+   */
+  constructor(
+    private readonly dir: string,
+    private readonly writer?: LeaseIdentity,
+  ) {}
 
+  /** Every run in the index (read from disk once; `reloadRuns` reads it again). */
   async loadRuns(): Promise<StoredRun[]> {
     if (!this.indexLoaded) {
       this.indexLoaded = true;
-      try {
-        const parsed: unknown = JSON.parse(await readFile(join(this.dir, 'runs.json'), 'utf8'));
-        if (Array.isArray(parsed)) {
-          for (const entry of parsed) {
-            if (entry && typeof entry === 'object' && typeof (entry as StoredRun).runId === 'string') {
-              this.index.set((entry as StoredRun).runId, entry as StoredRun);
-            }
-          }
-        }
-      } catch {
-        // No index yet (or unreadable): start empty; transcripts files are kept regardless.
-      }
+      await this.reloadRuns();
     }
     return [...this.index.values()];
   }
 
-  /** Records the run's metadata (atomically rewritten index; small). */
+  /** Reads the index again (another window may have added runs), keeping this journal's own unsaved changes. */
+  async reloadRuns(): Promise<StoredRun[]> {
+    this.indexLoaded = true;
+    const index = new Map((await readRunIndex(this.dir)).map((run) => [run.runId, run]));
+    this.unremoved.forEach((runId) => index.delete(runId));
+    this.unsaved.forEach((run, runId) => index.set(runId, run));
+    this.index = index;
+    return [...index.values()];
+  }
+
+  /** Records the run's metadata (merged into the index on disk: other windows' entries are kept). */
   async saveRun(run: StoredRun): Promise<void> {
     await this.loadRuns();
     this.index.set(run.runId, run);
+    this.unremoved.delete(run.runId);
+    this.unsaved.set(run.runId, run);
     return this.writeIndex();
   }
 
+  /** Takes the run out of the index (its files stay: `removeRun` deletes them too). */
   async forgetRun(runId: string): Promise<void> {
     await this.loadRuns();
-    if (this.index.delete(runId)) {
-      await this.writeIndex();
-    }
+    this.index.delete(runId);
+    this.unsaved.delete(runId);
+    this.unremoved.add(runId);
+    await this.writeIndex();
   }
 
   /**
-   * Deletes everything stored of the run: its index entry, its journal and its checkpoint (Remove Run). Waits for
-   * the run's queued writes first, so no append re-creates the file behind the delete.
+   * Removes the run for good: its index entry, journal, checkpoint and lease. The run's lease is taken first when
+   * this journal leases runs (another window that writes the run refuses it: `held elsewhere`).
    */
-  async removeRun(runId: string): Promise<void> {
+  async removeRun(runId: string): Promise<'removed' | 'held elsewhere'> {
+    if (this.writer && (await this.takeLease(runId)).kind !== 'taken') {
+      return 'held elsewhere';
+    }
+    // Its queued writes first, so no append re-creates the file behind the delete.
     await this.flush();
     const handle = this.handles.get(runId);
     this.handles.delete(runId);
@@ -113,8 +140,11 @@ export class RunJournal {
     this.sizes.delete(runId);
     this.queues.delete(runId);
     await this.forgetRun(runId);
-    await rm(this.fileOf(runId), { force: true });
     await removeCheckpointFile(this.dir, runId);
+    await rm(this.fileOf(runId), { force: true });
+    await rm(leaseFileOf(this.dir, runId), { force: true });
+    this.leases.delete(runId);
+    return 'removed';
   }
 
   /** The bytes of the run's journal on disk (0 when it has none): what retention by size counts. */
@@ -142,26 +172,78 @@ export class RunJournal {
     this.indexWriteQueued = true;
     this.indexWrite = this.indexWrite.catch(() => undefined).then(async () => {
       this.indexWriteQueued = false;
-      const snapshot = JSON.stringify([...this.index.values()]);
-      await mkdir(this.dir, { recursive: true });
-      const tmp = join(this.dir, `runs.json.${process.pid}.tmp`);
-      await writeFile(tmp, snapshot);
-      await rename(tmp, join(this.dir, 'runs.json'));
+      const changes = { saved: new Map(this.unsaved), removed: new Set(this.unremoved) };
+      if (changes.saved.size === 0 && changes.removed.size === 0) {
+        return;
+      }
+      const merged = await mergeRunIndex(this.dir, changes);
+      // Written: what was merged is no longer this journal's to put in (unless it changed again meanwhile).
+      changes.saved.forEach((run, runId) => this.unsaved.get(runId) === run && this.unsaved.delete(runId));
+      changes.removed.forEach((runId) => this.unremoved.delete(runId));
+      const index = new Map(merged.map((run) => [run.runId, run]));
+      this.unremoved.forEach((runId) => index.delete(runId));
+      this.unsaved.forEach((run, runId) => index.set(runId, run));
+      this.index = index;
     });
     return this.indexWrite;
+  }
+
+  // --- Writer leases (runWriterLease.ts) ------------------------------------------------------------------------------
+
+  /**
+   * Takes the run's writer lease for this window, if no live window holds it (`graceMs`: a lease another window
+   * released stays that window's for this long; runWriterLease.ts).
+   */
+  async takeLease(runId: string, graceMs = 0): Promise<LeaseOutcome> {
+    if (!this.writer) {
+      return { kind: 'taken' };
+    }
+    if (this.closing) {
+      // A late record of a window going away must not take a lease back after close released it.
+      throw new Error('the transcript journal is closed');
+    }
+    if (this.leases.has(runId)) {
+      return { kind: 'taken' };
+    }
+    const outcome = await takeLease(this.dir, runId, this.writer, Date.now(), graceMs);
+    if (outcome.kind === 'taken') {
+      this.leases.add(runId);
+      // Another window wrote it until now: its length is known again once this journal opens it.
+      if (!this.handles.has(runId)) {
+        this.sizes.delete(runId);
+      }
+    }
+    return outcome;
+  }
+
+  /** Whether this journal may append to the run (it holds the run's lease, or takes none). */
+  writes(runId: string): boolean {
+    return !this.writer || this.leases.has(runId);
+  }
+
+  /** Lets the run's lease go (after what was queued for it is on disk). */
+  async releaseLease(runId: string): Promise<void> {
+    if (!this.writer || !this.leases.delete(runId)) {
+      return;
+    }
+    await this.flush();
+    await this.handles.get(runId)?.close().catch(() => undefined);
+    this.handles.delete(runId);
+    await releaseLease(this.dir, runId, this.writer, Date.now()).catch(() => undefined);
   }
 
   /**
    * Hands a run's lines to `visit` in append order, parsed, reading the file in chunks (a journal is never held in
    * memory whole). A line that is not JSON is reported (`torn` when it is the last one, what a crash mid-append
    * leaves), never thrown. A run without a file has no lines. `from`: a byte offset at a line start (a checkpoint's end).
+   * Resolves with the byte offset it read to.
    */
-  async readLines(runId: string, visit: (line: JournalLine) => void, from = 0): Promise<void> {
+  async readLines(runId: string, visit: (line: JournalLine) => void, from = 0): Promise<number> {
     let handle: FileHandle;
     try {
       handle = await open(this.fileOf(runId), 'r');
     } catch {
-      return; // no file yet (or unreadable, as in 0.1.0): the run has no records
+      return from; // no file yet (or unreadable, as in 0.1.0): the run has no records
     }
     let position = from;
     // A line that does not parse is held until the next one arrives: only then is it known not to be the last.
@@ -216,6 +298,7 @@ export class RunJournal {
     if (unparsed) {
       visit({ ok: false, torn: true });
     }
+    return position;
   }
 
   /**
@@ -244,10 +327,40 @@ export class RunJournal {
     }
   }
 
+  /**
+   * Whether `bytes` ends a line of the run's file: the byte before it is a newline, and (`exact`) the file is exactly
+   * that long. A checkpoint may stand only for complete lines (issue #25: one taken mid-line made a reload skip a
+   * line and replay overlap).
+   */
+  async endsLineAt(runId: string, bytes: number, exact: boolean): Promise<boolean> {
+    if (bytes <= 0) {
+      return false;
+    }
+    try {
+      const handle = await open(this.fileOf(runId), 'r');
+      try {
+        if (exact && (await handle.stat()).size !== bytes) {
+          return false;
+        }
+        const last = Buffer.alloc(1);
+        const { bytesRead } = await handle.read(last, 0, 1, bytes - 1);
+        return bytesRead === 1 && last[0] === 0x0a;
+      } finally {
+        await handle.close().catch(() => undefined);
+      }
+    } catch {
+      return false;
+    }
+  }
+
   /** Appends one record; resolves when it is durably on disk. */
   append(runId: string, record: unknown): Promise<void> {
     if (this.closed) {
       return Promise.reject(new Error('the transcript journal is closed'));
+    }
+    if (!this.writes(runId)) {
+      // One writer per journal: another window writes this run (or none was decided yet), never both.
+      return Promise.reject(new Error(`run ${runId} is written by another window`));
     }
     return new Promise((resolve, reject) => {
       let queue = this.queues.get(runId);
@@ -280,6 +393,7 @@ export class RunJournal {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.flush();
     this.closed = true;
     await this.indexWrite.catch(() => undefined);
@@ -287,6 +401,13 @@ export class RunJournal {
       await handle.close().catch(() => undefined);
     }
     this.handles.clear();
+    // Released last, once every record and the index are on disk: the next writer starts from a whole file.
+    const writer = this.writer;
+    if (writer) {
+      const held = [...this.leases];
+      this.leases.clear();
+      await Promise.all(held.map((runId) => releaseLease(this.dir, runId, writer, Date.now()).catch(() => undefined)));
+    }
   }
 
   private fileOf(runId: string): string {

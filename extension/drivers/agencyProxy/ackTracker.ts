@@ -32,6 +32,11 @@ export class AckTracker {
     private readonly send: AckSender,
     private readonly onError: (message: string) => void,
     private readonly debounceMs = 200,
+    /**
+     * The last sequence the run's journal durably holds, as its writer knows it (kit DriverRuns.journaledThrough): an
+     * ack never goes past it, whatever this window folded in memory (issue #25 §1). Absent: `stored` alone.
+     */
+    private readonly journaled?: (runId: string) => number,
   ) {}
 
   stored(runId: string, sequence: number): void {
@@ -78,7 +83,8 @@ export class AckTracker {
   /** Highest sequence that may be acknowledged now. */
   ackableThrough(runId: string): number {
     const book = this.book(runId);
-    return Math.min(book.durable, ...[...book.approvalSeq.values()].map((s) => s - 1));
+    const journaled = this.journaled?.(runId) ?? Number.POSITIVE_INFINITY;
+    return Math.min(book.durable, journaled, ...[...book.approvalSeq.values()].map((s) => s - 1));
   }
 
   /** Acks (debounced) through `ackableThrough`. */

@@ -41,7 +41,9 @@ export class AgencyProxyAttachments {
     const { runs: model, activity, ownership } = this.parts;
     const known = new Set(runs.map((r) => r.runId));
     for (const run of model.all()) {
-      if (!known.has(run.runId) && !isTerminalRunState(run.state) && !this.starting.has(run.runId)) {
+      // A run another window is starting (its index entry came first, its start_run is in flight) is not lost.
+      const startingElsewhere = run.state === 'starting' && !ownership.owns(run.runId);
+      if (!known.has(run.runId) && !isTerminalRunState(run.state) && !this.starting.has(run.runId) && !startingElsewhere) {
         void model.event(run.runId, { kind: 'stateChanged', state: 'lost', detail: LOST_DETAIL, announce: true });
         void this.parts.expireApprovals(run.runId, 'The daemon no longer knows this run (it probably restarted).');
         void this.parts.localChanges.finish(run.runId);

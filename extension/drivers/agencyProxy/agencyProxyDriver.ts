@@ -31,6 +31,7 @@ import type { AgencyProxyRunParts } from './agencyProxyRunParts';
 import type { AgencyProxyCursor } from './agencyProxyRecords';
 import { agencyProxyCheckpointBooks, agencyProxyCursorSchema, agencyProxyRestorePolicy } from './agencyProxyRecords';
 import type { Journaling } from '../kit/runJournaling';
+import { windowIdOf } from '../kit/runJournaling';
 import { startAgencyProxyRun } from './agencyProxyRunStart';
 import type { AgencyProxyClient } from './client';
 import { AckTracker } from './ackTracker';
@@ -44,6 +45,10 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
   protected readonly journaling: Journaling<AgencyProxyCursor>;
   private client: AgencyProxyClient | undefined;
   private loaded: Promise<void> | undefined;
+  /** The run-list sync under way (refresh): one at a time. */
+  private syncing: Promise<void> = Promise.resolve();
+  /** How stored runs come back (built once, with the first replay). */
+  private policy: ReturnType<typeof agencyProxyRestorePolicy> | undefined;
   private lastWarning = '';
   private readonly parts: AgencyProxyRunParts;
   private readonly attachments: AgencyProxyAttachments;
@@ -51,12 +56,15 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
 
   constructor(ctx: DriverContext) {
     super(ctx);
-    const ownership = new RunOwnership();
+    const ownership = new RunOwnership(windowIdOf(ctx));
     const acks = this.driverScope.add(
       new AckTracker(
-        // Observed runs are never acked: an ack deletes the journal another client may still need (WIRE.md 1.9).
-        (runId, through) => (this.client?.isOpen && ownership.owns(runId) ? this.client.ackEvents(runId, through) : undefined),
+        // Observed runs are never acked: an ack deletes the journal another client may still need (WIRE.md 1.9); nor
+        // runs another window of this machine journals (its journal, not ours, must hold what is acked).
+        (runId, through) => (this.client?.isOpen && ownership.owns(runId) && this.runs.writes(runId) ? this.client.ackEvents(runId, through) : undefined),
         (message) => ctx.log.warn(message),
+        undefined,
+        (runId) => this.runs.journaledThrough(runId),
       ),
     );
     const activity = new RunActivityBook();
@@ -85,7 +93,24 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
         acks.approvalsGone(runId);
       },
     };
-    this.journaling = { cursor: agencyProxyCursorSchema, books: agencyProxyCheckpointBooks({ acks, activity, ownership }) };
+    this.journaling = {
+      cursor: agencyProxyCursorSchema,
+      books: agencyProxyCheckpointBooks({ acks, activity, ownership }),
+      // This window writes the run's journal now: if it took another window's run over (that window closed, or its
+      // host died), the acks are this window's now; its own run (after a reload) may be acked through what is stored.
+      writing: (runId, previous) => {
+        void (async () => {
+          if (previous && previous.window !== windowIdOf(ctx)) {
+            // What the other window stored of the run (its owner), if this window learned the run from the daemon.
+            ownership.restore(runId, (await this.runs.storedRun(runId))?.extra);
+          }
+          if (ownership.tookOver(runId)) {
+            await saveRun(runId);
+          }
+          acks.schedule(runId);
+        })();
+      },
+    };
     this.attachments = new AgencyProxyAttachments(this.parts, () => this.client);
     this.folder = new AgencyProxyEventFolder(this.parts, (runId) => this.attachments.refreshFinalState(runId));
   }
@@ -116,6 +141,10 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
   async adoptRun(runId: string): Promise<void> {
     if (!this.runs.get(runId)) {
       throw new DriverError(`Unknown run ${runId}.`);
+    }
+    if (!(await this.runs.claim(runId))) {
+      // Its acks must cover only what a journal holds, and that journal is the other window's.
+      throw new DriverError('Another editor window of this machine journals this run: adopt it there (or reload this window once that one is closed).');
     }
     this.parts.ownership.own(runId);
     await this.parts.saveRun(runId);
@@ -191,9 +220,19 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
     return this.parts.localChanges.refresh(runId);
   }
 
-  async refresh(): Promise<void> {
+  /**
+   * Re-reads the daemon's run list. Runs another editor window of this machine journaled are loaded from that
+   * journal (checkpoint and lines) first, so they attach after what is stored instead of being replayed by the daemon
+   * from the start. One sync at a time: a watcher's, the view's poll and a reconnect never interleave.
+   */
+  refresh(): Promise<void> {
     const client = this.requireClient();
-    await this.attachments.reconcile(client, await client.listRuns());
+    const sync = this.syncing.catch(() => undefined).then(async () => {
+      await this.loadOtherWindowsRuns();
+      await this.attachments.reconcile(client, await client.listRuns());
+    });
+    this.syncing = sync;
+    return sync;
   }
 
   /** The connection's name, as the user named it (for views titled after it). */
@@ -261,7 +300,7 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
         connection.lost(info.reason);
       }
     });
-    await this.attachments.reconcile(client, await client.listRuns());
+    await this.refresh();
   }
 
   private requireClient(): AgencyProxyClient {
@@ -273,18 +312,37 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
 
   // --- after a reload (agencyProxyRecords.ts) -----------------------------------------------------------------------
 
-  /** Rebuilds stored transcripts and the books beside them once, before the first connect. */
+  /**
+   * Rebuilds stored transcripts and the books beside them once, before the first connect; then follows what other
+   * editor windows of this machine add to the run index (a new run shows here within a second, not at the next poll).
+   */
   protected override loadStorage(): Promise<void> {
-    const { acks, activity, ownership, localChanges, expireApprovals } = this.parts;
-    this.loaded ??= this.runs.replay(
-      agencyProxyRestorePolicy({ acks, activity, ownership }, {
-        restore: (stored) => localChanges.restore(stored.runId, stored.extra),
-        ended: async (runId) => {
-          await expireApprovals(runId, 'The run had ended before a decision was made.');
-          void localChanges.finish(runId);
-        },
-      }),
-    );
+    this.loaded ??= this.runs.replay(this.restorePolicy()).then(() => {
+      const stop = this.runs.watchOtherWindows(() => {
+        if (this.client?.isOpen && !this.isDisposed) {
+          this.refresh().catch((error: unknown) => this.isDisposed || this.ctx.log.warn(`Following another window's runs: ${String(error)}`));
+        }
+      });
+      this.driverScope.add(toDisposable(stop));
+    });
     return this.loaded;
+  }
+
+  /** Loads the stored runs another window added since (not shown here yet): from their journal, not the daemon. */
+  private async loadOtherWindowsRuns(): Promise<void> {
+    await this.loaded;
+    await this.runs.replay(this.restorePolicy(), true);
+  }
+
+  private restorePolicy(): ReturnType<typeof agencyProxyRestorePolicy> {
+    const { acks, activity, ownership, localChanges, expireApprovals } = this.parts;
+    this.policy ??= agencyProxyRestorePolicy({ acks, activity, ownership }, {
+      restore: (stored) => localChanges.restore(stored.runId, stored.extra),
+      ended: async (runId) => {
+        await expireApprovals(runId, 'The run had ended before a decision was made.');
+        void localChanges.finish(runId);
+      },
+    });
+    return this.policy;
   }
 }

@@ -46,7 +46,7 @@ export class DriverRuns<C = never> {
   private lastKey: { readonly runId: string; readonly key: RunKey } | undefined;
 
   constructor(
-    private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log'> & { readonly retention?: () => HistoryRetention; readonly now?: () => number },
+    private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId'> & { readonly retention?: () => HistoryRetention; readonly now?: () => number },
     /** Read once, at the first write or replay (the driver's own field, set after the base constructor ran). */
     private readonly journaling: () => Journaling<C>,
   ) {}
@@ -192,15 +192,17 @@ export class DriverRuns<C = never> {
   /**
    * Rebuilds every stored run of this connection (after a window reload), the policy saying what each comes back
    * as. With a `lazy` policy, finished runs come back from their index summary and are replayed when opened (`load`);
-   * those past the retention setting are archived (left out).
+   * those past the retention setting are archived (left out). `onlyNew`: reads the index again and rebuilds only the
+   * runs not shown yet — what another window of this machine journaled, loaded from its checkpoint and journal
+   * instead of asking the daemon to replay it from the start.
    */
-  async replay(policy: RestorePolicy<C>): Promise<void> {
+  async replay(policy: RestorePolicy<C>, onlyNew = false): Promise<void> {
     const recorder = this.journal();
     const terms = this.journaling();
     if (recorder && terms !== 'not journaled') {
       const archived = policy.lazy ? archivedRunIds(await recorder.loadRuns(), this.ctx.retention?.() ?? DEFAULT_RETENTION, this.now()) : new Set<string>();
       this.handlers = replayHandlersOf(this, this.ctx, terms, policy, (stored) => archived.has(stored.runId));
-      await replayRuns(recorder, this.handlers);
+      await replayRuns(recorder, this.handlers, onlyNew);
     }
   }
 
@@ -272,17 +274,48 @@ export class DriverRuns<C = never> {
    * Removes a finished run: out of the model, then its journal, checkpoint and index entry deleted. A run that is
    * not finished is refused (its daemon may still be writing it: stop it first) — the caller says so.
    */
-  async remove(runId: string): Promise<'removed' | 'not finished'> {
+  async remove(runId: string): Promise<'removed' | 'not finished' | 'held elsewhere'> {
     const run = this.get(runId);
     if (run && !isTerminalRunState(run.state)) {
       return 'not finished';
     }
     await this.loading.get(runId)?.catch(() => undefined);
-    if (run) {
+    // Another window of this machine writing it keeps it (its writer would recreate the files): refused, and said.
+    const removed = (await this.journal()?.removeRun(runId)) ?? 'removed';
+    if (removed === 'removed' && run) {
       this.ctx.store.dispatch({ type: 'runRemoved', runKey: this.key(runId) });
     }
-    await this.journal()?.removeRun(runId);
-    return 'removed';
+    return removed;
+  }
+
+  // --- Which window writes which run (kit/runWriters.ts) -------------------------------------------------------------
+
+  /** Whether this window journals the run (else another window of this machine does; true when not journaled). */
+  writes(runId: string): boolean {
+    return this.journal()?.writes(runId) ?? true;
+  }
+
+  /** Makes this window the run's writer if it can be; resolves with whether it is (adopting a run needs it). */
+  claim(runId: string): Promise<boolean> {
+    return this.journal()?.claim(runId) ?? Promise.resolve(true);
+  }
+
+  /** The last daemon sequence of the run known to be durably in its journal (acks also need `writes`). */
+  journaledThrough(runId: string): number {
+    return this.journal()?.journaledThrough(runId) ?? 0;
+  }
+
+  /**
+   * Calls `onIndex` when another window changed the run index (a new run, a new state), and lets readers of runs
+   * probe their writer's lease when it changes. Returns the stop (nothing to stop when not journaled).
+   */
+  watchOtherWindows(onIndex: () => void): () => void {
+    return this.journal()?.watch(onIndex) ?? (() => undefined);
+  }
+
+  /** The run's index entry as it is on disk now (what another window stored of it). */
+  storedRun(runId: string): Promise<StoredRun | undefined> {
+    return this.journal()?.storedRun(runId) ?? Promise.resolve(undefined);
   }
 
   /** The daemon sequences a run's journal holds, in order (tests of a reload). */

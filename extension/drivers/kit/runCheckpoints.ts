@@ -169,6 +169,9 @@ export class RunCheckpoints {
     if ((await this.o.journal.tailDigest(runId, bytes)) !== tail) {
       throw new Error('the journal no longer holds what it was taken from');
     }
+    if (!(await this.o.journal.endsLineAt(runId, bytes, false))) {
+      throw new Error('it does not end at a line of the journal'); // issue #25: one mid-line cost a line and replayed overlap
+    }
     // Parsed a line at a time, the loop given back between (checkpointBody.ts): a 100k-item run is 12.8 MiB.
     const lines = await file.bodyLines();
     try {
@@ -210,6 +213,9 @@ export class RunCheckpoints {
   private async write(runId: string, counts: Counts): Promise<'done' | 'busy' | 'refused'> {
     // Synchronous up to the capture: the store, the books and the journal's size are taken at the same moment. The
     // body is serialised afterwards, a line at a time as the file is written (the items are not changed in place).
+    if (!this.o.journal.writes(runId)) {
+      return 'refused'; // another window writes this run's journal, and its checkpoint
+    }
     const bytes = this.o.journal.settledSize(runId);
     if (bytes === 'busy') {
       return 'busy';
@@ -229,6 +235,10 @@ export class RunCheckpoints {
       const tail = await this.o.journal.tailDigest(runId, bytes);
       if (tail === undefined) {
         throw new Error('its journal could not be read back');
+      }
+      // The file as it is on disk, not as this window counted it: a checkpoint may stand only for complete lines.
+      if (!(await this.o.journal.endsLineAt(runId, bytes, false))) {
+        throw new Error(`its journal has no line end at byte ${bytes}`);
       }
       const header: CheckpointHeader = { v: CHECKPOINT_VERSION, bytes, tail, records, ...(books !== undefined ? { books } : {}) };
       await writeCheckpointFile(this.o.dir, runId, header, checkpointBodyLines(model));

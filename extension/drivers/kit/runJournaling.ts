@@ -4,6 +4,7 @@
  * (`restoredFieldsOf`, the same for every driver), the journal gives the transcript, and the driver's
  * `RestorePolicy` says which runs are its own, what state they show and what a reload ended.
  */
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type * as z from 'zod/mini';
 import type { RunFields } from '../../model/modelActions';
@@ -12,6 +13,7 @@ import type { RunState } from '../../protocol/transcriptTypes';
 import { runStateSchema } from '../../protocol/transcriptTypes';
 import { safeFileName } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
+import type { LeaseHolder } from '../../storage/runWriterLease';
 import type { DriverContext } from '../connectionManager';
 import type { DriverRuns } from './driverRuns';
 import type { RunInput } from './journalRecords';
@@ -30,6 +32,11 @@ export interface JournalTerms<C> {
    * that rebuilds books but says `'none'` has its runs replayed whole.
    */
   readonly books: CheckpointBooks | 'none';
+  /**
+   * This window now writes the run's journal: it is the first to record the run, or took it over from `previous`
+   * (another window's lease, released or left by a dead extension host). A driver that owns runs moves them here.
+   */
+  readonly writing?: (runId: string, previous: LeaseHolder | undefined) => void;
 }
 
 /** Whether, and how, a driver's runs are journaled. */
@@ -84,8 +91,13 @@ export function restoredFieldsOf(stored: StoredRun): RunFields {
   };
 }
 
+/** This editor window's id (stable across its reloads; without one, this extension host). */
+export function windowIdOf(ctx: Pick<DriverContext, 'windowId'>): string {
+  return ctx.windowId ?? `pid-${process.pid}`;
+}
+
 /** The recorder of `ctx`'s connection: one directory per connection profile under the extension's storage. */
-export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log'>, journaling: Journaling<C>): RunRecorder<C> | undefined {
+export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId'>, journaling: Journaling<C>): RunRecorder<C> | undefined {
   if (journaling === 'not journaled') {
     return undefined;
   }
@@ -95,12 +107,22 @@ export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' |
     dir: join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId)),
     cursor: journaling.cursor,
     warn: (m) => ctx.log.warn(m),
+    info: (m) => ctx.log.info(m),
+    // Every window of this machine shares the directory: each run has one writer (runWriters.ts). The token tells
+    // two journals of one process apart (two connections of one profile never coexist in a window, but tests run
+    // two windows in one process).
+    writer: { pid: process.pid, window: windowIdOf(ctx), token: randomBytes(6).toString('hex') },
+    ...(journaling.writing ? { writing: journaling.writing } : {}),
   });
 }
 
 /** Replays every stored run through the door (see the file comment). */
-export async function replayRuns<C>(recorder: RunRecorder<C>, handlers: ReplayHandlers<C>): Promise<void> {
-  await recorder.replay(handlers);
+/**
+ * Replays the driver's stored runs through the door (see the file comment); `onlyNew`: only runs not yet in the model
+ * (another window's new runs, seen in the shared run index: runWriters.ts).
+ */
+export async function replayRuns<C>(recorder: RunRecorder<C>, handlers: ReplayHandlers<C>, onlyNew = false): Promise<void> {
+  await (onlyNew ? recorder.replayNew(handlers) : recorder.replay(handlers));
 }
 
 /**

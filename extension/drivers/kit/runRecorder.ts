@@ -16,12 +16,15 @@ import { runKeyOf } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import { RunJournal } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
+import type { LeaseHolder, LeaseIdentity } from '../../storage/runWriterLease';
+import { watchJournalDir } from '../../storage/journalDirWatch';
 import type { JournalRecord, RunInput } from './journalRecords';
 import { diskRecordOf, isCurrentRecord, journalRecordSchema, runInputOf } from './journalRecords';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
 import { RunCheckpoints } from './runCheckpoints';
 import type { CheckpointBooks } from './runCheckpoints';
+import { RunWriters } from './runWriters';
 
 /** What a recorder writes into and how it reads its driver's cursors. */
 export interface RunRecorderOptions<C> {
@@ -39,6 +42,15 @@ export interface RunRecorderOptions<C> {
   readonly warn?: (message: string) => void;
   /** When checkpoints are due (tests pass a ManualClock). */
   readonly clock?: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'>;
+  /**
+   * This editor window (and its extension host), when several windows may share the directory: each run is then
+   * journaled by one window only, the holder of its writer lease (runWriters.ts). Absent: the lone writer.
+   */
+  readonly writer?: LeaseIdentity;
+  /** Told of what concerns the user less than `warn` (which window writes a run). */
+  readonly info?: (message: string) => void;
+  /** This window now writes the run's journal (it started the run, or took it over from `previous`). */
+  readonly writing?: (runId: string, previous: LeaseHolder | undefined) => void;
 }
 
 /**
@@ -93,9 +105,26 @@ export class RunRecorder<C = never> {
   private readonly journal: RunJournal;
   private readonly schema: z.ZodMiniType<JournalRecord<C>>;
   private readonly checkpoints: RunCheckpoints | undefined;
+  private readonly writers: RunWriters | undefined;
+  /** How far this window has read each run's file, and the last daemon sequence in what it read. */
+  private readonly readTo = new Map<string, { bytes: number; last: number }>();
+  /** Records waiting for their run's writer to be decided (kit/runWriters.ts). */
+  private readonly deciding = new Set<Promise<void>>();
+  /** The last daemon sequence of each run known to be in its file (what an ack may cover). */
+  private readonly journaled = new Map<string, number>();
 
   constructor(private readonly options: RunRecorderOptions<C>) {
-    this.journal = new RunJournal(options.dir);
+    this.journal = new RunJournal(options.dir, options.writer);
+    if (options.writer) {
+      const clock = options.clock ?? systemClock;
+      this.writers = new RunWriters({
+        journal: this.journal,
+        now: () => clock.now(),
+        journalEnd: (runId) => this.journalEnd(runId),
+        info: (message) => (options.info ?? options.warn)?.(message),
+        ...(options.writing ? { writing: options.writing } : {}),
+      });
+    }
     this.schema = journalRecordSchema(options.cursor);
     const { store } = options;
     if (store.transcript && 'state' in store) {
@@ -117,23 +146,133 @@ export class RunRecorder<C = never> {
    * (the driver's resume state: a replay hands it back through `record`).
    */
   record(runId: string, inputs: readonly RunInput<C>[]): Promise<void> {
+    const before = this.writers ? this.lastSequenceOf(runId) : undefined;
     this.checkpoints?.note(runId, inputs.length);
-    if (inputs.length === 1) {
-      // The common case (one event, e.g. a text chunk): no combining.
-      this.dispatch(runId, inputs[0]!);
-      return this.journal.append(runId, diskRecordOf(inputs[0]!));
-    }
-    const writes = inputs.map((input) => {
+    for (const input of inputs) {
       this.dispatch(runId, input);
+    }
+    const writes = this.writers?.decide(runId, before) ?? true;
+    if (writes === true) {
+      return this.append(runId, inputs);
+    }
+    if (writes === false) {
+      return Promise.resolve(); // another window journals this run: folded here, in memory only
+    }
+    const written = writes.then((writer) => (writer ? this.append(runId, inputs) : undefined));
+    // Not in the journal's queue yet: a flush (a window closing) waits for it too.
+    this.deciding.add(written);
+    const done = (): void => void this.deciding.delete(written);
+    written.then(done, done);
+    return written;
+  }
+
+  /** Whether this window journals the run (always, without writer leases). */
+  writes(runId: string): boolean {
+    return this.writers?.writes(runId) ?? true;
+  }
+
+  /** Makes this window the run's writer if it can be (see runWriters.ts); resolves with whether it is. */
+  async claim(runId: string): Promise<boolean> {
+    return (await this.writers?.decide(runId, this.lastSequenceOf(runId))) ?? true;
+  }
+
+  /**
+   * The last daemon sequence of the run known to be on disk in its journal (what this window wrote, or read of it).
+   * An ack needs this window to write the run too (`writes`): another window's journal may grow past what we read.
+   */
+  journaledThrough(runId: string): number {
+    return this.journaled.get(runId) ?? 0;
+  }
+
+  /** Readers of runs ask again whether they may write them (a lease changed). */
+  probeWriters(): void {
+    this.writers?.probeSoon();
+  }
+
+  /**
+   * Watches the journal directory: `onIndex` when the run index changed (another window added or changed a run),
+   * readers probe again when a lease changed. Returns its stop; a directory that cannot be watched logs why once, and
+   * the driver's own polling is all there is.
+   */
+  watch(onIndex: () => void): () => void {
+    return watchJournalDir(this.options.dir, (names) => {
+      if ([...names].some((name) => name.endsWith('.lease'))) {
+        this.probeWriters();
+      }
+      if (names.has('runs.json')) {
+        onIndex();
+      }
+    }, (message) => this.options.warn?.(message));
+  }
+
+  /** Removes the run's entry, journal, checkpoint and lease (refused while another window writes it). */
+  async removeRun(runId: string): Promise<'removed' | 'held elsewhere'> {
+    this.checkpoints?.forget(runId);
+    await this.checkpoints?.settled();
+    const outcome = await this.journal.removeRun(runId);
+    if (outcome === 'removed') {
+      this.writers?.forget(runId);
+      this.readTo.delete(runId);
+      this.journaled.delete(runId);
+    }
+    return outcome;
+  }
+
+  private append(runId: string, inputs: readonly RunInput<C>[]): Promise<void> {
+    let last = 0;
+    const writes = inputs.map((input) => {
+      if ('event' in input && input.sequence !== undefined) {
+        last = Math.max(last, input.sequence);
+      }
       return this.journal.append(runId, diskRecordOf(input));
     });
     // Several resolve together, or reject if one failed.
-    return Promise.all(writes).then(() => undefined);
+    return (writes.length === 1 ? writes[0]! : Promise.all(writes)).then(() => {
+      if (last > 0) {
+        this.journaled.set(runId, Math.max(this.journaled.get(runId) ?? 0, last));
+      }
+    });
   }
 
-  /** The run index: metadata and driver extras, rewritten whole (small). */
-  saveRun(run: StoredRun): Promise<void> {
-    return this.journal.saveRun(run);
+  private lastSequenceOf(runId: string): number | undefined {
+    const state = this.options.store.state;
+    return state ? (state.runs.get(runKeyOf(this.options.connectionId, runId))?.lastSequence ?? 0) : undefined;
+  }
+
+  /** Reads the run's file on from where this window last read it: the last daemon sequence it holds. */
+  private async journalEnd(runId: string): Promise<number> {
+    const known = this.readTo.get(runId) ?? { bytes: 0, last: 0 };
+    let last = known.last;
+    const bytes = await this.journal.readLines(runId, (line) => {
+      const parsed = line.ok ? this.schema.safeParse(line.value) : undefined;
+      if (parsed?.success && 'e' in parsed.data && parsed.data.q !== undefined) {
+        last = Math.max(last, parsed.data.q);
+      }
+    }, known.bytes);
+    this.readTo.set(runId, { bytes, last });
+    this.journaled.set(runId, Math.max(this.journaled.get(runId) ?? 0, last));
+    return last;
+  }
+
+  /**
+   * The run's entry in the run index: metadata and driver extras, merged into the shared index — by the window that
+   * writes the run only (another window's entry of its own run is never overwritten by a reader's view).
+   */
+  async saveRun(run: StoredRun): Promise<void> {
+    if (await this.claim(run.runId)) {
+      await this.journal.saveRun(run);
+    }
+  }
+
+  /** Reads the index again and replays the stored runs this window does not show yet (another window's new runs). */
+  async replayNew(handlers: ReplayHandlers<C>): Promise<ReplayStats> {
+    await this.journal.reloadRuns();
+    return this.replay(handlers, true);
+  }
+
+  /** The run's entry in the index as it is on disk now (another window may have written it since this one read it). */
+  async storedRun(runId: string): Promise<StoredRun | undefined> {
+    return (await this.journal.reloadRuns()).find((run) => run.runId === runId);
   }
 
   /** Every run in the index. */
@@ -143,22 +282,24 @@ export class RunRecorder<C = never> {
 
   /** Resolves once everything recorded so far (and the index, and checkpoints begun) is on disk, whatever the outcome of each. */
   async flush(): Promise<void> {
+    await Promise.allSettled([...this.deciding]);
     await this.journal.flush();
     await this.checkpoints?.settled();
   }
 
   /** Flushes, writes the checkpoints that are due, then closes the files; recording after this rejects. */
   async close(): Promise<void> {
+    await Promise.allSettled([...this.deciding]);
     await this.journal.flush();
     await this.checkpoints?.close();
     return this.journal.close();
   }
 
   /** Replays every stored run, record by record (see the file comment). */
-  async replay(handlers: ReplayHandlers<C>): Promise<ReplayStats> {
+  async replay(handlers: ReplayHandlers<C>, onlyNew = false): Promise<ReplayStats> {
     const release = this.options.store.holdChanges?.();
     try {
-      return await this.replayRuns(handlers);
+      return await this.replayRuns(handlers, onlyNew);
     } finally {
       release?.();
     }
@@ -178,24 +319,20 @@ export class RunRecorder<C = never> {
     }
   }
 
-  /** Deletes the run's journal, checkpoint and index entry (Remove Run); it must be out of the model already. */
-  async removeRun(runId: string): Promise<void> {
-    this.checkpoints?.forget(runId);
-    await this.checkpoints?.settled();
-    await this.journal.removeRun(runId);
-  }
-
   /** The bytes of a run's journal (retention by size). */
   journalBytes(runId: string): Promise<number> {
     return this.journal.journalBytes(runId);
   }
 
-  private async replayRuns(handlers: ReplayHandlers<C>): Promise<ReplayStats> {
+  private async replayRuns(handlers: ReplayHandlers<C>, onlyNew: boolean): Promise<ReplayStats> {
     const stats: MutableStats = { runs: 0, records: 0, invalid: 0, torn: 0, checkpoints: 0, summarized: 0, archived: 0 };
     if (!handlers.record || handlers.books) {
       this.checkpoints?.enable(handlers.books);
     }
     for (const stored of await this.journal.loadRuns()) {
+      if (onlyNew && this.options.store.state?.runs.has(runKeyOf(this.options.connectionId, stored.runId))) {
+        continue; // shown already (live, or replayed before)
+      }
       const summarized = handlers.summarized?.(stored);
       if (summarized === 'archived') {
         stats.archived += 1;
@@ -228,7 +365,7 @@ export class RunRecorder<C = never> {
     const legacy = handlers.legacy?.(stored);
     let invalid = 0;
     let records = 0;
-    await this.journal.readLines(stored.runId, (line) => {
+    const end = await this.journal.readLines(stored.runId, (line) => {
       if (!line.ok) {
         stats.torn += line.torn ? 1 : 0;
         invalid += line.torn ? 0 : 1;
@@ -252,6 +389,10 @@ export class RunRecorder<C = never> {
       }
     }, from);
     stats.records += records;
+    // Where a reader (or a writer taking over) goes on reading this run's file from.
+    const last = this.lastSequenceOf(stored.runId) ?? 0;
+    this.readTo.set(stored.runId, { bytes: end, last });
+    this.journaled.set(stored.runId, Math.max(this.journaled.get(stored.runId) ?? 0, last));
     this.checkpoints?.note(stored.runId, records, true);
     if (invalid > 0) {
       stats.invalid += invalid;

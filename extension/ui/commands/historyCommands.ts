@@ -40,7 +40,7 @@ export function registerHistoryCommands(ctx: CommandContext, drafts: Pick<DraftS
     }
   };
 
-  const removeOne = async (connectionId: string, runId: string): Promise<'removed' | 'not finished'> => {
+  const removeOne = async (connectionId: string, runId: string): Promise<'removed' | 'not finished' | 'held elsewhere'> => {
     const outcome = (await historyOf(connectionId)?.remove(runId)) ?? 'removed';
     if (outcome === 'removed') {
       forgetInUi(runKeyOf(connectionId, runId));
@@ -81,6 +81,10 @@ export function registerHistoryCommands(ctx: CommandContext, drafts: Pick<DraftS
         const outcome = await removeOne(run.connectionId, run.runId);
         if (outcome === 'not finished') {
           void vscode.window.showWarningMessage(`“${run.title}” ${NOT_FINISHED_TEXT}`);
+          return false;
+        }
+        if (outcome === 'held elsewhere') {
+          void vscode.window.showWarningMessage(`“${run.title}” is kept: another editor window of this machine is recording it. Remove it there, or once that window is closed.`);
           return false;
         }
         return true;

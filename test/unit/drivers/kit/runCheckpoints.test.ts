@@ -262,3 +262,36 @@ test('a driver that rebuilds books per record but cannot save them gets no check
     s.cleanup();
   }
 });
+
+test('a checkpoint covers complete lines only: one pointing mid-line is refused at restore, and none is written over a journal another writer grew', async () => {
+  const s = setup();
+  try {
+    await closedAfterARun(s);
+    // The header moved one byte into the last line, its tail digest made to match: only the line check can tell.
+    const file = readFileSync(s.checkpointOf('r'), 'utf8');
+    const newline = file.indexOf('\n');
+    const header = JSON.parse(file.slice(0, newline)) as { bytes: number; tail: string };
+    const journalFile = join(s.dir, `${safeFileName('r')}.jsonl`);
+    const journal = readFileSync(journalFile);
+    const bytes = header.bytes - 2;
+    const { createHash } = await import('node:crypto');
+    const tail = createHash('sha256').update(journal.subarray(Math.max(0, bytes - 4096), bytes)).digest('hex');
+    writeFileSync(s.checkpointOf('r'), `${JSON.stringify({ ...header, bytes, tail })}\n${file.slice(newline + 1)}`);
+    const reloaded = await reload(s, ['r'], false);
+    assert.equal(reloaded.stats.checkpoints, 0, 'not used');
+    assert.ok(s.warnings.some((w) => /does not end at a line/.test(w)), s.warnings.join('\n'));
+
+    // A writer that counts its own bytes while another process appends to the file: its count is no line end.
+    rmSync(s.checkpointOf('r'), { force: true });
+    const live = s.recorder(new RunStore(() => 7));
+    await live.replay(plainReplay);
+    await live.record('r', [runInput.event({ kind: 'textDelta', text: 'opened' }, 900_000)]); // opens the file, counting
+    appendFileSync(journalFile, `${JSON.stringify({ foreign: 'x'.repeat(37) })}\n`);
+    await recordAll(live, 'r', script(1_000_000, 50, 'more'));
+    await live.close();
+    assert.ok(!existsSync(s.checkpointOf('r')), 'no checkpoint written');
+    assert.ok(s.warnings.some((w) => /no line end at byte/.test(w)), s.warnings.join('\n'));
+  } finally {
+    s.cleanup();
+  }
+});

@@ -1,0 +1,107 @@
+/**
+ * The run index of one connection, `runs.json`: ONE file (the history lane loads a thousand entries in one read),
+ * shared by every editor window of this machine. Each window changes only the entries of the runs it writes, so a
+ * write is read-merge-write under a short lock (`runs.json.lock`, created with `link` like a writer lease,
+ * runWriterLease.ts): read what is on disk now, put this window's changed entries in (or take its removed ones out),
+ * write a temporary file and rename it over. Another window's entry is never lost to a whole rewrite of a stale view.
+ *
+ * The lock is held for one read and one write (milliseconds). A lock whose holder died, or that is older than
+ * LOCK_STALE_MS (a holder that hangs must not stop every window's index for good), is broken.
+ */
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { StoredRun } from './runJournal';
+import { pidAlive } from './runWriterLease';
+
+/** A lock older than this is broken (it is held for one small read and write). */
+const LOCK_STALE_MS = 5_000;
+/** How long a write waits for the lock before it breaks it. */
+const LOCK_WAIT_MS = 2_000;
+
+const isEntry = (entry: unknown): entry is StoredRun =>
+  entry !== null && typeof entry === 'object' && typeof (entry as StoredRun).runId === 'string';
+
+/** The index as it is on disk now, in its order (missing or unreadable: empty). */
+export async function readRunIndex(dir: string): Promise<StoredRun[]> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(join(dir, 'runs.json'), 'utf8'));
+    return Array.isArray(parsed) ? parsed.filter(isEntry) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** This window's changes to the index: entries it wrote, runs it removed. */
+export interface RunIndexChanges {
+  readonly saved: ReadonlyMap<string, StoredRun>;
+  readonly removed: ReadonlySet<string>;
+}
+
+/** Merges `changes` into the index on disk under the lock; resolves with the index as written. */
+export async function mergeRunIndex(dir: string, changes: RunIndexChanges): Promise<StoredRun[]> {
+  await mkdir(dir, { recursive: true });
+  const unlock = await lockIndex(dir);
+  try {
+    const merged = new Map<string, StoredRun>();
+    for (const entry of await readRunIndex(dir)) {
+      merged.set(entry.runId, entry);
+    }
+    for (const runId of changes.removed) {
+      merged.delete(runId);
+    }
+    for (const [runId, entry] of changes.saved) {
+      merged.set(runId, entry);
+    }
+    const entries = [...merged.values()];
+    const tmp = join(dir, `runs.json.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    await writeFile(tmp, JSON.stringify(entries));
+    await rename(tmp, join(dir, 'runs.json'));
+    return entries;
+  } finally {
+    await unlock();
+  }
+}
+
+async function lockIndex(dir: string): Promise<() => Promise<void>> {
+  const file = join(dir, 'runs.json.lock');
+  const token = `${process.pid} ${randomBytes(6).toString('hex')}`;
+  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(tmp, token);
+  const started = Date.now();
+  try {
+    for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
+      try {
+        await link(tmp, file);
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+          throw error;
+        }
+      }
+      if (await lockStale(file) || Date.now() - started > LOCK_WAIT_MS) {
+        await rm(file, { force: true });
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  } finally {
+    await rm(tmp, { force: true });
+  }
+  return async () => {
+    // Only our own lock is removed (one broken as stale by another window is theirs now).
+    if ((await readFile(file, 'utf8').catch(() => '')) === token) {
+      await rm(file, { force: true });
+    }
+  };
+}
+
+async function lockStale(file: string): Promise<boolean> {
+  try {
+    const [text, info] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
+    const pid = Number(text.split(' ')[0]);
+    return !pidAlive(pid) || Date.now() - info.mtimeMs > LOCK_STALE_MS;
+  } catch {
+    return false; // gone meanwhile: the next link takes it
+  }
+}
