@@ -311,7 +311,8 @@ const NOISE = /AgentHost|ChatModelSelection|AccountPolicyGate|Creating a socket|
   if (testsPath) payload.push(['extensionTestsPath', `vscode-remote://${auth}${testsPath}`]);
   payload.push(['skipWelcome', 'true'], ['skipReleaseNotes', 'true']);
   const where = folder ? `folder=${encodeURIComponent(folder)}` : 'ew=true';
-  await page.goto(`http://${auth}/?${where}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  // The workbench's first load takes over 30 s (playwright's default) on a machine busy with other test runs.
+  await page.goto(`http://${auth}/?${where}&payload=${encodeURIComponent(JSON.stringify(payload))}`, { timeout: 180000 });
   await page.bringToFront().catch(() => {}); // a focused page, so the workbench shows notification toasts
   console.log(`${t()} workbench opened, waiting for tests`);
   const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), +(process.env.SHIM_TIMEOUT_MS || 600000)))]);
