@@ -1,28 +1,34 @@
-// Two bundles: the extension host (Node, CommonJS, `vscode` external) and the webview (browser, IIFE).
+// The bundles: the extension host's (extensionBundles.mjs: the core dist/extension.js and the bundles it loads on
+// demand, Node, CommonJS, `vscode` external) and the webview's (browser, IIFE).
 // Flags: --watch rebuilds on change; --production minifies, drops sourcemaps and prints bundle sizes.
 // Type-checking is separate (`npm run typecheck`): esbuild only strips types.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync, watch as watchFiles } from 'node:fs';
+import { buildExtensionBundles } from './extensionBundles.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 /** Prints errors in the format of the `$esbuild-watch` problem matcher so F5 shows them in Problems. */
+function reportErrors(errors) {
+  for (const { text, location } of errors) {
+    console.error(`✘ [ERROR] ${text}`);
+    if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+  }
+}
+
 const problemMatcherPlugin = {
   name: 'problem-matcher',
   setup(build) {
     build.onStart(() => console.log('[watch] build started'));
     build.onEnd((result) => {
-      for (const { text, location } of result.errors) {
-        console.error(`✘ [ERROR] ${text}`);
-        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
-      }
+      reportErrors(result.errors);
       console.log('[watch] build finished');
     });
   },
 };
 
-const common = {
+export const webviewOptions = {
   bundle: true,
   minify: production,
   sourcemap: production ? false : 'linked',
@@ -30,41 +36,6 @@ const common = {
   logOverride: { 'import-is-undefined': 'error' },
   plugins: watch ? [problemMatcherPlugin] : [],
   metafile: true,
-};
-
-/**
- * The ACP SDK is a bundle of its own (dist/acpSdk.js), required by acpConnection.ts on first use: the extension
- * bundle keeps the `require('./acpSdk')` as is, and it resolves next to dist/extension.js at run time.
- */
-const lazyAcpSdk = {
-  name: 'lazy-acp-sdk',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/acpSdk$/ }, () => ({ path: './acpSdk.js', external: true }));
-  },
-};
-
-export const extensionOptions = {
-  ...common,
-  entryPoints: ['extension/extension.ts'],
-  outfile: 'dist/extension.js',
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  external: ['vscode'],
-  plugins: [...common.plugins, lazyAcpSdk],
-};
-
-export const acpSdkOptions = {
-  ...common,
-  entryPoints: ['extension/drivers/acp/acpSdk.ts'],
-  outfile: 'dist/acpSdk.js',
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-};
-
-export const webviewOptions = {
-  ...common,
   entryPoints: ['webview/main.ts'],
   outfile: 'dist/webview.js',
   platform: 'browser',
@@ -82,16 +53,37 @@ function copyCodicons() {
   }
 }
 
-copyCodicons();
-const contexts = await Promise.all([esbuild.context(extensionOptions), esbuild.context(acpSdkOptions), esbuild.context(webviewOptions)]);
-if (watch) {
-  await Promise.all(contexts.map((ctx) => ctx.watch()));
-} else {
-  await Promise.all(contexts.map((ctx) => ctx.rebuild()));
-  await Promise.all(contexts.map((ctx) => ctx.dispose()));
-  if (production) {
-    for (const file of ['dist/extension.js', 'dist/acpSdk.js', 'dist/webview.js']) {
-      console.log(`${file.padEnd(20)} ${(statSync(file).size / 1024).toFixed(1).padStart(8)} KB`);
+/** The extension host's bundles; in watch mode a failed build is reported and the watch goes on. */
+async function buildExtension() {
+  if (watch) console.log('[watch] build started');
+  try {
+    const { bundles } = await buildExtensionBundles({ outdir: 'dist', production });
+    if (production) {
+      for (const { name, bytes } of bundles) {
+        console.log(`${`dist/${name}`.padEnd(24)} ${(bytes / 1024).toFixed(1).padStart(8)} KB`);
+      }
     }
+  } catch (error) {
+    if (!watch) throw error;
+    reportErrors(error.errors ?? [{ text: String(error.message ?? error) }]);
+  }
+  if (watch) console.log('[watch] build finished');
+}
+
+copyCodicons();
+const webview = await esbuild.context(webviewOptions);
+if (watch) {
+  await Promise.all([webview.watch(), buildExtension()]);
+  // The core and its lazy bundles are built together (extensionBundles.mjs), so any change to extension/ rebuilds all.
+  let pending;
+  watchFiles('extension', { recursive: true }, () => {
+    clearTimeout(pending);
+    pending = setTimeout(() => void buildExtension(), 100);
+  });
+} else {
+  await Promise.all([webview.rebuild(), buildExtension()]);
+  await webview.dispose();
+  if (production) {
+    console.log(`${'dist/webview.js'.padEnd(24)} ${(statSync('dist/webview.js').size / 1024).toFixed(1).padStart(8)} KB`);
   }
 }

@@ -167,8 +167,8 @@ export default tseslint.config(
           paths: [noVscode],
           patterns: [
             {
-              regex: `^(\\.\\./)+(ui(/|$)|drivers/|daemonRegistry$|(${driverFolders.join('|')})(/|$))`,
-              message: 'extension/drivers/kit may not import extension/ui or a concrete driver (nor the daemon registry, which imports them all): the kit is below both.',
+              regex: `^(\\.\\./)+(ui(/|$)|drivers/|daemonRegistry$|driverClasses$|(${driverFolders.join('|')})(/|$))`,
+              message: 'extension/drivers/kit may not import extension/ui or a concrete driver (nor the daemon registry or driverClasses, which import them all): the kit is below both.',
             },
           ],
         },
@@ -198,7 +198,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+drivers/[^/]+/[^/]*Driver$',
+              regex: '^(\\.\\./)+drivers/([^/]+/[^/]*Driver|driverClasses)$',
               message: 'extension/ui may not import a concrete driver: use the Driver interface and the daemon registry.',
             },
           ],

@@ -6,18 +6,14 @@
 import type { ProtocolName } from '../model/modelTypes';
 import { A3S_ACTIONS } from './a3s/a3sActions';
 import { ACP_ACTIONS } from './acp/acpActions';
-import { AcpDriver } from './acp/acpDriver';
 import { forgetSignIn } from './acp/acpLaunch';
-import { A3sDriver } from './a3s/a3sDriver';
 import { AGENCY_PROXY_ACTIONS } from './agencyProxy/agencyProxyActions';
-import { AgencyProxyDriver } from './agencyProxy/agencyProxyDriver';
 import type { DriverFactory } from './connectionManager';
+import type * as DriverClasses from './driverClasses';
 import { HIVE_ACTIONS } from './hive/hiveActions';
-import { HiveDriver } from './hive/hiveDriver';
 import type { DaemonAction } from './kit/daemonActions';
 import type { DriverSecrets } from './kit/workspaceAccess';
 import { SCV_ACTIONS } from './scv/scvActions';
-import { ScvDriver } from './scv/scvDriver';
 
 export interface DaemonEntry {
   readonly create: DriverFactory;
@@ -30,13 +26,25 @@ export interface DaemonEntry {
   readonly forgetSecrets?: (secrets: DriverSecrets) => Promise<boolean>;
 }
 
+let loaded: typeof DriverClasses | undefined;
+
+/**
+ * The driver classes, loaded when the first connection opens (in the shipped extension a bundle of its own:
+ * driverClasses.ts says why), not at activation.
+ */
+function drivers(): typeof DriverClasses {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load of a separate bundle, by design
+  loaded ??= require('./driverClasses') as typeof DriverClasses;
+  return loaded;
+}
+
 export const daemonRegistry: Readonly<Record<ProtocolName, DaemonEntry>> = {
-  'agency-proxy': { create: (context) => new AgencyProxyDriver(context), actions: AGENCY_PROXY_ACTIONS },
-  scv: { create: (context) => new ScvDriver(context), actions: SCV_ACTIONS },
-  a3s: { create: (context) => new A3sDriver(context), actions: A3S_ACTIONS },
-  hive: { create: (context) => new HiveDriver(context), actions: HIVE_ACTIONS },
+  'agency-proxy': { create: (context) => new (drivers().AgencyProxyDriver)(context), actions: AGENCY_PROXY_ACTIONS },
+  scv: { create: (context) => new (drivers().ScvDriver)(context), actions: SCV_ACTIONS },
+  a3s: { create: (context) => new (drivers().A3sDriver)(context), actions: A3S_ACTIONS },
+  hive: { create: (context) => new (drivers().HiveDriver)(context), actions: HIVE_ACTIONS },
   acp: {
-    create: (context) => new AcpDriver(context),
+    create: (context) => new (drivers().AcpDriver)(context),
     actions: ACP_ACTIONS,
     forgetSecrets: async (secrets) => {
       const forgotten = await forgetSignIn(secrets);

@@ -4,9 +4,11 @@
  * VS Code reads lives in package.json and a unit test (test/unit/protocol/connectionProfile.test.ts) checks that it
  * has the same properties, types, required list and protocols.
  *
- * Host only (full zod); the protocol list itself is in ./protocolNames.ts so the webview contract can use it too.
+ * zod/mini, as the core's other schemas: this one is read at activation, and full zod would be a large part of
+ * dist/extension.js (extensionBundles.mjs). The protocol list itself is in ./protocolNames.ts so the webview contract
+ * can use it too.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PROTOCOL_NAMES } from './protocolNames';
 
 export { PROTOCOL_NAMES };
@@ -19,17 +21,17 @@ export type { ProtocolName } from './protocolNames';
  */
 export const mcpServerSchema = z.union([
   z.object({
-    name: z.string().min(1),
-    type: z.literal('stdio').optional(),
-    command: z.string().min(1),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
+    name: z.string().check(z.minLength(1)),
+    type: z.optional(z.literal('stdio')),
+    command: z.string().check(z.minLength(1)),
+    args: z.optional(z.array(z.string())),
+    env: z.optional(z.record(z.string(), z.string())),
   }),
   z.object({
-    name: z.string().min(1),
+    name: z.string().check(z.minLength(1)),
     type: z.enum(['http', 'sse']),
-    url: z.string().min(1),
-    headers: z.record(z.string(), z.string()).optional(),
+    url: z.string().check(z.minLength(1)),
+    headers: z.optional(z.record(z.string(), z.string())),
   }),
 ]);
 export type McpServerSetting = Readonly<z.infer<typeof mcpServerSchema>>;
@@ -42,36 +44,36 @@ export function isRemoteMcpServer(server: McpServerSetting): server is RemoteMcp
 
 export const connectionProfileSchema = z.object({
   /** Shown in the Connections view; unique per protocol. */
-  name: z.string().min(1),
+  name: z.string().check(z.minLength(1)),
   protocol: z.enum(PROTOCOL_NAMES),
   /** Unix socket (AgencyProxy, SCV, a single hyperhive socket). */
-  socketPath: z.string().optional(),
+  socketPath: z.optional(z.string()),
   /** hyperhive socket directory (default /run/hyperhive). */
-  hiveDir: z.string().optional(),
+  hiveDir: z.optional(z.string()),
   /** A3S harness base URL. */
-  url: z.string().optional(),
+  url: z.optional(z.string()),
   /** A3S: allow a non-loopback URL (explicit opt-in). */
-  allowRemote: z.boolean().optional(),
+  allowRemote: z.optional(z.boolean()),
   /** A3S run identity parts. */
-  releaseIdentity: z.string().optional(),
-  sessionId: z.string().optional(),
-  readinessPath: z.string().optional(),
-  livenessPath: z.string().optional(),
+  releaseIdentity: z.optional(z.string()),
+  sessionId: z.optional(z.string()),
+  readinessPath: z.optional(z.string()),
+  livenessPath: z.optional(z.string()),
   /** ACP: the agent's executable (found on PATH, or an absolute path), e.g. `claude-agent-acp`, `npx`, `gemini`. */
-  command: z.string().optional(),
+  command: z.optional(z.string()),
   /** ACP: its arguments, e.g. `["--acp"]` for Gemini CLI. */
-  args: z.array(z.string()).optional(),
+  args: z.optional(z.array(z.string())),
   /** ACP: extra environment variables (never secrets: API keys are asked for and kept in the secret store). */
-  env: z.record(z.string(), z.string()).optional(),
+  env: z.optional(z.record(z.string(), z.string())),
   /** ACP: the directory sessions start in (default: the window's first workspace folder). */
-  cwd: z.string().optional(),
+  cwd: z.optional(z.string()),
   /** ACP: the mode new sessions start in (an id the agent offers, e.g. `default` for Claude Code, `read-only` for
    *  Codex); absent: the agent's own default, which for current agents may act without asking. */
-  startMode: z.string().min(1).optional(),
+  startMode: z.optional(z.string().check(z.minLength(1))),
   /** ACP: MCP servers passed to every session, as far as the agent's `mcpCapabilities` allow. */
-  mcpServers: z.array(mcpServerSchema).optional(),
+  mcpServers: z.optional(z.array(mcpServerSchema)),
   /** Connect when the extension starts (default: the setting agentSwitchboard.autoConnect). */
-  autoConnect: z.boolean().optional(),
+  autoConnect: z.optional(z.boolean()),
 });
 
 /** One connection profile, as the drivers receive it. */

@@ -154,7 +154,8 @@ const healthy = (port) =>
     exits.push(new Promise((r) => (done = r)));
     await wirePage(page, { label: w.label, t, onExit: (code) => done(code) });
     const where = w.folder ? `folder=${encodeURIComponent(w.folder)}` : 'ew=true';
-    await page.goto(`http://${auth}/?${where}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    // The workbench's first load takes over 30 s (playwright's default) on a machine busy with other test runs.
+    await page.goto(`http://${auth}/?${where}&payload=${encodeURIComponent(JSON.stringify(payload))}`, { timeout: 180000 });
   }
   // The first window is the focused one (so its workbench shows notification toasts); a second is in the background.
   await pages[0].bringToFront().catch(() => {});

@@ -45,11 +45,12 @@ const OWN_LAUNCHES = {
   'Hostile repository': ['Hostile repository'],
   'Untrusted repository': ['Untrusted repository'],
   'Two windows': ['Two windows: window A', 'Two windows: window B'],
+  'Installed package': ['Installed package'],
 };
 /** The launches with two windows (codeShim.cjs: SHIM_SECOND_WINDOW), each of which must report. */
 const WINDOWS = { 'Two windows': ['A', 'B'] };
 /** Suites that run only in a launch of their own (the host-kill check reports no suites: hostKill.mjs). */
-const EXCLUDED = /^(Reload phase|Window reload|Hostile repository|Untrusted repository|Two windows|Host kill)/;
+const EXCLUDED = /^(Reload phase|Window reload|Hostile repository|Untrusted repository|Two windows|Host kill|Installed package)/;
 
 /**
  * Starts the reference AgencyProxy outside VS Code, so its runs outlive a window (the reload and two-window suites);
@@ -64,8 +65,41 @@ function startReloadDaemon(dir, workspace) {
   return { child, socket, stateDir };
 }
 
+/**
+ * Packages the extension as `npm run package` does (agent-switchboard.vsix: a production build and what
+ * .vscodeignore lets through) and installs it with code-server's --install-extension into `userData`'s extensions
+ * directory, the one the launch on `userData` uses. Returns that directory.
+ */
+function installPackage(env, userData) {
+  execFileSync('npm', ['run', 'package'], { cwd: root, stdio: 'inherit' });
+  const extensions = join(userData, 'extensions');
+  // A config file of its own: without one, code-server writes a default one into the user's home.
+  const config = join(userData, 'install-config.yaml');
+  writeFileSync(config, '{}\n');
+  execFileSync(env.CODE_SERVER_NODE, [env.CODE_SERVER_ENTRY, '--config', config, '--user-data-dir', join(userData, 'user-data'), '--extensions-dir', extensions, '--install-extension', join(root, 'agent-switchboard.vsix')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  return extensions;
+}
+
+/**
+ * VS Code runs an extensionTestsPath only beside an extension under development, and this launch must not develop
+ * ours (it would load the working tree instead of the package): an empty extension of another name stands in.
+ */
+function testRunnerExtension(dir) {
+  mkdirSync(dir, { recursive: true });
+  const manifest = { name: 'switchboard-test-runner', publisher: 'agent-switchboard', version: '0.0.0', engines: { vscode: '^1.139.0' } };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest));
+  return dir;
+}
+
 async function main() {
   const env = harnessEnv();
+  const only = process.env.SWITCHBOARD_INTEGRATION_GREP;
+  // Before the development build below: packaging builds dist/ for production, which the other launches must not use.
+  const installedProfile = mkdtempSync(join(tmpdir(), 'switchboard-installed-'));
+  const installedExtensions = selects(only, 'Installed package') ? installPackage(env, installedProfile) : undefined;
   execFileSync(process.execPath, [join(root, 'esbuild.mjs')], { cwd: root, stdio: 'inherit' });
   await buildTestBundles();
   const results = join(root, 'test-results');
@@ -81,19 +115,18 @@ async function main() {
   rmSync(traceFile, { force: true });
   Object.assign(process.env, env);
   const totals = countResults();
-  const only = process.env.SWITCHBOARD_INTEGRATION_GREP;
   /** The launches started, by name (the host-kill check included). */
   const started = [];
   // The two reload phases go together: phase 2 continues what phase 1 started.
   const together = (name) => (name.startsWith('Reload phase') ? ['Reload phase 1', 'Reload phase 2'] : [name]);
   const wanted = (name) => together(name).some((n) => OWN_LAUNCHES[n].some((suite) => selects(only, suite)));
-  const launch = async (name, userData, grep, exclude, extraEnv = {}, folder = workspace) => {
+  const launch = async (name, userData, grep, exclude, extraEnv = {}, folder = workspace, development = root) => {
     totals.current = name;
     started.push(name);
     try {
       await runTests({
         vscodeExecutablePath: join(root, 'test/harness/codeShim.cjs'),
-        extensionDevelopmentPath: root,
+        extensionDevelopmentPath: development,
         extensionTestsPath: join(root, 'out/test/index'),
         launchArgs: [`--user-data-dir=${join(userData, 'user-data')}`, `--extensions-dir=${join(userData, 'extensions')}`, folder],
         extensionTestsEnv: {
@@ -122,7 +155,7 @@ async function main() {
     // 1. Every suite but those with launches of their own, in one window (those are excluded, not skipped).
     // A grep that names only suites with launches of their own needs no first window.
     const alternatives = /^\/(.+)\/$/.exec(only ?? '')?.[1]?.split('|') ?? [only ?? ''];
-    if (!only || !alternatives.every((alt) => /^\^?\(?(Reload phase|Window reload|Hostile repository|Untrusted repository|Two windows|Host kill)/.test(alt))) {
+    if (!only || !alternatives.every((alt) => /^\^?\(?(Reload phase|Window reload|Hostile repository|Untrusted repository|Two windows|Host kill|Installed package)/.test(alt))) {
       ok = (await launch('first', profile, only ?? '', EXCLUDED.source)) && ok;
     }
     // 2. A window reload with three live runs: phase 1 starts them and the window goes away; phase 2 is a new
@@ -199,7 +232,13 @@ async function main() {
       ok = (await launch('Untrusted repository', untrustedProfile, 'Untrusted repository', '', { ...hostile.env, SWITCHBOARD_TRACE_FILE: '' }, hostile.workspace)) && ok;
       delete process.env.SHIM_WORKSPACE_TRUST;
     }
-    // 6. SIGKILL of the extension host leaves no agent process (test/harness/hostKill.mjs).
+    // 6. The packaged .vsix, installed with --install-extension, in a window that does not develop it: what ships
+    //    (a file .vscodeignore leaves out fails here) is what runs.
+    if (installedExtensions) {
+      const runner = testRunnerExtension(join(installedProfile, 'test-runner'));
+      ok = (await launch('Installed package', installedProfile, 'Installed package', '', { SWITCHBOARD_INSTALLED_EXTENSIONS: installedExtensions }, workspace, runner)) && ok;
+    }
+    // 7. SIGKILL of the extension host leaves no agent process (test/harness/hostKill.mjs).
     if (selects(only, 'Host kill')) {
       started.push('Host kill');
       const hostKillProfile = mkdtempSync(join(tmpdir(), 'switchboard-host-kill-'));
@@ -217,6 +256,7 @@ async function main() {
     }
     rmSync(hostileProfile, { recursive: true, force: true });
     rmSync(untrustedProfile, { recursive: true, force: true });
+    rmSync(installedProfile, { recursive: true, force: true });
     daemon?.child.kill('SIGTERM');
     twoWindows?.daemon?.child.kill('SIGTERM');
     for (const dir of twoWindows ? [twoWindows.dir, ...twoWindows.folders] : []) rmSync(dir, { recursive: true, force: true });
