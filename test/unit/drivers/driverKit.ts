@@ -1,4 +1,7 @@
 /** Shared by the driver tests: polling for a model condition, and a RunStore with one connection. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DriverContext, DriverLog } from '../../../extension/drivers/connectionManager';
 import type { ConnectionProfile } from '../../../extension/drivers/driver';
 import { RunStore } from '../../../extension/model/runStore';
@@ -49,4 +52,21 @@ export function driverSetup(
     ...(options.workspaceFolder !== undefined ? { workspaceFolder: options.workspaceFolder } : {}),
   };
   return { store, connectionId, ctx };
+}
+
+/**
+ * What a crashed extension host leaves behind for the runs it wrote (storage/runWriterLease.ts): leases whose pid is
+ * dead. A test that drops a driver "without a goodbye" and starts another in the same process calls this, since
+ * the old driver's pid (the test's own) is alive and would otherwise keep its leases.
+ */
+export function markWritersDead(storageDir: string): void {
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+  const transcripts = join(storageDir, 'transcripts');
+  for (const connection of existsSync(transcripts) ? readdirSync(transcripts) : []) {
+    for (const name of readdirSync(join(transcripts, connection)).filter((n) => n.endsWith('.lease'))) {
+      const file = join(transcripts, connection, name);
+      const lease = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      writeFileSync(file, JSON.stringify({ ...lease, pid: dead }));
+    }
+  }
 }

@@ -22,7 +22,8 @@ test('an API key in environment and an authentication key in metadata never reac
   const dir = mkdtempSync(join(tmpdir(), 'sec-'));
   const socketPath = join(dir, 'd.sock');
   const traceFile = join(dir, 'trace', 'frames.jsonl');
-  const daemon = new ReferenceAgencyProxy({ socketPath, workspace: dir, chunkDelayMs: 1 });
+  // A daemon that echoes `metadata` (one may; WIRE.md 1.5 only says not to depend on it), so "in" frames carry the key.
+  const daemon = new ReferenceAgencyProxy({ socketPath, workspace: dir, chunkDelayMs: 1, echoMetadata: true });
   await daemon.start();
   const trace = new ProtocolTrace(traceFile, (error) => assert.fail(String(error)));
   const logLines: string[] = [];

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DriverError } from '../../../../extension/drivers/driver';
 import type { ScvLeftoverOffer } from '../../../../extension/drivers/scv/scvLeftovers';
-import { until } from '../driverKit';
+import { markWritersDead, until } from '../driverKit';
 import { CONNECTION, connected, items, run, scvDriverSetup, turns } from './scvDriverKit';
 
 /** The stored run index of the test connection (what a reload reads). */
@@ -78,7 +78,9 @@ describe('SCV leftover queued prompts', () => {
       await s.driver.sendMessage(first, 'kept over the reload');
       await until('the waiting prompt is stored with the run', () => storedIndex(s.storage).includes('kept over the reload'));
 
-      // The old window's extension host is gone without a goodbye; a new one loads the stored sessions.
+      // The old window's extension host is gone without a goodbye (its leases now name a dead pid); a new one loads
+      // the stored sessions.
+      markWritersDead(s.storage);
       const reloaded = s.reload();
       const next = await connected(reloaded);
       assert.equal(run(reloaded, first).state, 'interrupted');
