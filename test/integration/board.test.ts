@@ -16,7 +16,7 @@ import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { BoardGroupId } from '../../extension/model/boardGroups';
 import { addConnections, endedTurns, fixturePath, removeConnections, setViewExpanded, webviewTexts } from './acpSupport';
-import { api, testHooks, screenshot, startFixture, ui, waitFor, workspaceDir } from './support';
+import { actionableNeed, api, testHooks, screenshot, startFixture, ui, waitFor, workspaceDir } from './support';
 
 const AP_NAME = 'Board daemon';
 const AP = `agency-proxy:${AP_NAME}`;
@@ -242,12 +242,7 @@ suite('Run board', () => {
     // Whatever else the suite left there is something to act on now: a request the daemon waits for, a message the
     // connected daemon takes, or a run that ended badly and was not looked at yet.
     for (const r of needsYou.rows) {
-      const actionable =
-        (r.need === 'approval' && r.approvals.length + (r.children ?? []).reduce((n, c) => n + c.approvals.length, 0) > 0) ||
-        r.need === 'question' ||
-        (r.need === 'message' && r.canReply) ||
-        (r.need === 'failed' && (['failed', 'lost'].includes(r.state) || r.look.changeSetRefused !== undefined));
-      assert.ok(actionable, `${r.title}: ${r.need} / ${r.state}`);
+      assert.ok(actionableNeed(r), `${r.title}: ${r.need} / ${r.state}`);
       assert.notEqual(r.state, 'interrupted');
     }
     assert.equal(hooks.board.view.badge?.value ?? 0, needsYou.rows.length, 'the badge counts the rows of Needs you, no more');

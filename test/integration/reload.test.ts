@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import { addConnections } from './acpSupport';
-import { api, EXTENSION_ID, screenshot, sentFrames, setConnections, ui, waitFor, testHooks } from './support';
+import { actionableNeed, api, EXTENSION_ID, screenshot, sentFrames, setConnections, ui, waitFor, testHooks } from './support';
 import { safeFileName } from '../../extension/storage/runJournal';
 import { CHANGES_SCHEME } from '../../extension/ui/changeSets/changeSetDocuments';
 
@@ -235,12 +235,7 @@ async function checkRestoredApprovals(a: Awaited<ReturnType<typeof api>>): Promi
     return group.rows.some((r) => r.runKey === waitingRun.key && r.need === 'approval') && group;
   });
   for (const r of needsYou.rows) {
-    const actionable =
-      (r.need === 'approval' && r.approvals.length + (r.children ?? []).reduce((n, c) => n + c.approvals.length, 0) > 0) ||
-      r.need === 'question' ||
-      (r.need === 'message' && r.canReply) ||
-      (r.need === 'failed' && (['failed', 'lost'].includes(r.state) || r.look.changeSetRefused !== undefined));
-    assert.ok(actionable, `${r.title}: ${String(r.need)} / ${r.state}`);
+    assert.ok(actionableNeed(r), `${r.title}: ${String(r.need)} / ${r.state}`);
   }
   assert.ok(!needsYou.rows.some((r) => r.runKey === decidedRun.key), 'the decided run needs nothing');
   await waitFor('the badge counts the rows of Needs you', () => (hooks.board.view.badge?.value ?? 0) === a.board.provider.snapshot()[0]!.rows.length);

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../extension/extension';
+import type { BoardRow } from '../../extension/model/boardGroups';
 import type { SwitchboardTestHooks } from '../../extension/switchboardTestHooks';
 import { TEST_HOOKS_COMMAND } from '../../extension/switchboardTestHooks';
 
@@ -184,4 +185,17 @@ export async function traceOf(connection: string): Promise<{ protocol: string; d
 /** The frames this window sent to the connection named `connection`, read back from the protocol trace. */
 export async function sentFrames(connection: string): Promise<Record<string, unknown>[]> {
   return (await traceOf(connection)).filter((l) => l.dir === 'out').map((l) => l.frame);
+}
+
+/**
+ * Whether a *Needs you* row is something the user can act on now (issue #25 §4), read from what the board shows —
+ * independently of the extension's own rule (`needOf`), which the suites check against it.
+ */
+export function actionableNeed(r: BoardRow): boolean {
+  return (
+    (r.need === 'approval' && r.approvals.length + (r.children ?? []).reduce((n, c) => n + c.approvals.length, 0) > 0) ||
+    r.need === 'question' ||
+    (r.need === 'message' && r.canReply) ||
+    (r.need === 'failed' && (['failed', 'lost'].includes(r.state) || r.look.changeSetRefused !== undefined))
+  );
 }
