@@ -107,7 +107,7 @@ suite('SCV', () => {
     await screenshot('scv-tool.png');
   });
 
-  test('a dropped connection ends the session but keeps it; a new session starts only when asked', async () => {
+  test('a dropped connection ends the session but keeps it; a new session takes its place and runs nothing by itself', async () => {
     const a = await api();
     const old = liveRun(a.store.state.runs)!;
     const exited = new Promise((resolve) => daemon?.once('exit', resolve));
@@ -118,10 +118,12 @@ suite('SCV', () => {
     await exited; // the old daemon removes its socket file on exit: let it, before a new one binds the path
     await startDaemon();
     await waitFor('reconnected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected', 30000);
-    assert.equal(liveRun(a.store.state.runs), undefined, 'no session started behind the user’s back');
-    const runKey = (await vscode.commands.executeCommand('agentSwitchboard.scv.startSession', old.key)) as string;
-    assert.ok(runKey && runKey !== old.key);
-    assert.equal(a.store.state.runs.get(runKey)?.state, 'idle');
+    // The daemon restart ended the user's session: the reconnect opens one in its place (WIRE.md 6.2), idle, with
+    // nothing resent and no turn started — what the user had typed stays in the ended session.
+    const next = await waitFor('a new session in place of the ended one', () => liveRun(a.store.state.runs), 30000);
+    assert.notEqual(next.key, old.key);
+    assert.equal(a.store.state.runs.get(next.key)?.state, 'idle');
+    assert.deepEqual((a.store.transcript(next.key)?.snapshot() ?? []).filter((i) => i.kind === 'user'), [], 'nothing was sent in the new session');
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
     const labels = await ui<string[]>({ action: 'text', selector: CONNECTIONS_ROWS });
     assert.ok(labels.some((l) => l.includes('interrupted')), labels.join(' | '));
