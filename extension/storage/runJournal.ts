@@ -96,6 +96,12 @@ export class RunJournal {
     return [...this.index.values()];
   }
 
+  /** One run's index entry, without copying the index (a run's save and load cost O(1), not O(history)). */
+  async loadRun(runId: string): Promise<StoredRun | undefined> {
+    await this.loadRuns();
+    return this.index.get(runId);
+  }
+
   /** Reads the index again (another window may have added runs), keeping this journal's own unsaved changes. */
   async reloadRuns(): Promise<StoredRun[]> {
     this.indexLoaded = true;

@@ -184,7 +184,7 @@ export class DriverRuns<C = never> {
     if (!run || !recorder) {
       return;
     }
-    const previous = (await recorder.loadRuns()).find((stored) => stored.runId === runId);
+    const previous = await recorder.loadRun(runId);
     const summary = this.summaryOf(run, previous);
     await recorder.saveRun(storedRunOf(run, extra, summary)).catch((error: unknown) => this.failed(runId, error));
   }
@@ -220,7 +220,7 @@ export class DriverRuns<C = never> {
       return Promise.resolve();
     }
     const loading = (async () => {
-      const stored = (await recorder.loadRuns()).find((entry) => entry.runId === runId);
+      const stored = await recorder.loadRun(runId);
       if (stored) {
         await recorder.replayRun(stored, handlers);
       }
@@ -261,7 +261,7 @@ export class DriverRuns<C = never> {
   /** Brings an archived run into the model from its summary (it is then opened, and loaded, like any other). */
   async unarchive(runId: string): Promise<boolean> {
     const recorder = this.journal();
-    const stored = (await recorder?.loadRuns())?.find((entry) => entry.runId === runId);
+    const stored = await recorder?.loadRun(runId);
     const summary = stored && coldSummaryOf(stored);
     if (!stored || !summary || !this.handlers) {
       return false;
@@ -344,7 +344,7 @@ export class DriverRuns<C = never> {
   private async saveSummary(runId: string): Promise<void> {
     const run = this.get(runId);
     const recorder = this.recorder;
-    const stored = run && (await recorder?.loadRuns())?.find((entry) => entry.runId === runId);
+    const stored = run && (await recorder?.loadRun(runId));
     if (!run || !recorder || !stored || run.unloaded !== undefined) {
       return;
     }

@@ -280,6 +280,11 @@ export class RunRecorder<C = never> {
     return this.journal.loadRuns();
   }
 
+  /** One run's index entry. */
+  loadRun(runId: string): Promise<StoredRun | undefined> {
+    return this.journal.loadRun(runId);
+  }
+
   /** Resolves once everything recorded so far (and the index, and checkpoints begun) is on disk, whatever the outcome of each. */
   async flush(): Promise<void> {
     await Promise.allSettled([...this.deciding]);
