@@ -6,6 +6,8 @@
  * still under way), and a protected path (`.vscode/`, agent settings: protocol/protectedPaths.ts), which nothing
  * writes without an explicit decision.
  */
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { GitError, treeHex, CHANGE_SET_PATCH_LIMIT } from './gitTrees';
 import { parseGitPatch } from './patchParser';
 import type { ParsedPatch } from './patchTypes';
@@ -22,9 +24,10 @@ export interface RewindQuestion {
   readonly path: string;
   /**
    * `changed since`: the file changed after the run's last checkpoint (by the user, another run, or this run's turn
-   * under way); rewinding would discard that. `protected`: a protected path (`detail` says why).
+   * under way); rewinding would discard that. `protected`: a protected path (`detail` says why). `ignored file`:
+   * the checkpoint has the file, and a file git now ignores (so no snapshot holds it) is in its place.
    */
-  readonly reason: 'changed since' | 'protected';
+  readonly reason: 'changed since' | 'protected' | 'ignored file';
   readonly detail: string;
 }
 
@@ -146,6 +149,9 @@ export async function previewRewind(checkpoint: FileCheckpoint, history: readonl
     for (const entry of entries) {
       if (changed === undefined || changed.has(entry.path)) {
         questions.push({ top: target.top, path: entry.path, reason: 'changed since', detail: 'changed after the run’s last checkpoint (by you, another run, or this run’s turn under way)' });
+      }
+      if (entry.change === 'add' && (await lstat(join(target.top, entry.path)).catch(() => undefined)) !== undefined) {
+        questions.push({ top: target.top, path: entry.path, reason: 'ignored file', detail: 'a file git ignores now is in its place: no checkpoint holds it, so rewinding would lose it for good' });
       }
       const guarded = protectedPathOf(entry.path);
       if (guarded !== undefined) {

@@ -217,3 +217,21 @@ test('a window that does not hold the run’s writer lease neither records nor r
   assert.deepEqual(await kit.store.rewind('run-1', 'c1'), { status: 'not writer' });
   assert.equal(repo.git('for-each-ref', 'refs/agent-switchboard/').toString(), '', 'no ref was written either');
 });
+
+test('a file git ignores now, standing where the checkpoint has a file, is asked about before it is overwritten', async () => {
+  const { repo, kit } = setup();
+  repo.write('build.txt', 'tracked at checkpoint 1\n');
+  const c1 = await recorded(kit, 'run-1', 1, [repo.dir]);
+  repo.write('.gitignore', 'ignored.log\nbuild.txt\n');
+  repo.git('rm', '-q', '--cached', '--ignore-unmatch', 'build.txt');
+  repo.write('build.txt', 'precious output, ignored now\n');
+  await recorded(kit, 'run-1', 2, [repo.dir]);
+
+  const asked = await kit.store.rewind('run-1', c1);
+  assert.ok(asked.status === 'needs decision');
+  assert.deepEqual(asked.questions.map((q) => [q.path, q.reason]), [['build.txt', 'ignored file']]);
+  const done = rewound(await kit.store.rewind('run-1', c1, [{ top: asked.questions[0]!.top, path: 'build.txt', decision: 'keep' }]));
+  assert.equal(readFileSync(join(repo.dir, 'build.txt'), 'utf8'), 'precious output, ignored now\n');
+  assert.equal(readFileSync(join(repo.dir, '.gitignore'), 'utf8'), 'ignored.log\n');
+  assert.equal(done.kept.length, 1);
+});
