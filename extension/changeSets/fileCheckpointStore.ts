@@ -74,16 +74,18 @@ export class FileCheckpointStore {
   }
 
   /**
-   * Snapshots the run's workspace roots at the end of turn `turn` (roots in one repository share its snapshot).
-   * A root with no snapshot is listed in the checkpoint's `unavailable` with the reason; the checkpoint is recorded
-   * all the same, so the transcript still shows the turn's marker.
+   * Snapshots the run's workspace roots at a turn boundary (roots in one repository share its snapshot). `turn`:
+   * how many turns the run has done (absent: one more than the run's last turn checkpoint, 0 for its first — the
+   * files before any turn). A root with no snapshot is listed in the checkpoint's `unavailable` with the reason; the
+   * checkpoint is recorded all the same, so the transcript still shows the turn's marker.
    */
-  record(runId: string, turn: number, roots: readonly string[]): Promise<RecordOutcome> {
+  record(runId: string, turn: number | undefined, roots: readonly string[]): Promise<RecordOutcome> {
     return this.serially(runId, async () => {
       if (!(await this.options.ledger.mayWrite(runId))) {
         return { status: 'not writer' };
       }
       const history = await this.list(runId);
+      turn ??= history.reduce((n, c) => (c.kind === 'turn' ? Math.max(n, (c.turn ?? 0) + 1) : n), 0);
       const id = `c${nextNumber(history)}`;
       const { trees, unavailable } = await this.snapshotRoots(runId, id, roots);
       const checkpoint: FileCheckpoint = { id, kind: 'turn', turn, at: this.now(), trees, unavailable };

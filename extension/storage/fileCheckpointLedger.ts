@@ -4,9 +4,9 @@
  * one). What the list holds is changeSets/fileCheckpointRecords.ts's; this file knows JSON, not its shape.
  *
  * One writer: the run's writer lease (runWriterLease.ts). With a `writer` identity, `mayWrite` is true only while the
- * lease file names this very journal instance (pid, window, token) and is not released, and `write` refuses
- * otherwise — a checkpoint belongs to the window that writes the run's journal. Without one (tools, tests of one
- * store) this ledger is the only writer.
+ * lease file names this very journal instance (pid, window, token) and is not released; with the kit's answer, when
+ * it says so; and `write` refuses otherwise — a checkpoint belongs to the window that writes the run's journal.
+ * Without one (tools, tests of one store) this ledger is the only writer.
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,10 +19,16 @@ export function fileCheckpointFileOf(dir: string, runId: string): string {
   return join(dir, `${safeFileName(runId)}.files.json`);
 }
 
+/**
+ * Who writes a run's checkpoints: this journal instance's lease identity (checked against the lease file), or the
+ * kit's own answer (drivers/kit/runWriters.ts decides which window writes which run, and knows it without a read).
+ */
+export type CheckpointWriter = LeaseIdentity | ((runId: string) => boolean);
+
 export class FileCheckpointLedger implements CheckpointLedger {
   constructor(
     private readonly dir: string,
-    private readonly writer?: LeaseIdentity,
+    private readonly writer?: CheckpointWriter,
   ) {}
 
   /** The stored JSON value (undefined: none, or not JSON: a damaged list is an empty one, never a crash). */
@@ -37,6 +43,9 @@ export class FileCheckpointLedger implements CheckpointLedger {
   async mayWrite(runId: string): Promise<boolean> {
     if (this.writer === undefined) {
       return true;
+    }
+    if (typeof this.writer === 'function') {
+      return this.writer(runId);
     }
     const holder = await readLease(this.dir, runId);
     const me = this.writer;

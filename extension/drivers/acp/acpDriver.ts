@@ -34,6 +34,7 @@ import { AcpSessionSettings } from './acpSessionChoices';
 import { AcpSessionStarts } from './acpSessionStarts';
 import { AcpSessionStore } from './acpSessionStore';
 import { AcpSignIn } from './acpSignIn';
+import type { TurnCheckpoints } from '../kit/turnCheckpoints';
 import type { AcpSession } from './acpSessions';
 import { AcpSessions } from './acpSessions';
 import { AcpTerminals, terminalHandlers } from './acpTerminals';
@@ -82,7 +83,7 @@ export class AcpDriver extends BaseDriver implements Driver {
       connection: () => this.agent,
       promptCapabilities: () => this.init?.agentCapabilities?.promptCapabilities,
       workspace: ctx.workspace,
-      turnEnded: (session) => void this.storage.refreshChangeSet(session),
+      turnEnded: (session) => this.storage.turnEnded(session),
       publishQueue: (runId, queue, paused) => this.runs.queue(runId, queue, paused),
       sideEffects: (session, effects) => {
         this.storage.applySessionEffects(session, effects);
@@ -210,6 +211,11 @@ export class AcpDriver extends BaseDriver implements Driver {
 
   refreshChangeSet(runId: string): Promise<void> {
     return this.storage.refreshChangeSet(this.sessions.require(runId));
+  }
+
+  /** The sessions' file checkpoints, at each start and turn end (issue #26: rewind; the UI is to come). */
+  get checkpoints(): TurnCheckpoints {
+    return this.storage.checkpoints;
   }
 
   performAction(command: string, target: ActionTarget, answers: ActionAnswers): Promise<ActionResult> {

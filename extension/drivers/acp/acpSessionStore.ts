@@ -8,6 +8,7 @@
 import { shownModeName } from './autonomousModes';
 import type { RunFields } from '../../model/modelActions';
 import { LocalChangeSets, localChangeSetExtra, localChangeSetFromExtra } from '../../changeSets/localChangeSet';
+import { TurnCheckpoints } from '../kit/turnCheckpoints';
 import type { DriverContext } from '../connectionManager';
 import type { DriverRuns } from '../kit/driverRuns';
 import type { DriverSecrets } from '../kit/workspaceAccess';
@@ -31,6 +32,8 @@ export const CLOSED_DETAIL = 'Closed: the agent freed this session. "Open Agent 
 
 export class AcpSessionStore {
   private readonly localChanges: LocalChangeSets;
+  /** The session's files at its start and after each turn (issue #26: rewind). */
+  readonly checkpoints: TurnCheckpoints;
 
   constructor(
     private readonly ctx: DriverContext,
@@ -39,6 +42,7 @@ export class AcpSessionStore {
     private readonly secrets: DriverSecrets,
   ) {
     this.localChanges = new LocalChangeSets(runsChangeSetSink(runs, ctx.log));
+    this.checkpoints = new TurnCheckpoints(ctx, runs);
   }
 
   /** How a stored session comes back (DriverRuns.replay): with its transcript, not live until it is taken up. */
@@ -98,6 +102,14 @@ export class AcpSessionStore {
       session.localChanges = record;
       await this.save(session);
     }
+    // Before the first prompt goes out, like the change set's baseline: the files before any turn.
+    await this.checkpoints.boundary(session.sessionId, [session.cwd]);
+  }
+
+  /** At the end of each turn: the change set so far, and a checkpoint of the session's files. */
+  turnEnded(session: AcpSession): void {
+    void this.refreshChangeSet(session);
+    void this.checkpoints.boundary(session.sessionId, [session.cwd]);
   }
 
   /**

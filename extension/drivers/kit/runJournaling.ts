@@ -97,6 +97,11 @@ export function windowIdOf(ctx: Pick<DriverContext, 'windowId'>): string {
 }
 
 /** The recorder of `ctx`'s connection: one directory per connection profile under the extension's storage. */
+/** The connection's folder of run files (journals, their checkpoints and leases, file checkpoints: turnCheckpoints.ts). */
+export function journalDirOf(ctx: Pick<DriverContext, 'storageDir' | 'connectionId'>): string {
+  return join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId));
+}
+
 export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId'>, journaling: Journaling<C>): RunRecorder<C> | undefined {
   if (journaling === 'not journaled') {
     return undefined;
@@ -104,7 +109,7 @@ export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' |
   return new RunRecorder({
     store: ctx.store,
     connectionId: ctx.connectionId,
-    dir: join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId)),
+    dir: journalDirOf(ctx),
     cursor: journaling.cursor,
     warn: (m) => ctx.log.warn(m),
     info: (m) => ctx.log.info(m),

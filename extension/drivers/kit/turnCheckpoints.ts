@@ -1,0 +1,94 @@
+/**
+ * The kit's one seam for file checkpoints (issue #26): a driver calls `boundary(runId, roots)` when its run starts
+ * and at each turn boundary its protocol knows (ACP end of turn, SCV `turn.completed`, an AgencyProxy
+ * `message_boundary` or terminal event, an A3S terminal state); the files of the run's workspace roots are
+ * snapshotted (changeSets/fileCheckpointStore.ts) — in the window that writes the run only (runWriters.ts: a
+ * checkpoint belongs to the run's writer), never blocking the driver and never throwing into it: a failed snapshot
+ * is a warning in the log and a checkpoint that says which root has none and why.
+ *
+ * Where things go: the per-run list beside the run's journal (`<run>.files.json`, journalDirOf), private git dirs
+ * of folders that are not repositories under the extension's storage (`fileCheckpoints/`), shared by every
+ * connection and window of this machine (one per folder).
+ */
+import { join } from 'node:path';
+import { Emitter } from '../../base/emitter';
+import type { Event } from '../../base/emitter';
+import type { FileCheckpoint } from '../../changeSets/fileCheckpointRecords';
+import { FileCheckpointStore } from '../../changeSets/fileCheckpointStore';
+import { FileCheckpointLedger } from '../../storage/fileCheckpointLedger';
+import type { DriverContext } from '../connectionManager';
+import type { DriverRuns } from './driverRuns';
+import { errorText } from './errors';
+import { journalDirOf } from './runJournaling';
+
+/** A checkpoint this window recorded for one of its runs. */
+export interface RecordedCheckpoint {
+  readonly runId: string;
+  readonly checkpoint: FileCheckpoint;
+}
+
+export class TurnCheckpoints {
+  readonly store: FileCheckpointStore;
+  private readonly recorded = new Emitter<RecordedCheckpoint>();
+  /** Each recorded checkpoint (the transcript's marker will come from here). */
+  readonly onRecorded: Event<RecordedCheckpoint> = this.recorded.event;
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly ctx: Pick<DriverContext, 'storageDir' | 'connectionId' | 'log'>,
+    runs: Pick<DriverRuns<unknown>, 'writes'>,
+  ) {
+    this.store = new FileCheckpointStore({
+      ledger: new FileCheckpointLedger(journalDirOf(ctx), (runId) => runs.writes(runId)),
+      privateRoot: join(ctx.storageDir, 'fileCheckpoints'),
+      refScope: ctx.connectionId,
+    });
+  }
+
+  /**
+   * A turn boundary of the run (or its start): checkpoints the roots given (undefined ones, a run without a
+   * folder, are skipped). Resolves with the checkpoint, or undefined (not this window's run, no roots, a failure
+   * — logged); never rejects.
+   */
+  boundary(runId: string, roots: readonly (string | undefined)[]): Promise<FileCheckpoint | undefined> {
+    const folders = roots.filter((r): r is string => r !== undefined && r !== '');
+    if (folders.length === 0) {
+      return Promise.resolve(undefined);
+    }
+    const task = this.store.record(runId, undefined, folders).then(
+      (outcome) => {
+        if (outcome.status !== 'recorded') {
+          return undefined;
+        }
+        for (const missing of outcome.checkpoint.unavailable) {
+          this.ctx.log.warn(`No checkpoint of ${missing.root} for ${runId}: ${missing.reason}`);
+        }
+        this.recorded.fire({ runId, checkpoint: outcome.checkpoint });
+        return outcome.checkpoint;
+      },
+      (error: unknown) => {
+        this.ctx.log.warn(`Checkpoint of ${runId}: ${errorText(error)}`);
+        return undefined;
+      },
+    );
+    this.pending.add(task);
+    void task.finally(() => this.pending.delete(task));
+    return task;
+  }
+
+  /** Resolves once every checkpoint asked for so far is recorded (or failed): before a close, and in tests. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) {
+      await Promise.all([...this.pending]);
+    }
+  }
+
+  /** Deletes the run's checkpoints (refs and list): with the rest of the run's files, when it is removed for good. */
+  removeRun(runId: string): Promise<void> {
+    return this.store.removeRun(runId);
+  }
+
+  dispose(): void {
+    this.recorded.dispose();
+  }
+}
