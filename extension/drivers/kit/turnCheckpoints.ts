@@ -36,7 +36,7 @@ export class TurnCheckpoints {
 
   constructor(
     private readonly ctx: Pick<DriverContext, 'storageDir' | 'connectionId' | 'log'>,
-    runs: Pick<DriverRuns<unknown>, 'writes'>,
+    private readonly runs: Pick<DriverRuns<unknown>, 'writes' | 'claim'>,
   ) {
     this.store = new FileCheckpointStore({
       ledger: new FileCheckpointLedger(journalDirOf(ctx), (runId) => runs.writes(runId)),
@@ -55,7 +55,9 @@ export class TurnCheckpoints {
     if (folders.length === 0) {
       return Promise.resolve(undefined);
     }
-    const task = this.store.record(runId, undefined, folders).then(
+    // A run's writer is decided at its first record, which its driver may not have awaited (SCV starts a session
+    // with a `void` record): the decision is waited for here — the same one the journal's next record would make.
+    const task = this.runs.claim(runId).then((mine) => (mine ? this.store.record(runId, undefined, folders) : ({ status: 'not writer' } as const))).then(
       (outcome) => {
         if (outcome.status !== 'recorded') {
           return undefined;

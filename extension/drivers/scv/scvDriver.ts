@@ -27,6 +27,7 @@ import type { DriverContext } from '../connectionManager';
 import type { Driver, StartRunConfirmation, StartRunOptions } from '../driver';
 import { DriverError } from '../driver';
 import { LocalChangeSets } from '../../changeSets/localChangeSet';
+import { TurnCheckpoints } from '../kit/turnCheckpoints';
 import type { Event } from '../../base/emitter';
 import { scvRunConfirmation, SCV_NEW_RUN_ASKS, startScvRun } from './scvNewRun';
 import type { StartSessionOptions } from './scvNewRun';
@@ -61,6 +62,8 @@ export class ScvDriver extends BaseDriver implements Driver {
   /** A new session was offered the queued prompts its connection's previous session left (see `leftoverOffer`). */
   readonly onLeftoverOffer: Event<ScvLeftoverOffer>;
   private loaded: Promise<void> | undefined;
+  /** The sessions' file checkpoints, at each start and turn end (issue #26: rewind; the UI is to come). */
+  readonly checkpoints: TurnCheckpoints;
 
   constructor(
     ctx: DriverContext,
@@ -72,7 +75,8 @@ export class ScvDriver extends BaseDriver implements Driver {
       ...(options.reconnectBaseMs !== undefined ? { reconnect: { baseMs: options.reconnectBaseMs } } : {}),
     });
     this.stored = new ScvStoredSessions(this.runs);
-    this.events = new ScvSessionEvents(ctx, this.runs, this.stored, new LocalChangeSets(runsChangeSetSink(this.runs, ctx.log)));
+    this.checkpoints = new TurnCheckpoints(ctx, this.runs);
+    this.events = new ScvSessionEvents(ctx, this.runs, this.stored, new LocalChangeSets(runsChangeSetSink(this.runs, ctx.log)), this.checkpoints);
     this.leftovers = this.driverScope.add(new ScvLeftoverOffers(ctx, this.runs, this.stored));
     this.onLeftoverOffer = this.leftovers.onOffer;
     this.connections = new ScvLiveConnection(ctx, () => this.socketPath, options, this.events, this.leftovers, this.runs);

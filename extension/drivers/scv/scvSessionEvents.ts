@@ -16,6 +16,7 @@ import type { ScvServerEvent } from '../../protocol/scv';
 import type { RunState } from '../../protocol/transcriptTypes';
 import type { DriverContext } from '../connectionManager';
 import type { LocalChangeSets } from '../../changeSets/localChangeSet';
+import type { TurnCheckpoints } from '../kit/turnCheckpoints';
 import { applyScvJobEvent, backgroundJobsPanel } from './scvBackgroundJobs';
 import type { ScvErrorInfo, ScvGap } from './scvClientTypes';
 import { mapScvEvent } from './scvEventMapping';
@@ -39,6 +40,7 @@ export class ScvSessionEvents {
     private readonly stored: ScvStoredSessions,
     /** SCV sends no diffs: the editor snapshots the session's git workspace and diffs it after every turn. */
     private readonly localChanges: LocalChangeSets,
+    private readonly checkpoints: TurnCheckpoints,
   ) {}
 
   /**
@@ -122,6 +124,7 @@ export class ScvSessionEvents {
       if (session.localChanges) {
         void this.localChanges.refresh(session.runId, session.localChanges);
       }
+      void this.checkpoints.boundary(session.runId, [session.cwd]);
     }
     if (mapped.state) {
       this.setState(session, mapped.state);
@@ -140,6 +143,7 @@ export class ScvSessionEvents {
       void this.runs.event(runId, { kind: 'raw', label: 'Restored from a stopped session', data: restored });
     }
     void this.stored.saveRun(runId);
+    void this.checkpoints.boundary(runId, [cwd]);
     void this.localChanges.begin(runId, cwd).then((record) => {
       if (record && live.session === session) {
         session.localChanges = record;

@@ -20,7 +20,7 @@ function seam(writes: (runId: string) => boolean): { checkpoints: TurnCheckpoint
   cleanups.push(() => rmSync(storage, { recursive: true, force: true }));
   const warnings: string[] = [];
   const log = { info: () => undefined, warn: (m: string) => void warnings.push(m), error: () => undefined };
-  return { checkpoints: new TurnCheckpoints({ storageDir: storage, connectionId: 'acp:ref', log }, { writes }), storage, warnings };
+  return { checkpoints: new TurnCheckpoints({ storageDir: storage, connectionId: 'acp:ref', log }, { writes, claim: (runId) => Promise.resolve(writes(runId)) }), storage, warnings };
 }
 
 test('the writer window numbers turns from 0 and tells its listeners; another window records nothing', async () => {
