@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
 import { descendantsOf, processGroupMembers } from '../fixtures/acp/processTree';
-import { api, setConnections, ui, waitFor } from './support';
+import { api, APPROVAL_NOTIFICATION_LINK, setConnections, ui, waitFor } from './support';
 
 type Api = Awaited<ReturnType<typeof api>>;
 
@@ -41,11 +41,11 @@ export async function pendingApproval(a: Api, runKey: string, timeoutMs = 30000)
   return `${runKey}::${id}`;
 }
 
-/** Opens the notification center and clicks `label` in the approval's notification (the only one there). */
+/** Opens the notification center and clicks the link `label` in the approval's notification (the only one there). */
 export async function decideFromNotification(label: string): Promise<void> {
   await vscode.commands.executeCommand('notifications.showList');
-  await ui({ action: 'waitFor', selector: NOTIFICATION_BUTTON, hasText: label });
-  await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: label });
+  await ui({ action: 'waitFor', selector: APPROVAL_NOTIFICATION_LINK, hasText: label });
+  await ui({ action: 'click', selector: APPROVAL_NOTIFICATION_LINK, hasText: label });
 }
 
 /** Clears the notification center, so the next approval's notification is the only one there. */
