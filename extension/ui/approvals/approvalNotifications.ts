@@ -25,6 +25,7 @@ export type NotificationChoiceHandler = (approval: ApprovalInfo, choice: Notific
 export class ApprovalNotifications extends Disposable {
   private readonly open = new OpenApprovalNotifications();
   private readonly links = new NotificationLinkBook(() => randomBytes(16).toString('hex'));
+  private seen: ReadonlyMap<string, ApprovalInfo> | undefined;
 
   constructor(
     private readonly find: (approvalKey: string) => ApprovalInfo | undefined,
@@ -53,6 +54,11 @@ export class ApprovalNotifications extends Disposable {
 
   /** Closes the notifications of requests that no longer wait; forgets the links of requests gone from the model. */
   update(approvals: ReadonlyMap<string, ApprovalInfo>): void {
+    // The model's tables are persistent: the same map means no approval changed (most updates are streamed text).
+    if (approvals === this.seen) {
+      return;
+    }
+    this.seen = approvals;
     this.open.closeSettled(approvals);
     this.links.forgetUnless((key) => approvals.has(key));
   }
