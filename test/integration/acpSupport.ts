@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
 import { descendantsOf, processGroupMembers } from '../fixtures/acp/processTree';
-import { api, setConnections, ui, waitFor } from './support';
+import { api, APPROVAL_NOTIFICATION_LINK, setConnections, ui, waitFor } from './support';
 
 type Api = Awaited<ReturnType<typeof api>>;
 
@@ -41,11 +41,18 @@ export async function pendingApproval(a: Api, runKey: string, timeoutMs = 30000)
   return `${runKey}::${id}`;
 }
 
-/** Opens the notification center and clicks `label` in the approval's notification (the only one there). */
+/**
+ * Opens the notification center, clicks the link `label` in the approval's notification (the only one there), and
+ * closes the center again. The old button closed its notification at once, and the emptied center with it; a link
+ * leaves the center open. Left open, the agent's save that follows (fs/write_text_file) was refused under this
+ * machine's load, also once the approval notification had gone (its run through VS Code's save: a "Saving…" progress
+ * notification after 3 s, which the open center shows) — seen in code-server 1.139.1, cause not found (issue 25 §4 report).
+ */
 export async function decideFromNotification(label: string): Promise<void> {
   await vscode.commands.executeCommand('notifications.showList');
-  await ui({ action: 'waitFor', selector: NOTIFICATION_BUTTON, hasText: label });
-  await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: label });
+  await ui({ action: 'waitFor', selector: APPROVAL_NOTIFICATION_LINK, hasText: label });
+  await ui({ action: 'click', selector: APPROVAL_NOTIFICATION_LINK, hasText: label });
+  await vscode.commands.executeCommand('notifications.hideList');
 }
 
 /** Clears the notification center, so the next approval's notification is the only one there. */

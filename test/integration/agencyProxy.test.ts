@@ -12,15 +12,13 @@ import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { PROPOSAL_SCHEME } from '../../extension/ui/approvals/proposalContentProvider';
 import { FETCH_TOKEN } from '../fixtures/agencyProxy/scriptedProvider';
-import { api, testHooks, computedStyle, CONNECTIONS_ROWS, screenshot, sentFrames, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
+import { api, APPROVAL_NOTIFICATION_LINK, testHooks, computedStyle, CONNECTIONS_ROWS, screenshot, sentFrames, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
 
 const CONNECTION = 'agency-proxy:AgencyProxy';
-/**
- * A button of a notification, as a toast or in the notification center. Headless, the workbench collects
- * notifications in the center without popping toasts (the bell shows them), so tests open the center: the
- * notification and its buttons are the same ones.
+/*
+ * Headless, the workbench collects notifications in the center without popping toasts (the bell shows them), so
+ * tests open the center: the notification and its links are the same ones.
  */
-const NOTIFICATION_BUTTON = '.notification-toast .monaco-button, .notifications-center .monaco-button';
 
 /** New Run from the palette command, with its prompts answered by arguments; returns the run key. */
 async function newRun(prompt: string, model = ''): Promise<string> {
@@ -84,11 +82,11 @@ suite('AgencyProxy', () => {
     assert.ok(runKey, 'the command returns the new run');
     await waitFor('the approval request', () => a.store.state.runs.get(runKey)?.pendingApprovals.length === 1);
     await showNotifications();
-    await ui({ action: 'waitFor', selector: NOTIFICATION_BUTTON, hasText: 'Allow once' });
+    await ui({ action: 'waitFor', selector: APPROVAL_NOTIFICATION_LINK, hasText: 'Allow once' });
     const statusCount = await ui<number>({ action: 'count', selector: '.statusbar-item', hasText: '1 approval waiting' });
     assert.equal(statusCount, 1, 'the status bar counts the approval');
     await screenshot('agency-proxy-approval-notification.png');
-    await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: 'Allow once' });
+    await ui({ action: 'click', selector: APPROVAL_NOTIFICATION_LINK, hasText: 'Allow once' });
     await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
     const approval = [...a.store.state.approvals.values()].find((x) => x.runKey === runKey);
     assert.equal(approval?.decision, 'allow_once');
@@ -120,7 +118,7 @@ suite('AgencyProxy', () => {
     const runKey = await newRun('Edit the README again', '');
     await waitFor('the approval request', () => a.store.state.runs.get(runKey)?.pendingApprovals.length === 1);
     await showNotifications();
-    await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: 'Show diff' });
+    await ui({ action: 'click', selector: APPROVAL_NOTIFICATION_LINK, hasText: 'Show diff' });
     const tab = await waitFor('a diff tab with the proposal', () =>
       vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME),
     );
@@ -162,10 +160,11 @@ suite('AgencyProxy', () => {
     await waitFor('decided', () => a.store.state.approvals.get(approval.key)?.status === 'decided');
     await waitFor('completed', () => a.store.state.runs.get(runKey)?.state === 'completed', 30000);
     assert.ok(fs.existsSync(path.join(workspaceDir(), 'NOTES.md')), 'the daemon applied the allowed patch');
-    // Its notification is still in the center, with live-looking buttons. A click there now tells the truth (what
-    // was decided, and where) and sends nothing.
+    // Its notification has left the center with the decision. A late attempt from elsewhere (a board row drawn
+    // before the decision, say) tells the truth (what was decided, and where) and sends nothing.
     await showNotifications();
-    await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: 'Deny' });
+    await waitFor('its notification gone', async () => (await ui<number>({ action: 'count', selector: '.notifications-center .notification-list-item', hasText: 'Patch two files multiedit' })) === 0);
+    assert.equal(await vscode.commands.executeCommand('agentSwitchboard.decideApproval', approval.key, 'deny', 'board'), false, 'a late decision is refused');
     await showNotifications(); // the center closes when its last notification goes
     await ui({ action: 'waitFor', selector: '.notifications-center .notification-list-item', hasText: 'already decided: Allowed once from the diff editor. Nothing was sent.' });
     await screenshot('agency-proxy-stale-notification.png');

@@ -12,11 +12,9 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { RunInfo } from '../../extension/model/modelTypes';
-import { api, CONNECTIONS_ROWS, screenshot, setConnections, startFixture, ui, waitFor } from './support';
+import { api, APPROVAL_NOTIFICATION_LINK, CONNECTIONS_ROWS, screenshot, setConnections, startFixture, ui, waitFor } from './support';
 
 const CONNECTION = 'scv:SCV';
-/** A button of a notification, as a toast or in the notification center (see agencyProxy.test.ts). */
-const NOTIFICATION_BUTTON = '.notification-toast .monaco-button, .notifications-center .monaco-button';
 
 function liveRun(runs: ReadonlyMap<string, RunInfo>): RunInfo | undefined {
   return [...runs.values()].find((r) => r.connectionId === CONNECTION && r.state !== 'interrupted');
@@ -92,9 +90,9 @@ suite('SCV', () => {
     await waitFor('the approval request', () => a.store.state.runs.get(key)?.pendingApprovals.length === 1);
     assert.equal(a.store.state.runs.get(key)?.state, 'waiting_approval');
     await vscode.commands.executeCommand('notifications.showList');
-    await ui({ action: 'waitFor', selector: NOTIFICATION_BUTTON, hasText: 'Allow' });
+    await ui({ action: 'waitFor', selector: APPROVAL_NOTIFICATION_LINK, hasText: 'Allow' });
     await screenshot('scv-approval-notification.png');
-    await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: 'Allow' });
+    await ui({ action: 'click', selector: APPROVAL_NOTIFICATION_LINK, hasText: 'Allow' });
     await waitFor('the tool ran', () => completedTurns() === 5, 30000);
     const tool = transcriptOf().find((i) => i.kind === 'tool');
     assert.ok(tool?.kind === 'tool' && tool.status === 'succeeded' && tool.output === 'hello\n', JSON.stringify(tool));

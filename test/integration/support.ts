@@ -11,6 +11,12 @@ import type { SwitchboardTestHooks } from '../../extension/switchboardTestHooks'
 import { TEST_HOOKS_COMMAND } from '../../extension/switchboardTestHooks';
 
 export const EXTENSION_ID = 'agent-switchboard.agent-switchboard';
+/**
+ * A choice of an approval notification: a link in its text (ui/approvals/approvalNotificationLinks.ts: the
+ * notification is a progress one, closed once the request is settled, and takes no buttons), as a toast or in the
+ * notification center.
+ */
+export const APPROVAL_NOTIFICATION_LINK = '.notification-toast .notification-list-item-message a, .notifications-center .notification-list-item-message a';
 
 export async function api(): Promise<SwitchboardApi> {
   const extension = vscode.extensions.getExtension<SwitchboardApi | undefined>(EXTENSION_ID);

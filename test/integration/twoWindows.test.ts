@@ -5,7 +5,8 @@
  * A again), the approval is shown in both and decided in A, and after the run completed both reload once more.
  * What must hold: only A acknowledges (an ack deletes the daemon's events for every client, WIRE.md 1.9), the run's
  * journal holds every sequence once and in order, each window shows "Run completed" once and the daemon's events
- * each once, B learns of A's run by itself, and B shows the approval A decided as decided.
+ * each once, B learns of A's run by itself, and B shows the approval A decided as decided, its notification gone
+ * from B's screen (issue 25 §4).
  *
  * Each window runs this file in each of its lives (a reload starts it again, twoWindowsSupport.ts says which life);
  * a life registers only its own tests, reports them, then reloads (reloadAfterRun.ts). `step`s are what the other
@@ -16,7 +17,7 @@ import * as fs from 'node:fs';
 import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
 import { readRecordedHistory } from '../fixtures/agencyProxy/runStore';
-import { api, screenshot, setConnections, testHooks, waitFor } from './support';
+import { api, screenshot, setConnections, testHooks, ui, waitFor } from './support';
 import type { TwoWindows } from './twoWindowsSupport';
 import {
   CONNECTION, clientsByWindow, giveUp, introduceToDaemon, journalFile, journalSequences, mark, markPath, reloadAfterThisLife,
@@ -24,6 +25,8 @@ import {
 } from './twoWindowsSupport';
 
 type Api = Awaited<ReturnType<typeof api>>;
+/** An approval notification, as a toast or in the notification center. */
+const APPROVAL_NOTIFICATION = '.notification-toast .notification-list-item, .notifications-center .notification-list-item';
 /**
  * A run of thousands of events: at least 2,000 text chunks (40 ms apart), and more until window A is back from its
  * third reload (`until:`, test/fixtures/agencyProxy/scriptedProvider.ts), then 500 tool calls and an approval. So
@@ -224,13 +227,18 @@ if (w?.role === 'B') {
         mark(w, 'B2-ready');
         await waitForMark(w, 'A3-ready');
       });
-      step('B2: shows the approval', async () => {
+      step('B2: shows the approval, with its notification', async () => {
         const run = await theRun();
         const a = await api();
-        await waitFor('the approval, pending here', () => [...a.store.state.approvals.values()].find((x) => x.runKey === run.runKey && x.status === 'pending'), 300000);
+        const approval = await waitFor('the approval, pending here', () => [...a.store.state.approvals.values()].find((x) => x.runKey === run.runKey && x.status === 'pending'), 300000);
+        const hooks = await testHooks();
+        await waitFor('its notification, open here', () => hooks.approvals.notifications.openKeys.includes(approval.key), 60000);
+        await vscode.commands.executeCommand('notifications.showList');
+        await ui({ action: 'waitFor', selector: APPROVAL_NOTIFICATION, hasText: 'Approval needed in' });
+        await screenshot('two-windows-b-approval-notification.png');
         mark(w, 'B-approval-shown');
       });
-      check('B2: the approval decided in window A is shown decided here', async () => {
+      check('B2: the approval decided in window A is shown decided here, and its notification leaves', async () => {
         const { approvalKey } = await waitForMark<{ approvalKey: string }>(w, 'A-decided', 300000);
         const a = await api();
         const approval = await waitFor('the approval settled here', () => {
@@ -238,6 +246,12 @@ if (w?.role === 'B') {
           return x && (x.status === 'decided' || x.status === 'expired') && x;
         }, 60000);
         assert.ok(approval.status === 'expired' || approval.decision === 'allow_once', `shown as decided in window A (${approval.status}, ${approval.decision})`);
+        // Issue 25 §4: the notification of a request decided in the other window leaves this one's screen.
+        await vscode.commands.executeCommand('notifications.showList');
+        await waitFor('the notification gone', async () => (await ui<number>({ action: 'count', selector: APPROVAL_NOTIFICATION, hasText: 'Approval needed in' })) === 0, 30000);
+        assert.ok(!(await testHooks()).approvals.notifications.openKeys.includes(approval.key), 'closed in the approval center too');
+        await screenshot('two-windows-b-notification-gone.png');
+        await vscode.commands.executeCommand('notifications.hideList');
       });
       check('B2: the run completes, "Run completed" once', async () => {
         const run = await theRun();

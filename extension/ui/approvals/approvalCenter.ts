@@ -1,6 +1,6 @@
 /**
- * Every approval request shows in three places — a notification, the transcript card and a status-bar count
- * (which also badges the view) — and is decided by a person or by an approval rule the person saved (checked
+ * Every approval request shows in three places — a notification (closed once the request is settled anywhere:
+ * approvalNotifications.ts), the transcript card and a status-bar count (which also badges the view) — and is decided by a person or by an approval rule the person saved (checked
  * before anything is announced; ApprovalRules). Closing a diff, a notification timing out, a
  * disconnect or a reload never decides. `decide` settles exactly once: a second attempt (a stale notification) says
  * truthfully what was decided and where, and sends nothing. All of it projects the model's approval state
@@ -23,7 +23,9 @@ import { Disposable } from '../disposable';
 import { approvalNotificationMode } from '../settings';
 import type { ApprovalAttention } from './approvalAttention';
 import type { ApprovalDiffs } from './approvalDiffs';
+import type { NotificationChoice, ShownChoice } from './approvalNotificationLinks';
 import { approvalNotificationText } from './approvalNotificationText';
+import { ApprovalNotifications } from './approvalNotifications';
 import { ApprovalRuleFlow } from './approvalRuleFlow';
 import type { ConfirmRule } from './approvalRuleFlow';
 import type { ApprovalRules } from './approvalRules';
@@ -39,6 +41,8 @@ export class ApprovalCenter extends Disposable {
   private lastStatus = '';
   /** Saving a rule from a request (card, notification, palette). */
   readonly ruleFlow: ApprovalRuleFlow;
+  /** The notifications of requests on screen in this window (closed once settled anywhere). */
+  readonly notifications: ApprovalNotifications;
 
   constructor(
     private readonly store: RunStore,
@@ -52,6 +56,7 @@ export class ApprovalCenter extends Disposable {
   ) {
     super();
     this.ruleFlow = new ApprovalRuleFlow(store, rules, (key, decision, by, rule) => this.decide(key, decision, by, rule), confirmRule);
+    this.notifications = this._register(new ApprovalNotifications((key) => this.find(key), (approval, choice) => this.onNotificationChoice(approval, choice)));
     this.statusBar = this._register(vscode.window.createStatusBarItem('agentSwitchboard.approvals', vscode.StatusBarAlignment.Left, 100));
     this.statusBar.name = 'Agent Switchboard Approvals';
     this.statusBar.command = 'agentSwitchboard.decideApproval';
@@ -143,6 +148,7 @@ export class ApprovalCenter extends Disposable {
         this.attention.settled(approval.key);
       }
     }
+    this.notifications.update(state.approvals);
     const count = pending.length;
     const away = this.attention.anyAway(pending.map((a) => a.key));
     if (`${count}:${away}` !== this.lastStatus) {
@@ -219,31 +225,47 @@ export class ApprovalCenter extends Disposable {
     // A protected path is decided once, by a person: not by the agent's own "always allow" either.
     const guarded = isProtectedSubject(approval.subject);
     const shown = shownDecisions(approval.options, approval.subject, withRules, guarded);
-    const buttons = [...shown.map((o) => decisionLabel(o, approval.options, approval.lasts)), ...(withRules && approval.options.some(isAllowing) ? [RULE_BUTTON] : []), detailsLabel];
-    const choice =
-      mode === 'modal'
-        ? await vscode.window.showWarningMessage(message, { modal: true, detail: 'Only your answer decides this request.' }, ...buttons)
-        : await vscode.window.showWarningMessage(message, ...buttons);
-    if (choice === undefined) {
-      // Dismissed or timed out: never a decision. The status bar and the card keep it visible.
-      return;
-    }
-    if (choice === RULE_BUTTON) {
-      await this.ruleFlow.pick(approval, 'notification');
-      return;
-    }
-    if (choice === detailsLabel) {
-      if (hasDiff) {
-        await this.diffs.show(approval);
-      } else {
-        this.revealRun(approval.runKey);
+    const choices: ShownChoice[] = [
+      ...shown.map((decision): ShownChoice => ({ label: decisionLabel(decision, approval.options, approval.lasts), choice: { kind: 'decide', decision } })),
+      ...(withRules && approval.options.some(isAllowing) ? [{ label: RULE_BUTTON, choice: { kind: 'rule' } } satisfies ShownChoice] : []),
+      { label: detailsLabel, choice: { kind: 'details' } },
+    ];
+    if (mode === 'modal') {
+      // A modal cannot be closed by an extension either, but it holds the window until it is answered; an answer to a
+      // request settled meanwhile (another window, the daemon) is told what was decided, and sends nothing.
+      const buttons = choices.map((c) => c.label);
+      const picked = await vscode.window.showWarningMessage(message, { modal: true, detail: 'Only your answer decides this request.' }, ...buttons);
+      const choice = choices.find((c) => c.label === picked)?.choice;
+      if (choice !== undefined) {
+        await this.onNotificationChoice(approval, choice);
       }
       return;
     }
-    const decision = approval.options.find((o) => decisionLabel(o, approval.options, approval.lasts) === choice);
-    if (decision) {
-      // The click may come long after the request was settled elsewhere: the gate then sends nothing and says so.
-      await this.decide(approval.key, decision, 'notification');
+    // Closed by the model once the request no longer waits (approvalNotifications.ts); dismissing it never decides.
+    this.notifications.show(approval, message, choices);
+  }
+
+  /** A choice made in an approval notification (a link, or a modal's button). */
+  private async onNotificationChoice(approval: ApprovalInfo, choice: NotificationChoice): Promise<void> {
+    switch (choice.kind) {
+      case 'rule':
+        await this.ruleFlow.pick(approval, 'notification');
+        return;
+      case 'details':
+        if (this.diffs.canShow(approval)) {
+          await this.diffs.show(approval);
+        } else {
+          this.revealRun(approval.runKey);
+        }
+        return;
+      case 'decide':
+        // The click may come long after the request was settled elsewhere: the gate then sends nothing and says so.
+        await this.decide(approval.key, choice.decision, 'notification');
+        return;
+      default: {
+        const _exhaustive: never = choice;
+        return _exhaustive;
+      }
     }
   }
 }
