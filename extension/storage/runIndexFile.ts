@@ -11,8 +11,25 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StoredRun } from './runJournal';
 import { pidAlive } from './runWriterLease';
+
+/** A run's entry in the index: what the run list shows of it without its journal. */
+export interface StoredRun {
+  readonly runId: string;
+  readonly title: string;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly state: string;
+  readonly createdAt: number;
+  readonly workspaceRoots?: readonly string[];
+  /** Driver-specific extras (JSON-safe). */
+  readonly extra?: Readonly<Record<string, unknown>>;
+  /**
+   * What the board and the tree show of the run without its transcript (issue #25 §2), as the kit last saw it
+   * (drivers/kit/runSummaries.ts knows its shape; here it is JSON). Absent in an index written before 0.4.
+   */
+  readonly summary?: unknown;
+}
 
 /** A lock older than this is broken (it is held for one small read and write). */
 const LOCK_STALE_MS = 5_000;
