@@ -16,7 +16,11 @@ export class RunIndex {
   private readonly unsaved = new Map<string, StoredRun>();
   private readonly unremoved = new Set<string>();
 
-  constructor(private readonly dir: string) {}
+  /** `measure`: what a run's data takes on disk now, put in every entry this journal writes (StoredRun.bytes). */
+  constructor(
+    private readonly dir: string,
+    private readonly measure: (runId: string) => Promise<number>,
+  ) {}
 
   /** Every run in the index (read from disk once; `reload` reads it again). */
   async all(): Promise<StoredRun[]> {
@@ -61,6 +65,36 @@ export class RunIndex {
     await this.writeChanges();
   }
 
+  /**
+   * Measures the runs whose entries have no size (written before sizes were kept) and puts the sizes in the file for
+   * good; resolves with the index as it is then.
+   */
+  async measureMissing(): Promise<StoredRun[]> {
+    const missing = (await this.all()).filter((run) => run.bytes === undefined);
+    if (missing.length === 0) {
+      return [...this.index.values()];
+    }
+    const measured = new Map<string, number>();
+    for (const run of missing) {
+      measured.set(run.runId, await this.measure(run.runId));
+    }
+    await this.settled();
+    const merged = await mergeRunIndex(this.dir, { saved: new Map(), removed: new Set(), measured });
+    const index = new Map(merged.map((run) => [run.runId, run]));
+    this.unremoved.forEach((runId) => index.delete(runId));
+    this.unsaved.forEach((run, runId) => index.set(runId, run));
+    this.index = index;
+    return [...index.values()];
+  }
+
+  /** Saves the run's entry again if what its data takes on disk changed since it was saved (a checkpoint written). */
+  async remeasure(runId: string): Promise<void> {
+    const run = await this.get(runId);
+    if (run && !this.unsaved.has(runId) && run.bytes !== (await this.measure(runId))) {
+      await this.save(run);
+    }
+  }
+
   /** Resolves once the last write began is done, whatever its outcome. */
   settled(): Promise<void> {
     return this.write.catch(() => undefined);
@@ -81,7 +115,12 @@ export class RunIndex {
       if (changes.saved.size === 0 && changes.removed.size === 0) {
         return;
       }
-      const merged = await mergeRunIndex(this.dir, changes);
+      // Each entry written carries what its run takes on disk now (a stat or two per run saved, at most once a write).
+      const measured = new Map<string, StoredRun>();
+      for (const [runId, run] of changes.saved) {
+        measured.set(runId, { ...run, bytes: await this.measure(runId) });
+      }
+      const merged = await mergeRunIndex(this.dir, { saved: measured, removed: changes.removed });
       // Written: what was merged is no longer this journal's to put in (unless it changed again meanwhile).
       changes.saved.forEach((run, runId) => this.unsaved.get(runId) === run && this.unsaved.delete(runId));
       changes.removed.forEach((runId) => this.unremoved.delete(runId));

@@ -12,17 +12,16 @@
  * without it is refused, never written. The index is merged, not rewritten whole (runIndex.ts, runIndexFile.ts):
  * this journal puts in only the entries it saved or removed.
  */
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
 import { endsLineAt, readJournalLines, tailDigestOf } from './journalFileReads';
 import type { JournalLine } from './journalFileReads';
 import { safeFileName } from './runFileName';
-import { removeCheckpointFile } from './runCheckpointFile';
 import { RunIndex } from './runIndex';
 import type { StoredRun } from './runIndexFile';
-import { leaseFileOf, releaseLease, takeLease } from './runWriterLease';
-import type { LeaseIdentity, LeaseOutcome } from './runWriterLease';
+import { removeRunFiles, runDataBytes, runFileOf } from './runFiles';
+import { releaseLease, takeLease } from './runWriterLease';
+import type { LeaseHolder, LeaseIdentity, LeaseOutcome } from './runWriterLease';
 
 // Where they always were for their importers; they live apart so the lease and index files need not import the journal.
 export { safeFileName };
@@ -47,15 +46,16 @@ export class RunJournal {
   /** Set when close begins: no lease is taken from then on. */
   private closing = false;
 
-  /**
-   * `dir` is private to one connection profile. `writer`: this window's identity for writer leases (absent: a lone
-   * writer that takes none, as tools and tests of one journal).
-   */
+  /** `dir`: one connection profile's. `writer`: this window's lease identity (absent: a lone writer, tools and tests). */
   constructor(
     private readonly dir: string,
     private readonly writer?: LeaseIdentity,
   ) {
-    this.index = new RunIndex(dir);
+    // Every entry it writes carries what the run's data takes on disk (runFiles.ts), by the journal length it knows.
+    this.index = new RunIndex(dir, (runId) => {
+      const journal = this.settledSize(runId);
+      return runDataBytes(dir, runId, typeof journal === 'number' ? journal : undefined);
+    });
   }
 
   /** Every run in the index (read from disk once; `reloadRuns` reads it again). */
@@ -68,7 +68,7 @@ export class RunJournal {
     return this.index.get(runId);
   }
 
-  /** Reads the index again (another window may have added runs), keeping this journal's own unsaved changes. */
+  /** Reads the index again (another window may have added runs), keeping this journal's unsaved changes. */
   reloadRuns(): Promise<StoredRun[]> {
     return this.index.reload();
   }
@@ -84,12 +84,15 @@ export class RunJournal {
   }
 
   /**
-   * Removes the run for good: its index entry, journal, checkpoint and lease. The run's lease is taken first when
-   * this journal leases runs (another window that writes the run refuses it: `held elsewhere`).
+   * Removes the run for good: its index entry, then every file of it (runFiles.ts). Its lease is taken first when this
+   * journal leases runs (another window that writes the run refuses it: `held elsewhere`, with who holds it).
    */
-  async removeRun(runId: string): Promise<'removed' | 'held elsewhere'> {
-    if (this.writer && (await this.takeLease(runId)).kind !== 'taken') {
-      return 'held elsewhere';
+  async removeRun(runId: string): Promise<{ readonly kind: 'removed' } | { readonly kind: 'held elsewhere'; readonly holder: LeaseHolder }> {
+    if (this.writer) {
+      const lease = await this.takeLease(runId);
+      if (lease.kind !== 'taken') {
+        return lease;
+      }
     }
     // Its queued writes first, so no append re-creates the file behind the delete.
     await this.flush();
@@ -99,25 +102,14 @@ export class RunJournal {
     this.sizes.delete(runId);
     this.queues.delete(runId);
     await this.forgetRun(runId);
-    await removeCheckpointFile(this.dir, runId);
-    await rm(this.fileOf(runId), { force: true });
-    await rm(leaseFileOf(this.dir, runId), { force: true });
+    await removeRunFiles(this.dir, runId);
     this.leases.delete(runId);
-    return 'removed';
+    return { kind: 'removed' };
   }
 
-  /** The bytes of the run's journal on disk (0 when it has none): what retention by size counts. */
-  async journalBytes(runId: string): Promise<number> {
-    try {
-      const handle = await open(this.fileOf(runId), 'r');
-      try {
-        return (await handle.stat()).size;
-      } finally {
-        await handle.close().catch(() => undefined);
-      }
-    } catch {
-      return 0;
-    }
+  /** Every run in the index, each with its size (entries written before sizes were kept are measured once). */
+  measuredRuns(): Promise<StoredRun[]> {
+    return this.index.measureMissing();
   }
 
   // --- Writer leases (runWriterLease.ts) ------------------------------------------------------------------------------
@@ -243,8 +235,10 @@ export class RunJournal {
   async close(): Promise<void> {
     this.closing = true;
     await this.flush();
-    this.closed = true;
+    // What it wrote may have grown since the entry was saved (a checkpoint at close): retention goes by the index.
+    await Promise.all([...new Set([...this.leases, ...this.handles.keys()])].map((runId) => this.index.remeasure(runId).catch(() => undefined)));
     await this.index.settled();
+    this.closed = true;
     for (const handle of this.handles.values()) {
       await handle.close().catch(() => undefined);
     }
@@ -259,7 +253,7 @@ export class RunJournal {
   }
 
   private fileOf(runId: string): string {
-    return join(this.dir, `${safeFileName(runId)}.jsonl`);
+    return runFileOf(this.dir, runId, 'jsonl');
   }
 
   /** Writes everything queued for a run as one batch, then the next batch, until the queue is empty. */

@@ -159,12 +159,12 @@ export class RunRecorder<C = never> {
     }, (message) => this.options.warn?.(message));
   }
 
-  /** Removes the run's entry, journal, checkpoint and lease (refused while another window writes it). */
-  async removeRun(runId: string): Promise<'removed' | 'held elsewhere'> {
+  /** Removes the run's entry and every file of it (refused while another window writes it, naming that window). */
+  async removeRun(runId: string): Promise<{ readonly kind: 'removed' } | { readonly kind: 'held elsewhere'; readonly holder: LeaseHolder }> {
     this.checkpoints?.forget(runId);
     await this.checkpoints?.settled();
     const outcome = await this.journal.removeRun(runId);
-    if (outcome === 'removed') {
+    if (outcome.kind === 'removed') {
       this.writers?.forget(runId);
       this.sequences.forget(runId);
     }
@@ -258,9 +258,9 @@ export class RunRecorder<C = never> {
     }
   }
 
-  /** The bytes of a run's journal (retention by size). */
-  journalBytes(runId: string): Promise<number> {
-    return this.journal.journalBytes(runId);
+  /** Every run in the index with what its data takes on disk (retention by size; runHistoryTrim.ts). */
+  measuredRuns(): Promise<StoredRun[]> {
+    return this.journal.measuredRuns();
   }
 
   /** What a replay reads through and writes into (runReplay.ts). */
