@@ -42,6 +42,7 @@ import { RunListAutoRefresh } from './ui/runListAutoRefresh';
 import { SurfaceVisibility } from './ui/surfaceVisibility';
 import { RunSelection } from './ui/runSelection';
 import { rememberSelection } from './ui/selectionMemory';
+import { RemovedRuns } from './ui/removedRuns';
 import { reopenRestoredChangeTabs } from './ui/changeSets/staleChangeTabs';
 import { historyRetention, traceFile } from './ui/settings';
 import { TranscriptPanels } from './ui/transcript/transcriptPanels';
@@ -132,6 +133,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     tap: combineTaps((dir, frame, http) => trace?.tap(profile.protocol, profile.name)(dir, frame, http), logTap(profile.name)),
     storageDir,
     windowId,
+    windowName: vscode.workspace.name ?? 'a window without a folder',
     workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     workspace,
     terminals,
@@ -199,7 +201,9 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
 
   // The transcript's webviews: the sidebar view and the editor tabs, whose messages call the services above.
   const drafts = new DraftStore(context.workspaceState);
-  context.subscriptions.push(drafts);
+  // What the editor keeps of a run the person removed goes with it, each owner forgetting its own (ui/removedRuns.ts).
+  const removedRuns = new RemovedRuns();
+  context.subscriptions.push(drafts, removedRuns, removedRuns.onDidRemove((runKey) => drafts.set(runKey, '')));
   beforeExit = () => Promise.all([connections.dispose(), drafts.flush()]).then(() => undefined);
   // Finished runs come back from their summaries: a surface that shows one has it replayed, and released later.
   const residency = new RunResidency(store, connections, () => [...(selection.runKey ? [selection.runKey] : []), ...transcriptTabs.list().map((tab) => tab.runKey)], log);
@@ -213,7 +217,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(
     ...registerConnectionCommands(commandContext),
     ...registerRunCommands(commandContext),
-    ...registerHistoryCommands(commandContext, drafts),
+    ...registerHistoryCommands(commandContext, removedRuns, prompts.confirmRemoval),
     ...registerApprovalCommands(commandContext),
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),
     ...registerChangeSetCommands(commandContext),
@@ -233,12 +237,12 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
       if (treeView.visible) {
         treeView.reveal(tree.runNode(runKey), { select: true, focus: false }).then(undefined, (error: unknown) => log.info(`Revealing the restored selection: ${String(error)}`));
       }
-    }),
+    }, removedRuns.onDidRemove),
     reopenRestoredChangeTabs(store, (runKey) => changeSets.openAllOf(runKey), (m) => log.warn(m)),
   );
 
   // The run board: every run of every connection grouped Needs you / Working / Done, and Next Approval.
-  const runBoard = registerRunBoard(commandContext);
+  const runBoard = registerRunBoard(commandContext, removedRuns.onDidRemove);
   context.subscriptions.push(...runBoard.disposables);
   context.subscriptions.push(new RunListAutoRefresh([treeView, runBoard.board.view], store, connections, log));
   context.subscriptions.push(new SurfaceVisibility([treeView, runBoard.board.view], transcript, store, connections));

@@ -13,6 +13,7 @@ import type { RunSelection } from './ui/runSelection';
 import type { ConfirmRule } from './ui/approvals/approvalRuleFlow';
 import type { ConfirmProtectedApply, ConfirmProtectedWrite } from './ui/protectedPathPrompts';
 import type { ConsentPrompt } from './ui/workspaceConnections/workspaceConnections';
+import type { ConfirmRemoval } from './ui/commands/removalPrompt';
 
 /** The command that returns the test hooks; registered only in `ExtensionMode.Test` and absent from the palette. */
 export const TEST_HOOKS_COMMAND = 'agentSwitchboard.test.hooks';
@@ -37,6 +38,8 @@ export interface SwitchboardTestHooks extends TestServices {
   setProtectedPathConfirmations(answers: { readonly write?: ConfirmProtectedWrite; readonly apply?: ConfirmProtectedApply } | undefined): void;
   /** Answers the question whether to allow a workspace-defined connection; `undefined` restores the modal. */
   setConsentPrompt(prompt: ConsentPrompt | undefined): void;
+  /** Answers the question before runs are deleted (Remove Run, Clear Finished Runs…); `undefined` restores the modal. */
+  setRemovalConfirmation(confirm: ConfirmRemoval | undefined): void;
   /** Where the journals and run checkpoints are (the extension's global storage). */
   readonly storageDir: string;
 }

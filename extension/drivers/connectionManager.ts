@@ -26,6 +26,8 @@ export interface DriverContext {
    * that started or took over a run writes its journal and owns it (drivers/kit/runWriters.ts). Absent: this process.
    */
   readonly windowId?: string;
+  /** What the person calls this window (its workspace's name): a run another window writes is refused naming it. */
+  readonly windowName?: string;
   readonly log: DriverLog;
   /** The window's first workspace folder, if any (SCV starts its sessions there). */
   readonly workspaceFolder?: string;

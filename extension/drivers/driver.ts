@@ -124,6 +124,17 @@ export interface Driver extends Disposable {
   readonly history?: DriverHistory;
 }
 
+/** What removing a run came to: refused while not finished, or while another window of this machine writes it. */
+export type RunRemoval = 'removed' | 'not finished' | { readonly heldBy: RunWriterWindow };
+
+/** The editor window that writes a run (its lease): what the person is told of it. */
+export interface RunWriterWindow {
+  /** Its workspace's name, when its lease says. */
+  readonly name?: string;
+  /** Its extension host's process id. */
+  readonly pid: number;
+}
+
 /** What the UI does with a connection's stored runs (drivers/kit/driverRuns.ts implements it). */
 export interface DriverHistory {
   /** Replays a run shown from its summary; resolves once its transcript is in the store (at once if it is). */
@@ -134,7 +145,7 @@ export interface DriverHistory {
    * Deletes a finished run's journal, checkpoint and index entry; a run not finished is refused, and so is one another
    * window of this machine is writing (`held elsewhere`).
    */
-  remove(runId: string): Promise<'removed' | 'not finished' | 'held elsewhere'>;
+  remove(runId: string): Promise<RunRemoval>;
   /** Archived runs (past the retention setting): their index entries, newest first. */
   archived(): Promise<readonly StoredRun[]>;
   /** Puts an archived run back in the model from its summary (then it is opened like any run). */

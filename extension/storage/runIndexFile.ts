@@ -11,8 +11,31 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StoredRun } from './runJournal';
 import { pidAlive } from './runWriterLease';
+
+/** A run's entry in the index: what the run list shows of it without its journal. */
+export interface StoredRun {
+  readonly runId: string;
+  readonly title: string;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly state: string;
+  readonly createdAt: number;
+  readonly workspaceRoots?: readonly string[];
+  /** Driver-specific extras (JSON-safe). */
+  readonly extra?: Readonly<Record<string, unknown>>;
+  /**
+   * What the board and the tree show of the run without its transcript (issue #25 §2), as the kit last saw it
+   * (drivers/kit/runSummaries.ts knows its shape; here it is JSON). Absent in an index written before 0.4.
+   */
+  readonly summary?: unknown;
+  /**
+   * What the run's data took on disk (journal, checkpoint, cached change set: runFiles.ts) when its writer last saved
+   * the entry: retention by size reads it here instead of measuring every run's files at each connect. Absent in an
+   * index written before 0.5 (measured once, `measured` below).
+   */
+  readonly bytes?: number;
+}
 
 /** A lock older than this is broken (it is held for one small read and write). */
 const LOCK_STALE_MS = 5_000;
@@ -36,6 +59,11 @@ export async function readRunIndex(dir: string): Promise<StoredRun[]> {
 export interface RunIndexChanges {
   readonly saved: ReadonlyMap<string, StoredRun>;
   readonly removed: ReadonlySet<string>;
+  /**
+   * Sizes measured of entries that had none: put in only where the entry on disk still has none (a field added,
+   * never another window's entry replaced by this window's view of it).
+   */
+  readonly measured?: ReadonlyMap<string, number>;
 }
 
 /** Merges `changes` into the index on disk under the lock; resolves with the index as written. */
@@ -52,6 +80,12 @@ export async function mergeRunIndex(dir: string, changes: RunIndexChanges): Prom
     }
     for (const [runId, entry] of changes.saved) {
       merged.set(runId, entry);
+    }
+    for (const [runId, bytes] of changes.measured ?? []) {
+      const entry = merged.get(runId);
+      if (entry && entry.bytes === undefined) {
+        merged.set(runId, { ...entry, bytes });
+      }
     }
     const entries = [...merged.values()];
     const tmp = join(dir, `runs.json.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);

@@ -3,51 +3,29 @@
  * metadata. Drivers append what they fold into the model *before* acknowledging it to a daemon (AgencyProxy's ack
  * deletes the daemon's journal), and replay the records after a window reload. Writes are queued per run and
  * batched; `append` resolves once the record is on disk (fdatasync), which is what makes acking safe.
- * Reading goes through a run's file chunk by chunk (a replay never holds a whole journal in memory); a torn last line
- * (crash mid-write) is reported as such. Nothing is ever rewritten. What a record means is the driver kit's
+ * Reading goes through a run's file chunk by chunk (journalFileReads.ts: a replay never holds a whole journal in
+ * memory); a torn last line (crash mid-write) is reported as such. Nothing is ever rewritten. What a record means is the driver kit's
  * (drivers/kit/journalRecords.ts): this file knows lines of JSON, not their shape.
  *
  * Several editor windows share the directory (issue #25 §1). With a `writer` identity, a run's file is appended to
  * only under its writer lease (runWriterLease.ts; which window takes which lease is the kit's call): an append
- * without it is refused, never written. The index is merged, not rewritten whole (runIndexFile.ts): this journal
- * puts in only the entries it saved or removed.
+ * without it is refused, never written. The index is merged, not rewritten whole (runIndex.ts, runIndexFile.ts):
+ * this journal puts in only the entries it saved or removed.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
+import { endsLineAt, readJournalLines, tailDigestOf } from './journalFileReads';
+import type { JournalLine } from './journalFileReads';
 import { safeFileName } from './runFileName';
-import { removeCheckpointFile } from './runCheckpointFile';
-import { mergeRunIndex, readRunIndex } from './runIndexFile';
-import { leaseFileOf, releaseLease, takeLease } from './runWriterLease';
-import type { LeaseIdentity, LeaseOutcome } from './runWriterLease';
+import { RunIndex } from './runIndex';
+import type { StoredRun } from './runIndexFile';
+import { removeRunFiles, runDataBytes, runFileOf } from './runFiles';
+import { releaseLease, takeLease } from './runWriterLease';
+import type { LeaseHolder, LeaseIdentity, LeaseOutcome } from './runWriterLease';
 
-export interface StoredRun {
-  readonly runId: string;
-  readonly title: string;
-  readonly provider?: string;
-  readonly model?: string;
-  readonly state: string;
-  readonly createdAt: number;
-  readonly workspaceRoots?: readonly string[];
-  /** Driver-specific extras (JSON-safe). */
-  readonly extra?: Readonly<Record<string, unknown>>;
-  /**
-   * What the board and the tree show of the run without its transcript (issue #25 §2), as the kit last saw it
-   * (drivers/kit/runSummaries.ts knows its shape; here it is JSON). Absent in an index written before 0.4.
-   */
-  readonly summary?: unknown;
-}
-
-/** One line of a run's file: its JSON value, or a line that is not JSON (`torn`: the last line, cut by a crash). */
-export type JournalLine = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly torn: boolean };
-
-/** How much of a journal file is read at a time on replay. */
-const READ_CHUNK_BYTES = 64 * 1024;
-
-/** How much of a file's end `tailDigest` hashes. */
-const TAIL_BYTES = 4096;
+// Where they always were for their importers; they live apart so the lease and index files need not import the journal.
+export { safeFileName };
+export type { JournalLine, StoredRun };
 
 interface PendingWrite {
   readonly line: string;
@@ -55,88 +33,66 @@ interface PendingWrite {
   readonly reject: (error: unknown) => void;
 }
 
-// Where it always was for its importers; it lives apart so the lease and index files need not import the journal.
-export { safeFileName };
-
 export class RunJournal {
   private readonly queues = new Map<string, PendingWrite[]>();
   private readonly writing = new Set<string>();
   private readonly handles = new Map<string, FileHandle>();
   /** Bytes of each run's file as this journal knows them (opened for appending, or read to its end). */
   private readonly sizes = new Map<string, number>();
-  private index = new Map<string, StoredRun>();
-  private indexLoaded = false;
-  private indexWrite: Promise<void> = Promise.resolve();
-  /** A write of the index is queued and has not taken its snapshot yet: later saves ride along with it. */
-  private indexWriteQueued = false;
-  /** This journal's index changes not yet merged into the file (runIndexFile.ts). */
-  private readonly unsaved = new Map<string, StoredRun>();
-  private readonly unremoved = new Set<string>();
+  private readonly index: RunIndex;
   /** Runs whose writer lease this journal holds. */
   private readonly leases = new Set<string>();
   private closed = false;
   /** Set when close begins: no lease is taken from then on. */
   private closing = false;
 
-  /**
-   * `dir` is private to one connection profile. `writer`: this window's identity for writer leases (absent: a lone
-   * writer that takes none, as tools and tests of one journal).
-   */
+  /** `dir`: one connection profile's. `writer`: this window's lease identity (absent: a lone writer, tools and tests). */
   constructor(
     private readonly dir: string,
     private readonly writer?: LeaseIdentity,
-  ) {}
+  ) {
+    // Every entry it writes carries what the run's data takes on disk (runFiles.ts), by the journal length it knows.
+    this.index = new RunIndex(dir, (runId) => {
+      const journal = this.settledSize(runId);
+      return runDataBytes(dir, runId, typeof journal === 'number' ? journal : undefined);
+    });
+  }
 
   /** Every run in the index (read from disk once; `reloadRuns` reads it again). */
-  async loadRuns(): Promise<StoredRun[]> {
-    if (!this.indexLoaded) {
-      this.indexLoaded = true;
-      await this.reloadRuns();
-    }
-    return [...this.index.values()];
+  loadRuns(): Promise<StoredRun[]> {
+    return this.index.all();
   }
 
   /** One run's index entry, without copying the index (a run's save and load cost O(1), not O(history)). */
-  async loadRun(runId: string): Promise<StoredRun | undefined> {
-    await this.loadRuns();
+  loadRun(runId: string): Promise<StoredRun | undefined> {
     return this.index.get(runId);
   }
 
-  /** Reads the index again (another window may have added runs), keeping this journal's own unsaved changes. */
-  async reloadRuns(): Promise<StoredRun[]> {
-    this.indexLoaded = true;
-    const index = new Map((await readRunIndex(this.dir)).map((run) => [run.runId, run]));
-    this.unremoved.forEach((runId) => index.delete(runId));
-    this.unsaved.forEach((run, runId) => index.set(runId, run));
-    this.index = index;
-    return [...index.values()];
+  /** Reads the index again (another window may have added runs), keeping this journal's unsaved changes. */
+  reloadRuns(): Promise<StoredRun[]> {
+    return this.index.reload();
   }
 
   /** Records the run's metadata (merged into the index on disk: other windows' entries are kept). */
-  async saveRun(run: StoredRun): Promise<void> {
-    await this.loadRuns();
-    this.index.set(run.runId, run);
-    this.unremoved.delete(run.runId);
-    this.unsaved.set(run.runId, run);
-    return this.writeIndex();
+  saveRun(run: StoredRun): Promise<void> {
+    return this.index.save(run);
   }
 
   /** Takes the run out of the index (its files stay: `removeRun` deletes them too). */
-  async forgetRun(runId: string): Promise<void> {
-    await this.loadRuns();
-    this.index.delete(runId);
-    this.unsaved.delete(runId);
-    this.unremoved.add(runId);
-    await this.writeIndex();
+  forgetRun(runId: string): Promise<void> {
+    return this.index.forget(runId);
   }
 
   /**
-   * Removes the run for good: its index entry, journal, checkpoint and lease. The run's lease is taken first when
-   * this journal leases runs (another window that writes the run refuses it: `held elsewhere`).
+   * Removes the run for good: its index entry, then every file of it (runFiles.ts). Its lease is taken first when this
+   * journal leases runs (another window that writes the run refuses it: `held elsewhere`, with who holds it).
    */
-  async removeRun(runId: string): Promise<'removed' | 'held elsewhere'> {
-    if (this.writer && (await this.takeLease(runId)).kind !== 'taken') {
-      return 'held elsewhere';
+  async removeRun(runId: string): Promise<{ readonly kind: 'removed' } | { readonly kind: 'held elsewhere'; readonly holder: LeaseHolder }> {
+    if (this.writer) {
+      const lease = await this.takeLease(runId);
+      if (lease.kind !== 'taken') {
+        return lease;
+      }
     }
     // Its queued writes first, so no append re-creates the file behind the delete.
     await this.flush();
@@ -146,52 +102,14 @@ export class RunJournal {
     this.sizes.delete(runId);
     this.queues.delete(runId);
     await this.forgetRun(runId);
-    await removeCheckpointFile(this.dir, runId);
-    await rm(this.fileOf(runId), { force: true });
-    await rm(leaseFileOf(this.dir, runId), { force: true });
+    await removeRunFiles(this.dir, runId);
     this.leases.delete(runId);
-    return 'removed';
+    return { kind: 'removed' };
   }
 
-  /** The bytes of the run's journal on disk (0 when it has none): what retention by size counts. */
-  async journalBytes(runId: string): Promise<number> {
-    try {
-      const handle = await open(this.fileOf(runId), 'r');
-      try {
-        return (await handle.stat()).size;
-      } finally {
-        await handle.close().catch(() => undefined);
-      }
-    } catch {
-      return 0;
-    }
-  }
-
-  /**
-   * Rewrites the index. Coalesced: saves made while a write is queued share it (its snapshot is taken when it
-   * starts), so saving every run's summary at close writes the file once or twice, not once per run.
-   */
-  private writeIndex(): Promise<void> {
-    if (this.indexWriteQueued) {
-      return this.indexWrite;
-    }
-    this.indexWriteQueued = true;
-    this.indexWrite = this.indexWrite.catch(() => undefined).then(async () => {
-      this.indexWriteQueued = false;
-      const changes = { saved: new Map(this.unsaved), removed: new Set(this.unremoved) };
-      if (changes.saved.size === 0 && changes.removed.size === 0) {
-        return;
-      }
-      const merged = await mergeRunIndex(this.dir, changes);
-      // Written: what was merged is no longer this journal's to put in (unless it changed again meanwhile).
-      changes.saved.forEach((run, runId) => this.unsaved.get(runId) === run && this.unsaved.delete(runId));
-      changes.removed.forEach((runId) => this.unremoved.delete(runId));
-      const index = new Map(merged.map((run) => [run.runId, run]));
-      this.unremoved.forEach((runId) => index.delete(runId));
-      this.unsaved.forEach((run, runId) => index.set(runId, run));
-      this.index = index;
-    });
-    return this.indexWrite;
+  /** Every run in the index, each with its size (entries written before sizes were kept are measured once). */
+  measuredRuns(): Promise<StoredRun[]> {
+    return this.index.measureMissing();
   }
 
   // --- Writer leases (runWriterLease.ts) ------------------------------------------------------------------------------
@@ -245,64 +163,9 @@ export class RunJournal {
    * Resolves with the byte offset it read to.
    */
   async readLines(runId: string, visit: (line: JournalLine) => void, from = 0): Promise<number> {
-    let handle: FileHandle;
-    try {
-      handle = await open(this.fileOf(runId), 'r');
-    } catch {
-      return from; // no file yet (or unreadable, as in 0.1.0): the run has no records
-    }
-    let position = from;
-    // A line that does not parse is held until the next one arrives: only then is it known not to be the last.
-    let unparsed = false;
-    const take = (line: string): void => {
-      if (line.trim() === '') {
-        return;
-      }
-      if (unparsed) {
-        visit({ ok: false, torn: false });
-        unparsed = false;
-      }
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        unparsed = true;
-        return;
-      }
-      visit({ ok: true, value });
-    };
-    const decoder = new StringDecoder('utf8');
-    const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    // The pieces of a line that spans chunks, joined once its end is read: re-splitting the growing line with every
-    // chunk would copy it over and over (a 32 MB tool output took seconds to replay).
-    const partial: string[] = [];
-    try {
-      for (;;) {
-        const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
-        if (bytesRead === 0) {
-          break;
-        }
-        position += bytesRead;
-        const lines = decoder.write(chunk.subarray(0, bytesRead)).split('\n');
-        const last = lines.pop() ?? '';
-        if (lines.length > 0) {
-          partial.push(lines[0]!);
-          lines[0] = partial.join('');
-          partial.length = 0;
-          lines.forEach(take);
-        }
-        partial.push(last);
-      }
-      partial.push(decoder.end());
-      take(partial.join(''));
-    } finally {
-      await handle.close().catch(() => undefined);
-    }
+    const position = await readJournalLines(this.fileOf(runId), visit, from);
     if (!this.sizes.has(runId) && !this.writing.has(runId) && !(this.queues.get(runId)?.length ?? 0)) {
       this.sizes.set(runId, position); // read to the end with nothing written meanwhile: the file's size
-    }
-    if (unparsed) {
-      visit({ ok: false, torn: true });
     }
     return position;
   }
@@ -317,20 +180,8 @@ export class RunJournal {
   }
 
   /** The sha256 of the (up to 4 KiB of) bytes before `end`: whether the file still holds what a checkpoint saw. */
-  async tailDigest(runId: string, end: number): Promise<string | undefined> {
-    const start = Math.max(0, end - TAIL_BYTES);
-    const buffer = Buffer.alloc(end - start);
-    try {
-      const handle = await open(this.fileOf(runId), 'r');
-      try {
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
-        return bytesRead === buffer.length ? createHash('sha256').update(buffer).digest('hex') : undefined;
-      } finally {
-        await handle.close().catch(() => undefined);
-      }
-    } catch {
-      return undefined;
-    }
+  tailDigest(runId: string, end: number): Promise<string | undefined> {
+    return tailDigestOf(this.fileOf(runId), end);
   }
 
   /**
@@ -338,25 +189,8 @@ export class RunJournal {
    * that long. A checkpoint may stand only for complete lines (issue #25: one taken mid-line made a reload skip a
    * line and replay overlap).
    */
-  async endsLineAt(runId: string, bytes: number, exact: boolean): Promise<boolean> {
-    if (bytes <= 0) {
-      return false;
-    }
-    try {
-      const handle = await open(this.fileOf(runId), 'r');
-      try {
-        if (exact && (await handle.stat()).size !== bytes) {
-          return false;
-        }
-        const last = Buffer.alloc(1);
-        const { bytesRead } = await handle.read(last, 0, 1, bytes - 1);
-        return bytesRead === 1 && last[0] === 0x0a;
-      } finally {
-        await handle.close().catch(() => undefined);
-      }
-    } catch {
-      return false;
-    }
+  endsLineAt(runId: string, bytes: number, exact: boolean): Promise<boolean> {
+    return endsLineAt(this.fileOf(runId), bytes, exact);
   }
 
   /** Appends one record; resolves when it is durably on disk. */
@@ -383,7 +217,7 @@ export class RunJournal {
 
   /** Resolves once every record appended so far (and the run index) is on disk, whatever the outcome of each. */
   async flush(): Promise<void> {
-    const pending: Promise<unknown>[] = [this.indexWrite.catch(() => undefined)];
+    const pending: Promise<unknown>[] = [this.index.settled()];
     for (const [runId, queue] of this.queues) {
       if (queue.length > 0 || this.writing.has(runId)) {
         // An empty marker behind everything queued: the drain resolves it after the records before it.
@@ -401,8 +235,10 @@ export class RunJournal {
   async close(): Promise<void> {
     this.closing = true;
     await this.flush();
+    // What it wrote may have grown since the entry was saved (a checkpoint at close): retention goes by the index.
+    await Promise.all([...new Set([...this.leases, ...this.handles.keys()])].map((runId) => this.index.remeasure(runId).catch(() => undefined)));
+    await this.index.settled();
     this.closed = true;
-    await this.indexWrite.catch(() => undefined);
     for (const handle of this.handles.values()) {
       await handle.close().catch(() => undefined);
     }
@@ -417,7 +253,7 @@ export class RunJournal {
   }
 
   private fileOf(runId: string): string {
-    return join(this.dir, `${safeFileName(runId)}.jsonl`);
+    return runFileOf(this.dir, runId, 'jsonl');
   }
 
   /** Writes everything queued for a run as one batch, then the next batch, until the queue is empty. */

@@ -30,13 +30,18 @@ export interface LeaseHolder {
   readonly window: string;
   /** The journal instance (random): two connections of one process (tests: two windows) never share a lease. */
   readonly token: string;
+  /** What the person calls the holder's window (its workspace's name), for a message that says who writes a run. */
+  readonly name?: string;
   readonly since: number;
   /** Set when the holder let it go (closed the run's journal): anyone may take it. */
   readonly releasedAt?: number;
 }
 
 /** Who asks for a lease. */
-export type LeaseIdentity = Pick<LeaseHolder, 'pid' | 'window' | 'token'>;
+export type LeaseIdentity = Pick<LeaseHolder, 'pid' | 'window' | 'token' | 'name'>;
+
+/** A name read from a lease file is shown to the person: kept short (the file is any window's, or anyone's). */
+const MAX_NAME_CHARS = 80;
 
 /** What taking a lease came to. */
 export type LeaseOutcome =
@@ -65,7 +70,8 @@ function parseHolder(text: string): LeaseHolder | undefined {
     const value = JSON.parse(text) as Partial<LeaseHolder> | null;
     if (value && typeof value.pid === 'number' && typeof value.window === 'string' && typeof value.since === 'number') {
       const token = typeof value.token === 'string' ? value.token : '';
-      return { pid: value.pid, window: value.window, token, since: value.since, ...(typeof value.releasedAt === 'number' ? { releasedAt: value.releasedAt } : {}) };
+      const name = typeof value.name === 'string' && value.name !== '' ? value.name.slice(0, MAX_NAME_CHARS) : undefined;
+      return { pid: value.pid, window: value.window, token, ...(name !== undefined ? { name } : {}), since: value.since, ...(typeof value.releasedAt === 'number' ? { releasedAt: value.releasedAt } : {}) };
     }
   } catch {
     // not a lease of ours: judged stale below

@@ -6,17 +6,28 @@
 import type * as vscode from 'vscode';
 import type { RunStore } from '../model/runStore';
 import type { RunSelection } from './runSelection';
+import type { Event } from '../base/emitter';
 
 const KEY = 'agentSwitchboard.selectedRun';
 
 export function rememberSelection(
-  selection: RunSelection,
+  selection: Pick<RunSelection, 'runKey' | 'select' | 'onDidChange'>,
   store: RunStore,
   memento: vscode.Memento,
   /** Called once the remembered run is selected again (e.g. to reveal its row). */
   restored: (runKey: string) => void,
+  /** Runs the person removed (ui/removedRuns.ts): a removed run is not remembered. */
+  removedRuns?: Event<string>,
 ): vscode.Disposable {
-  const remembered = memento.get<string>(KEY);
+  let remembered = memento.get<string>(KEY);
+  const forgetting = removedRuns?.((runKey) => {
+    if (memento.get<string>(KEY) === runKey) {
+      void memento.update(KEY, undefined);
+    }
+    if (remembered === runKey) {
+      remembered = undefined;
+    }
+  });
   const saving = selection.onDidChange((runKey) => {
     if (runKey) {
       void memento.update(KEY, runKey);
@@ -45,6 +56,7 @@ export function rememberSelection(
   return {
     dispose: () => {
       saving.dispose();
+      forgetting?.dispose();
       waiting?.dispose();
     },
   };

@@ -57,10 +57,11 @@ export function workspaceRulesAllowedByUser(): boolean {
   return userSetting('approvals.allowWorkspaceRules', false, isBoolean);
 }
 
-/** Which finished runs stay on the board (`agentSwitchboard.history.*`; 0 = no limit). Read at each connect. */
+/** Which finished runs stay on the board, and how much disk they may take (`agentSwitchboard.history.*`; 0 = no limit). Read at each connect. */
 export function historyRetention(): HistoryRetention {
   const days = section().get<unknown>('history.keepDays', DEFAULT_RETENTION.keepDays);
   const runs = section().get<unknown>('history.keepRuns', DEFAULT_RETENTION.keepRuns);
+  const megabytes = section().get<unknown>('history.keepMegabytes', DEFAULT_RETENTION.keepMegabytes);
   const limit = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback);
-  return { keepDays: limit(days, DEFAULT_RETENTION.keepDays), keepRuns: limit(runs, DEFAULT_RETENTION.keepRuns) };
+  return { keepDays: limit(days, DEFAULT_RETENTION.keepDays), keepRuns: limit(runs, DEFAULT_RETENTION.keepRuns), keepMegabytes: limit(megabytes, DEFAULT_RETENTION.keepMegabytes) };
 }

@@ -21,6 +21,7 @@ export class SwitchablePrompts {
     protectedWrite: (...args: Parameters<UserPrompts['protectedWrite']>) => (this.answers.protectedWrite ?? MODAL_PROMPTS.protectedWrite)(...args),
     protectedApply: (...args: Parameters<UserPrompts['protectedApply']>) => (this.answers.protectedApply ?? MODAL_PROMPTS.protectedApply)(...args),
     consent: (...args: Parameters<UserPrompts['consent']>) => (this.answers.consent ?? MODAL_PROMPTS.consent)(...args),
+    confirmRemoval: (...args: Parameters<UserPrompts['confirmRemoval']>) => (this.answers.confirmRemoval ?? MODAL_PROMPTS.confirmRemoval)(...args),
   });
 
   /** Sets (or, with `undefined`, removes) the answers to some questions; the others are kept. */
@@ -44,6 +45,7 @@ export function registerTestHooks(targets: TestHookTargets): vscode.Disposable {
     setRuleConfirmation: (confirm) => prompts.answer({ confirmRule: confirm }),
     setProtectedPathConfirmations: (answers) => prompts.answer({ protectedWrite: answers?.write, protectedApply: answers?.apply }),
     setConsentPrompt: (prompt) => prompts.answer({ consent: prompt }),
+    setRemovalConfirmation: (confirm) => prompts.answer({ confirmRemoval: confirm }),
     storageDir,
   };
   return vscode.commands.registerCommand(TEST_HOOKS_COMMAND, () => hooks);

@@ -1,11 +1,14 @@
 /**
  * The questions through which the person decides what the product may do without asking again: saving an approval
- * rule, a write to a protected path, applying protected files, connecting a connection a repository defines. Each
+ * rule, a write to a protected path, applying protected files, connecting a connection a repository defines, deleting
+ * runs for good. Each
  * service is given its question once, at construction (extension.ts), and keeps it in a private field, so nothing
  * else in the extension host (the public API included) can swap a question for an answer. A user's host gets the
  * modals; only a host started for tests gets switchable answers (ui/testHooks.ts), since its workbench refuses modals.
  */
 import type { ConfirmRule } from './approvals/approvalRuleFlow';
+import type { ConfirmRemoval } from './commands/removalPrompt';
+import { modalConfirmRemoval } from './commands/removalPrompt';
 import { modalConfirmRule } from './approvals/approvalRuleFlow';
 import type { ConfirmProtectedApply, ConfirmProtectedWrite } from './protectedPathPrompts';
 import { modalProtectedApply, modalProtectedWrite } from './protectedPathPrompts';
@@ -17,6 +20,8 @@ export interface UserPrompts {
   readonly protectedWrite: ConfirmProtectedWrite;
   readonly protectedApply: ConfirmProtectedApply;
   readonly consent: ConsentPrompt;
+  /** Deleting runs for good (*Remove Run*, *Clear Finished Runs…*). */
+  readonly confirmRemoval: ConfirmRemoval;
 }
 
 /** The real questions: modal dialogs. */
@@ -25,4 +30,5 @@ export const MODAL_PROMPTS: UserPrompts = Object.freeze({
   protectedWrite: modalProtectedWrite,
   protectedApply: modalProtectedApply,
   consent: modalConsentPrompt,
+  confirmRemoval: modalConfirmRemoval,
 });

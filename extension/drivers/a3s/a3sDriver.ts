@@ -61,7 +61,9 @@ export class A3sDriver extends BaseDriver<A3sCursor> implements Driver {
   ) {
     super(ctx, options.reconnectBaseMs !== undefined ? { reconnect: { baseMs: options.reconnectBaseMs } } : {});
     this.storage = new A3sRunStorage(ctx, this.runs, ctx.log, (runId) => this.books.get(runId));
-    this.journaling = this.storage.journalTerms();
+    // A removed run's book goes with it (its cached change set went with its files: storage/runFiles.ts); a book left
+    // behind would still be probed as a strand candidate.
+    this.journaling = { ...this.storage.journalTerms(), removed: (runId) => void this.books.delete(runId) };
     this.parts = {
       runs: this.runs,
       log: ctx.log,

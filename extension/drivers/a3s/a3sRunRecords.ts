@@ -4,9 +4,8 @@
  * (so a reload shows it even when the harness has restarted and forgotten the session).
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ChangeSetInfo } from '../../model/modelTypes';
-import { safeFileName } from '../../storage/runJournal';
+import { runFileOf } from '../../storage/runFiles';
 
 /** The driver's part of a stored run (`StoredRun.extra.a3s`). */
 export interface A3sRunExtra {
@@ -50,7 +49,8 @@ export function a3sExtraOf(extra: Readonly<Record<string, unknown>> | undefined)
 export type CachedChangeSet = Omit<ChangeSetInfo, 'runKey'>;
 
 function cacheFile(dir: string, runId: string): string {
-  return join(dir, `${safeFileName(runId)}.changes.json`);
+  // Named like the run's other files, so removing the run deletes it too (storage/runFiles.ts).
+  return runFileOf(dir, runId, 'changes.json');
 }
 
 /** Stores a final change-set result (ready, unavailable or refused) — never a partial or unverified patch. */

@@ -16,6 +16,7 @@ import { approvalKeyOf, runKeyOf } from '../../model/modelTypes';
 import type { RunKey } from '../../model/runKeys';
 import type { StoredRun } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
+import type { RunRemoval } from '../driver';
 import { errorText } from './errors';
 import type { RunInput } from './journalRecords';
 import { runInput } from './journalRecords';
@@ -25,6 +26,7 @@ import { journalOf, replayHandlersOf, replayRuns, restoredFieldsOf } from './run
 import type { Journaling, RestorePolicy } from './runJournaling';
 import type { ReplayHandlers } from './runRecorder';
 import { archivedRunIds, DEFAULT_RETENTION } from './runRetention';
+import { trimHistory } from './runHistoryTrim';
 import type { HistoryRetention } from './runRetention';
 import { coldSummaryOf, digestOf, storedSummaryOf, summaryCountsOf, summaryOf } from './runSummaries';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
@@ -46,7 +48,7 @@ export class DriverRuns<C = never> {
   private lastKey: { readonly runId: string; readonly key: RunKey } | undefined;
 
   constructor(
-    private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId'> & { readonly retention?: () => HistoryRetention; readonly now?: () => number },
+    private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId' | 'windowName'> & { readonly retention?: () => HistoryRetention; readonly now?: () => number },
     /** Read once, at the first write or replay (the driver's own field, set after the base constructor ran). */
     private readonly journaling: () => Journaling<C>,
   ) {}
@@ -200,7 +202,11 @@ export class DriverRuns<C = never> {
     const recorder = this.journal();
     const terms = this.journaling();
     if (recorder && terms !== 'not journaled') {
-      const archived = policy.lazy ? archivedRunIds(await recorder.loadRuns(), this.ctx.retention?.() ?? DEFAULT_RETENTION, this.now()) : new Set<string>();
+      const retention = this.ctx.retention?.() ?? DEFAULT_RETENTION;
+      if (!onlyNew) {
+        await trimHistory(recorder, retention, this.ctx.log, terms.removed); // the size limit deletes (runHistoryTrim.ts)
+      }
+      const archived = policy.lazy ? archivedRunIds(await recorder.loadRuns(), retention, this.now()) : new Set<string>();
       this.handlers = replayHandlersOf(this, this.ctx, terms, policy, (stored) => archived.has(stored.runId));
       await replayRuns(recorder, this.handlers, onlyNew);
     }
@@ -274,18 +280,25 @@ export class DriverRuns<C = never> {
    * Removes a finished run: out of the model, then its journal, checkpoint and index entry deleted. A run that is
    * not finished is refused (its daemon may still be writing it: stop it first) — the caller says so.
    */
-  async remove(runId: string): Promise<'removed' | 'not finished' | 'held elsewhere'> {
+  async remove(runId: string): Promise<RunRemoval> {
     const run = this.get(runId);
     if (run && !isTerminalRunState(run.state)) {
       return 'not finished';
     }
     await this.loading.get(runId)?.catch(() => undefined);
     // Another window of this machine writing it keeps it (its writer would recreate the files): refused, and said.
-    const removed = (await this.journal()?.removeRun(runId)) ?? 'removed';
-    if (removed === 'removed' && run) {
+    const removed = (await this.journal()?.removeRun(runId)) ?? { kind: 'removed' };
+    if (removed.kind === 'held elsewhere') {
+      return { heldBy: { pid: removed.holder.pid, ...(removed.holder.name !== undefined ? { name: removed.holder.name } : {}) } };
+    }
+    if (run) {
       this.ctx.store.dispatch({ type: 'runRemoved', runKey: this.key(runId) });
     }
-    return removed;
+    const terms = this.journaling();
+    if (terms !== 'not journaled') {
+      terms.removed?.(runId);
+    }
+    return 'removed';
   }
 
   // --- Which window writes which run (kit/runWriters.ts) -------------------------------------------------------------

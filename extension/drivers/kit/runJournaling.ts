@@ -37,6 +37,8 @@ export interface JournalTerms<C> {
    * (another window's lease, released or left by a dead extension host). A driver that owns runs moves them here.
    */
   readonly writing?: (runId: string, previous: LeaseHolder | undefined) => void;
+  /** The run was removed (its files are gone): forget what the driver keeps of it beside the model. */
+  readonly removed?: (runId: string) => void;
 }
 
 /** Whether, and how, a driver's runs are journaled. */
@@ -96,13 +98,13 @@ export function windowIdOf(ctx: Pick<DriverContext, 'windowId'>): string {
   return ctx.windowId ?? `pid-${process.pid}`;
 }
 
-/** The recorder of `ctx`'s connection: one directory per connection profile under the extension's storage. */
 /** The connection's folder of run files (journals, their checkpoints and leases, file checkpoints: turnCheckpoints.ts). */
 export function journalDirOf(ctx: Pick<DriverContext, 'storageDir' | 'connectionId'>): string {
   return join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId));
 }
 
-export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId'>, journaling: Journaling<C>): RunRecorder<C> | undefined {
+/** The recorder of `ctx`'s connection: one directory per connection profile under the extension's storage. */
+export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId' | 'windowName'>, journaling: Journaling<C>): RunRecorder<C> | undefined {
   if (journaling === 'not journaled') {
     return undefined;
   }
@@ -116,7 +118,7 @@ export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' |
     // Every window of this machine shares the directory: each run has one writer (runWriters.ts). The token tells
     // two journals of one process apart (two connections of one profile never coexist in a window, but tests run
     // two windows in one process).
-    writer: { pid: process.pid, window: windowIdOf(ctx), token: randomBytes(6).toString('hex') },
+    writer: { pid: process.pid, window: windowIdOf(ctx), token: randomBytes(6).toString('hex'), ...(ctx.windowName !== undefined ? { name: ctx.windowName } : {}) },
     ...(journaling.writing ? { writing: journaling.writing } : {}),
   });
 }

@@ -35,6 +35,13 @@ export class BoardAcknowledgements {
     return this.keys.has(runKey);
   }
 
+  /** Forgets the run (it was removed: ui/removedRuns.ts). */
+  forget(runKey: string): void {
+    if (this.keys.delete(runKey)) {
+      void Promise.resolve(this.memento.update(KEY, [...this.keys])).catch(() => undefined);
+    }
+  }
+
   /** Records the run (stored in the background). False when it was already acknowledged. */
   add(runKey: string): boolean {
     if (this.keys.has(runKey)) {

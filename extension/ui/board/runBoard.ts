@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import type { ApprovalDecision } from '../../protocol/transcriptTypes';
 import { isAllowing } from '../../protocol/transcriptTypes';
+import type { Event } from '../../base/emitter';
 import type { CommandContext } from '../commands/commandContext';
 import type { BoardNode } from './boardItems';
 import { BoardAcknowledgements } from './boardAcknowledgements';
@@ -21,8 +22,9 @@ export interface RunBoard {
 }
 
 /** Creates the board and its commands; everything returned in `disposables` belongs to the extension's lifetime. */
-export function registerRunBoard(ctx: CommandContext): { readonly board: RunBoard; readonly disposables: vscode.Disposable[] } {
+export function registerRunBoard(ctx: CommandContext, removedRuns?: Event<string>): { readonly board: RunBoard; readonly disposables: vscode.Disposable[] } {
   const questions = new BoardQuestions(ctx);
+  const acknowledged = new BoardAcknowledgements(ctx.memento);
   const provider = new BoardTreeProvider(
     ctx.store,
     (key) => {
@@ -30,11 +32,14 @@ export function registerRunBoard(ctx: CommandContext): { readonly board: RunBoar
       return approval !== undefined && ctx.diffs.canShow(approval);
     },
     questions,
-    new BoardAcknowledgements(ctx.memento),
+    acknowledged,
   );
   const view = vscode.window.createTreeView(BOARD_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   provider.setVisible(view.visible);
   const disposables: vscode.Disposable[] = [provider, view, questions];
+  if (removedRuns) {
+    disposables.push(removedRuns((runKey) => acknowledged.forget(runKey)));
+  }
   let looking: string | undefined;
 
   disposables.push(

@@ -3,23 +3,25 @@
  * menu) and *Search Run History…* (palette, the board's title menu): a pick over the archived runs' summaries —
  * finished runs past the `agentSwitchboard.history.*` limits, kept on disk but not on the board — that opens one.
  *
- * Removal deletes what this editor stored of the run: its journal, checkpoint and index entry (the driver's
- * `history.remove`), its composer draft, and the remembered selection of it. A run that is not finished is refused,
- * and the message says why: its daemon may still be writing it, and this editor would record it again.
+ * Removal deletes what this editor stored of the run: its index entry and every file of it — journal, checkpoint, lease,
+ * a driver's per-run cache such as A3S's change set (the driver's `history.remove`) — and, through `RemovedRuns`,
+ * what the editor keeps of it (its composer draft, the remembered selection, the board's acknowledgement); its tab
+ * closes. A run that is not finished is refused, and the message says why: its daemon may still be writing it, and
+ * this editor would record it again; so is a run another editor window records, and the message names that window.
+ * The confirmation goes through `UserPrompts` (removalPrompt.ts), so a test host can answer it.
  */
 import * as vscode from 'vscode';
-import type { DriverHistory } from '../../drivers/driver';
+import type { DriverHistory, RunRemoval } from '../../drivers/driver';
 import type { RunInfo } from '../../model/modelTypes';
 import { runKeyOf } from '../../model/runKeys';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { StoredRun } from '../../storage/runJournal';
-import type { DraftStore } from '../draftStore';
+import type { RemovedRuns } from '../removedRuns';
 import type { CommandContext } from './commandContext';
 import { errorText, runKeyOfTarget } from './commandContext';
+import { heldElsewhereText, NOT_FINISHED_TEXT } from './historyTexts';
 import { pickRun } from './pickers';
-
-/** What removal tells the person when a run is not finished. */
-export const NOT_FINISHED_TEXT = 'is not finished: its daemon may still be writing it. Stop or end it first, then remove it.';
+import type { ConfirmRemoval } from './removalPrompt';
 
 interface ArchivedRun {
   readonly connectionId: string;
@@ -27,20 +29,20 @@ interface ArchivedRun {
   readonly stored: StoredRun;
 }
 
-export function registerHistoryCommands(ctx: CommandContext, drafts: Pick<DraftStore, 'set'>): vscode.Disposable[] {
+export function registerHistoryCommands(ctx: CommandContext, removedRuns: Pick<RemovedRuns, 'removed'>, confirmRemoval: ConfirmRemoval): vscode.Disposable[] {
   const historyOf = (connectionId: string): DriverHistory | undefined => ctx.connections.driver(connectionId)?.history;
   const finished = (run: RunInfo): boolean => isTerminalRunState(run.state) && historyOf(run.connectionId) !== undefined;
 
-  /** Forgets what the UI keeps of a removed run (its draft, its tab, the selection of it). */
+  /** Forgets what the UI keeps of a removed run: its tab, the selection of it, and (their owners) its draft and more. */
   const forgetInUi = (runKey: string): void => {
-    drafts.set(runKey, '');
     ctx.transcriptTabs.panelOf(runKey)?.dispose();
     if (ctx.selection.runKey === runKey) {
       ctx.selection.select(undefined);
     }
+    removedRuns.removed(runKey);
   };
 
-  const removeOne = async (connectionId: string, runId: string): Promise<'removed' | 'not finished' | 'held elsewhere'> => {
+  const removeOne = async (connectionId: string, runId: string): Promise<RunRemoval> => {
     const outcome = (await historyOf(connectionId)?.remove(runId)) ?? 'removed';
     if (outcome === 'removed') {
       forgetInUi(runKeyOf(connectionId, runId));
@@ -69,12 +71,11 @@ export function registerHistoryCommands(ctx: CommandContext, drafts: Pick<DraftS
         void vscode.window.showWarningMessage(`“${run.title}” ${NOT_FINISHED_TEXT}`);
         return false;
       }
-      const answer = await vscode.window.showWarningMessage(
-        `Remove the run “${run.title}”?`,
-        { modal: true, detail: 'Its transcript, checkpoint and draft are deleted from this editor. What the daemon keeps of it is not touched.' },
-        'Remove',
-      );
-      if (answer !== 'Remove') {
+      const confirmed = await confirmRemoval({
+        message: `Remove the run “${run.title}”?`,
+        detail: 'Its transcript, checkpoint, cached change set and draft are deleted from this editor. What the daemon keeps of it is not touched.',
+      });
+      if (!confirmed) {
         return false;
       }
       try {
@@ -83,8 +84,8 @@ export function registerHistoryCommands(ctx: CommandContext, drafts: Pick<DraftS
           void vscode.window.showWarningMessage(`“${run.title}” ${NOT_FINISHED_TEXT}`);
           return false;
         }
-        if (outcome === 'held elsewhere') {
-          void vscode.window.showWarningMessage(`“${run.title}” is kept: another editor window of this machine is recording it. Remove it there, or once that window is closed.`);
+        if (outcome !== 'removed') {
+          void vscode.window.showWarningMessage(heldElsewhereText(run.title, outcome.heldBy));
           return false;
         }
         return true;
@@ -102,20 +103,27 @@ export function registerHistoryCommands(ctx: CommandContext, drafts: Pick<DraftS
         void vscode.window.showInformationMessage('There is no finished run to clear.');
         return 0;
       }
-      const detail = `${archived.length > 0 ? `${archived.length} of them archived. ` : ''}Their transcripts, checkpoints and drafts are deleted from this editor; runs still going are kept. What the daemons keep is not touched.`;
-      const answer = await vscode.window.showWarningMessage(`Remove ${total} finished run${total === 1 ? '' : 's'}?`, { modal: true, detail }, 'Remove');
-      if (answer !== 'Remove') {
+      const detail = `${archived.length > 0 ? `${archived.length} of them archived. ` : ''}Their transcripts, checkpoints, cached change sets and drafts are deleted from this editor; runs still going are kept. What the daemons keep is not touched.`;
+      if (!(await confirmRemoval({ message: `Remove ${total} finished run${total === 1 ? '' : 's'}?`, detail }))) {
         return 0;
       }
       let removed = 0;
+      const kept: string[] = [];
       for (const target of [...shown.map((run) => ({ connectionId: run.connectionId, runId: run.runId })), ...archived.map((a) => ({ connectionId: a.connectionId, runId: a.stored.runId }))]) {
         try {
-          removed += (await removeOne(target.connectionId, target.runId)) === 'removed' ? 1 : 0;
+          const outcome = await removeOne(target.connectionId, target.runId);
+          removed += outcome === 'removed' ? 1 : 0;
+          if (typeof outcome === 'object') {
+            kept.push(heldElsewhereText(ctx.store.state.runs.get(runKeyOf(target.connectionId, target.runId))?.title ?? target.runId, outcome.heldBy));
+          }
         } catch (error) {
           ctx.log.error(`Clear finished runs: ${target.runId}: ${errorText(error)}`);
         }
       }
       void vscode.window.setStatusBarMessage(`Removed ${removed} finished run${removed === 1 ? '' : 's'}`, 5000);
+      if (kept.length > 0) {
+        void vscode.window.showWarningMessage(kept.length === 1 ? kept[0]! : `${kept.length} runs are kept: other editor windows are recording them. ${kept[0]!}`);
+      }
       return removed;
     }),
     vscode.commands.registerCommand('agentSwitchboard.searchRunHistory', async (): Promise<string | undefined> => {

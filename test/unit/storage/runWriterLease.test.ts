@@ -81,8 +81,10 @@ test('two windows saving runs into one index keep each other\'s entries; removeR
 
     await a.takeLease('a0');
     await a.append('a0', { q: 1 });
-    assert.equal(await b.removeRun('a0'), 'held elsewhere', 'not while another window writes it');
-    assert.equal(await a.removeRun('a0'), 'removed');
+    const refused = await b.removeRun('a0');
+    assert.equal(refused.kind, 'held elsewhere', 'not while another window writes it');
+    assert.equal(refused.kind === 'held elsewhere' ? refused.holder.window : undefined, 'A', 'and it says which window does');
+    assert.equal((await a.removeRun('a0')).kind, 'removed');
     assert.ok(!existsSync(leaseFileOf(dir, 'a0')));
     assert.ok(!readdirSync(dir).some((f) => f.endsWith('.jsonl')), 'its journal is gone');
     assert.ok(!(await b.reloadRuns()).some((r) => r.runId === 'a0'));

@@ -15,6 +15,9 @@ import type { HistoryRetention } from '../../../../extension/drivers/kit/runRete
 import type { Journaling, RestorePolicy } from '../../../../extension/drivers/kit/runJournaling';
 import { runKeyOf } from '../../../../extension/model/modelTypes';
 import { RunStore } from '../../../../extension/model/runStore';
+import { safeFileName } from '../../../../extension/storage/runFileName';
+import { runFileOf } from '../../../../extension/storage/runFiles';
+import { heldElsewhereText } from '../../../../extension/ui/commands/historyTexts';
 import { quietLog } from '../driverKit';
 
 const base = mkdtempSync(join(tmpdir(), 'hist-'));
@@ -142,7 +145,7 @@ test('retention archives the oldest and the stale finished runs; archived ones a
   await more.close();
 
   const store = newStore();
-  const runs = door(store, storageDir, { retention: { keepDays: 5, keepRuns: 2 }, now: 10 * DAY });
+  const runs = door(store, storageDir, { retention: { keepDays: 5, keepRuns: 2, keepMegabytes: 0 }, now: 10 * DAY });
   await runs.replay(lazyPolicy());
   const shown = [...store.state.runs.values()].map((run) => run.runId).sort();
   assert.equal(shown.length, 2, `two kept by count: ${shown.join(', ')}`);
@@ -180,4 +183,82 @@ test('removing a finished run deletes its journal, its checkpoint and its index 
   await runs.close();
   const index = JSON.parse(readFileSync(join(dir, 'runs.json'), 'utf8')) as { runId: string }[];
   assert.deepEqual(index.map((entry) => entry.runId).sort(), ['r1']);
+});
+
+/** The index entries of the connection as they are on disk. */
+function indexOf(storageDir: string): { runId: string; bytes?: number }[] {
+  return JSON.parse(readFileSync(join(journalDir(storageDir), 'runs.json'), 'utf8')) as { runId: string; bytes?: number }[];
+}
+
+test('removal leaves nothing of the run in its directory (a driver\'s cache too), and the driver forgets it', async () => {
+  const storageDir = mkdtempSync(join(base, 's'));
+  await storedRuns(storageDir, 2);
+  const dir = journalDir(storageDir);
+  const of = (runId: string): string[] => readdirSync(dir).filter((name) => name.startsWith(`${safeFileName(runId)}.`));
+  // What else a run may have beside its journal: a checkpoint, a driver's cache (A3S's change set), a lease.
+  writeFileSync(runFileOf(dir, 'r0', 'ckpt'), 'x');
+  writeFileSync(runFileOf(dir, 'r0', 'changes.json'), '{}');
+  const r1Before = of('r1');
+  const removed: string[] = [];
+  const store = newStore();
+  const runs = new DriverRuns({ store, connectionId: C, storageDir, log: quietLog, windowId: 'w', now: () => 10 * DAY }, () => ({ ...journaled, removed: (runId) => removed.push(runId) }));
+  await runs.replay(lazyPolicy());
+  await runs.claim('r0'); // its lease, as the window that wrote it holds it
+  assert.ok(of('r0').some((name) => name.endsWith('.lease')));
+  assert.equal(await runs.remove('r0'), 'removed');
+  assert.deepEqual(of('r0'), [], 'no file of the run is left');
+  assert.deepEqual(of('r1'), r1Before, 'the other run\'s files are untouched');
+  assert.deepEqual(removed, ['r0'], 'the driver was told');
+  assert.deepEqual(indexOf(storageDir).map((entry) => entry.runId), ['r1']);
+  await runs.close();
+  assert.deepEqual(of('r0'), [], 'closing the connection writes nothing of it back');
+});
+
+test('the size limit deletes the least recently active finished runs at connect, never a run still going', async () => {
+  const storageDir = mkdtempSync(join(base, 's'));
+  await storedRuns(storageDir, 4); // r0 … r3, r3 the newest
+  const setup = door(newStore(), storageDir);
+  await setup.replay(lazyPolicy());
+  await setup.fields('going', { title: 'Going', state: 'running', createdAt: 9 });
+  await setup.event('going', { kind: 'userPrompt', text: 'x'.repeat(2000) }, 1);
+  await setup.saveRun('going');
+  await setup.close();
+  const sizes = new Map(indexOf(storageDir).map((entry) => [entry.runId, entry.bytes ?? 0]));
+  assert.ok([...sizes.values()].every((bytes) => bytes > 0), `every entry has its size: ${JSON.stringify([...sizes])}`);
+  // Room for the run still going and the two newest finished runs, not more.
+  const limit = (sizes.get('going')! + sizes.get('r3')! + sizes.get('r2')! + 1) / (1024 * 1024);
+  const store = newStore();
+  const runs = door(store, storageDir, { retention: { keepDays: 0, keepRuns: 0, keepMegabytes: limit } });
+  await runs.replay(lazyPolicy());
+  assert.deepEqual(indexOf(storageDir).map((entry) => entry.runId).sort(), ['going', 'r2', 'r3']);
+  assert.deepEqual([...store.state.runs.values()].map((run) => run.runId).sort(), ['going', 'r2', 'r3']);
+  const dir = journalDir(storageDir);
+  for (const runId of ['r0', 'r1']) {
+    assert.deepEqual(readdirSync(dir).filter((name) => name.startsWith(`${safeFileName(runId)}.`)), [], `${runId}'s files are gone`);
+  }
+  await runs.close();
+  // With no limit nothing goes.
+  const unlimited = door(newStore(), storageDir, { retention: { keepDays: 0, keepRuns: 0, keepMegabytes: 0 } });
+  await unlimited.replay(lazyPolicy());
+  assert.equal(indexOf(storageDir).length, 3);
+  await unlimited.close();
+});
+
+test('a run another window records is kept, and the refusal names that window', async () => {
+  const storageDir = mkdtempSync(join(base, 's'));
+  const storeA = newStore();
+  const a = new DriverRuns({ store: storeA, connectionId: C, storageDir, log: quietLog, windowId: 'wa', windowName: 'my-project' }, () => journaled);
+  await a.fields('r', { title: 'R', state: 'running', createdAt: 1 });
+  await a.fields('r', { state: 'completed' });
+  await a.saveRun('r');
+  const storeB = newStore();
+  const b = new DriverRuns({ store: storeB, connectionId: C, storageDir, log: quietLog, windowId: 'wb', windowName: 'other' }, () => journaled);
+  await b.replay({ open: () => true, state: 'as replayed' });
+  const outcome = await b.remove('r');
+  assert.equal(typeof outcome, 'object');
+  const holder = typeof outcome === 'object' ? outcome.heldBy : undefined;
+  assert.equal(holder?.name, 'my-project');
+  assert.equal(heldElsewhereText('R', holder!), `“R” is kept: the editor window “my-project” (extension host ${process.pid}) is recording it. Remove it there, or once that window is closed.`);
+  assert.ok(storeB.state.runs.has(runKeyOf(C, 'r')), 'still shown');
+  await Promise.all([a.close(), b.close()]);
 });

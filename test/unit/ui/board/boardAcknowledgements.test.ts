@@ -42,3 +42,14 @@ test('the list is bounded: the oldest falls off first', () => {
   assert.equal(acks.has(`c::r${MAX_ACKNOWLEDGED}`), true);
   assert.equal((m.data['agentSwitchboard.board.acknowledged'] as string[]).length, MAX_ACKNOWLEDGED);
 });
+
+test('a removed run is forgotten, in the global state too (ui/removedRuns.ts)', () => {
+  const m = memento();
+  const acks = new BoardAcknowledgements(m);
+  acks.add('c::a');
+  acks.add('c::b');
+  acks.forget('c::a');
+  assert.deepEqual([...acks.set], ['c::b']);
+  assert.deepEqual(m.data['agentSwitchboard.board.acknowledged'], ['c::b']);
+  assert.deepEqual([...new BoardAcknowledgements(m).set], ['c::b'], 'and after a reload');
+});

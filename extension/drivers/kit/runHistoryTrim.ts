@@ -1,0 +1,34 @@
+/**
+ * Keeps a connection's stored runs under the size limit (`agentSwitchboard.history.keepMegabytes`, runRetention.ts)
+ * at connect, before its runs are replayed: the least recently active finished runs are removed for good, as
+ * *Remove Run* removes one (index entry and every file: storage/runFiles.ts). Sizes come from the index — entries
+ * written before sizes were kept are measured once and the sizes stored — so a connect does not stat every run's
+ * files. A run another window of this machine writes is kept (its writer would write it again).
+ */
+import type { DriverLog } from '../connectionManager';
+import type { RunRecorder } from './runRecorder';
+import type { HistoryRetention } from './runRetention';
+import { overSizeRunIds } from './runRetention';
+
+/** Removes the runs over the size limit; resolves with the ids removed. */
+export async function trimHistory<C>(recorder: RunRecorder<C>, retention: HistoryRetention, log: Pick<DriverLog, 'info' | 'warn'>, removed?: (runId: string) => void): Promise<string[]> {
+  if (retention.keepMegabytes <= 0) {
+    return [];
+  }
+  const over = overSizeRunIds(await recorder.measuredRuns(), retention);
+  const gone: string[] = [];
+  for (const runId of over) {
+    try {
+      if ((await recorder.removeRun(runId)).kind === 'removed') {
+        gone.push(runId);
+        removed?.(runId);
+      }
+    } catch (error) {
+      log.warn(`Could not remove run ${runId} over the history size limit: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (gone.length > 0) {
+    log.info(`Removed ${gone.length} finished run${gone.length === 1 ? '' : 's'} over the history size limit (${retention.keepMegabytes} MiB, agentSwitchboard.history.keepMegabytes).`);
+  }
+  return gone;
+}

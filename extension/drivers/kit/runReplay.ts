@@ -1,0 +1,157 @@
+/**
+ * Replaying a connection's journal after a window reload — the same way for every driver (record format:
+ * journalRecords.ts). For every run in the index, `open` says what the run starts from, then each line is read,
+ * validated and dispatched (`runEvent` with `restored: true` and its sequence, `runUpserted`, `runGap`, `runPanels`)
+ * as it is read — nothing is collected, so a journal is never held in memory. A line in one of 0.1.0's formats goes
+ * through the driver's legacy decoder (which yields v2 records: old journals are read, never rewritten). A line that
+ * fits neither is skipped and counted; a torn last line (crash mid-append) is ignored. The recorder (runRecorder.ts)
+ * owns the journal and the checkpoints this reads through.
+ */
+import type * as z from 'zod/mini';
+import type { RunFields, RunSummaryCounts } from '../../model/modelActions';
+import { runKeyOf } from '../../model/modelTypes';
+import type { RunStore } from '../../model/runStore';
+import type { RunJournal, StoredRun } from '../../storage/runJournal';
+import type { JournalRecord, RunInput } from './journalRecords';
+import { diskRecordOf, isCurrentRecord, runInputOf } from './journalRecords';
+import type { CheckpointBooks, RunCheckpoints } from './runCheckpoints';
+
+/**
+ * Turns one line in a 0.1.0 format into inputs (shaped like `RunInput`, contents unchecked: each is validated like
+ * any line read back); undefined: not one of its lines.
+ */
+export type LegacyDecoder = (line: unknown) => readonly object[] | undefined;
+
+/** A driver's part of a replay: where each run starts, how its old lines read, what it rebuilds. */
+export interface ReplayHandlers<C> {
+  /** The fields a stored run starts from; undefined leaves the run out (not this driver's, or already shown). */
+  open(stored: StoredRun): RunFields | undefined;
+  /** A decoder for the run's 0.1.0 lines (one per run: a decoder may keep state across them). */
+  legacy?(stored: StoredRun): LegacyDecoder;
+  /** Each input once it was dispatched (cursors are only handed here): the driver rebuilds its own books. */
+  record?(runId: string, input: RunInput<C>): void;
+  /** After the run's last record. */
+  close?(stored: StoredRun): void | Promise<void>;
+  /**
+   * A driver with a `record` handler keeps books per run that a checkpoint must carry (runCheckpoints.ts); without
+   * `books` its runs are always replayed whole. A driver without `record` needs none.
+   */
+  books?: CheckpointBooks;
+  /**
+   * What a stored run shows without its transcript, when it may come back that way (runSummaries.ts): the replay
+   * then dispatches `runSummarized` and reads nothing else of it, and none of the handlers above run for it until
+   * `replayRun` loads it. Undefined: replayed now.
+   */
+  summarized?(stored: StoredRun): { readonly fields: RunFields; readonly counts: RunSummaryCounts } | 'archived' | undefined;
+}
+
+/** What a replay found (a driver may log it; skipped lines are already reported through `warn`). */
+export interface ReplayStats {
+  readonly runs: number;
+  readonly records: number;
+  /** Lines skipped: not JSON (before the last line), or no record of a known shape. */
+  readonly invalid: number;
+  /** Runs whose last line was torn (ignored). */
+  readonly torn: number;
+  /** Runs put back from a checkpoint (`records` then counts only the lines after it). */
+  readonly checkpoints: number;
+  /** Runs shown from their summary, their journal not read. */
+  readonly summarized: number;
+  /** Finished runs past the retention setting: left on disk, out of the model (Search Run History finds them). */
+  readonly archived: number;
+}
+
+export type MutableStats = { -readonly [K in keyof ReplayStats]: ReplayStats[K] };
+
+export function noStats(): MutableStats {
+  return { runs: 0, records: 0, invalid: 0, torn: 0, checkpoints: 0, summarized: 0, archived: 0 };
+}
+
+/** What a replay reads through and writes into: the recorder's journal, checkpoints and store. */
+export interface ReplaySource<C> {
+  readonly store: Pick<RunStore, 'dispatch'> & Partial<Pick<RunStore, 'state'>>;
+  readonly connectionId: string;
+  readonly journal: Pick<RunJournal, 'loadRuns' | 'readLines'>;
+  readonly schema: z.ZodMiniType<JournalRecord<C>>;
+  readonly checkpoints: RunCheckpoints | undefined;
+  readonly warn?: ((message: string) => void) | undefined;
+  /** Folds one replayed input into the store. */
+  dispatch(runId: string, input: RunInput<C>): void;
+  /** The run's file was read up to `bytes` (where a reader, or a writer taking over, goes on reading it from). */
+  readTo(runId: string, bytes: number): void;
+}
+
+/** Replays every stored run (`onlyNew`: only those the store does not show yet). */
+export async function replayStoredRuns<C>(source: ReplaySource<C>, handlers: ReplayHandlers<C>, onlyNew: boolean): Promise<ReplayStats> {
+  const stats = noStats();
+  if (!handlers.record || handlers.books) {
+    source.checkpoints?.enable(handlers.books);
+  }
+  for (const stored of await source.journal.loadRuns()) {
+    if (onlyNew && source.store.state?.runs.has(runKeyOf(source.connectionId, stored.runId))) {
+      continue; // shown already (live, or replayed before)
+    }
+    const summarized = handlers.summarized?.(stored);
+    if (summarized === 'archived') {
+      stats.archived += 1;
+      continue;
+    }
+    if (summarized !== undefined) {
+      // Its journal is not read now: opening the run replays it (replayRun).
+      source.store.dispatch({ type: 'runSummarized', connectionId: source.connectionId, runId: stored.runId, fields: summarized.fields, summary: summarized.counts });
+      stats.summarized += 1;
+      continue;
+    }
+    await replayStoredRun(source, stored, handlers, stats);
+  }
+  return stats;
+}
+
+/** Replays one stored run: from its checkpoint and the lines after it, or from the start. */
+export async function replayStoredRun<C>(source: ReplaySource<C>, stored: StoredRun, handlers: ReplayHandlers<C>, stats: MutableStats): Promise<void> {
+  const fields = handlers.open(stored);
+  if (fields === undefined) {
+    return;
+  }
+  stats.runs += 1;
+  const from = (await source.checkpoints?.restore(stored.runId)) ?? 0;
+  if (from > 0) {
+    stats.checkpoints += 1;
+  } else {
+    source.store.dispatch({ type: 'runUpserted', connectionId: source.connectionId, runId: stored.runId, fields });
+  }
+  const legacy = handlers.legacy?.(stored);
+  let invalid = 0;
+  let records = 0;
+  const end = await source.journal.readLines(stored.runId, (line) => {
+    if (!line.ok) {
+      stats.torn += line.torn ? 1 : 0;
+      invalid += line.torn ? 0 : 1;
+      return;
+    }
+    const candidates = isCurrentRecord(line.value) ? [line.value] : legacy?.(line.value)?.map((input) => diskRecordOf(input as RunInput<C>));
+    if (candidates === undefined) {
+      invalid += 1;
+      return;
+    }
+    for (const candidate of candidates) {
+      const parsed = source.schema.safeParse(candidate);
+      if (!parsed.success) {
+        invalid += 1;
+        continue;
+      }
+      records += 1;
+      const input = runInputOf(parsed.data);
+      source.dispatch(stored.runId, input);
+      handlers.record?.(stored.runId, input);
+    }
+  }, from);
+  stats.records += records;
+  source.readTo(stored.runId, end);
+  source.checkpoints?.note(stored.runId, records, true);
+  if (invalid > 0) {
+    stats.invalid += invalid;
+    source.warn?.(`Skipped ${invalid} unreadable journal line${invalid === 1 ? '' : 's'} of run ${stored.runId}.`);
+  }
+  await handlers.close?.(stored);
+}
