@@ -16,6 +16,7 @@ import { benchReloadThreeRuns } from './reloadThreeRuns';
 import { benchStalls } from './stalls';
 import { benchStreamingCost } from './streamingCost';
 import { benchWebview } from './webview';
+import { benchWebviewLongTasks } from './webviewLongTasks';
 
 export interface BenchGroup {
   readonly id: string;
@@ -34,6 +35,7 @@ export const BENCH_GROUPS: readonly BenchGroup[] = [
   { id: 'webview', title: '3. Webview with 100k items (headless Chromium)', run: () => benchWebview() },
   { id: 'changeSet', title: '4. Change sets (4 MiB patch)', run: () => benchChangeSet() },
   { id: 'stalls', title: '10. Stalls — the longest main-thread stall of the host (100k-item run, 4 MiB change set)', run: () => benchStalls() },
+  { id: 'stalls.webview', title: "10b. Stalls — the webview's longest task while a flood of patches arrives (headless Chromium)", run: () => benchWebviewLongTasks() },
   { id: 'catchUp', title: '5. Catch-up after reconnect (10k events)', run: () => benchCatchUp() },
   // One measurement per process: the heap of a warm-up's store would still be around.
   { id: 'memory', title: '7. Memory — extension host with three 100k-item runs', run: () => benchHostMemory(), warmUp: false },

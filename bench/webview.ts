@@ -101,47 +101,6 @@ const PATCHES_SCRIPT = `async ({ count, runKey, seq }) => {
   return { ms: performance.now() - start, resyncs };
 }`;
 
-/**
- * In-page: the page's long tasks (PerformanceObserver 'longtask': a task of over 50 ms, Chromium's own measure of a
- * stall) while a flood of `count` one-append patch messages arrives — `perTask` per task, as a host streaming flat
- * out delivers them, a paragraph break every `paragraphEvery` chunks (an answer's paragraphs; without any, the
- * streaming text's one open paragraph grows to 50 KB and each render pass costs that) — until the last is painted;
- * then, as the baseline, the same page left idle as long. Returns
- * the longest long task of each (0: none) and how many there were.
- */
-const LONG_TASKS_SCRIPT = `async ({ count, perTask, paragraphEvery, runKey, seq }) => {
-  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
-  const watch = () => {
-    const tasks = [];
-    const observer = new PerformanceObserver((list) => { for (const entry of list.getEntries()) tasks.push(entry.duration); });
-    observer.observe({ type: 'longtask' });
-    return async () => {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      tasks.push(...observer.takeRecords().map((entry) => entry.duration));
-      observer.disconnect();
-      return { longest: tasks.length > 0 ? Math.max(...tasks) : 0, count: tasks.length };
-    };
-  };
-  const flooding = watch();
-  const start = performance.now();
-  for (let i = 1; i <= count; i++) {
-    const chunk = (i % paragraphEvery === 0 ? '\\n\\n' : ' ') + 'flood' + i;
-    window.postMessage({ type: 'patches', runKey, firstSeq: seq + i, patches: [{ op: 'append', id: 'stream', field: 'text', chunk }] }, '*');
-    if (i % perTask === 0) { await new Promise((resolve) => setTimeout(resolve, 0)); }
-  }
-  const row = () => document.querySelector('[data-item-id="stream"]');
-  const last = 'flood' + count;
-  while (!(row() && row().textContent.includes(last))) { await frame(); }
-  await frame();
-  const ms = performance.now() - start;
-  const flood = await flooding();
-  const idling = watch();
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  const idle = await idling();
-  const resyncs = window.__posted.filter((m) => m && m.type === 'resync').length;
-  return { ms, flood, idle, resyncs };
-}`;
-
 /** In-page: parses the host's message (as the structured clone would deliver it), posts it, times the first diff screen. */
 const CHANGE_SET_SCRIPT = `async ({ json, snapshot }) => {
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
@@ -189,15 +148,6 @@ export async function benchWebview(count = 100_000, patchCount = 1_000): Promise
     const nodes = await harness.page.evaluate<number>('document.getElementsByTagName("*").length');
     const patches = await harness.page.evaluate<{ ms: number; resyncs: number }>(call(PATCHES_SCRIPT, { count: patchCount, runKey: RUN_KEY, seq: big.message.type === 'snapshot' ? big.message.seq : 0 }));
     const nodesAfter = await harness.page.evaluate<number>('document.getElementsByTagName("*").length');
-    const floodCount = 5_000;
-    type Flood = { ms: number; flood: { longest: number; count: number }; idle: { longest: number; count: number }; resyncs: number };
-    let seq = (big.message.type === 'snapshot' ? big.message.seq : 0) + patchCount;
-    const floods: Flood[] = [];
-    for (const paragraphEvery of [50, floodCount + 1]) {
-      floods.push(await harness.page.evaluate<Flood>(call(LONG_TASKS_SCRIPT, { count: floodCount, perTask: 25, paragraphEvery, runKey: RUN_KEY, seq })));
-      seq += floodCount;
-    }
-    const [flood, oneParagraph] = floods as [Flood, Flood];
     // The change-set view: the host builds the message from the parsed patch; the page shows its first screen.
     const patchText = syntheticPatch(A3S_LIMITS.patchBytes);
     const hostStart = cpuMs();
@@ -208,7 +158,7 @@ export async function benchWebview(count = 100_000, patchCount = 1_000): Promise
     const diff = await harness.page.evaluate<{ ms: number; rows: number; nodes: number }>(
       call(CHANGE_SET_SCRIPT, { json, snapshot: { type: 'snapshot', run: { ...RUN, actions: { ...RUN.actions, changeSet: true } }, items: [], seq: 0 } }),
     );
-    if (harness.errors.length > 0 || patches.resyncs > 0 || flood.resyncs > 0 || oneParagraph.resyncs > 0) {
+    if (harness.errors.length > 0 || patches.resyncs > 0) {
       throw new Error(`webview errors: ${harness.errors.join(' | ')}; resyncs: ${patches.resyncs}`);
     }
     return [
@@ -250,19 +200,6 @@ export async function benchWebview(count = 100_000, patchCount = 1_000): Promise
         met: null,
         note: `${(patches.ms / patchCount).toFixed(3)} ms per patch message`,
       },
-      ...[
-        { id: 'webview.longTasks', what: 'a paragraph break every 50 chunks', f: flood },
-        { id: 'webview.longTasksOneParagraph', what: 'one paragraph: no break', f: oneParagraph },
-      ].map(({ id, what, f }) => ({
-        id,
-        name: `Webview: longest long task while ${floodCount.toLocaleString('en-US')} patch messages flood in (25 per task; ${what}) to a ${count.toLocaleString('en-US')}-item run`,
-        value: f.flood.longest,
-        unit: 'ms',
-        baseline: { label: 'the same page idle as long', value: f.idle.longest, unit: 'ms' },
-        target: 'no long task (≤ 50 ms)',
-        met: f.flood.count === 0,
-        note: `${f.flood.count} long task(s) in ${f.ms.toFixed(0)} ms (idle: ${f.idle.count}); Chromium's PerformanceObserver 'longtask' (tasks over 50 ms, wall clock: a loaded machine lengthens them)`,
-      })),
       {
         id: 'webview.changeSetFirstScreen',
         name: `Webview: change set of ${(Buffer.byteLength(patchText) / 1048576).toFixed(2)} MiB (${message.files.length} files) posted → first diff screen painted`,

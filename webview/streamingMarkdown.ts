@@ -4,7 +4,9 @@
  * - An append costs O(chunk): the chunk becomes a new Text node in a raw "tail".
  * - A throttled pass (at most every ~10x the last pass's cost, at least MIN_INTERVAL_MS apart) turns text into
  *   markdown. It never re-parses the whole answer: everything before the last blank line outside a code fence is
- *   "committed" (rendered once and then left alone); only the open block after it is re-rendered.
+ *   "committed" (rendered once and then left alone); only the open block after it is re-parsed. Its fresh render is
+ *   reconciled into the nodes already shown (webview/domReconcile.ts), so the browser lays out and paints only what
+ *   changed — a growing paragraph's end, a growing code block's last chunk — not the whole block on every pass.
  * - Screen readers: while streaming the element is `aria-live="polite"` and the open block is `aria-hidden`, so each
  *   block is announced once, when it is complete, instead of the same paragraph again on every pass.
  * - When streaming ends the rest is committed (and announced); a moment later the live region is dropped and the
@@ -12,6 +14,7 @@
  *   links defined further down, loose lists split at a blank line).
  */
 import { h } from './dom';
+import { reconcileChildren } from './domReconcile';
 import { renderMarkdown } from './markdown';
 import type { MarkdownHooks } from './markdown';
 
@@ -19,6 +22,8 @@ const MIN_INTERVAL_MS = 120;
 const MAX_INTERVAL_MS = 2_000;
 /** After streaming ends, wait this long before the silent full render (lets the last block be announced). */
 const SETTLE_MS = 1_000;
+/** Raw text continues an open block of at most this many characters inline (see createTail). */
+const INLINE_TAIL_MAX_CHARS = 8_000;
 
 export interface StreamingMarkdownOptions {
   readonly className: string;
@@ -102,47 +107,71 @@ export class StreamingMarkdown {
     }, wait);
   }
 
-  /** Commits complete blocks and re-renders the open one: O(uncommitted text). */
+  /** Commits complete blocks and re-renders the open one: O(uncommitted text) to parse, O(change) to lay out. */
   private pass(): void {
     const started = performance.now();
     const boundary = lastBlockBoundary(this.text, this.committed);
-    this.open?.remove();
-    this.open = this.tail = null;
+    this.tail?.remove();
+    this.tail = null;
     if (boundary > this.committed) {
-      this.element.appendChild(renderMarkdown(this.text.slice(this.committed, boundary), this.hooks));
+      this.commit(renderMarkdown(this.text.slice(this.committed, boundary), this.hooks));
       this.committed = boundary;
     }
-    this.openBlock().appendChild(renderMarkdown(this.text.slice(this.committed), this.hooks));
+    reconcileChildren(this.openBlock(), renderMarkdown(this.text.slice(this.committed), this.hooks));
     this.rendered = this.text.length;
     this.lastPassAt = performance.now();
     this.lastPassCost = this.lastPassAt - started;
   }
 
+  /**
+   * `blocks` (complete) leave the open block for good: the open block's nodes are brought to match them and moved
+   * out in front of it, so what was on screen stays (and is announced once, as it joins the live region).
+   */
+  private commit(blocks: DocumentFragment): void {
+    const open = this.openBlock();
+    const kept = document.createDocumentFragment();
+    const count = blocks.childNodes.length;
+    for (let i = 0; i < count && open.firstChild; i++) {
+      kept.appendChild(open.firstChild);
+    }
+    reconcileChildren(kept, blocks);
+    this.element.insertBefore(kept, open);
+  }
+
   /** Streaming ended: render the open block as committed (so it is announced), no tail. */
   private commitRest(): void {
+    this.tail?.remove();
+    this.tail = null;
+    this.commit(renderMarkdown(this.text.slice(this.committed), this.hooks));
     this.open?.remove();
-    this.open = this.tail = null;
-    this.element.appendChild(renderMarkdown(this.text.slice(this.committed), this.hooks));
+    this.open = null;
     this.committed = this.rendered = this.text.length;
   }
 
+  /** The whole text as one document, reconciled into what is shown (blocks that render the same stay). */
   private renderAll(): void {
     this.clearTimers();
     this.element.removeAttribute('aria-live');
-    this.element.replaceChildren(renderMarkdown(this.text, this.hooks));
+    this.tail?.remove();
+    if (this.open) {
+      this.open.replaceWith(...this.open.childNodes);
+    }
+    reconcileChildren(this.element, renderMarkdown(this.text, this.hooks));
     this.committed = this.rendered = this.text.length;
     this.open = this.tail = null;
   }
 
   /**
    * Raw text continues the open paragraph inline when it can (so words do not jump to a new line until the next
-   * pass), otherwise it starts a block of its own.
+   * pass), otherwise it starts a block of its own. Not a long paragraph: text added inside one has the browser lay
+   * out all of it again (~13 ms per frame for 50 KB), where a block of its own costs only the new text.
    */
   private createTail(): HTMLElement {
     const open = this.openBlock();
     const last = open.lastElementChild;
     const trailing = trailingWhitespace(this.text, this.committed, this.rendered);
-    if (last instanceof HTMLParagraphElement && !/\n[ \t]*\n/.test(trailing)) {
+    const short = this.rendered - this.committed <= INLINE_TAIL_MAX_CHARS;
+    if (short && last instanceof HTMLParagraphElement && !/\n[ \t]*\n/.test(trailing)) {
       // markdown trimmed the paragraph's trailing whitespace; put a separating space back.
       const tail = h('span', { class: 'md-tail' }, trailing ? ' ' : '');
       last.appendChild(tail);
