@@ -98,6 +98,9 @@ export interface ReplayStats {
   readonly archived: number;
 }
 
+/** Runs shown from their summaries between two turns of the event loop at connect. */
+const SUMMARIES_PER_SLICE = 100;
+
 type MutableStats = { -readonly [K in keyof ReplayStats]: ReplayStats[K] };
 
 /** One connection's journal: records model inputs as they are folded, and replays them after a reload. */
@@ -347,6 +350,9 @@ export class RunRecorder<C = never> {
         // Its journal is not read now: opening the run replays it (replayRun).
         this.options.store.dispatch({ type: 'runSummarized', connectionId: this.options.connectionId, runId: stored.runId, fields: summarized.fields, summary: summarized.counts });
         stats.summarized += 1;
+        if (stats.summarized % SUMMARIES_PER_SLICE === 0) {
+          await new Promise<void>((resolve) => setImmediate(resolve)); // 1,000 summaries are not one stall
+        }
         continue;
       }
       await this.replayStored(stored, handlers, stats);
