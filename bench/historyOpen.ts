@@ -8,9 +8,11 @@
  * checkpoints, and the extension host's heap after GC with 1,000 stored runs against 10.
  *
  * Set-up (untimed, once per process): each run's records are recorded through the kit's door (DriverRuns, one batch
- * per run), its index entry saved with its summary and the door closed (which writes the checkpoints), as a driver does.
+ * per run), its index entry saved with its summary and the door closed (which writes the checkpoints), as a driver does;
+ * the fixtures without checkpoints are copies of those without the `.ckpt` files. A last open with the large history
+ * is watched by the stall probe (the longest main-thread stall, bench/stallProbe.ts).
  */
-import { mkdtempSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
@@ -20,6 +22,7 @@ import { RunStore } from '../extension/model/runStore';
 import { safeFileName } from '../extension/storage/runJournal';
 import type { BenchRow } from './benchKit';
 import { collectGarbage, now, prng, prose } from './benchKit';
+import { idleStalls, stallRow, stallsDuring } from './stallProbe';
 import { StubbedExtension } from './stubbedExtension';
 
 const CONNECTION = 'agency-proxy:AgencyProxy';
@@ -30,7 +33,7 @@ const made: string[] = [];
 process.once('exit', () => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 /** A storage directory with `runs` finished runs of `records` records each (see the file comment). */
-async function storedRuns(runs: number, records: number, checkpoints: boolean): Promise<string> {
+async function storedRuns(runs: number, records: number): Promise<string> {
   const storageDir = mkdtempSync(join(tmpdir(), 'bench-history-'));
   made.push(storageDir);
   const store = new RunStore();
@@ -58,13 +61,19 @@ async function storedRuns(runs: number, records: number, checkpoints: boolean): 
     await door.saveRun(runId);
   }
   await door.close();
-  if (!checkpoints) {
-    const dir = join(storageDir, 'transcripts', safeFileName(CONNECTION));
-    for (const name of readdirSync(dir).filter((n) => n.endsWith('.ckpt'))) {
-      unlinkSync(join(dir, name));
-    }
-  }
   return storageDir;
+}
+
+/** A copy of `storageDir` without its checkpoints (what an upgrade, or a checkpoint format change, leaves). */
+function withoutCheckpoints(storageDir: string): string {
+  const bare = mkdtempSync(join(tmpdir(), 'bench-history-'));
+  made.push(bare);
+  cpSync(storageDir, bare, { recursive: true, filter: (source) => !source.endsWith('.ckpt') });
+  const dir = join(bare, 'transcripts', safeFileName(CONNECTION));
+  if (readdirSync(dir).some((name) => name.endsWith('.ckpt'))) {
+    throw new Error('the copy kept checkpoints');
+  }
+  return bare;
 }
 
 function heapMb(): number {
@@ -143,12 +152,11 @@ function medianOpen(opened: readonly Opened[]): Opened {
 let fixtures: Promise<{ small: string; large: string; smallBare: string; largeBare: string }> | undefined;
 
 export async function benchHistoryOpen(large = 1_000, small = 10, records = RECORDS): Promise<BenchRow[]> {
-  fixtures ??= (async () => ({
-    small: await storedRuns(small, records, true),
-    large: await storedRuns(large, records, true),
-    smallBare: await storedRuns(small, records, false),
-    largeBare: await storedRuns(large, records, false),
-  }))();
+  fixtures ??= (async () => {
+    const smallDir = await storedRuns(small, records);
+    const largeDir = await storedRuns(large, records);
+    return { small: smallDir, large: largeDir, smallBare: withoutCheckpoints(smallDir), largeBare: withoutCheckpoints(largeDir) };
+  })();
   const dirs = await fixtures;
   await open(dirs.small, small); // the extension's modules load on the first activation: not timed
   // Interleaved, three rounds, the median of each: a ratio of two opens measured under the same load.
@@ -159,6 +167,11 @@ export async function benchHistoryOpen(large = 1_000, small = 10, records = RECO
     rounds.smallBare.push(await open(dirs.smallBare, small));
     rounds.largeBare.push(await open(dirs.largeBare, large));
   }
+  // The longest main-thread stall of one more open with the large history, against the idle host (bench/stallProbe.ts).
+  collectGarbage();
+  const idle = await idleStalls(500);
+  collectGarbage();
+  const stall = await stallsDuring(() => open(dirs.large, large));
   const smallOpen = medianOpen(rounds.smallOpen);
   const largeOpen = medianOpen(rounds.largeOpen);
   const smallBare = medianOpen(rounds.smallBare);
@@ -188,5 +201,6 @@ export async function benchHistoryOpen(large = 1_000, small = 10, records = RECO
       met: largeOpen.heapMb / smallOpen.heapMb <= 1.2,
       note: `+${(largeOpen.heapMb - smallOpen.heapMb).toFixed(1)} MB for ${large - small} more runs`,
     },
+    stallRow('history.openStall', `Stall while the extension opens with ${large.toLocaleString('en-US')} stored finished runs`, stall, idle, 'activate, read the run index, every run shown from its summary, the connect begins'),
   ];
 }

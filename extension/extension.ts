@@ -176,8 +176,11 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const transcript = new TranscriptSidebar();
   const transcriptTabs = new TranscriptTabs(store);
   context.subscriptions.push(transcript, transcriptTabs);
+  // Finished runs come back from their summaries: a surface that shows one has it replayed, and released later.
+  const residency = new RunResidency(store, connections, () => [...(selection.runKey ? [selection.runKey] : []), ...transcriptTabs.list().map((tab) => tab.runKey)], log);
+  context.subscriptions.push(residency);
   const runs = new RunControl(store, connections, selection, transcript);
-  const changeSets = new ChangeSetViews(store, connections, selection, transcript, transcriptTabs);
+  const changeSets = new ChangeSetViews(store, connections, selection, transcript, transcriptTabs, residency);
   const changeSetEdits = new ChangeSetEdits(store, connections, protectedPrompts, log);
   const daemonActions = new DaemonActions(store, connections, selection, runs, log);
   context.subscriptions.push(changeSets, daemonActions);
@@ -196,7 +199,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(approvalRulesView, vscode.window.createTreeView(ApprovalRulesView.viewId, { treeDataProvider: approvalRulesView }));
 
   const commandContext: CommandContext = {
-    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, daemonActions, terminals, log, treeView, memento: context.globalState,
+    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, daemonActions, terminals, log, treeView, memento: context.globalState, residency,
   };
 
   // The transcript's webviews: the sidebar view and the editor tabs, whose messages call the services above.
@@ -205,9 +208,6 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const removedRuns = new RemovedRuns();
   context.subscriptions.push(drafts, removedRuns, removedRuns.onDidRemove((runKey) => drafts.set(runKey, '')));
   beforeExit = () => Promise.all([connections.dispose(), drafts.flush()]).then(() => undefined);
-  // Finished runs come back from their summaries: a surface that shows one has it replayed, and released later.
-  const residency = new RunResidency(store, connections, () => [...(selection.runKey ? [selection.runKey] : []), ...transcriptTabs.list().map((tab) => tab.runKey)], log);
-  context.subscriptions.push(residency);
   const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(commandContext), drafts, log, residency };
   const transcriptView = new TranscriptViewProvider(transcript, surfaceDeps, selection);
   context.subscriptions.push(transcriptView, vscode.window.registerWebviewViewProvider(TranscriptSidebar.viewType, transcriptView));

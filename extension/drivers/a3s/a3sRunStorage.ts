@@ -18,6 +18,7 @@ import { errorText } from '../kit/errors';
 import type { CheckpointBooks } from '../kit/runCheckpoints';
 import type { JournalTerms, RestorePolicy } from '../kit/runJournaling';
 import { storedStateOf } from '../kit/runJournaling';
+import { storedSummaryOf } from '../kit/runSummaries';
 import type { A3sCursor } from './a3sJournal';
 import { A3S_GAP_REASON, a3sCursorSchema, a3sEventRecords, legacyA3sDecoder, restoreA3sMapping } from './a3sJournal';
 import type { A3sRunBook } from './a3sRunBook';
@@ -114,18 +115,36 @@ export class A3sRunStorage {
     return saveChangeSetCache(this.dir, runId, changeSet).catch((error: unknown) => this.log.warn(`Could not store the change set of ${runId}: ${errorText(error)}`));
   }
 
-  /** How a stored A3S run comes back: its transcript, its book (cursor, mapping state, flags) and its change set. */
+  /**
+   * How a stored A3S run comes back: its transcript, its book (cursor, mapping state, flags) and its change set.
+   * Lazily: a finished run whose change set was ready (its summary counted the lines: the cache holds it) comes back
+   * from its summary with its book, its transcript and change set when it is opened. A stranded run (offered for
+   * recovery) and a finished one without a ready change set (refused, or still to fetch) are replayed at connect.
+   */
   restorePolicy(hooks: A3sReplayHooks): RestorePolicy<A3sCursor> {
     return {
       open: (stored) => {
         const extra = a3sExtraOf(stored.extra);
         const book = extra ? hooks.open(stored, extra) : undefined;
-        if (!extra || !book) {
+        if (!book) {
           return false;
         }
-        this.replaying.set(stored.runId, { book, extra, held: null });
+        // What the book says until its records are replayed (`restored` settles it then).
+        book.terminal = isTerminalRunState(storedStateOf(stored)) && !book.stranded;
+        if (book.terminal && storedSummaryOf(stored)?.changes !== undefined) {
+          book.changeSet = 'done'; // in the cache: nothing to fetch
+        }
         return true;
       },
+      replaying: (stored) => {
+        const book = this.bookOf(stored.runId);
+        const extra = a3sExtraOf(stored.extra);
+        if (book && extra) {
+          this.replaying.set(stored.runId, { book, extra, held: null });
+        }
+      },
+      lazy: true,
+      keepsLoaded: (stored, summary) => a3sExtraOf(stored.extra)?.stranded === true || summary.changes === undefined,
       // Replayed events must not move the state: the stored one is the last we knew.
       state: 'as indexed',
       legacy: () => legacyA3sDecoder(),

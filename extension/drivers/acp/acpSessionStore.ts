@@ -45,7 +45,11 @@ export class AcpSessionStore {
     this.checkpoints = new TurnCheckpoints(ctx, runs);
   }
 
-  /** How a stored session comes back (DriverRuns.replay): with its transcript, not live until it is taken up. */
+  /**
+   * How a stored session comes back (DriverRuns.replay): with its transcript, not live until it is taken up. Not
+   * `lazy` (issue #25 §2): every session but a closed one comes back ready to continue (`idle`, below), so few are
+   * finished; and which were closed is in the journal's last state, not in the index (saved less often).
+   */
   restorePolicy(): RestorePolicy<never> {
     return {
       open: (stored) => {

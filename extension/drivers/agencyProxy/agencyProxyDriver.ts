@@ -9,7 +9,8 @@
  *
  * The class wires its parts: `agencyProxyConnectionInfo.ts` (opening a client), `agencyProxyAttachments.ts`
  * (reconcile and attach), `agencyProxyEventFolder.ts` (events into the model), `agencyProxyRunStart.ts`,
- * `agencyProxyLocalChanges.ts` and `agencyProxyRecords.ts` (what is journaled, and how a run comes back).
+ * `agencyProxyLocalChanges.ts`, `agencyProxyRunParts.ts` (the books), `agencyProxyRunStorage.ts` and
+ * `agencyProxyRecords.ts` (what is journaled, and how a run comes back: finished ones from their summary).
  * Reconnecting, cleanup and the door into the model (journaled) are the base driver's.
  */
 import { toDisposable } from '../../base/emitter';
@@ -26,29 +27,24 @@ import { isAgencyProxyError } from './agencyProxyError';
 import { AgencyProxyAttachments } from './agencyProxyAttachments';
 import { openAgencyProxyClient, publishAgencyProxyConnection } from './agencyProxyConnectionInfo';
 import { AgencyProxyEventFolder } from './agencyProxyEventFolder';
-import { AgencyProxyLocalChanges } from './agencyProxyLocalChanges';
+import { AgencyProxyRunStorage } from './agencyProxyRunStorage';
 import type { AgencyProxyRunParts } from './agencyProxyRunParts';
+import { agencyProxyRunParts } from './agencyProxyRunParts';
 import type { AgencyProxyCursor } from './agencyProxyRecords';
-import { agencyProxyCheckpointBooks, agencyProxyCursorSchema, agencyProxyRestorePolicy } from './agencyProxyRecords';
 import type { Journaling } from '../kit/runJournaling';
-import { windowIdOf } from '../kit/runJournaling';
 import { startAgencyProxyRun } from './agencyProxyRunStart';
 import type { AgencyProxyClient } from './client';
-import { AckTracker } from './ackTracker';
 import type { Continuation, ContinueRunOptions } from './continueRun';
 import { planContinuation } from './continueRun';
-import { RunActivityBook } from './runActivityBook';
-import { RunOwnership } from './runOwnership';
 
 export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements Driver {
   readonly protocol = 'agency-proxy' as const;
   protected readonly journaling: Journaling<AgencyProxyCursor>;
   private client: AgencyProxyClient | undefined;
-  private loaded: Promise<void> | undefined;
   /** The run-list sync under way (refresh): one at a time. */
   private syncing: Promise<void> = Promise.resolve();
-  /** How stored runs come back (built once, with the first replay). */
-  private policy: ReturnType<typeof agencyProxyRestorePolicy> | undefined;
+  /** How the runs are journaled and come back after a reload (agencyProxyRunStorage.ts). */
+  private readonly storage: AgencyProxyRunStorage;
   private lastWarning = '';
   private readonly parts: AgencyProxyRunParts;
   private readonly attachments: AgencyProxyAttachments;
@@ -56,65 +52,15 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
 
   constructor(ctx: DriverContext) {
     super(ctx);
-    const ownership = new RunOwnership(windowIdOf(ctx));
-    const acks = this.driverScope.add(
-      new AckTracker(
-        // Observed runs are never acked: an ack deletes the journal another client may still need (WIRE.md 1.9); nor
-        // runs another window of this machine journals (its journal, not ours, must hold what is acked).
-        (runId, through) => (this.client?.isOpen && ownership.owns(runId) && this.runs.writes(runId) ? this.client.ackEvents(runId, through) : undefined),
-        (message) => ctx.log.warn(message),
-        undefined,
-        (runId) => this.runs.journaledThrough(runId),
-      ),
-    );
-    const activity = new RunActivityBook();
-    const saveRun = (runId: string): Promise<void> =>
-      this.runs.saveRun(runId, { ...ownership.extraOf(runId), ...activity.extraOf(runId), ...this.parts.localChanges.extraOf(runId) });
-    this.parts = {
-      runs: this.runs,
-      log: ctx.log,
-      acks,
-      ownership,
-      activity,
-      localChanges: new AgencyProxyLocalChanges(this.runs, ctx.log, saveRun),
-      storeEvent: (runId, sequence, inputs) => {
-        this.runs.record(runId, inputs).then(
-          () => {
-            acks.stored(runId, sequence);
-            acks.schedule(runId);
-          },
-          (error: unknown) => ctx.log.error(`Could not store run ${runId} (events stay unacknowledged): ${String(error)}`),
-        );
-      },
-      saveRun,
-      recordLocal: (runId, event) => this.runs.event(runId, event),
-      expireApprovals: async (runId, reason) => {
-        await this.runs.expireApprovals(runId, reason);
-        acks.approvalsGone(runId);
-      },
-    };
-    this.journaling = {
-      cursor: agencyProxyCursorSchema,
-      books: agencyProxyCheckpointBooks({ acks, activity, ownership }),
-      // This window writes the run's journal now: if it took another window's run over (that window closed, or its
-      // host died), the acks are this window's now; its own run (after a reload) may be acked through what is stored.
-      writing: (runId, previous) => {
-        void (async () => {
-          if (previous && previous.window !== windowIdOf(ctx)) {
-            // What the other window stored of the run (its owner), if this window learned the run from the daemon.
-            ownership.restore(runId, (await this.runs.storedRun(runId))?.extra);
-          }
-          if (ownership.tookOver(runId)) {
-            await saveRun(runId);
-          }
-          acks.schedule(runId);
-        })();
-      },
-    };
+    this.parts = agencyProxyRunParts(ctx, this.runs, {
+      client: () => this.client,
+      scope: this.driverScope,
+    });
+    this.storage = new AgencyProxyRunStorage(ctx, this.parts);
+    this.journaling = this.storage.journalTerms();
     this.attachments = new AgencyProxyAttachments(this.parts, () => this.client);
     this.folder = new AgencyProxyEventFolder(this.parts, (runId) => this.attachments.refreshFinalState(runId));
   }
-
 
   async listProviders(): Promise<readonly ProviderChoice[]> {
     const providers = await this.requireClient().probeProviders();
@@ -142,6 +88,9 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
     if (!this.runs.get(runId)) {
       throw new DriverError(`Unknown run ${runId}.`);
     }
+    // A run shown from its summary is loaded first: its records rebuild what may be acked (the stored sequences, the
+    // approvals answered), which a summary does not keep.
+    await this.runs.history.load(runId);
     if (!(await this.runs.claim(runId))) {
       // Its acks must cover only what a journal holds, and that journal is the other window's.
       throw new DriverError('Another editor window of this machine journals this run: adopt it there (or reload this window once that one is closed).');
@@ -228,7 +177,7 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
   refresh(): Promise<void> {
     const client = this.requireClient();
     const sync = this.syncing.catch(() => undefined).then(async () => {
-      await this.loadOtherWindowsRuns();
+      await this.storage.loadOtherWindowsRuns();
       await this.attachments.reconcile(client, await client.listRuns());
     });
     this.syncing = sync;
@@ -310,14 +259,14 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
     return this.client;
   }
 
-  // --- after a reload (agencyProxyRecords.ts) -----------------------------------------------------------------------
+  // --- after a reload (agencyProxyRunStorage.ts) --------------------------------------------------------------------
 
   /**
-   * Rebuilds stored transcripts and the books beside them once, before the first connect; then follows what other
+   * Rebuilds stored runs once, before the first connect (finished ones from their summary); then follows what other
    * editor windows of this machine add to the run index (a new run shows here within a second, not at the next poll).
    */
   protected override loadStorage(): Promise<void> {
-    this.loaded ??= this.runs.replay(this.restorePolicy()).then(() => {
+    return this.storage.load(() => {
       const stop = this.runs.watchOtherWindows(() => {
         if (this.client?.isOpen && !this.isDisposed) {
           this.refresh().catch((error: unknown) => this.isDisposed || this.ctx.log.warn(`Following another window's runs: ${String(error)}`));
@@ -325,24 +274,5 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
       });
       this.driverScope.add(toDisposable(stop));
     });
-    return this.loaded;
-  }
-
-  /** Loads the stored runs another window added since (not shown here yet): from their journal, not the daemon. */
-  private async loadOtherWindowsRuns(): Promise<void> {
-    await this.loaded;
-    await this.runs.replay(this.restorePolicy(), true);
-  }
-
-  private restorePolicy(): ReturnType<typeof agencyProxyRestorePolicy> {
-    const { acks, activity, ownership, localChanges, expireApprovals } = this.parts;
-    this.policy ??= agencyProxyRestorePolicy({ acks, activity, ownership }, {
-      restore: (stored) => localChanges.restore(stored.runId, stored.extra),
-      ended: async (runId) => {
-        await expireApprovals(runId, 'The run had ended before a decision was made.');
-        void localChanges.finish(runId);
-      },
-    });
-    return this.policy;
   }
 }

@@ -159,26 +159,33 @@ export function agencyProxyCheckpointBooks(books: AgencyProxyBooks): CheckpointB
 
 /** What the driver itself does while its journal is replayed. */
 export interface AgencyProxyReplayHooks {
-  /** A stored run is about to come back: restore what its index entry keeps for the driver (local change set). */
+  /** A stored run's transcript is about to be replayed: restore what only it needs of the index entry (local change set). */
   restore(stored: StoredRun): void;
   /** A run that had ended came back: what is still unsettled expired, its change set can be finished. */
   ended(runId: string): Promise<void>;
 }
 
-/** How a stored AgencyProxy run comes back after a reload (DriverRuns.replay). */
+/**
+ * How a stored AgencyProxy run comes back after a reload (DriverRuns.replay). Lazily: a finished run (completed,
+ * failed, canceled, interrupted or lost, with no approval waiting: runSummaries.ts `coldSummaryOf`) comes back from
+ * its index entry at connect, its transcript when it is opened. What acting on such a run needs is in the index entry
+ * and restored at connect (`open`): its owner window (acks, adopting), whether it takes messages, and its provider
+ * session (continuing it in a new run). Its ack books are not: they are rebuilt from its records when it is loaded —
+ * which any news for it, and adopting it, do first — and until then nothing of it is acknowledged (an ack never
+ * covers more than the journal this window has read, `journaledThrough`). Its local change set (a git diff) is
+ * recomputed when it is opened. Runs still going or waiting are replayed whole at connect, as before.
+ */
 export function agencyProxyRestorePolicy(books: AgencyProxyBooks, hooks: AgencyProxyReplayHooks): RestorePolicy<AgencyProxyCursor> {
   return {
     open: (stored) => {
       books.ownership.restore(stored.runId, stored.extra);
       books.activity.restoreExtra(stored.runId, stored.extra);
-      hooks.restore(stored);
       return true;
     },
+    replaying: (stored) => hooks.restore(stored),
     // Replaying terminal events must not touch the daemon; the stored state is the last one we knew.
     state: 'as indexed',
-    // Not `lazy` yet (issue #25 §2): `open` restores the run's ownership and provider session from its index entry,
-    // which continuing a lost run needs at connect, and the reload tests expect finished transcripts loaded. Splitting
-    // `open` into an index-only part run at connect is what it takes to turn it on.
+    lazy: true,
     legacy: (stored) => legacyAgencyProxyDecoder(stored.runId),
     record: (runId, input) => {
       if ('event' in input) {

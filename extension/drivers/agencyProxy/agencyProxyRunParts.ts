@@ -2,16 +2,19 @@
  * What the parts of the AgencyProxy driver share: the connection's runs, the books kept beside the model (acks,
  * ownership, activity, local change sets) and what the driver adds to the kit's door (acks wait for what is stored). The driver builds one
  * and hands it to the parts it composes (attachments, event folding, run start), so none of them reaches into the
- * driver class itself.
+ * driver class itself (`agencyProxyRunParts` builds them).
  */
+import type { DisposableStore } from '../../base/emitter';
 import type { RunEvent } from '../../model/modelActions';
-import type { DriverLog } from '../connectionManager';
+import type { DriverContext, DriverLog } from '../connectionManager';
 import type { DriverRuns } from '../kit/driverRuns';
-import type { AckTracker } from './ackTracker';
-import type { AgencyProxyLocalChanges } from './agencyProxyLocalChanges';
+import { windowIdOf } from '../kit/runJournaling';
+import { AckTracker } from './ackTracker';
+import { AgencyProxyLocalChanges } from './agencyProxyLocalChanges';
 import type { AgencyProxyCursor, AgencyProxyFold } from './agencyProxyRecords';
-import type { RunActivityBook } from './runActivityBook';
-import type { RunOwnership } from './runOwnership';
+import type { AgencyProxyClient } from './client';
+import { RunActivityBook } from './runActivityBook';
+import { RunOwnership } from './runOwnership';
 
 export interface AgencyProxyRunParts {
   readonly runs: DriverRuns<AgencyProxyCursor>;
@@ -32,3 +35,55 @@ export interface AgencyProxyRunParts {
   expireApprovals(runId: string, reason: string): Promise<void>;
 }
 
+
+/** What the parts need of the driver that builds them. */
+export interface AgencyProxyDriverHooks {
+  /** The open client, if any (acks go out on it). */
+  client(): AgencyProxyClient | undefined;
+  /** The driver's cleanup scope (the ack timers end with the driver). */
+  readonly scope: DisposableStore;
+}
+
+/** Builds the parts of one driver: its books, and how events, fields and expiries go through its door. */
+export function agencyProxyRunParts(ctx: Pick<DriverContext, 'log' | 'windowId'>, runs: DriverRuns<AgencyProxyCursor>, driver: AgencyProxyDriverHooks): AgencyProxyRunParts {
+  const ownership = new RunOwnership(windowIdOf(ctx));
+  const acks = driver.scope.add(
+    new AckTracker(
+      // Observed runs are never acked: an ack deletes the journal another client may still need (WIRE.md 1.9); nor
+      // runs another window of this machine journals (its journal, not ours, must hold what is acked).
+      (runId, through) => {
+        const client = driver.client();
+        return client?.isOpen && ownership.owns(runId) && runs.writes(runId) ? client.ackEvents(runId, through) : undefined;
+      },
+      (message) => ctx.log.warn(message),
+      undefined,
+      (runId) => runs.journaledThrough(runId),
+    ),
+  );
+  const activity = new RunActivityBook();
+  const saveRun = (runId: string): Promise<void> => runs.saveRun(runId, { ...ownership.extraOf(runId), ...activity.extraOf(runId), ...localChanges.extraOf(runId) });
+  const localChanges = new AgencyProxyLocalChanges(runs, ctx.log, saveRun);
+  return {
+    runs,
+    log: ctx.log,
+    acks,
+    ownership,
+    activity,
+    localChanges,
+    storeEvent: (runId, sequence, inputs) => {
+      runs.record(runId, inputs).then(
+        () => {
+          acks.stored(runId, sequence);
+          acks.schedule(runId);
+        },
+        (error: unknown) => ctx.log.error(`Could not store run ${runId} (events stay unacknowledged): ${String(error)}`),
+      );
+    },
+    saveRun,
+    recordLocal: (runId, event) => runs.event(runId, event),
+    expireApprovals: async (runId, reason) => {
+      await runs.expireApprovals(runId, reason);
+      acks.approvalsGone(runId);
+    },
+  };
+}

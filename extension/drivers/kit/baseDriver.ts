@@ -122,7 +122,7 @@ export abstract class BaseDriver<C = never> {
 
   /** The connection's stored runs, for the UI: the door does the work (runs shown from summaries, removal). */
   get history(): DriverHistory {
-    return this.runs;
+    return this.runs.history;
   }
 
   /** Expires one approval of the run, through the door (the gate's call when a decision could not be delivered). */

@@ -16,20 +16,17 @@ import { approvalKeyOf, runKeyOf } from '../../model/modelTypes';
 import type { RunKey } from '../../model/runKeys';
 import type { StoredRun } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
-import type { RunRemoval } from '../driver';
 import { errorText } from './errors';
 import type { RunInput } from './journalRecords';
 import { runInput } from './journalRecords';
 import { modelActionOf } from './runRecorder';
 import type { RunRecorder } from './runRecorder';
-import { journalOf, replayHandlersOf, replayRuns, restoredFieldsOf } from './runJournaling';
-import type { Journaling, RestorePolicy } from './runJournaling';
-import type { ReplayHandlers } from './runRecorder';
+import { journalOf, replayHandlersOf, replayRuns, storedRunOf } from './runJournaling';
+import type { DoorReplayHandlers, Journaling, RestorePolicy } from './runJournaling';
+import { RunHistory } from './runHistory';
 import { archivedRunIds, DEFAULT_RETENTION } from './runRetention';
 import { trimHistory } from './runHistoryTrim';
 import type { HistoryRetention } from './runRetention';
-import { coldSummaryOf, digestOf, storedSummaryOf, summaryCountsOf, summaryOf } from './runSummaries';
-import { isTerminalRunState } from '../../protocol/transcriptTypes';
 
 /** Events that only show progress: folded into the model, never journaled (a reload shows the result instead). */
 export const DISPLAY_ONLY_EVENTS: ReadonlySet<RunEvent['kind']> = new Set(['toolProgress']);
@@ -40,10 +37,15 @@ type ConnectionDetails = Omit<Extract<ModelAction, { type: 'connectionInfo' }>, 
 export class DriverRuns<C = never> {
   private recorder: RunRecorder<C> | undefined;
   private closed = false;
-  /** How the connect replayed the stored runs: a run shown from its summary is replayed through them when opened. */
-  private handlers: ReplayHandlers<C> | undefined;
-  /** Runs being replayed because they were opened (one replay each, however many ask). */
-  private readonly loading = new Map<string, Promise<void>>();
+  /**
+   * How the connect replayed the stored runs (built with the first replay, kept: they know which runs' index entries
+   * were restored); a run shown from its summary is replayed through them when opened.
+   */
+  private handlers: DoorReplayHandlers<C> | undefined;
+  /** Runs past the retention setting at the last replay (left out of the model). */
+  private archivedIds: ReadonlySet<string> = new Set();
+  /** Runs shown from their summary, loaded and released; archived runs; removal (kit/runHistory.ts). */
+  readonly history: RunHistory<C>;
   /** The last key built: a stream asks for the same run's key once per frame. */
   private lastKey: { readonly runId: string; readonly key: RunKey } | undefined;
 
@@ -51,7 +53,22 @@ export class DriverRuns<C = never> {
     private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId' | 'windowName'> & { readonly retention?: () => HistoryRetention; readonly now?: () => number },
     /** Read once, at the first write or replay (the driver's own field, set after the base constructor ran). */
     private readonly journaling: () => Journaling<C>,
-  ) {}
+  ) {
+    this.history = new RunHistory<C>({
+      ctx,
+      get: (runId) => this.get(runId),
+      key: (runId) => this.key(runId),
+      journal: () => this.journal(),
+      handlers: () => this.handlers,
+      failed: (runId, error) => this.failed(runId, error),
+      removed: (runId) => {
+        const terms = this.journaling();
+        if (terms !== 'not journaled') {
+          terms.removed?.(runId);
+        }
+      },
+    });
+  }
 
   get connectionId(): string {
     return this.ctx.connectionId;
@@ -88,10 +105,10 @@ export class DriverRuns<C = never> {
    * rejects when they could not be written.
    */
   record(runId: string, inputs: readonly RunInput<C>[]): Promise<void> {
-    if (this.loading.has(runId) || (this.get(runId)?.unloaded !== undefined && inputs.some((input) => !('fields' in input)))) {
+    if (this.history.mustLoadFirst(runId, inputs.every((input) => 'fields' in input))) {
       // A run shown from its summary gets news (a continued run): its transcript comes back first, then this. Fields
       // alone (a daemon's run list restating a state) change no transcript: folded as they are.
-      return this.load(runId).then(() => this.record(runId, inputs));
+      return this.history.load(runId).then(() => this.record(runId, inputs));
     }
     const recorder = this.journal();
     if (recorder) {
@@ -187,7 +204,7 @@ export class DriverRuns<C = never> {
       return;
     }
     const previous = await recorder.loadRun(runId);
-    const summary = this.summaryOf(run, previous);
+    const summary = this.history.summaryOf(run, previous);
     await recorder.saveRun(storedRunOf(run, extra, summary)).catch((error: unknown) => this.failed(runId, error));
   }
 
@@ -206,99 +223,11 @@ export class DriverRuns<C = never> {
       if (!onlyNew) {
         await trimHistory(recorder, retention, this.ctx.log, terms.removed); // the size limit deletes (runHistoryTrim.ts)
       }
-      const archived = policy.lazy ? archivedRunIds(await recorder.loadRuns(), retention, this.now()) : new Set<string>();
-      this.handlers = replayHandlersOf(this, this.ctx, terms, policy, (stored) => archived.has(stored.runId));
+      this.archivedIds = policy.lazy ? archivedRunIds(await recorder.loadRuns(), retention, this.ctx.now?.() ?? Date.now()) : new Set<string>();
+      // One policy per driver: the handlers are built once and kept (see `handlers`).
+      this.handlers ??= replayHandlersOf(this, this.ctx, terms, policy, (stored) => this.archivedIds.has(stored.runId));
       await replayRuns(recorder, this.handlers, onlyNew);
     }
-  }
-
-  // --- History: runs shown from their summary, archived runs, removal ----------------------------------------------
-
-  /** Replays a run shown from its summary (a view opens it); resolves once its transcript is in the store. */
-  load(runId: string): Promise<void> {
-    const pending = this.loading.get(runId);
-    if (pending) {
-      return pending;
-    }
-    const recorder = this.journal();
-    const handlers = this.handlers;
-    if (this.get(runId)?.unloaded === undefined || !recorder || !handlers) {
-      return Promise.resolve();
-    }
-    const loading = (async () => {
-      const stored = await recorder.loadRun(runId);
-      if (stored) {
-        await recorder.replayRun(stored, handlers);
-      }
-    })().finally(() => this.loading.delete(runId));
-    this.loading.set(runId, loading);
-    return loading;
-  }
-
-  /**
-   * Drops a finished run's transcript from memory (no view shows it), keeping what the board shows; its summary is
-   * saved first. False when it must stay: not finished, waiting for a person, being loaded, or already released.
-   */
-  async release(runId: string): Promise<boolean> {
-    const run = this.get(runId);
-    if (!run || run.unloaded !== undefined || this.loading.has(runId) || !isTerminalRunState(run.state) || run.pendingApprovals.length > 0 || !this.handlers) {
-      return false;
-    }
-    await this.saveSummary(runId);
-    const now = this.get(runId);
-    if (!now || now.unloaded !== undefined || !isTerminalRunState(now.state) || now.pendingApprovals.length > 0) {
-      return false; // it changed while its summary was written
-    }
-    this.ctx.store.dispatch({ type: 'runReleased', runKey: this.key(runId), digest: digestOf(this.summaryOf(now)) });
-    return true;
-  }
-
-  /** The archived runs' index entries with a summary (Search Run History), newest first. */
-  async archived(): Promise<StoredRun[]> {
-    const recorder = this.journal();
-    if (!recorder || !this.handlers?.summarized) {
-      return [];
-    }
-    return (await recorder.loadRuns())
-      .filter((stored) => this.get(stored.runId) === undefined && coldSummaryOf(stored) !== undefined)
-      .sort((a, b) => (coldSummaryOf(b)?.activeAt ?? 0) - (coldSummaryOf(a)?.activeAt ?? 0));
-  }
-
-  /** Brings an archived run into the model from its summary (it is then opened, and loaded, like any other). */
-  async unarchive(runId: string): Promise<boolean> {
-    const recorder = this.journal();
-    const stored = await recorder?.loadRun(runId);
-    const summary = stored && coldSummaryOf(stored);
-    if (!stored || !summary || !this.handlers) {
-      return false;
-    }
-    this.ctx.store.dispatch({ type: 'runSummarized', connectionId: this.ctx.connectionId, runId, fields: restoredFieldsOf(stored), summary: summaryCountsOf(summary) });
-    return true;
-  }
-
-  /**
-   * Removes a finished run: out of the model, then its journal, checkpoint and index entry deleted. A run that is
-   * not finished is refused (its daemon may still be writing it: stop it first) — the caller says so.
-   */
-  async remove(runId: string): Promise<RunRemoval> {
-    const run = this.get(runId);
-    if (run && !isTerminalRunState(run.state)) {
-      return 'not finished';
-    }
-    await this.loading.get(runId)?.catch(() => undefined);
-    // Another window of this machine writing it keeps it (its writer would recreate the files): refused, and said.
-    const removed = (await this.journal()?.removeRun(runId)) ?? { kind: 'removed' };
-    if (removed.kind === 'held elsewhere') {
-      return { heldBy: { pid: removed.holder.pid, ...(removed.holder.name !== undefined ? { name: removed.holder.name } : {}) } };
-    }
-    if (run) {
-      this.ctx.store.dispatch({ type: 'runRemoved', runKey: this.key(runId) });
-    }
-    const terms = this.journaling();
-    if (terms !== 'not journaled') {
-      terms.removed?.(runId);
-    }
-    return 'removed';
   }
 
   // --- Which window writes which run (kit/runWriters.ts) -------------------------------------------------------------
@@ -346,35 +275,11 @@ export class DriverRuns<C = never> {
    * flushes and closes the journal; writes after this fail quietly (a disposed driver's late events).
    */
   async close(): Promise<void> {
-    if (this.recorder && this.handlers) {
-      await Promise.all(this.all().filter((run) => run.unloaded === undefined).map((run) => this.saveSummary(run.runId)));
+    if (this.recorder) {
+      await this.history.saveSummaries(this.all());
     }
     this.closed = true;
     await this.recorder?.close();
-  }
-
-  /** Rewrites the run's index entry with its summary now (its other fields as the index has them). */
-  private async saveSummary(runId: string): Promise<void> {
-    const run = this.get(runId);
-    const recorder = this.recorder;
-    const stored = run && (await recorder?.loadRun(runId));
-    if (!run || !recorder || !stored || run.unloaded !== undefined) {
-      return;
-    }
-    const summary = this.summaryOf(run, stored);
-    const previous = storedSummaryOf(stored);
-    if (previous && JSON.stringify(previous) === JSON.stringify(summary)) {
-      return; // unchanged: no index write
-    }
-    await recorder.saveRun({ ...stored, summary }).catch((error: unknown) => this.failed(runId, error));
-  }
-
-  private summaryOf(run: RunInfo, previous?: StoredRun) {
-    return summaryOf(run, this.ctx.store.transcript(run.key), this.ctx.store.state.changeSets.get(run.key), this.now(), previous && storedSummaryOf(previous));
-  }
-
-  private now(): number {
-    return this.ctx.now?.() ?? Date.now();
   }
 
   /** Folds one input into the store only (a driver that does not journal, a display-only event). */
@@ -386,11 +291,11 @@ export class DriverRuns<C = never> {
     }
   }
 
-
   private quietly(runId: string, inputs: readonly RunInput<C>[]): Promise<void> {
     return this.record(runId, inputs).catch((error: unknown) => this.failed(runId, error));
   }
 
+  /** Logs a failed write of the run (not after close: a disposed driver's late events). */
   private failed(runId: string, error: unknown): void {
     if (!this.closed) {
       this.ctx.log.error(`Could not store run ${runId}: ${errorText(error)}`);
@@ -403,19 +308,4 @@ export class DriverRuns<C = never> {
     }
     return this.recorder;
   }
-}
-
-/** A run's entry in the run index: the model's fields, plus what the driver keeps beside them (JSON-safe). */
-export function storedRunOf(run: RunInfo, extra?: Readonly<Record<string, unknown>>, summary?: unknown): StoredRun {
-  return {
-    runId: run.runId,
-    title: run.title,
-    ...(run.provider !== undefined ? { provider: run.provider } : {}),
-    ...(run.model !== undefined ? { model: run.model } : {}),
-    state: run.state,
-    createdAt: run.createdAt,
-    ...(run.workspaceRoots ? { workspaceRoots: run.workspaceRoots } : {}),
-    ...(extra && Object.keys(extra).length > 0 ? { extra } : {}),
-    ...(summary !== undefined ? { summary } : {}),
-  };
 }

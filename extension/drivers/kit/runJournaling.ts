@@ -20,6 +20,7 @@ import type { RunInput } from './journalRecords';
 import { RunRecorder } from './runRecorder';
 import type { LegacyDecoder, ReplayHandlers } from './runRecorder';
 import { coldSummaryOf, summaryCountsOf } from './runSummaries';
+import type { StoredSummary } from './runSummaries';
 import type { CheckpointBooks } from './runCheckpoints';
 
 /** A journaling driver's terms: its resume records and the books a run checkpoint must carry for it. */
@@ -44,10 +45,25 @@ export interface JournalTerms<C> {
 /** Whether, and how, a driver's runs are journaled. */
 export type Journaling<C> = 'not journaled' | JournalTerms<C>;
 
-/** What a stored run comes back as, and what the reload ended for it. */
+/**
+ * What a stored run comes back as, and what the reload ended for it. With `lazy`, a stored run comes back in two
+ * steps: its index entry at connect (`open`: what the driver must know of every run it shows — who owns it, its
+ * provider session, what the next session is offered), and its transcript when a view opens it (`replaying`, the
+ * records with `record`, then `restored`). Without `lazy` both steps run at connect, one after the other.
+ */
 export interface RestorePolicy<C> {
-  /** Whether the stored run comes back (false: not this driver's, or already shown); restore what `extra` keeps. */
+  /**
+   * Whether the stored run comes back (false: not this driver's, or already shown), restoring what its index entry
+   * keeps that the driver needs while the run is shown — at connect, for every run, loaded or shown from its
+   * summary; once per run and driver (a run released and opened again is not opened again). Called again only for
+   * a run it refused, so a refusal must be a pure answer.
+   */
   open(stored: StoredRun): boolean;
+  /**
+   * Just before the run's records are replayed (at connect, or when a run shown from its summary is opened): what
+   * the driver restores from the index entry that only the transcript needs (a local change set to recompute).
+   */
+  replaying?(stored: StoredRun): void;
   /**
    * The state a restored run shows: the one in its index entry (`'as indexed'`: the last the driver knew; replayed
    * events must not move it) or the one its replayed records leave (`'as replayed'`).
@@ -60,11 +76,16 @@ export interface RestorePolicy<C> {
   /** After the run's records: what the reload ended (journaled), and anything else the driver rebuilds. */
   restored?(stored: StoredRun, run: RunInfo): RestoredRun | void | Promise<RestoredRun | void>;
   /**
-   * Finished runs with a summary in the index come back from it alone, their transcript replayed when the run is
-   * opened (issue #25 §2; runSummaries.ts says which runs). For such a run `open`, `legacy`, `record` and `restored`
-   * run at that moment, not at connect: only for a driver that needs nothing of a finished run's books before.
+   * Finished runs with a summary in the index (runSummaries.ts `coldSummaryOf`: a terminal state, nothing waiting
+   * for a person) come back from it alone, their transcript replayed when the run is opened (issue #25 §2):
+   * `replaying`, `legacy`, `record` and `restored` then run at that moment, not at connect.
    */
   readonly lazy?: boolean;
+  /**
+   * A finished run the driver still needs whole at connect (a stranded A3S run it offers to recover, one whose
+   * change set it may still have to fetch): replayed then, as without `lazy`.
+   */
+  keepsLoaded?(stored: StoredRun, summary: StoredSummary): boolean;
 }
 
 /** What a reload ended for a restored run. */
@@ -90,6 +111,21 @@ export function restoredFieldsOf(stored: StoredRun): RunFields {
     state: storedStateOf(stored),
     createdAt: stored.createdAt,
     ...(stored.workspaceRoots ? { workspaceRoots: stored.workspaceRoots } : {}),
+  };
+}
+
+/** A run's entry in the run index: the model's fields, plus what the driver keeps beside them (JSON-safe). */
+export function storedRunOf(run: RunInfo, extra?: Readonly<Record<string, unknown>>, summary?: unknown): StoredRun {
+  return {
+    runId: run.runId,
+    title: run.title,
+    ...(run.provider !== undefined ? { provider: run.provider } : {}),
+    ...(run.model !== undefined ? { model: run.model } : {}),
+    state: run.state,
+    createdAt: run.createdAt,
+    ...(run.workspaceRoots ? { workspaceRoots: run.workspaceRoots } : {}),
+    ...(extra && Object.keys(extra).length > 0 ? { extra } : {}),
+    ...(summary !== undefined ? { summary } : {}),
   };
 }
 
@@ -123,7 +159,6 @@ export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' |
   });
 }
 
-/** Replays every stored run through the door (see the file comment). */
 /**
  * Replays the driver's stored runs through the door (see the file comment); `onlyNew`: only runs not yet in the model
  * (another window's new runs, seen in the shared run index: runWriters.ts).
@@ -132,13 +167,41 @@ export async function replayRuns<C>(recorder: RunRecorder<C>, handlers: ReplayHa
   await (onlyNew ? recorder.replayNew(handlers) : recorder.replay(handlers));
 }
 
+/** The replay handlers of a door, with what its history asks of them (kit/runHistory.ts). */
+export interface DoorReplayHandlers<C> extends ReplayHandlers<C> {
+  /** Restores the run's index entry through the policy's `open` unless done (an archived run brought back). */
+  openIndex(stored: StoredRun): boolean;
+  /** The run was removed: a run of that id stored again is opened anew. */
+  forget(runId: string): void;
+}
+
 /**
  * The handlers a replay runs a driver's stored runs through — at connect, and again when a run shown from its
- * summary is opened (DriverRuns.load).
+ * summary is opened (DriverRuns.load). Built once per door: it remembers which runs' index entries the policy
+ * restored (`open`), so a run opened, released and opened again is not restored twice.
  */
-export function replayHandlersOf<C>(runs: DriverRuns<C>, ctx: Pick<DriverContext, 'store' | 'log'>, terms: JournalTerms<C>, policy: RestorePolicy<C>, hidden: (stored: StoredRun) => boolean = () => false): ReplayHandlers<C> {
+export function replayHandlersOf<C>(runs: DriverRuns<C>, ctx: Pick<DriverContext, 'store' | 'log'>, terms: JournalTerms<C>, policy: RestorePolicy<C>, hidden: (stored: StoredRun) => boolean = () => false): DoorReplayHandlers<C> {
+  const opened = new Set<string>();
+  const openOnce = (stored: StoredRun): boolean => {
+    if (opened.has(stored.runId)) {
+      return true;
+    }
+    if (!policy.open(stored)) {
+      return false;
+    }
+    opened.add(stored.runId);
+    return true;
+  };
   return {
-    open: (stored) => (policy.open(stored) ? restoredFieldsOf(stored) : undefined),
+    openIndex: openOnce,
+    forget: (runId) => void opened.delete(runId),
+    open: (stored) => {
+      if (!openOnce(stored)) {
+        return undefined;
+      }
+      policy.replaying?.(stored);
+      return restoredFieldsOf(stored);
+    },
     ...(policy.legacy ? { legacy: (stored: StoredRun) => policy.legacy!(stored) } : {}),
     ...(policy.record ? { record: (runId: string, input: RunInput<C>) => policy.record!(runId, input) } : {}),
     ...(terms.books !== 'none' ? { books: terms.books } : {}),
@@ -146,15 +209,20 @@ export function replayHandlersOf<C>(runs: DriverRuns<C>, ctx: Pick<DriverContext
       ? {
           summarized: (stored: StoredRun) => {
             const summary = coldSummaryOf(stored);
-            if (summary === undefined) {
+            if (summary === undefined || policy.keepsLoaded?.(stored, summary)) {
               return undefined;
             }
-            // An archived run (retention) is summarized into nothing: it stays on disk, searchable, out of the model.
-            return hidden(stored) ? 'archived' : { fields: restoredFieldsOf(stored), counts: summaryCountsOf(summary) };
+            if (hidden(stored)) {
+              // An archived run (retention) is summarized into nothing: it stays on disk, searchable, out of the model.
+              return 'archived';
+            }
+            // Its index entry now (ownership, session: what acting on it needs), its transcript when it is opened. A
+            // run the policy refuses is left to `open`, which asks again and leaves it out.
+            return openOnce(stored) ? { fields: restoredFieldsOf(stored), counts: summaryCountsOf(summary) } : undefined;
           },
         }
       : {}),
-    close: async (stored) => {
+    close: (stored) => runs.history.settle(stored.runId, async () => {
       if (policy.state === 'as indexed') {
         // Shown, not journaled: it is what the index says, every time this run is replayed.
         ctx.store.dispatch({ type: 'runUpserted', connectionId: runs.connectionId, runId: stored.runId, fields: { state: storedStateOf(stored) } });
@@ -167,6 +235,6 @@ export function replayHandlersOf<C>(runs: DriverRuns<C>, ctx: Pick<DriverContext
       if (ended?.fields) {
         await runs.fields(stored.runId, ended.fields);
       }
-    },
+    }),
   };
 }

@@ -61,6 +61,9 @@ export interface ReplayStats {
   readonly archived: number;
 }
 
+/** Runs shown from their summaries between two turns of the event loop at connect. */
+const SUMMARIES_PER_SLICE = 100;
+
 export type MutableStats = { -readonly [K in keyof ReplayStats]: ReplayStats[K] };
 
 export function noStats(): MutableStats {
@@ -100,6 +103,9 @@ export async function replayStoredRuns<C>(source: ReplaySource<C>, handlers: Rep
       // Its journal is not read now: opening the run replays it (replayRun).
       source.store.dispatch({ type: 'runSummarized', connectionId: source.connectionId, runId: stored.runId, fields: summarized.fields, summary: summarized.counts });
       stats.summarized += 1;
+      if (stats.summarized % SUMMARIES_PER_SLICE === 0) {
+        await new Promise<void>((resolve) => setImmediate(resolve)); // 1,000 summaries are not one stall
+      }
       continue;
     }
     await replayStoredRun(source, stored, handlers, stats);

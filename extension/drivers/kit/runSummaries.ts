@@ -51,9 +51,18 @@ export function summaryOf(run: RunInfo, transcript: TranscriptTail | undefined, 
 
 /** The index entry's summary, when it has one this code reads. */
 export function storedSummaryOf(stored: StoredRun): StoredSummary | undefined {
+  // Asked several times per run at connect (retention, whether it is cold, its counts): parsed once per entry read.
+  if (parsedSummaries.has(stored)) {
+    return parsedSummaries.get(stored);
+  }
   const parsed = storedSummarySchema.safeParse(stored.summary);
-  return parsed.success ? parsed.data : undefined;
+  const summary = parsed.success ? parsed.data : undefined;
+  parsedSummaries.set(stored, summary);
+  return summary;
 }
+
+/** Index entries are read into new objects and never changed in place: a parse holds for the object's life. */
+const parsedSummaries = new WeakMap<StoredRun, StoredSummary | undefined>();
 
 /**
  * The summary a stored run may come back from without its transcript: a finished run (its index says so) with

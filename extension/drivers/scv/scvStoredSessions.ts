@@ -47,13 +47,27 @@ export class ScvStoredSessions {
     return this.runs.saveRun(runId, this.queued.has(runId) ? { queued: this.queued.get(runId) } : undefined);
   }
 
-  /** How a stored session comes back: as it ended, unless the reload ended it (DriverRuns.replay). */
+  /**
+   * How a stored session comes back: as it ended, unless the reload ended it (DriverRuns.replay). Lazily: a session
+   * that had ended (completed, failed, canceled, interrupted, lost — nothing can resume an SCV session) comes back
+   * from its summary, its transcript when it is opened; its leftover prompts are read from the index entry at
+   * connect, so the next session is offered them all the same.
+   */
   restorePolicy(): RestorePolicy<never> {
     return {
-      // Not when already shown (the driver was recreated in the same window).
-      open: (stored) => this.runs.get(stored.runId) === undefined,
+      open: (stored) => {
+        if (this.runs.get(stored.runId) !== undefined) {
+          return false; // already shown (the driver was recreated in the same window)
+        }
+        const queued = parseStoredPrompts(stored.extra?.['queued']);
+        if (queued.length > 0) {
+          this.queued.set(stored.runId, queued);
+        }
+        return true;
+      },
       // Replaying must not change what the index says the session ended as.
       state: 'as indexed',
+      lazy: true,
       legacy: () => legacyScvDecoder,
       restored: (stored) => this.sessionRestored(stored, storedStateOf(stored)),
     };
@@ -62,10 +76,7 @@ export class ScvStoredSessions {
   /** After a stored session's records: it ended with the earlier window, whatever it was doing. */
   private async sessionRestored(stored: StoredRun, state: RunState): Promise<RestoredRun> {
     const expire = 'Its SCV session ended with the earlier window.';
-    const queued = parseStoredPrompts(stored.extra?.['queued']);
-    if (queued.length > 0) {
-      this.queued.set(stored.runId, queued);
-    }
+    const queued = this.queuedOf(stored.runId);
     if (isTerminalRunState(state)) {
       return { expire };
     }

@@ -11,6 +11,7 @@ import type { ReadyChangeSet } from '../commands/changeSetSelection';
 import { readyChangeSetOf } from '../commands/changeSetSelection';
 import { isActiveRun } from '../commands/pickers';
 import { Disposable } from '../disposable';
+import type { RunResidency } from '../runResidency';
 import type { RunSelection } from '../runSelection';
 import type { TranscriptSidebar } from '../transcript/transcriptSidebar';
 import type { TranscriptTabs } from '../transcript/transcriptTabs';
@@ -29,6 +30,8 @@ export class ChangeSetViews extends Disposable {
     private readonly selection: RunSelection,
     private readonly sidebar: TranscriptSidebar,
     private readonly tabs: TranscriptTabs,
+    /** A run shown from its summary has no change set in memory: it is loaded first (its driver restores it then). */
+    private readonly residency: Pick<RunResidency, 'ensureLoaded'>,
   ) {
     super();
     this.documents = this._register(new ChangeSetDocuments(store));
@@ -39,6 +42,7 @@ export class ChangeSetViews extends Disposable {
    * message saying why it is not ready.
    */
   async show(run: RunInfo): Promise<void> {
+    await this.residency.ensureLoaded(run.key);
     // A run that is still open (an interactive run waiting for input) may have changed files since the last
     // answer: recompute its editor-computed change set first, so this shows the working tree as it is now.
     if (isActiveRun(run)) {
@@ -66,6 +70,7 @@ export class ChangeSetViews extends Disposable {
 
   /** `openAll` for the run of `runKey`, if its change set is ready (else a message says why not). */
   async openAllOf(runKey: string): Promise<number | undefined> {
+    await this.residency.ensureLoaded(runKey);
     const run = this.store.state.runs.get(runKey);
     const cs = run && readyChangeSetOf(this.store, run);
     return cs ? this.openAll(cs) : undefined;

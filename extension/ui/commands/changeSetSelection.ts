@@ -17,14 +17,26 @@ export interface ReadyChangeSet {
   readonly files: readonly PatchFile[];
 }
 
-/** The run a command is about (target, else the selected run, else a pick among runs with a change set). */
+/**
+ * The run a command is about (target, else the selected run, else a pick among runs with a change set). A run shown
+ * from its summary (its change set counted there) is loaded first: its driver restores the change set with it.
+ */
 export async function runOf(ctx: CommandContext, target: unknown): Promise<RunInfo | undefined> {
   const key = runKeyOfTarget(target) ?? ctx.selection.runKey;
-  const run = key ? ctx.store.state.runs.get(key) : undefined;
-  if (run && ctx.store.state.changeSets.has(run.key)) {
-    return run;
+  const given = key ? await loaded(ctx, key) : undefined;
+  if (given && ctx.store.state.changeSets.has(given.key)) {
+    return given;
   }
-  return pickRun(ctx.store.state, 'Which run’s change set?', (r) => ctx.store.state.changeSets.has(r.key));
+  const picked = await pickRun(ctx.store.state, 'Which run’s change set?', (r) => ctx.store.state.changeSets.has(r.key) || r.unloaded?.changes !== undefined);
+  return picked && (await loaded(ctx, picked.key));
+}
+
+/** The run of `key` with its transcript (and what comes with it) in memory. */
+async function loaded(ctx: CommandContext, key: string): Promise<RunInfo | undefined> {
+  if (ctx.store.state.runs.get(key)?.unloaded !== undefined) {
+    await ctx.residency.ensureLoaded(key);
+  }
+  return ctx.store.state.runs.get(key);
 }
 
 /** A `ready` change set with its parsed files, or a message saying why there is none. */

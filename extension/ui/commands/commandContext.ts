@@ -16,6 +16,7 @@ import type { ChangeSetEdits } from '../changeSets/changeSetEdits';
 import type { ChangeSetViews } from '../changeSets/changeSetViews';
 import type { DaemonActions } from '../daemonActions/actionCommands';
 import type { RunControl } from '../runControl';
+import type { RunResidency } from '../runResidency';
 import type { TranscriptSidebar } from '../transcript/transcriptSidebar';
 import type { TranscriptTabs } from '../transcript/transcriptTabs';
 
@@ -43,6 +44,8 @@ export interface CommandContext {
   readonly treeView: vscode.TreeView<TreeNode>;
   /** The extension's global state: choices remembered across windows (New Run's conversation / one-shot). */
   readonly memento: vscode.Memento;
+  /** Which runs' transcripts are in memory: a command that reads a run shown from its summary loads it first. */
+  readonly residency: Pick<RunResidency, 'ensureLoaded'>;
 }
 
 /** Commands take a tree node (menus), a run key / connection id string, or nothing (palette). */

@@ -196,6 +196,11 @@ test('AgencyProxy runs in a git workspace get a local change set, also after a r
 
     const second = makeDriver();
     await second.driver.connect();
+    // The run had ended: it comes back from its summary, and its change set with its transcript when it is opened
+    // (Show Change Set loads it first).
+    const summarized = await until(() => second.store.state.runs.get(key));
+    assert.notEqual(summarized.unloaded, undefined, 'shown from its summary');
+    await second.driver.history!.load(summarized.runId);
     const restored = await until(() => (second.store.state.changeSets.get(key)?.status === 'ready' ? second.store.state.changeSets.get(key) : undefined));
     assert.equal(restored.patch, ready.patch, 'a reload diffs the same stored trees');
     assert.equal(restored.resultTree, ready.resultTree);

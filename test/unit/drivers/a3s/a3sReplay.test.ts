@@ -38,6 +38,11 @@ test('a finished A3S run comes back with its model and its whole transcript', as
   await second.driver.connect();
   await connected(second.store, second.connectionId);
   await until('restored', () => second.store.state.runs.get(key));
+  // Finished with a ready change set: it comes back from its summary, its transcript and change set when opened.
+  const summarized = second.store.state.runs.get(key)!;
+  assert.notEqual(summarized.unloaded, undefined, 'shown from its summary');
+  assert.equal(second.store.transcript(key), undefined);
+  await second.driver.history!.load(summarized.runId);
   await second.driver.flushStorage?.();
   assert.deepEqual(seen(second.store, key), before);
   await second.driver.dispose();

@@ -127,6 +127,9 @@ test('a decision whose send failed after its run ended expires through the drive
     await a.driver.dispose();
     await daemon.stop();
     const again = await window(socketPath, storage, false);
+    // The run had ended: it comes back from its summary, and its transcript (the settled approval) when it is opened.
+    await until('shown from its summary', () => again.store.state.runs.get(key)?.unloaded !== undefined);
+    await again.driver.history.load(runId);
     await until('restored', () => again.store.state.approvals.get(approvalKeyOf(key, approvalId)));
     assert.deepEqual(seen(again.store, key, approvalId), live);
     await again.driver.dispose();

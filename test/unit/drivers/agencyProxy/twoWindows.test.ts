@@ -116,6 +116,8 @@ test('two windows, one journal writer per run: every sequence once after reloads
     assert.ok((acksA.get(chat) ?? 0) > 0 && (acksB.get(oneShot) ?? 0) > 0, 'each window acks its own run');
     assert.equal(a.driver.ownsRun(chat), true);
     assert.equal(b.driver.ownsRun(chat), false);
+    // The one-shot run had ended before the last reloads: each window shows it from its summary until it is opened.
+    await Promise.all([a.driver.history.load(oneShot), b.driver.history.load(oneShot)]);
     assert.equal(closingNotices(a.store, oneShot), 1, 'A shows B\'s run completed once');
     assert.equal(closingNotices(b.store, oneShot), 1, 'B shows its run completed once after its reloads');
     const indexed = (JSON.parse(readFileSync(path.join(journalDir(storage), 'runs.json'), 'utf8')) as { runId: string }[]).map((r) => r.runId);

@@ -59,8 +59,21 @@ async function storedRuns(storageDir: string, runs: number, now = 10 * DAY): Pro
   await runsDoor.close();
 }
 
-function lazyPolicy(opened: string[] = []): RestorePolicy<never> {
-  return { open: (stored) => (opened.push(stored.runId), true), state: 'as replayed', lazy: true };
+/** What a policy was asked: whose index entries it restored (`open`), whose records were replayed, and how many. */
+interface PolicyCalls {
+  readonly indexed: string[];
+  readonly replayed: string[];
+  records: number;
+}
+
+function lazyPolicy(calls: PolicyCalls = { indexed: [], replayed: [], records: 0 }): RestorePolicy<never> {
+  return {
+    open: (stored) => (calls.indexed.push(stored.runId), true),
+    replaying: (stored) => void calls.replayed.push(stored.runId),
+    record: () => void (calls.records += 1),
+    state: 'as replayed',
+    lazy: true,
+  };
 }
 
 test('a finished run comes back from its summary, its journal unread; opening replays it; releasing drops it again', async () => {
@@ -70,30 +83,32 @@ test('a finished run comes back from its summary, its journal unread; opening re
   assert.deepEqual(index.map((entry) => [entry.runId, entry.summary?.lastLine, entry.summary?.items]), [['r0', 'answer 0', 2], ['r1', 'answer 1', 2], ['r2', 'answer 2', 2]], 'the summaries are in the index');
 
   const store = newStore();
-  const opened: string[] = [];
+  const calls: PolicyCalls = { indexed: [], replayed: [], records: 0 };
   const runs = door(store, storageDir);
-  await runs.replay(lazyPolicy(opened));
+  await runs.replay(lazyPolicy(calls));
   const key = runKeyOf(C, 'r1');
-  assert.deepEqual(opened, [], 'no run was opened (its journal read) at connect');
+  assert.deepEqual(calls.indexed, ['r0', 'r1', 'r2'], 'every run’s index entry is restored at connect (ownership, session)');
+  assert.deepEqual([calls.replayed, calls.records], [[], 0], 'no journal was read at connect');
   assert.equal(store.transcript(key), undefined);
   const summarized = store.state.runs.get(key)!;
   assert.deepEqual([summarized.title, summarized.state, summarized.itemCount, summarized.lastSequence, summarized.unloaded], ['Run 1', 'completed', 2, 3, { lastLine: 'answer 1' }]);
 
   let changes = 0;
   store.onDidChange(() => (changes += 1));
-  await runs.load('r1');
-  assert.deepEqual(opened, ['r1']);
+  await Promise.all([runs.history.load('r1'), runs.history.load('r1')]);
+  assert.deepEqual([calls.replayed, calls.records], [['r1'], 5], 'opened twice at once: its journal is read once');
   assert.equal(changes, 1, 'the views hear of the load once');
   const loaded = store.state.runs.get(key)!;
   assert.equal(loaded.unloaded, undefined);
   assert.deepEqual([loaded.itemCount, loaded.lastSequence, loaded.state], [2, 3, 'completed']);
   assert.deepEqual(store.transcript(key)!.snapshot().map((item) => item.kind), ['user', 'text']);
 
-  assert.equal(await runs.release('r1'), true);
+  assert.equal(await runs.history.release('r1'), true);
   assert.equal(store.transcript(key), undefined, 'released: the transcript left memory');
   assert.deepEqual(store.state.runs.get(key)?.unloaded, { lastLine: 'answer 1' });
-  await runs.load('r1');
+  await runs.history.load('r1');
   assert.equal(store.transcript(key)!.length, 2, 'opened again: replayed again');
+  assert.deepEqual([calls.indexed.length, calls.replayed], [3, ['r1', 'r1']], 'its index entry is not restored twice');
   await runs.close();
 });
 
@@ -107,12 +122,12 @@ test('a run still going, or without a summary, is replayed at connect; a release
   await live.saveRun('going');
   await live.close();
   const store = newStore();
-  const opened: string[] = [];
+  const calls: PolicyCalls = { indexed: [], replayed: [], records: 0 };
   const runs = door(store, storageDir);
-  await runs.replay(lazyPolicy(opened));
-  assert.deepEqual(opened, ['going']);
+  await runs.replay(lazyPolicy(calls));
+  assert.deepEqual([calls.indexed, calls.replayed], [['going'], ['going']], 'its journal is read at connect');
   assert.equal(store.transcript(runKeyOf(C, 'going'))!.length, 1);
-  assert.equal(await runs.release('going'), false);
+  assert.equal(await runs.history.release('going'), false);
   await runs.close();
 });
 
@@ -150,12 +165,12 @@ test('retention archives the oldest and the stale finished runs; archived ones a
   const shown = [...store.state.runs.values()].map((run) => run.runId).sort();
   assert.equal(shown.length, 2, `two kept by count: ${shown.join(', ')}`);
   assert.ok(!shown.includes('r0') && !shown.includes('r1'), 'the stale ones are archived');
-  const archived = (await runs.archived()).map((stored) => stored.runId);
+  const archived = (await runs.history.archived()).map((stored) => stored.runId);
   assert.equal(archived.length, 3);
   assert.ok(archived.includes('r0') && archived.includes('r1'));
-  assert.equal(await runs.unarchive('r0'), true);
+  assert.equal(await runs.history.unarchive('r0'), true);
   assert.notEqual(store.state.runs.get(runKeyOf(C, 'r0'))?.unloaded, undefined);
-  await runs.load('r0');
+  await runs.history.load('r0');
   assert.equal(store.transcript(runKeyOf(C, 'r0'))!.length, 2);
   await runs.close();
 });
@@ -173,9 +188,9 @@ test('removing a finished run deletes its journal, its checkpoint and its index 
   const journalFile = readdirSync(dir).find((name) => name.startsWith('r0') && name.endsWith('.jsonl'))!;
   const checkpoint = join(dir, journalFile.replace(/\.jsonl$/, '.ckpt'));
   writeFileSync(checkpoint, 'x');
-  assert.equal(await runs.remove('going'), 'not finished');
+  assert.equal(await runs.history.remove('going'), 'not finished');
   assert.ok(store.state.runs.has(runKeyOf(C, 'going')));
-  assert.equal(await runs.remove('r0'), 'removed');
+  assert.equal(await runs.history.remove('r0'), 'removed');
   assert.equal(store.state.runs.has(runKeyOf(C, 'r0')), false);
   assert.equal(existsSync(join(dir, journalFile)), false, 'the journal is gone');
   assert.equal(existsSync(checkpoint), false, 'the checkpoint is gone');
@@ -205,7 +220,7 @@ test('removal leaves nothing of the run in its directory (a driver\'s cache too)
   await runs.replay(lazyPolicy());
   await runs.claim('r0'); // its lease, as the window that wrote it holds it
   assert.ok(of('r0').some((name) => name.endsWith('.lease')));
-  assert.equal(await runs.remove('r0'), 'removed');
+  assert.equal(await runs.history.remove('r0'), 'removed');
   assert.deepEqual(of('r0'), [], 'no file of the run is left');
   assert.deepEqual(of('r1'), r1Before, 'the other run\'s files are untouched');
   assert.deepEqual(removed, ['r0'], 'the driver was told');
@@ -254,7 +269,7 @@ test('a run another window records is kept, and the refusal names that window', 
   const storeB = newStore();
   const b = new DriverRuns({ store: storeB, connectionId: C, storageDir, log: quietLog, windowId: 'wb', windowName: 'other' }, () => journaled);
   await b.replay({ open: () => true, state: 'as replayed' });
-  const outcome = await b.remove('r');
+  const outcome = await b.history.remove('r');
   assert.equal(typeof outcome, 'object');
   const holder = typeof outcome === 'object' ? outcome.heldBy : undefined;
   assert.equal(holder?.name, 'my-project');

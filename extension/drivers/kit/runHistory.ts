@@ -1,0 +1,179 @@
+/**
+ * A connection's stored runs beyond the ones it shows whole (issue #25 §2): a finished run comes back at connect from
+ * its index summary (runSummaries.ts) and is replayed here when a view opens it (`load`), released again when none
+ * shows it (`release`); runs past the retention setting are archived (`archived`, `unarchive`); `remove` deletes a
+ * finished run. The door (driverRuns.ts) owns it and hands it the recorder and the replay handlers of the connect;
+ * the UI reaches it as `Driver.history` (ui/runResidency.ts, the history commands).
+ */
+import type { RunInfo } from '../../model/modelTypes';
+import { isTerminalRunState } from '../../protocol/transcriptTypes';
+import type { StoredRun } from '../../storage/runJournal';
+import type { DriverHistory, RunRemoval } from '../driver';
+import type { DriverContext } from '../connectionManager';
+import type { RunRecorder } from './runRecorder';
+import { restoredFieldsOf } from './runJournaling';
+import type { DoorReplayHandlers } from './runJournaling';
+import { coldSummaryOf, digestOf, storedSummaryOf, summaryCountsOf, summaryOf } from './runSummaries';
+import type { StoredSummary } from './runSummaries';
+
+/** What the history reads of its door. */
+export interface HistoryDoor<C> {
+  readonly ctx: Pick<DriverContext, 'store' | 'connectionId'> & { readonly now?: () => number };
+  get(runId: string): RunInfo | undefined;
+  key(runId: string): string;
+  /** The connection's recorder (undefined: not journaled, or closed). */
+  journal(): RunRecorder<C> | undefined;
+  /** The handlers the connect replayed with (undefined before the first replay, or for a driver not lazy). */
+  handlers(): DoorReplayHandlers<C> | undefined;
+  /** Logs a failed write of the run (once, unless the door is closed). */
+  failed(runId: string, error: unknown): void;
+  /** The run's files are gone: the driver drops what it keeps of it (JournalTerms.removed). */
+  removed(runId: string): void;
+}
+
+export class RunHistory<C> implements DriverHistory {
+  /** Runs being replayed because they were opened (one replay each, however many ask). */
+  private readonly loading = new Map<string, Promise<void>>();
+  /** Runs whose load is past its records (the reload's ending is folded now: it must not wait for the load). */
+  private readonly settling = new Set<string>();
+
+  constructor(private readonly door: HistoryDoor<C>) {}
+
+  /**
+   * Whether news for the run must wait for its transcript: it is being loaded (and not yet settling), or it is shown
+   * from its summary and the news is more than fields (fields alone change no transcript).
+   */
+  mustLoadFirst(runId: string, fieldsOnly: boolean): boolean {
+    return (this.loading.has(runId) && !this.settling.has(runId)) || (!fieldsOnly && this.door.get(runId)?.unloaded !== undefined);
+  }
+
+  /** Runs `ending` (the replay's close handler: what the reload ended) with news for the run folded at once. */
+  async settle(runId: string, ending: () => Promise<void>): Promise<void> {
+    const mine = this.loading.has(runId) && !this.settling.has(runId);
+    if (mine) {
+      this.settling.add(runId);
+    }
+    try {
+      await ending();
+    } finally {
+      if (mine) {
+        this.settling.delete(runId);
+      }
+    }
+  }
+
+  /** Replays a run shown from its summary (a view opens it); resolves once its transcript is in the store. */
+  load(runId: string): Promise<void> {
+    const pending = this.loading.get(runId);
+    if (pending) {
+      return pending;
+    }
+    const recorder = this.door.journal();
+    const handlers = this.door.handlers();
+    if (this.door.get(runId)?.unloaded === undefined || !recorder || !handlers) {
+      return Promise.resolve();
+    }
+    const loading = (async () => {
+      const stored = await recorder.loadRun(runId);
+      if (stored) {
+        await recorder.replayRun(stored, handlers);
+      }
+    })().finally(() => this.loading.delete(runId));
+    this.loading.set(runId, loading);
+    return loading;
+  }
+
+  /**
+   * Drops a finished run's transcript from memory (no view shows it), keeping what the board shows; its summary is
+   * saved first. False when it must stay: not finished, waiting for a person, being loaded, or already released.
+   */
+  async release(runId: string): Promise<boolean> {
+    const releasable = (run: RunInfo | undefined): run is RunInfo => run !== undefined && run.unloaded === undefined && isTerminalRunState(run.state) && run.pendingApprovals.length === 0;
+    if (!releasable(this.door.get(runId)) || this.loading.has(runId) || !this.door.handlers()?.summarized) {
+      return false;
+    }
+    await this.saveSummary(runId);
+    const now = this.door.get(runId);
+    if (!releasable(now)) {
+      return false; // it changed while its summary was written
+    }
+    this.door.ctx.store.dispatch({ type: 'runReleased', runKey: this.door.key(runId), digest: digestOf(this.summaryOf(now)) });
+    return true;
+  }
+
+  /** The archived runs' index entries with a summary (Search Run History), newest first. */
+  async archived(): Promise<StoredRun[]> {
+    const recorder = this.door.journal();
+    if (!recorder || !this.door.handlers()?.summarized) {
+      return [];
+    }
+    return (await recorder.loadRuns())
+      .filter((stored) => this.door.get(stored.runId) === undefined && coldSummaryOf(stored) !== undefined)
+      .sort((a, b) => (coldSummaryOf(b)?.activeAt ?? 0) - (coldSummaryOf(a)?.activeAt ?? 0));
+  }
+
+  /** Brings an archived run into the model from its summary (it is then opened, and loaded, like any other). */
+  async unarchive(runId: string): Promise<boolean> {
+    const stored = await this.door.journal()?.loadRun(runId);
+    const summary = stored && coldSummaryOf(stored);
+    const handlers = this.door.handlers();
+    // Its index entry is restored as at connect (ownership, session: what acting on it needs).
+    if (!stored || !summary || !handlers?.summarized || !handlers.openIndex(stored)) {
+      return false;
+    }
+    this.door.ctx.store.dispatch({ type: 'runSummarized', connectionId: this.door.ctx.connectionId, runId, fields: restoredFieldsOf(stored), summary: summaryCountsOf(summary) });
+    return true;
+  }
+
+  /**
+   * Removes a finished run: out of the model, then its journal, checkpoint and index entry deleted. A run that is
+   * not finished is refused (its daemon may still be writing it: stop it first) — the caller says so.
+   */
+  async remove(runId: string): Promise<RunRemoval> {
+    const run = this.door.get(runId);
+    if (run && !isTerminalRunState(run.state)) {
+      return 'not finished';
+    }
+    await this.loading.get(runId)?.catch(() => undefined);
+    // Another window of this machine writing it keeps it (its writer would recreate the files): refused, and said.
+    const removed = (await this.door.journal()?.removeRun(runId)) ?? { kind: 'removed' };
+    if (removed.kind === 'held elsewhere') {
+      return { heldBy: { pid: removed.holder.pid, ...(removed.holder.name !== undefined ? { name: removed.holder.name } : {}) } };
+    }
+    this.door.handlers()?.forget(runId);
+    if (run) {
+      this.door.ctx.store.dispatch({ type: 'runRemoved', runKey: this.door.key(runId) });
+    }
+    this.door.removed(runId);
+    return 'removed';
+  }
+
+  /** Saves every loaded run's summary (one coalesced index write: the next connect shows finished runs from them). */
+  async saveSummaries(runs: readonly RunInfo[]): Promise<void> {
+    if (this.door.handlers()) {
+      await Promise.all(runs.filter((run) => run.unloaded === undefined).map((run) => this.saveSummary(run.runId)));
+    }
+  }
+
+  /** The summary of a run as the model holds it now (`previous`: its index entry, which keeps how old it is). */
+  summaryOf(run: RunInfo, previous?: StoredRun): StoredSummary {
+    const { store } = this.door.ctx;
+    return summaryOf(run, store.transcript(run.key), store.state.changeSets.get(run.key), this.door.ctx.now?.() ?? Date.now(), previous && storedSummaryOf(previous));
+  }
+
+  /** Rewrites the run's index entry with its summary now (its other fields as the index has them). */
+  private async saveSummary(runId: string): Promise<void> {
+    const run = this.door.get(runId);
+    const recorder = this.door.journal();
+    const stored = run && (await recorder?.loadRun(runId));
+    if (!run || !recorder || !stored || run.unloaded !== undefined) {
+      return;
+    }
+    const summary = this.summaryOf(run, stored);
+    const previous = storedSummaryOf(stored);
+    if (previous && JSON.stringify(previous) === JSON.stringify(summary)) {
+      return; // unchanged: no index write
+    }
+    await recorder.saveRun({ ...stored, summary }).catch((error: unknown) => this.door.failed(runId, error));
+  }
+}
