@@ -1,7 +1,7 @@
 /**
  * Reads a git patch without stalling the extension host (issue #25 §3): the same model as `parseGitPatch`
  * (patchParser.ts), built file by file and hunk by hunk, giving the event loop back whenever a slice has used its
- * budget (base/timeSlices.ts). A 4 MiB patch costs ~200 ms of parsing; done in one go it froze every view of the
+ * budget (the caller's `Pauses`, a `TimeSlices` of base/timeSlices.ts). A 4 MiB patch costs ~200 ms of parsing; done in one go it froze every view of the
  * window that long.
  *
  * Why slices on the main thread and not a worker_thread: the result is an object graph of ~100k lines that every
@@ -15,7 +15,6 @@
  * accepts is what `parseGitPatch` accepts, checked by the same header-count checks: the unit tests hold the two to
  * the same result on many patches, hostile ones included.
  */
-import { TimeSlices } from '../base/timeSlices';
 import { fileWhere, HUNK_HEADER, patchFileOf, readHeaders } from './patchHeaders';
 import type { Section } from './patchHeaders';
 import { PatchParseError } from './patchTypes';
@@ -24,7 +23,10 @@ import type { ParsedPatch, PatchFile, PatchHunk, PatchLine } from './patchTypes'
 /** Lines between two looks at the clock: cheap enough that the budget is overrun by microseconds only. */
 const LINES_PER_LOOK = 1024;
 
-/** Something that may give the event loop back (a `TimeSlices`), or a plain loop in tests of the sync path. */
+/**
+ * Where the reader may give the event loop back: the caller's `TimeSlices` (base/timeSlices.ts; this layer may not
+ * import it), which yields once a slice has used its budget.
+ */
 export interface Pauses {
   pause(): Promise<void>;
 }
@@ -137,7 +139,7 @@ function readableSectionStart(line: string): boolean {
  * Parses a whole git patch as `parseGitPatch` does, giving the event loop back between slices. Rejects with
  * {@link PatchParseError}; an empty text is an empty change set.
  */
-export async function readGitPatch(text: string, slices: Pauses = new TimeSlices()): Promise<ParsedPatch> {
+export async function readGitPatch(text: string, slices: Pauses): Promise<ParsedPatch> {
   if (text.length === 0) {
     return { files: [] };
   }
