@@ -13,18 +13,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { patchText } from '../extension/changeSets/changeSetVerification';
+import { patchTextSliced } from '../extension/changeSets/changeSetVerification';
 import type { PatchFile } from '../extension/changeSets/patchTypes';
 import { saveChangeSetCache } from '../extension/drivers/a3s/a3sRunRecords';
-import { verifyA3sChangeSet } from '../extension/drivers/a3s/changeSet';
+import { readA3sChangeSet } from '../extension/drivers/a3s/changeSet';
 import { changeLineCounts } from '../extension/drivers/kit/runSummaries';
 import { runKeyOf } from '../extension/model/modelTypes';
 import { RunStore } from '../extension/model/runStore';
 import { A3S_LIMITS } from '../extension/protocol/a3s';
 import { changeStatsOf } from '../extension/ui/board/boardChangeStats';
 import { planChangeSetApply } from '../extension/ui/changeSets/applyPlan';
-import { buildChangeSetPanel, parseChangeSet } from '../extension/ui/changeSets/changeSetFiles';
-import { changeSetMessage } from '../extension/ui/changeSets/changeSetWebview';
+import { buildChangeSetPanel } from '../extension/ui/changeSets/changeSetFiles';
+import { readChangeSet } from '../extension/ui/changeSets/changeSetReading';
+import { changeSetMessageSliced } from '../extension/ui/changeSets/changeSetWebview';
+import { TimeSlices } from '../extension/base/timeSlices';
+import { hostToWebviewSchema } from '../extension/protocol/webviewMessages';
 import type { BenchRow } from './benchKit';
 import { collectGarbage } from './benchKit';
 import { changeSetBody } from './changeSet';
@@ -71,14 +74,15 @@ export async function benchChangeSetStalls(): Promise<BenchRow[]> {
   let files: readonly PatchFile[] = [];
   const arrive = await stallsDuring(async () => {
     const body: unknown = JSON.parse(s.body.toString('utf8'));
-    const verified = verifyA3sChangeSet(body);
-    const changeSet = { source: 'daemon' as const, status: 'ready' as const, patch: patchText(verified), baseTree: verified.baseTree, resultTree: verified.resultTree };
+    const verified = await readA3sChangeSet(body);
+    const changeSet = { source: 'daemon' as const, status: 'ready' as const, patch: await patchTextSliced(verified, new TimeSlices()), baseTree: verified.baseTree, resultTree: verified.resultTree };
     store.dispatch({ type: 'changeSet', changeSet: { runKey: RUN_KEY, ...changeSet } });
     const info = store.state.changeSets.get(RUN_KEY)!;
     // What the views derive when the store changes: the side panel and the board's counts.
     buildChangeSetPanel(info);
     changeStatsOf(info);
-    const parsed = parseChangeSet(info);
+    const parsed = await readChangeSet(info);
+    buildChangeSetPanel(info); // read: the panel of its files
     if (!parsed.ok) {
       throw new Error(parsed.error);
     }
@@ -90,8 +94,14 @@ export async function benchChangeSetStalls(): Promise<BenchRow[]> {
 
   collectGarbage();
   let payloadChars = 0;
-  const show = await stallsDuring(() => {
-    const message = changeSetMessage({ key: RUN_KEY, title: 'bench run' }, info, files);
+  const show = await stallsDuring(async () => {
+    const message = await changeSetMessageSliced({ key: RUN_KEY, title: 'bench run' }, info, files, new TimeSlices());
+    // What the transcript surface does before posting (postValidated), then postMessage's serialisation.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!hostToWebviewSchema.safeParse(message).success) {
+      throw new Error('the changeSet message does not validate');
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
     payloadChars = JSON.stringify(message).length;
   });
 
