@@ -22,7 +22,7 @@ import { runKeyOf } from '../extension/model/modelTypes';
 import { RunStore } from '../extension/model/runStore';
 import { A3S_LIMITS } from '../extension/protocol/a3s';
 import { changeStatsOf } from '../extension/ui/board/boardChangeStats';
-import { planChangeSetApply } from '../extension/ui/changeSets/applyPlan';
+import { planChangeSetApplySliced } from '../extension/ui/changeSets/applyPlan';
 import { buildChangeSetPanel } from '../extension/ui/changeSets/changeSetFiles';
 import { readChangeSet } from '../extension/ui/changeSets/changeSetReading';
 import { changeSetMessageSliced } from '../extension/ui/changeSets/changeSetWebview';
@@ -109,14 +109,18 @@ export async function benchChangeSetStalls(): Promise<BenchRow[]> {
   const workspace = s.changeSet.workspace;
   let operations = 0;
   let written = 0;
-  const apply = await stallsDuring(() => {
-    const plan = planChangeSetApply(files, s.changeSet.textFiles.map((index) => ({ index })), (path) => (workspace.has(path) ? { exists: true, text: workspace.get(path)! } : { exists: false }));
+  const apply = await stallsDuring(async () => {
+    const read = (path: string) => (workspace.has(path) ? { exists: true, text: workspace.get(path)! } : { exists: false });
+    const slices = new TimeSlices();
+    const plan = await planChangeSetApplySliced(files, s.changeSet.textFiles.map((index) => ({ index })), read, () => undefined, slices);
     if (!plan.ok) {
       throw new Error(`the plan failed: ${plan.problems.slice(0, 3).map((p) => `${p.path} ${p.reason}`).join('; ')}`);
     }
     operations = plan.operations.length;
+    // The bytes buildEdit hands to the WorkspaceEdit (its loop awaits each document it opens).
     for (const op of plan.operations) {
-      written += op.kind === 'delete' ? 0 : Buffer.byteLength(op.kind === 'rename' ? (op.text ?? '') : op.text);
+      written += op.kind === 'delete' ? 0 : Buffer.from(op.kind === 'rename' ? (op.text ?? '') : op.text, 'utf8').length;
+      await slices.pause();
     }
   });
 

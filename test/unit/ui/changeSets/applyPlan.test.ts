@@ -5,7 +5,7 @@ import { parseGitPatch } from '../../../../extension/changeSets/patchParser';
 import type { PatchFile } from '../../../../extension/changeSets/patchTypes';
 import type { ChangeSetInfo } from '../../../../extension/model/modelTypes';
 import type { WorkspaceFileState } from '../../../../extension/ui/changeSets/applyPlan';
-import { pathsToRead, planChangeSetApply, unsafePathProblem } from '../../../../extension/ui/changeSets/applyPlan';
+import { pathsToRead, planChangeSetApply, planChangeSetApplySliced, unsafePathProblem } from '../../../../extension/ui/changeSets/applyPlan';
 import { buildChangeSetPanel, resolveFileRef } from '../../../../extension/ui/changeSets/changeSetFiles';
 import { changeSetRead, readChangeSet } from '../../../../extension/ui/changeSets/changeSetReading';
 import { TempGitRepo } from '../../changeSets/tempGitRepo';
@@ -170,4 +170,16 @@ test('while its patch is read, the panel says so and offers nothing to open or a
   assert.ok(read.ok);
   assert.equal(changeSetRead(info).reading, undefined);
   assert.equal(buildChangeSetPanel(info).entries.length, files.length + 1);
+});
+
+test('the sliced plan is the same plan, and it gives the loop back between files', async () => {
+  const selection = files.map((_, i) => ({ index: i }));
+  let pauses = 0;
+  const slices = { pause: async (): Promise<void> => void pauses++ };
+  for (const state of [BASE, result]) {
+    const want = planChangeSetApply(files, selection, workspace(state));
+    pauses = 0;
+    assert.deepEqual(await planChangeSetApplySliced(files, selection, workspace(state), () => undefined, slices), want);
+    assert.equal(pauses, selection.length);
+  }
 });
