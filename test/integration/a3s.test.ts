@@ -100,8 +100,9 @@ suite('A3S', () => {
     });
     assert.equal(cs.source, 'daemon');
     assert.match(cs.patch ?? '', /diff --git a\/README\.md b\/README\.md/);
-    // Derived from the change set when the view reads the run's panels; never stored in the run.
-    const panel = await waitFor('the change-set panel', () => runPanelsOf(a.store.state, runKey).find((p) => p.id === 'changeSet'));
+    // Derived from the change set when the view reads the run's panels; never stored in the run. It says "Reading
+    // the change set…" (no entries) until the patch is read in slices.
+    const panel = await waitFor('the change-set panel, read', () => runPanelsOf(a.store.state, runKey).find((p) => p.id === 'changeSet' && p.entries.length > 0));
     assert.ok(panel.entries.some((e) => e.label === 'a3s-rename-me.txt → a3s-renamed.txt'), panel.entries.map((e) => e.label).join(' | '));
 
     // The harness edited this very workspace: applying again is refused as a whole, naming every file.
