@@ -8,8 +8,8 @@
  * - Find over it (the surface's answer to a `find` request, with no hit: the whole run is searched),
  * - opened and scrolled (the snapshot the surface posts, then range requests across the run, each schema-checked as
  *   the surface does before posting),
- * - a 4 MiB A3S change set arriving (verified, parsed, its panel built) and applied (the all-or-nothing plan against
- *   the files it changes).
+ *
+ * A 4 MiB change set arriving, shown and applied has its own group (bench/changeSetStalls.ts, `stalls.changeSet`).
  *
  * Streaming into a 100k-item run and a reload with three of them are measured with the real extension, where they
  * happen: bench/reloadThreeRuns.ts. Target: no stall over 50 ms; the idle host's figure is each row's baseline.
@@ -17,26 +17,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseGitPatch } from '../extension/changeSets/patchParser';
-import type { PatchFile } from '../extension/changeSets/patchTypes';
-import { verifyA3sChangeSet } from '../extension/drivers/a3s/changeSet';
-import { patchText } from '../extension/changeSets/changeSetVerification';
 import { systemClock } from '../extension/drivers/kit/clock';
 import { MIN_RECORDS, RunCheckpoints } from '../extension/drivers/kit/runCheckpoints';
 import { runKeyOf } from '../extension/model/modelTypes';
-import type { ChangeSetInfo } from '../extension/model/modelTypes';
 import { RunStore } from '../extension/model/runStore';
 import { tailWindow } from '../extension/model/transcriptWindow';
-import { A3S_LIMITS } from '../extension/protocol/a3s';
 import { hostToWebviewSchema } from '../extension/protocol/webviewMessages';
 import type { HostToWebview } from '../extension/protocol/webviewMessages';
 import { RunJournal } from '../extension/storage/runJournal';
-import { planChangeSetApply } from '../extension/ui/changeSets/applyPlan';
-import { buildChangeSetPanel } from '../extension/ui/changeSets/changeSetFiles';
 import { answerViewRequest } from '../extension/ui/transcript/viewRequests';
 import type { BenchRow } from './benchKit';
 import { collectGarbage } from './benchKit';
-import { changeSetBody, syntheticPatch } from './changeSet';
 import { idleStalls, stallRow, stallsDuring } from './stallProbe';
 import { CONNECTION, fill } from './streamingCost';
 
@@ -48,8 +39,6 @@ interface Setup {
   readonly store: RunStore;
   readonly journal: RunJournal;
   readonly items: number;
-  readonly changeSetBody: unknown;
-  readonly patchBytes: number;
 }
 
 let setup: Setup | undefined;
@@ -64,9 +53,7 @@ async function createSetup(items: number): Promise<Setup> {
   // A journal the checkpoint stands for (its records are not what the store holds: only its bytes are checked).
   const journal = new RunJournal(dir);
   await Promise.all(Array.from({ length: 10 }, (_, i) => journal.append(RUN, { v: 2, e: { kind: 'textDelta', text: `line ${i}` } })));
-  const patch = Buffer.from(syntheticPatch(A3S_LIMITS.patchBytes), 'utf8');
-  const body: unknown = JSON.parse(JSON.stringify(changeSetBody(patch)));
-  return { dir, store, journal, items, changeSetBody: body, patchBytes: patch.length };
+  return { dir, store, journal, items };
 }
 
 function checkpointsOf(s: Setup, store: RunStore): RunCheckpoints {
@@ -83,27 +70,6 @@ function checkpointsOf(s: Setup, store: RunStore): RunCheckpoints {
   });
   checkpoints.enable(undefined);
   return checkpoints;
-}
-
-/** The file each modified file of the patch applies to: its hunks' old lines where they say, filler around them. */
-function workspaceOf(files: readonly PatchFile[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const file of files) {
-    const lines: string[] = [];
-    for (const hunk of file.hunks) {
-      while (lines.length < hunk.oldStart - 1) {
-        lines.push(`filler ${lines.length}`);
-      }
-      for (const line of hunk.lines) {
-        if (line.kind === 'context' || line.kind === 'del') {
-          lines.push(line.text);
-        }
-      }
-    }
-    lines.push('the end', '');
-    out.set(file.oldPath, lines.join('\n'));
-  }
-  return out;
 }
 
 function validated(message: HostToWebview): void {
@@ -163,27 +129,7 @@ export async function benchStalls(items = 100_000): Promise<BenchRow[]> {
     }
   });
 
-  collectGarbage();
-  let files: readonly PatchFile[] = [];
-  const arrive = await stallsDuring(() => {
-    const verified = verifyA3sChangeSet(s.changeSetBody);
-    const info: ChangeSetInfo = { runKey: RUN_KEY, source: 'daemon', status: 'ready', patch: patchText(verified) };
-    buildChangeSetPanel(info);
-    files = parseGitPatch(info.patch!).files;
-  });
-  const workspace = workspaceOf(files);
-  collectGarbage();
-  let operations = 0;
-  const apply = await stallsDuring(() => {
-    const plan = planChangeSetApply(files, files.map((_, index) => ({ index })), (path) => (workspace.has(path) ? { exists: true, text: workspace.get(path)! } : { exists: false }));
-    if (!plan.ok) {
-      throw new Error(`the plan failed: ${plan.problems.slice(0, 3).map((p) => `${p.path} ${p.reason}`).join('; ')}`);
-    }
-    operations = plan.operations.length;
-  });
-
   const n = count.toLocaleString('en-US');
-  const mib = (s.patchBytes / 1048576).toFixed(2);
   return [
     {
       id: 'stalls.idle',
@@ -197,7 +143,5 @@ export async function benchStalls(items = 100_000): Promise<BenchRow[]> {
     stallRow('stalls.checkpointRestore', `Stall while the checkpoint of a ${n}-item run is restored`, restore, idle, 'read, digest check, parse, shape checks, install in the store'),
     stallRow('stalls.find', `Stall during Find over ${n} items (no hit: all searched)`, find, idle, 'the surface\'s answer to a find request'),
     stallRow('stalls.openScroll', `Stall opening a ${n}-item run and scrolling through it`, openScroll, idle, `snapshot + ${ranges} range requests, each schema-checked`),
-    stallRow('stalls.changeSetArrive', `Stall while a ${mib} MiB change set arrives (${files.length} files)`, arrive, idle, 'verify (schema, base64, sha256), UTF-8, parse, side panel'),
-    stallRow('stalls.changeSetApply', `Stall while it is applied (${files.length} files planned)`, apply, idle, `all-or-nothing plan of ${operations} operations against the files it changes (read already)`),
   ];
 }

@@ -26,6 +26,8 @@ export type BoardNeed = 'approval' | 'question' | 'message' | 'failed';
 export interface ChangeStats {
   readonly added: number;
   readonly removed: number;
+  /** The patch is still being read (the counts are not known yet). */
+  readonly reading?: boolean;
 }
 
 export interface BoardRow {
@@ -244,6 +246,9 @@ function oldestRequest(row: BoardRow): number {
 
 /** `+12 −3` (a real minus sign, as the change-set panel writes it). */
 export function changeStatsText(stats: ChangeStats): string {
+  if (stats.reading === true) {
+    return 'reading changes…';
+  }
   return `+${stats.added} \u2212${stats.removed}`;
 }
 

@@ -89,7 +89,7 @@ export class TranscriptActionHandler implements TranscriptActions {
         return;
       }
       case 'openChangeSetFile': {
-        const cs = readyChangeSetOf(ctx.store, runOf(message.runKey).run);
+        const cs = await readyChangeSetOf(ctx.store, runOf(message.runKey).run);
         if (cs) {
           await ctx.changeSets.openFileDiff(cs, message.fileIndex);
         }

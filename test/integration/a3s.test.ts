@@ -14,7 +14,7 @@ import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { PatchHunk } from '../../extension/changeSets/patchTypes';
 import type { ApplyOutcome } from '../../extension/ui/changeSets/changeSetApply';
-import { parseChangeSet } from '../../extension/ui/changeSets/changeSetFiles';
+import { readChangeSet } from '../../extension/ui/changeSets/changeSetReading';
 import { runPanelsOf } from '../../extension/ui/runPanels';
 import { api, CONNECTIONS_ROWS, screenshot, setConnections, startFixture, ui, waitFor, workspaceDir } from './support';
 
@@ -100,8 +100,9 @@ suite('A3S', () => {
     });
     assert.equal(cs.source, 'daemon');
     assert.match(cs.patch ?? '', /diff --git a\/README\.md b\/README\.md/);
-    // Derived from the change set when the view reads the run's panels; never stored in the run.
-    const panel = await waitFor('the change-set panel', () => runPanelsOf(a.store.state, runKey).find((p) => p.id === 'changeSet'));
+    // Derived from the change set when the view reads the run's panels; never stored in the run. It says "Reading
+    // the change set…" (no entries) until the patch is read in slices.
+    const panel = await waitFor('the change-set panel, read', () => runPanelsOf(a.store.state, runKey).find((p) => p.id === 'changeSet' && p.entries.length > 0));
     assert.ok(panel.entries.some((e) => e.label === 'a3s-rename-me.txt → a3s-renamed.txt'), panel.entries.map((e) => e.label).join(' | '));
 
     // The harness edited this very workspace: applying again is refused as a whole, naming every file.
@@ -118,7 +119,7 @@ suite('A3S', () => {
     const tab = await waitFor('the multi-diff editor', multiDiffTab);
     const diffs = (tab.input as { textDiffs: vscode.TabInputTextDiff[] }).textDiffs;
     // The tab lists the entries with two sides; added and deleted files show as one-sided entries.
-    const files = parseChangeSet(cs);
+    const files = await readChangeSet(cs);
     assert.ok(files.ok && files.files.length === count);
     assert.equal(diffs.length, files.ok ? files.files.filter((f) => f.status !== 'added' && f.status !== 'deleted').length : -1);
     const readmeDiff = diffs.find((d) => d.modified.path.endsWith('/README.md'));
@@ -161,7 +162,7 @@ suite('A3S', () => {
     // hunk applied, the middle one not.
     const longBase = gitBlob(cs.baseTree!, LONG);
     const longResult = gitBlob(cs.resultTree!, LONG);
-    const parsed = parseChangeSet(cs);
+    const parsed = await readChangeSet(cs);
     const longHunks = (parsed.ok ? parsed.files : []).find((f) => f.newPath === LONG)?.hunks ?? [];
     assert.equal(longHunks.length, 3, 'three hunks');
     const longUri = vscode.Uri.file(path.join(workspaceDir(), LONG));

@@ -17,9 +17,11 @@ import {
   isA3sTerminalState,
   sameRunIdentity,
 } from '../../protocol/a3s';
-import type { A3sRunIdentity } from '../../protocol/a3s';
-import { ChangeSetRejectedError, verifyDeliveredChangeSet } from '../../changeSets/changeSetVerification';
-import type { VerifiedPatch } from '../../changeSets/changeSetVerification';
+import type { A3sChangeSet, A3sRunIdentity } from '../../protocol/a3s';
+import { ChangeSetRejectedError, readDeliveredChangeSet, verifyDeliveredChangeSet } from '../../changeSets/changeSetVerification';
+import type { DeliveredChangeSet, VerifiedPatch } from '../../changeSets/changeSetVerification';
+import type { Pauses } from '../../changeSets/patchReading';
+import { TimeSlices, yieldToEventLoop } from '../../base/timeSlices';
 import { A3sChangeSetRejectedError, A3sError, A3sHttpError, A3sNoChangeSetError } from './a3sErrors';
 import type { A3sChangeSetCheck } from './a3sErrors';
 import type { A3sClient } from './client';
@@ -36,8 +38,8 @@ function reject(check: A3sChangeSetCheck, detail: string): never {
   throw new A3sChangeSetRejectedError(check, detail);
 }
 
-/** Verifies a 200 change-set body; throws {@link A3sChangeSetRejectedError} naming the failed check. */
-export function verifyA3sChangeSet(body: unknown, expectedIdentity?: A3sRunIdentity): A3sVerifiedChangeSet {
+/** What only A3S's wire has (schema, identity, terminal state), then the delivered fields for the shared checks. */
+function checkA3sWire(body: unknown, expectedIdentity: A3sRunIdentity | undefined): { readonly cs: A3sChangeSet; readonly delivered: DeliveredChangeSet } {
   const parsed = A3sChangeSetSchema.safeParse(body);
   if (!parsed.success) {
     reject('schema', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
@@ -52,25 +54,53 @@ export function verifyA3sChangeSet(body: unknown, expectedIdentity?: A3sRunIdent
   if (!isA3sTerminalState(cs.state)) {
     reject('state', `state ${JSON.stringify(cs.state)} is not terminal`);
   }
+  const delivered: DeliveredChangeSet = {
+    format: cs.format,
+    encoding: cs.encoding,
+    baseTree: cs.base_tree,
+    resultTree: cs.result_tree,
+    patchDigest: cs.patch_digest,
+    patchBytes: cs.patch_bytes,
+    patchBase64: cs.patch_base64,
+  };
+  return { cs, delivered };
+}
+
+const EXPECTED = { format: A3S_CHANGE_SET_FORMAT, encoding: A3S_CHANGE_SET_ENCODING, maxPatchBytes: A3S_LIMITS.patchBytes } as const;
+
+/** The shared checks' refusal in A3S's error taxonomy. */
+function asA3sRefusal(error: unknown): never {
+  if (error instanceof ChangeSetRejectedError) {
+    reject(error.check, error.detail);
+  }
+  throw error;
+}
+
+/** Verifies a 200 change-set body; throws {@link A3sChangeSetRejectedError} naming the failed check. */
+export function verifyA3sChangeSet(body: unknown, expectedIdentity?: A3sRunIdentity): A3sVerifiedChangeSet {
+  const { cs, delivered } = checkA3sWire(body, expectedIdentity);
   let verified: VerifiedPatch;
   try {
-    verified = verifyDeliveredChangeSet(
-      {
-        format: cs.format,
-        encoding: cs.encoding,
-        baseTree: cs.base_tree,
-        resultTree: cs.result_tree,
-        patchDigest: cs.patch_digest,
-        patchBytes: cs.patch_bytes,
-        patchBase64: cs.patch_base64,
-      },
-      { format: A3S_CHANGE_SET_FORMAT, encoding: A3S_CHANGE_SET_ENCODING, maxPatchBytes: A3S_LIMITS.patchBytes },
-    );
+    verified = verifyDeliveredChangeSet(delivered, EXPECTED);
   } catch (error) {
-    if (error instanceof ChangeSetRejectedError) {
-      reject(error.check, error.detail);
-    }
-    throw error;
+    asA3sRefusal(error);
+  }
+  return { identity: cs.identity, state: cs.state, ...verified, observedAtMs: cs.observed_at_ms };
+}
+
+/**
+ * `verifyA3sChangeSet` without stalling the host (issue #25 §3): the same checks, the 4 MiB of base64 decoded and
+ * hashed in slices of the event loop. What the driver uses; the sync one stays for the reference harness and tests.
+ */
+export async function readA3sChangeSet(body: unknown, expectedIdentity?: A3sRunIdentity, slices: Pauses = new TimeSlices()): Promise<A3sVerifiedChangeSet> {
+  // The body was parsed in the turn it arrived in: start the checks in a turn of their own.
+  await yieldToEventLoop();
+  const { cs, delivered } = checkA3sWire(body, expectedIdentity);
+  let verified: VerifiedPatch;
+  try {
+    verified = await readDeliveredChangeSet(delivered, EXPECTED, slices);
+  } catch (error) {
+    asA3sRefusal(error);
   }
   return { identity: cs.identity, state: cs.state, ...verified, observedAtMs: cs.observed_at_ms };
 }
@@ -105,7 +135,7 @@ export async function fetchA3sChangeSet(
   let delay = options.initialDelayMs ?? 200;
   for (let attempt = 1; ; attempt++) {
     try {
-      return verifyA3sChangeSet(await client.changeSetRaw(identity, options.signal), identity);
+      return await readA3sChangeSet(await client.changeSetRaw(identity, options.signal), identity);
     } catch (error) {
       if (!(error instanceof A3sHttpError)) {
         throw error;

@@ -16,6 +16,7 @@ import { endedBadly, runLookOf } from '../../model/runLook';
 import { Disposable } from '../disposable';
 import type { BoardAcknowledgements } from './boardAcknowledgements';
 import { changeStatsOf } from './boardChangeStats';
+import { onDidReadChangeSet } from '../changeSets/changeSetReading';
 import type { QuestionCounts } from './boardQuestions';
 import type { BoardNode } from './boardItems';
 import { approvalItem, groupItem, olderItem, runItem } from './boardItems';
@@ -61,6 +62,8 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       questions: (runKey) => questions.count(runKey),
     };
     this._register(questions.onDidChange(() => this.schedule()));
+    // A change set's patch read in slices ended: its row's counts replace "reading changes…".
+    this._register(onDidReadChangeSet(() => this.schedule()));
     const changes = store.onDidChange(() => this.schedule());
     // A patch changes only a last line, which nobody sees while the board is hidden.
     const patches = store.onDidPatch(() => this.visible && this.schedule());

@@ -100,6 +100,41 @@ export function planChangeSetApply(
   read: (path: string) => WorkspaceFileState,
   expected: (path: string) => string | undefined = () => undefined,
 ): ApplyPlan {
+  const planner = applyPlanner(files, read, expected);
+  selection.forEach(planner.add);
+  return planner.result();
+}
+
+/** Where the plan may give the event loop back (a `TimeSlices`, base/timeSlices.ts). */
+export interface Pauses {
+  pause(): Promise<void>;
+}
+
+/**
+ * `planChangeSetApply` without stalling the host (issue #25 §3): the same plan, file by file, giving the event loop
+ * back between files once a slice has used its budget (Apply All of a 4 MiB change set runs its hunks against tens
+ * of MiB of workspace text). The files were read before; nothing is written until the whole plan is made.
+ */
+export async function planChangeSetApplySliced(
+  files: readonly PatchFile[],
+  selection: readonly FileSelection[],
+  read: (path: string) => WorkspaceFileState,
+  expected: (path: string) => string | undefined,
+  slices: Pauses,
+): Promise<ApplyPlan> {
+  const planner = applyPlanner(files, read, expected);
+  for (const item of selection) {
+    planner.add(item);
+    await slices.pause();
+  }
+  return planner.result();
+}
+
+function applyPlanner(
+  files: readonly PatchFile[],
+  read: (path: string) => WorkspaceFileState,
+  expected: (path: string) => string | undefined,
+): { add(item: FileSelection): void; result(): ApplyPlan } {
   const problems: ApplyProblem[] = [];
   const operations: ApplyOperation[] = [];
   const notes: string[] = [];
@@ -135,20 +170,20 @@ export function planChangeSetApply(
     return false;
   };
 
-  for (const { index, hunks } of selection) {
+  const add = ({ index, hunks }: FileSelection): void => {
     const file = files[index];
     if (!file) {
       problem(`#${index}`, 'is not a file of this change set');
-      continue;
+      return;
     }
     const unsafe = [file.oldPath, file.newPath].map((p) => [p, unsafePathProblem(p)] as const).find(([, why]) => why !== undefined);
     if (unsafe) {
       problem(unsafe[0], `${unsafe[1]}; refusing to write it`);
-      continue;
+      return;
     }
     if (file.binary) {
       problem(file.newPath, 'is a binary file: Apply writes text only (save the patch and run `git apply` for binary files)');
-      continue;
+      return;
     }
     if (modeChanged(file)) {
       notes.push(`${file.newPath}: file mode ${file.oldMode} → ${file.newMode} is not changed by Apply`);
@@ -232,6 +267,6 @@ export function planChangeSetApply(
         break;
       }
     }
-  }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, operations, notes };
+  };
+  return { add, result: () => (problems.length > 0 ? { ok: false, problems } : { ok: true, operations, notes }) };
 }

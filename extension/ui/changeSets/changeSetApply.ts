@@ -12,7 +12,8 @@ import type { PatchFile } from '../../changeSets/patchTypes';
 import type { ChangeSetInfo } from '../../model/modelTypes';
 import type { ProtectedPath } from '../../protocol/protectedPaths';
 import type { ApplyOperation, ApplyPlan, ApplyProblem, FileSelection, WorkspaceFileState } from './applyPlan';
-import { pathsToRead, planChangeSetApply, unsafePathProblem } from './applyPlan';
+import { pathsToRead, planChangeSetApplySliced, unsafePathProblem } from './applyPlan';
+import { TimeSlices } from '../../base/timeSlices';
 import { checkApplyTargets } from './applyTargets';
 import { availableTrees } from './changeSetSides';
 import type { ChangeSetTarget } from './changeSetWorkspace';
@@ -136,7 +137,8 @@ async function prepare(target: ChangeSetTarget, info: ChangeSetInfo, files: read
     states.set(path, unsafePathProblem(path) === undefined && !refused.has(path) ? await readWorkspaceFile(workspaceUri(target, path), docs, path) : { exists: false });
   }
   const expected = await expectedResults(target, info, files, selection);
-  const plan = planChangeSetApply(files, selection, (p) => states.get(p) ?? { exists: false }, (p) => expected.get(p));
+  // Planned in slices (issue #25 §3): all or nothing still, since nothing is written before the whole plan is made.
+  const plan = await planChangeSetApplySliced(files, selection, (p) => states.get(p) ?? { exists: false }, (p) => expected.get(p), new TimeSlices());
   const problems = [...checked.problems, ...(plan.ok ? [] : plan.problems.filter((p) => !refused.has(p.path)))];
   if (!plan.ok || problems.length > 0) {
     return { outcome: { applied: [], problems, notes: [] } };

@@ -8,7 +8,7 @@ import type { PatchFile } from '../../changeSets/patchTypes';
 import type { ChangeSetInfo } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import { Disposable } from '../disposable';
-import { parseChangeSet } from './changeSetFiles';
+import { readChangeSet } from './changeSetReading';
 import type { FileSides } from './changeSetSides';
 import { availableTrees, fileSides } from './changeSetSides';
 import { changeSetTarget } from './changeSetWorkspace';
@@ -36,9 +36,9 @@ export class ChangeSetDocuments extends Disposable implements vscode.TextDocumen
     return vscode.Uri.from({ scheme: CHANGES_SCHEME, path: `/${path}`, query: new URLSearchParams({ side, file: String(index), run: runKey }).toString() });
   }
 
-  /** Both sides of one file (cached per change set). */
-  fileSides(runKey: string, info: ChangeSetInfo, index: number): Promise<FileSides> | undefined {
-    const parsed = parseChangeSet(info);
+  /** Both sides of one file (cached per change set), once its patch is read. */
+  async fileSides(runKey: string, info: ChangeSetInfo, index: number): Promise<FileSides | undefined> {
+    const parsed = await readChangeSet(info);
     const file = parsed.ok ? parsed.files[index] : undefined;
     if (!file) {
       return undefined;

@@ -1,11 +1,11 @@
 /**
- * A change set as a list of files: the parsed patch (cached per `ChangeSetInfo` object), file labels and the
- * "changeSet" side panel of the run. Pure (no `vscode`), so it is unit-tested under Node.
+ * A change set as a list of files: file labels and the "changeSet" side panel of the run, from the read of its patch
+ * (changeSetReading.ts). Pure (no `vscode`), so it is unit-tested under Node.
  */
-import { parseGitPatch } from '../../changeSets/patchParser';
 import type { PatchFile } from '../../changeSets/patchTypes';
 import type { ChangeSetInfo, Panel } from '../../model/modelTypes';
 import { protectedPathsOf } from '../../protocol/protectedPaths';
+import { changeSetRead } from './changeSetReading';
 
 /** The id of the change-set side panel; its actions are handled by the UI (transcriptActions), not a driver. */
 export const CHANGE_SET_PANEL_ID = 'changeSet';
@@ -14,24 +14,6 @@ export const ALL_FILES_ENTRY = 'all';
 
 export const CHANGE_SET_PANEL_ACTIONS = ['openAll', 'applyAll', 'copyPatch', 'savePatch', 'openDiff', 'applyFile', 'applyHunks', 'revertAll', 'revertFile', 'revertHunks'] as const;
 export type ChangeSetPanelAction = (typeof CHANGE_SET_PANEL_ACTIONS)[number];
-
-export type ParsedChangeSet = { readonly ok: true; readonly files: readonly PatchFile[] } | { readonly ok: false; readonly error: string };
-
-const parsedCache = new WeakMap<ChangeSetInfo, ParsedChangeSet>();
-
-/** The files of a `ready` change set (parsed once per change-set object). */
-export function parseChangeSet(info: ChangeSetInfo): ParsedChangeSet {
-  let parsed = parsedCache.get(info);
-  if (!parsed) {
-    try {
-      parsed = { ok: true, files: parseGitPatch(info.patch ?? '').files };
-    } catch (error) {
-      parsed = { ok: false, error: error instanceof Error ? error.message : String(error) };
-    }
-    parsedCache.set(info, parsed);
-  }
-  return parsed;
-}
 
 export function fileEntryId(index: number): string {
   return `file:${index}`;
@@ -117,14 +99,29 @@ const panelCache = new WeakMap<ChangeSetInfo, Panel>();
 export function buildChangeSetPanel(info: ChangeSetInfo): Panel {
   let panel = panelCache.get(info);
   if (!panel) {
-    panel = changeSetPanelOf(info);
+    const built = changeSetPanelOf(info);
+    if (built === READING) {
+      return readingPanel(info);
+    }
+    panel = built;
     panelCache.set(info, panel);
   }
   return panel;
 }
 
-function changeSetPanelOf(info: ChangeSetInfo): Panel {
-  const title = info.source === 'local' ? 'Change set (computed locally)' : 'Change set';
+const READING = Symbol('reading');
+
+function titleOf(info: ChangeSetInfo): string {
+  return info.source === 'local' ? 'Change set (computed locally)' : 'Change set';
+}
+
+/** While the patch is read: no entries, so nothing can be opened or applied from half a change set. */
+function readingPanel(info: ChangeSetInfo): Panel {
+  return { id: CHANGE_SET_PANEL_ID, title: titleOf(info), emptyText: 'Reading the change set…', entries: [] };
+}
+
+function changeSetPanelOf(info: ChangeSetInfo): Panel | typeof READING {
+  const title = titleOf(info);
   switch (info.status) {
     case 'capturing':
       return { id: CHANGE_SET_PANEL_ID, title, emptyText: info.reason ?? 'The change set is being captured…', entries: [] };
@@ -136,7 +133,10 @@ function changeSetPanelOf(info: ChangeSetInfo): Panel {
     case 'ready':
       break;
   }
-  const parsed = parseChangeSet(info);
+  const parsed = changeSetRead(info);
+  if (parsed.reading === true) {
+    return READING;
+  }
   const patchActions = [
     { id: 'copyPatch', label: 'Copy patch' },
     { id: 'savePatch', label: 'Save patch as…' },

@@ -33,7 +33,7 @@ export async function runChangeSetPanelAction(services: ChangeSetPanelServices, 
   if (!isPanelAction(actionId)) {
     throw new Error(`Unknown change-set action "${actionId}".`);
   }
-  const cs = readyChangeSetOf(services.store, run);
+  const cs = await readyChangeSetOf(services.store, run);
   if (!cs) {
     return;
   }

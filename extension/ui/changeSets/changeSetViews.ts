@@ -16,8 +16,10 @@ import type { RunSelection } from '../runSelection';
 import type { TranscriptSidebar } from '../transcript/transcriptSidebar';
 import type { TranscriptTabs } from '../transcript/transcriptTabs';
 import { ChangeSetDocuments } from './changeSetDocuments';
-import { fileLabel, parseChangeSet } from './changeSetFiles';
-import { changeSetMessage } from './changeSetWebview';
+import { fileLabel } from './changeSetFiles';
+import { changeSetRead, readChangeSet } from './changeSetReading';
+import { changeSetMessageSliced } from './changeSetWebview';
+import { TimeSlices } from '../../base/timeSlices';
 import { changeSetTarget, workspaceUri } from './changeSetWorkspace';
 
 export class ChangeSetViews extends Disposable {
@@ -52,14 +54,16 @@ export class ChangeSetViews extends Disposable {
     await this.sidebar.reveal();
     const info = this.store.state.changeSets.get(run.key);
     if (info?.status === 'ready') {
-      // The rendered diff in the transcript view, then (as before) the native multi-diff editor.
-      const parsed = parseChangeSet(info);
+      // The rendered diff in the transcript view, then (as before) the native multi-diff editor. A patch still
+      // being read says so meanwhile (the side panel does too) rather than holding the host until it is.
+      const reading = changeSetRead(info).reading === true ? vscode.window.setStatusBarMessage(`$(sync~spin) Reading the change set of "${run.title}"…`) : undefined;
+      const parsed = await readChangeSet(info).finally(() => reading?.dispose());
       if (parsed.ok) {
-        const message = changeSetMessage(run, info, parsed.files);
+        const message = await changeSetMessageSliced(run, info, parsed.files, new TimeSlices());
         this.sidebar.showChangeSet(message);
         this.tabs.showChangeSet(message); // also in the run's editor tab, if it has one
       }
-      const cs = readyChangeSetOf(this.store, run);
+      const cs = await readyChangeSetOf(this.store, run);
       if (cs) {
         await this.openAll(cs);
       }
@@ -72,7 +76,7 @@ export class ChangeSetViews extends Disposable {
   async openAllOf(runKey: string): Promise<number | undefined> {
     await this.residency.ensureLoaded(runKey);
     const run = this.store.state.runs.get(runKey);
-    const cs = run && readyChangeSetOf(this.store, run);
+    const cs = run && (await readyChangeSetOf(this.store, run));
     return cs ? this.openAll(cs) : undefined;
   }
 

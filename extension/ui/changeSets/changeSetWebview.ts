@@ -13,6 +13,37 @@ import type { ChangeSetFileView, ChangeSetMessage } from '../../protocol/webview
  */
 export const MAX_WEBVIEW_DIFF_CHARS = 16 * 1024 * 1024;
 
+/** Where the payload's build may give the event loop back (a `TimeSlices`, base/timeSlices.ts). */
+interface Pauses {
+  pause(): Promise<void>;
+}
+
+/** One file's view within what is left of the budget, and how much of the budget the view used. */
+function fileView(file: PatchFile, index: number, budget: number): [ChangeSetFileView, number] {
+  const renamed = file.status === 'renamed' || file.status === 'copied';
+  const view: ChangeSetFileView = {
+    index,
+    path: file.newPath,
+    ...(renamed ? { oldPath: file.oldPath } : {}),
+    status: file.status,
+    additions: file.additions,
+    deletions: file.deletions,
+    binary: file.binary,
+    ...(file.oldMode !== undefined ? { oldMode: file.oldMode } : {}),
+    ...(file.newMode !== undefined ? { newMode: file.newMode } : {}),
+    hunks: [],
+  };
+  if (file.binary || file.hunks.length === 0) {
+    return [view, 0];
+  }
+  const hunks = file.hunks.map((hunk) => ({ header: hunk.header, oldStart: hunk.oldStart, newStart: hunk.newStart, lines: encodeHunkLines(hunk.lines) }));
+  const size = hunks.reduce((n, hunk) => n + hunk.header.length + hunk.lines.length, 0);
+  if (size > budget) {
+    return [{ ...view, omitted: true }, 0]; // smaller files after it may still fit
+  }
+  return [{ ...view, hunks }, size];
+}
+
 export function changeSetMessage(
   run: { readonly key: string; readonly title: string },
   info: Pick<ChangeSetInfo, 'source'>,
@@ -21,29 +52,31 @@ export function changeSetMessage(
 ): ChangeSetMessage {
   let budget = maxChars;
   const views = files.map((file, index): ChangeSetFileView => {
-    const renamed = file.status === 'renamed' || file.status === 'copied';
-    const view: ChangeSetFileView = {
-      index,
-      path: file.newPath,
-      ...(renamed ? { oldPath: file.oldPath } : {}),
-      status: file.status,
-      additions: file.additions,
-      deletions: file.deletions,
-      binary: file.binary,
-      ...(file.oldMode !== undefined ? { oldMode: file.oldMode } : {}),
-      ...(file.newMode !== undefined ? { newMode: file.newMode } : {}),
-      hunks: [],
-    };
-    if (file.binary || file.hunks.length === 0) {
-      return view;
-    }
-    const hunks = file.hunks.map((hunk) => ({ header: hunk.header, oldStart: hunk.oldStart, newStart: hunk.newStart, lines: encodeHunkLines(hunk.lines) }));
-    const size = hunks.reduce((n, hunk) => n + hunk.header.length + hunk.lines.length, 0);
-    if (size > budget) {
-      return { ...view, omitted: true }; // smaller files after it may still fit
-    }
-    budget -= size;
-    return { ...view, hunks };
+    const [view, used] = fileView(file, index, budget);
+    budget -= used;
+    return view;
   });
+  return { type: 'changeSet', runKey: run.key, title: run.title, source: info.source, files: views };
+}
+
+/**
+ * `changeSetMessage` without stalling the host (issue #25 §3): the hunks of a 4 MiB change set are encoded file by
+ * file, giving the event loop back between files once a slice has used its budget. The same message.
+ */
+export async function changeSetMessageSliced(
+  run: { readonly key: string; readonly title: string },
+  info: Pick<ChangeSetInfo, 'source'>,
+  files: readonly PatchFile[],
+  slices: Pauses,
+  maxChars = MAX_WEBVIEW_DIFF_CHARS,
+): Promise<ChangeSetMessage> {
+  let budget = maxChars;
+  const views: ChangeSetFileView[] = [];
+  for (const [index, file] of files.entries()) {
+    const [view, used] = fileView(file, index, budget);
+    views.push(view);
+    budget -= used;
+    await slices.pause();
+  }
   return { type: 'changeSet', runKey: run.key, title: run.title, source: info.source, files: views };
 }

@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import type { PatchFile } from '../../changeSets/patchTypes';
 import type { ChangeSetInfo, RunInfo } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
-import { fileLabel, fileStatusText, parseChangeSet, resolveFileRef } from '../changeSets/changeSetFiles';
+import { fileLabel, fileStatusText, resolveFileRef } from '../changeSets/changeSetFiles';
+import { readChangeSet } from '../changeSets/changeSetReading';
 import type { CommandContext } from './commandContext';
 import { runKeyOfTarget } from './commandContext';
 import { pickRun } from './pickers';
@@ -42,11 +43,14 @@ async function loaded(ctx: CommandContext, key: string): Promise<RunInfo | undef
 /** A `ready` change set with its parsed files, or a message saying why there is none. */
 export async function readyChangeSet(ctx: CommandContext, target: unknown): Promise<ReadyChangeSet | undefined> {
   const run = await runOf(ctx, target);
-  return run && readyChangeSetOf(ctx.store, run);
+  return run && (await readyChangeSetOf(ctx.store, run));
 }
 
-/** The run's change set if it is `ready` and readable; otherwise a message says why there is none. */
-export function readyChangeSetOf(store: RunStore, run: RunInfo): ReadyChangeSet | undefined {
+/**
+ * The run's change set if it is `ready` and readable, once its patch is read whole (a 4 MiB patch is read in slices:
+ * this waits, so nothing acts on half of it); otherwise a message says why there is none.
+ */
+export async function readyChangeSetOf(store: RunStore, run: RunInfo): Promise<ReadyChangeSet | undefined> {
   const info = store.state.changeSets.get(run.key);
   if (!info) {
     void vscode.window.showInformationMessage(`"${run.title}" has no change set (yet).`);
@@ -57,7 +61,11 @@ export function readyChangeSetOf(store: RunStore, run: RunInfo): ReadyChangeSet 
     void vscode.window.showWarningMessage(`The change set of "${run.title}" is ${verb}${info.reason ? `: ${info.reason}` : '.'}`);
     return undefined;
   }
-  const parsed = parseChangeSet(info);
+  const parsed = await readChangeSet(info);
+  if (store.state.changeSets.get(run.key) !== info) {
+    // A newer change set came while this one was read: act on what the run has now.
+    return readyChangeSetOf(store, store.state.runs.get(run.key) ?? run);
+  }
   if (!parsed.ok) {
     void vscode.window.showErrorMessage(`The change set of "${run.title}" could not be read: ${parsed.error}`);
     return undefined;

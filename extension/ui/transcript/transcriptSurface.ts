@@ -13,6 +13,7 @@ import { Disposable } from '../disposable';
 import type { DraftStore } from '../draftStore';
 import { locateApproval, tailWindow } from '../../model/transcriptWindow';
 import { runSummaryOf } from '../runSummary';
+import { onDidReadChangeSet } from '../changeSets/changeSetReading';
 import { renderWebviewHtml } from '../webviewHtml';
 import { PatchCoalescer } from './patchCoalescer';
 import { answerViewRequest } from './viewRequests';
@@ -71,6 +72,8 @@ export class TranscriptSurface extends Disposable {
     this._register(webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
     this._register(deps.store.onDidPatch((event) => this.onPatch(event)));
     this._register(deps.store.onDidChange(() => this.onStoreChange()));
+    // A change set's patch read in slices ended: its side panel goes from "reading…" to its files.
+    this._register(onDidReadChangeSet(() => this.onStoreChange()));
     this._register(
       deps.drafts.onDidChange((change) => {
         // Another surface of this run typed or sent: keep this one's composer in step.

@@ -117,3 +117,22 @@ test('an entry that is not in the panel, an unknown action, or an action on the 
   await assert.rejects(panels.runChangeSetPanelAction(services, run, 'file:0', 'applyAll'), /whole change set/);
   assert.deepEqual(calls, []);
 });
+
+test('Apply on a change set still being read waits for the whole read: it gets every file, never part of them', async () => {
+  const { changeSetRead } = await import('../../../extension/ui/changeSets/changeSetReading');
+  // Many files, so the read takes many slices (each file is a place to give the loop back).
+  const many = Array.from({ length: 400 }, (_, i) => `diff --git a/f${i}.txt b/f${i}.txt\n--- a/f${i}.txt\n+++ b/f${i}.txt\n@@ -1 +1 @@\n-a\n+b\n`).join('');
+  const { services, run } = setUp('daemon');
+  services.store.dispatch({ type: 'changeSet', changeSet: { runKey: run.key, source: 'daemon', status: 'ready', patch: many } });
+  const info = services.store.state.changeSets.get(run.key)!;
+  let seen: { files: number; reading: boolean } | undefined;
+  const edits = {
+    applyAll: (cs: ReadyChangeSet) => {
+      seen = { files: cs.files.length, reading: changeSetRead(cs.info).reading === true };
+      return Promise.resolve(undefined);
+    },
+  } as unknown as ChangeSetEdits;
+  assert.equal(changeSetRead(info).reading, true, 'the read has only started');
+  await panels.runChangeSetPanelAction({ ...services, changeSetEdits: edits }, run, 'all', 'applyAll');
+  assert.deepEqual(seen, { files: 400, reading: false });
+});

@@ -5,8 +5,9 @@ import { parseGitPatch } from '../../../../extension/changeSets/patchParser';
 import type { PatchFile } from '../../../../extension/changeSets/patchTypes';
 import type { ChangeSetInfo } from '../../../../extension/model/modelTypes';
 import type { WorkspaceFileState } from '../../../../extension/ui/changeSets/applyPlan';
-import { pathsToRead, planChangeSetApply, unsafePathProblem } from '../../../../extension/ui/changeSets/applyPlan';
-import { buildChangeSetPanel, parseChangeSet, resolveFileRef } from '../../../../extension/ui/changeSets/changeSetFiles';
+import { pathsToRead, planChangeSetApply, planChangeSetApplySliced, unsafePathProblem } from '../../../../extension/ui/changeSets/applyPlan';
+import { buildChangeSetPanel, resolveFileRef } from '../../../../extension/ui/changeSets/changeSetFiles';
+import { changeSetRead, readChangeSet } from '../../../../extension/ui/changeSets/changeSetReading';
 import { TempGitRepo } from '../../changeSets/tempGitRepo';
 
 const repos: TempGitRepo[] = [];
@@ -120,9 +121,10 @@ test('paths from a daemon must stay inside the workspace', () => {
   assert.match(!plan.ok ? plan.problems[0]!.reason : '', /refusing to write/);
 });
 
-test('the change-set panel: one entry per file with counts, status and actions', () => {
+test('the change-set panel: one entry per file with counts, status and actions', async () => {
   const info: ChangeSetInfo = { runKey: 'c::r', source: 'daemon', status: 'ready', patch };
-  assert.equal(parseChangeSet(info), parseChangeSet(info), 'parsed once per change set');
+  assert.equal(readChangeSet(info), readChangeSet(info), 'read once per change set');
+  await readChangeSet(info);
   const panel = buildChangeSetPanel(info);
   assert.equal(panel.id, 'changeSet');
   assert.equal(panel.entries.length, files.length + 1);
@@ -139,7 +141,9 @@ test('the change-set panel: one entry per file with counts, status and actions',
   assert.equal(resolveFileRef(files, 'move-me.txt'), index('moved.txt'));
   assert.equal(resolveFileRef(files, 99), undefined);
   // A local change set is in the files already (the agent wrote them): it offers Revert where a daemon's offers Apply.
-  const local = buildChangeSetPanel({ ...info, source: 'local' });
+  const localInfo: ChangeSetInfo = { ...info, source: 'local' };
+  await readChangeSet(localInfo);
+  const local = buildChangeSetPanel(localInfo);
   assert.deepEqual(local.entries[0]?.actions.map((a) => a.id), ['openAll', 'revertAll', 'copyPatch', 'savePatch']);
   const localEntry = (path: string) => local.entries.find((e) => e.label.endsWith(path))!;
   assert.deepEqual(localEntry('edit.txt').actions.map((a) => a.id), ['openDiff', 'revertFile', 'revertHunks']);
@@ -147,8 +151,35 @@ test('the change-set panel: one entry per file with counts, status and actions',
 
   const refused = buildChangeSetPanel({ runKey: 'c::r', source: 'daemon', status: 'refused', reason: 'check patch_digest failed' });
   assert.deepEqual([refused.entries.length, refused.emptyText], [0, 'Refused: check patch_digest failed']);
-  const empty = buildChangeSetPanel({ runKey: 'c::r', source: 'local', status: 'ready', patch: '' });
+  const emptyInfo: ChangeSetInfo = { runKey: 'c::r', source: 'local', status: 'ready', patch: '' };
+  await readChangeSet(emptyInfo);
+  const empty = buildChangeSetPanel(emptyInfo);
   assert.deepEqual([empty.title, empty.emptyText], ['Change set (computed locally)', 'The run changed no files.']);
-  const broken = buildChangeSetPanel({ runKey: 'c::r', source: 'daemon', status: 'ready', patch: 'not a patch' });
+  const brokenInfo: ChangeSetInfo = { runKey: 'c::r', source: 'daemon', status: 'ready', patch: 'not a patch' };
+  await readChangeSet(brokenInfo);
+  const broken = buildChangeSetPanel(brokenInfo);
   assert.match(broken.emptyText ?? '', /could not be read/);
+});
+
+test('while its patch is read, the panel says so and offers nothing to open or apply; then it lists the files', async () => {
+  const info: ChangeSetInfo = { runKey: 'c::r', source: 'daemon', status: 'ready', patch };
+  assert.equal(changeSetRead(info).reading, true);
+  const reading = buildChangeSetPanel(info);
+  assert.deepEqual([reading.entries.length, reading.emptyText], [0, 'Reading the change set…']);
+  const read = await readChangeSet(info);
+  assert.ok(read.ok);
+  assert.equal(changeSetRead(info).reading, undefined);
+  assert.equal(buildChangeSetPanel(info).entries.length, files.length + 1);
+});
+
+test('the sliced plan is the same plan, and it gives the loop back between files', async () => {
+  const selection = files.map((_, i) => ({ index: i }));
+  let pauses = 0;
+  const slices = { pause: async (): Promise<void> => void pauses++ };
+  for (const state of [BASE, result]) {
+    const want = planChangeSetApply(files, selection, workspace(state));
+    pauses = 0;
+    assert.deepEqual(await planChangeSetApplySliced(files, selection, workspace(state), () => undefined, slices), want);
+    assert.equal(pauses, selection.length);
+  }
 });
