@@ -123,16 +123,25 @@ export class FileCheckpointStore {
 
   /**
    * Forgets the run's checkpoints: deletes its refs in every repository and private git dir it used (the trees go
-   * at their next `git gc`) and its ledger file. For removing a run for good, after its journal's `removeRun`.
+   * at their next `git gc`) and its ledger file.
    */
-  removeRun(runId: string): Promise<void> {
-    return this.serially(runId, async () => {
-      const scopes = new Map<string, SnapshotScope>();
-      for (const checkpoint of await this.list(runId)) {
-        for (const tree of [...checkpoint.trees, ...(checkpoint.after ?? [])]) {
-          scopes.set(`${tree.top}\0${tree.gitDir ?? ''}`, scopeOf(tree));
-        }
+  async removeRun(runId: string): Promise<void> {
+    await (await this.removalOf(runId))();
+  }
+
+  /**
+   * `removeRun` in two steps, for removing a run for good: the repositories its checkpoints used are read now, while
+   * its list still exists; the returned step unpins them and deletes the list — after the run's other files went
+   * (RunHistory.remove: removal may be refused, and the list is one of the run's files, deleted with them).
+   */
+  async removalOf(runId: string): Promise<() => Promise<void>> {
+    const scopes = new Map<string, SnapshotScope>();
+    for (const checkpoint of await this.list(runId)) {
+      for (const tree of [...checkpoint.trees, ...(checkpoint.after ?? [])]) {
+        scopes.set(`${tree.top}\0${tree.gitDir ?? ''}`, scopeOf(tree));
       }
+    }
+    return () => this.serially(runId, async () => {
       for (const scope of scopes.values()) {
         // A repository deleted or moved since has nothing left to unpin.
         await unpinRun(scope, this.runIdentity(runId)).catch(() => undefined);

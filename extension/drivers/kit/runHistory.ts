@@ -37,7 +37,18 @@ export class RunHistory<C> implements DriverHistory {
   /** Runs whose load is past its records (the reload's ending is folded now: it must not wait for the load). */
   private readonly settling = new Set<string>();
 
+  /** What else goes with a removed run, each read before its files are deleted (file checkpoints: turnCheckpoints.ts). */
+  private readonly removals: Array<(runId: string) => Promise<() => Promise<void>>> = [];
+
   constructor(private readonly door: HistoryDoor<C>) {}
+
+  /**
+   * Adds to what a removal deletes: `prepare` reads what it needs while the run's files still exist and returns the
+   * step that deletes it, run only once the run's files are gone (not when the removal is refused).
+   */
+  onRemoval(prepare: (runId: string) => Promise<() => Promise<void>>): void {
+    this.removals.push(prepare);
+  }
 
   /**
    * Whether news for the run must wait for its transcript: it is being loaded (and not yet settling), or it is shown
@@ -135,10 +146,17 @@ export class RunHistory<C> implements DriverHistory {
       return 'not finished';
     }
     await this.loading.get(runId)?.catch(() => undefined);
+    const afterwards = await Promise.all(this.removals.map((prepare) => prepare(runId).catch((error: unknown) => {
+      this.door.failed(runId, error);
+      return () => Promise.resolve();
+    })));
     // Another window of this machine writing it keeps it (its writer would recreate the files): refused, and said.
     const removed = (await this.door.journal()?.removeRun(runId)) ?? { kind: 'removed' };
     if (removed.kind === 'held elsewhere') {
       return { heldBy: { pid: removed.holder.pid, ...(removed.holder.name !== undefined ? { name: removed.holder.name } : {}) } };
+    }
+    for (const step of afterwards) {
+      await step().catch((error: unknown) => this.door.failed(runId, error));
     }
     this.door.handlers()?.forget(runId);
     if (run) {

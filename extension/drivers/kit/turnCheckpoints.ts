@@ -18,6 +18,7 @@ import { FileCheckpointStore } from '../../changeSets/fileCheckpointStore';
 import { FileCheckpointLedger } from '../../storage/fileCheckpointLedger';
 import type { DriverContext } from '../connectionManager';
 import type { DriverRuns } from './driverRuns';
+import type { RunHistory } from './runHistory';
 import { errorText } from './errors';
 import { journalDirOf } from './runJournaling';
 
@@ -36,13 +37,15 @@ export class TurnCheckpoints {
 
   constructor(
     private readonly ctx: Pick<DriverContext, 'storageDir' | 'connectionId' | 'log'>,
-    private readonly runs: Pick<DriverRuns<unknown>, 'writes' | 'claim'>,
+    private readonly runs: Pick<DriverRuns<unknown>, 'writes' | 'claim'> & { readonly history?: Pick<RunHistory<unknown>, 'onRemoval'> },
   ) {
     this.store = new FileCheckpointStore({
       ledger: new FileCheckpointLedger(journalDirOf(ctx), (runId) => runs.writes(runId)),
       privateRoot: join(ctx.storageDir, 'fileCheckpoints'),
       refScope: ctx.connectionId,
     });
+    // Removing a run (Remove Run, Clear Finished Runs…) unpins its snapshots in the repositories it touched.
+    runs.history?.onRemoval((runId) => this.store.removalOf(runId));
   }
 
   /**
