@@ -176,6 +176,8 @@ for (const [mode, timing] of MODES) {
         await until('B confirmed live by the daemon', () => s.store.state.approvals.get(b.approvalKey)?.live === true);
         assert.equal(s.store.state.approvals.get(b.approvalKey)?.status, 'pending', 'B is announced again: the daemon still waits');
         assert.equal(awaitsDecision(s.store.state.approvals.get(b.approvalKey)!), true);
+        // A had finished: it comes back from its summary (issue #25 §2), its approvals once it is opened.
+        await s.driver.history.load(a.runId);
         const restoredA = s.store.state.approvals.get(a.approvalKey)!;
         assert.equal(restoredA.status, 'decided', 'A stays decided after the reload');
         assert.equal(restoredA.decision, 'allow_once');

@@ -8,6 +8,7 @@ import { runKeyOf } from '../../../extension/model/modelTypes';
 import type { Panel } from '../../../extension/model/modelTypes';
 import { RunStore } from '../../../extension/model/runStore';
 import { CHANGE_SET_PANEL_ID } from '../../../extension/ui/changeSets/changeSetFiles';
+import { readChangeSet } from '../../../extension/ui/changeSets/changeSetReading';
 import { runPanelsOf } from '../../../extension/ui/runPanels';
 import { runSummaryOf } from '../../../extension/ui/runSummary';
 import { SAMPLE_PATCH } from '../changeSets/samplePatch';
@@ -36,15 +37,21 @@ test('the store holds no change-set panel; the projection shows it after the dae
   assert.match(summary.panels![1]!.emptyText ?? '', /being captured/);
 });
 
-test('the derived panel follows the change set, and survives a driver replacing its panels wholesale', () => {
+/** Dispatches a ready change set and waits for its patch to be read (the panel says "reading…" until then). */
+async function ready(store: RunStore, key: string, patch: string): Promise<void> {
+  store.dispatch({ type: 'changeSet', changeSet: { runKey: key, source: 'daemon', status: 'ready', patch } });
+  await readChangeSet(store.state.changeSets.get(key)!);
+}
+
+test('the derived panel follows the change set, and survives a driver replacing its panels wholesale', async () => {
   const { store, key } = setup();
   store.dispatch({ type: 'changeSet', changeSet: { runKey: key, source: 'daemon', status: 'capturing' } });
   const capturing = runSummaryOf(store.state, key)!.panels!.find((p) => p.id === CHANGE_SET_PANEL_ID)!;
   assert.equal(capturing.entries.length, 0);
-  store.dispatch({ type: 'changeSet', changeSet: { runKey: key, source: 'daemon', status: 'ready', patch: SAMPLE_PATCH } });
-  const ready = runSummaryOf(store.state, key)!.panels!.find((p) => p.id === CHANGE_SET_PANEL_ID)!;
-  assert.match(ready.entries[0]!.label, /files? changed/);
-  assert.ok(ready.entries.length > 1, 'one entry per file after the summary');
+  await ready(store, key, SAMPLE_PATCH);
+  const shown = runSummaryOf(store.state, key)!.panels!.find((p) => p.id === CHANGE_SET_PANEL_ID)!;
+  assert.match(shown.entries[0]!.label, /files? changed/);
+  assert.ok(shown.entries.length > 1, 'one entry per file after the summary');
   // hive's mirror replaces the run's panels without merge: the change-set panel must not vanish with them.
   store.dispatch({ type: 'runPanels', runKey: key, panels: [JOBS] });
   assert.deepEqual(storedIds(store, key), ['jobs']);
@@ -60,12 +67,12 @@ test('without a change set only the stored panels are shown; unknown runs have n
   assert.deepEqual(runPanelsOf(store.state, runKeyOf('c', 'nope')), []);
 });
 
-test("Apply change set asks its own question, except when the change set writes protected files (Apply's protected-file question stands in for it)", () => {
+test("Apply change set asks its own question, except when the change set writes protected files (Apply's protected-file question stands in for it)", async () => {
   const { store, key } = setup();
   const applyAll = () => runPanelsOf(store.state, key).find((p) => p.id === CHANGE_SET_PANEL_ID)!.entries[0]!.actions.find((a) => a.id === 'applyAll')!;
-  store.dispatch({ type: 'changeSet', changeSet: { runKey: key, source: 'daemon', status: 'ready', patch: SAMPLE_PATCH } });
+  await ready(store, key, SAMPLE_PATCH);
   assert.equal(applyAll().confirm, true);
   const settings = ['diff --git a/.vscode/settings.json b/.vscode/settings.json', '--- a/.vscode/settings.json', '+++ b/.vscode/settings.json', '@@ -1 +1 @@', '-{}', '+{"x": 1}', ''].join('\n');
-  store.dispatch({ type: 'changeSet', changeSet: { runKey: key, source: 'daemon', status: 'ready', patch: SAMPLE_PATCH + settings } });
+  await ready(store, key, SAMPLE_PATCH + settings);
   assert.equal(applyAll().confirm, false);
 });

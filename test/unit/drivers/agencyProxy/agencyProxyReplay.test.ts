@@ -53,7 +53,9 @@ for (const daemonAfterReload of [true, false]) {
       second = makeDriver(socketPath, storage);
       void second.driver.connect();
       const restored = await until('restored', () => second!.store.state.runs.get(key));
-      // The run is in the model from its first replayed record; its transcript is whole once the closing line is back.
+      // A finished run comes back from its summary (issue #25 §2; with the daemon still there, its news may load it
+      // first); opening it replays its transcript, whole once the closing line is back.
+      await second.driver.history.load(runId);
       await until('the closing line restored', () => second!.store.transcript(key)?.snapshot().some((i) => i.kind === 'notice' && i.state === 'completed'));
       if (daemonAfterReload) {
         await until('connected again', () => second!.store.state.connections.get(second!.connectionId)?.state.kind === 'connected');

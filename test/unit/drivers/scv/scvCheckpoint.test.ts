@@ -38,6 +38,9 @@ test('a long SCV session comes back from its checkpoint as a whole replay brings
     fromCheckpoint.store.onDidPatch((event) => (patches += event.runKey === key ? 1 : 0));
     await connected(fromCheckpoint);
     await until('restored', () => fromCheckpoint.store.state.runs.get(key)?.state === 'interrupted');
+    // An ended session comes back from its summary (issue #25 §2); opening it replays the checkpoint.
+    await until('shown from its summary', () => fromCheckpoint.store.state.runs.get(key)?.unloaded !== undefined);
+    await fromCheckpoint.driver.history.load(runId);
     await fromCheckpoint.driver.flushStorage?.();
     assert.ok(patches < 10, `restored whole: ${patches} patches`);
     const restored = seen(fromCheckpoint.store, key);
@@ -50,6 +53,8 @@ test('a long SCV session comes back from its checkpoint as a whole replay brings
     const whole = s.reload();
     await connected(whole);
     await until('restored', () => whole.store.state.runs.get(key)?.state === 'interrupted');
+    await until('shown from its summary', () => whole.store.state.runs.get(key)?.unloaded !== undefined);
+    await whole.driver.history.load(runId);
     await whole.driver.flushStorage?.();
     assert.deepEqual(seen(whole.store, key), restored);
     assert.deepEqual([...fromCheckpoint.logs, ...whole.logs].filter((l) => /checkpoint/.test(l)), []);

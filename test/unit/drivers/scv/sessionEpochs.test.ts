@@ -74,6 +74,7 @@ describe('SCV run ids carry the connection epoch', () => {
       assert.deepEqual(sessionIdsStarted(reloaded), ['s1']);
       assert.notEqual(next, first);
       assert.equal(run(reloaded, first).state, 'interrupted');
+      await reloaded.driver.history.load(first); // an ended session comes back from its summary until opened
       assert.ok(items(reloaded, first).some((i) => i.kind === 'text' && i.text === 'Echo: hello before the reload'));
       assert.ok(!items(reloaded, next).some((i) => i.kind === 'text'), 'the new session starts empty');
     } finally {
