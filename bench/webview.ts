@@ -19,8 +19,9 @@ import type { BenchRow } from './benchKit';
 import { cpuMs } from './benchKit';
 import { syntheticPatch } from './changeSet';
 
-const RUN_KEY = 'agency-proxy:bench::bench-run';
-const RUN: RunSummary = {
+/** The run every webview bench shows (bench/webviewLongTasks.ts too). */
+export const RUN_KEY = 'agency-proxy:bench::bench-run';
+export const RUN: RunSummary = {
   key: RUN_KEY,
   protocol: 'agency-proxy',
   connectionName: 'bench',

@@ -20,20 +20,10 @@ import { join } from 'node:path';
 import { Transcript } from '../extension/model/transcript';
 import { tailWindow } from '../extension/model/transcriptWindow';
 import type { TranscriptItem, TranscriptPatch } from '../extension/protocol/transcriptTypes';
-import type { HostToWebview, RunSummary } from '../extension/protocol/webviewMessages';
+import type { HostToWebview } from '../extension/protocol/webviewMessages';
 import type { BenchRow } from './benchKit';
+import { RUN, RUN_KEY } from './webview';
 
-const RUN_KEY = 'agency-proxy:bench::bench-run';
-const RUN: RunSummary = {
-  key: RUN_KEY,
-  protocol: 'agency-proxy',
-  connectionName: 'bench',
-  runId: 'bench-run',
-  title: 'Benchmark run',
-  state: 'running',
-  pendingApprovals: 0,
-  actions: { send: true, queues: false, stop: true, end: false, changeSet: false },
-};
 const TARGET_MS = 50;
 const PER_TASK = 25;
 

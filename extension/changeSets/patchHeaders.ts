@@ -94,6 +94,24 @@ export function readHeaders(lines: readonly string[], section: Section): Headers
 
 export const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
+/** A hunk's header line and the ranges it names (an omitted count is 1), or a PatchParseError naming `where`. */
+export interface HunkRanges {
+  readonly header: string;
+  readonly oldStart: number;
+  readonly oldLines: number;
+  readonly newStart: number;
+  readonly newLines: number;
+}
+
+export function hunkRangesOf(lines: readonly string[], headerLine: number, where: string): HunkRanges {
+  const header = lines[headerLine] as string;
+  const m = HUNK_HEADER.exec(header);
+  if (m === null) {
+    throw new PatchParseError(`${where}: bad hunk header ${JSON.stringify(header)}`);
+  }
+  return { header, oldStart: Number(m[1]), oldLines: m[2] === undefined ? 1 : Number(m[2]), newStart: Number(m[3]), newLines: m[4] === undefined ? 1 : Number(m[4]) };
+}
+
 interface FilePaths {
   readonly oldPath: string;
   readonly newPath: string;

@@ -19,19 +19,13 @@
  */
 import gitDiffParser from 'gitdiff-parser';
 import type { File as GdpFile } from 'gitdiff-parser';
-import { fileWhere, HUNK_HEADER, patchFileOf, readHeaders } from './patchHeaders';
+import { fileWhere, hunkRangesOf, patchFileOf, readHeaders } from './patchHeaders';
 import type { Section } from './patchHeaders';
 import { PatchParseError } from './patchTypes';
 import type { ParsedPatch, PatchFile, PatchHunk, PatchLine, PatchLineKind } from './patchTypes';
 
 function buildHunk(lines: readonly string[], raw: { header: number; end: number }, parsed: GdpFile['hunks'][number], where: string): PatchHunk {
-  const header = lines[raw.header] as string;
-  const m = HUNK_HEADER.exec(header);
-  if (m === null) {
-    throw new PatchParseError(`${where}: bad hunk header ${JSON.stringify(header)}`);
-  }
-  const oldLines = m[2] === undefined ? 1 : Number(m[2]);
-  const newLines = m[4] === undefined ? 1 : Number(m[4]);
+  const { header, oldStart, oldLines, newStart, newLines } = hunkRangesOf(lines, raw.header, where);
   // Where the raw text has `\` markers: after how many content lines.
   const markers: { after: number; text: string }[] = [];
   let content = 0;
@@ -67,7 +61,7 @@ function buildHunk(lines: readonly string[], raw: { header: number; end: number 
   if (oldSeen !== oldLines || newSeen !== newLines) {
     throw new PatchParseError(`${where}: hunk ${header} has ${oldSeen}/${newSeen} old/new lines (truncated patch?)`);
   }
-  return { oldStart: Number(m[1]), oldLines, newStart: Number(m[3]), newLines, header, lines: out };
+  return { oldStart, oldLines, newStart, newLines, header, lines: out };
 }
 
 function buildFile(lines: readonly string[], section: Section, parsed: GdpFile): PatchFile {

@@ -15,7 +15,7 @@
  * accepts is what `parseGitPatch` accepts, checked by the same header-count checks: the unit tests hold the two to
  * the same result on many patches, hostile ones included.
  */
-import { fileWhere, HUNK_HEADER, patchFileOf, readHeaders } from './patchHeaders';
+import { fileWhere, hunkRangesOf, patchFileOf, readHeaders } from './patchHeaders';
 import type { Section } from './patchHeaders';
 import { PatchParseError } from './patchTypes';
 import type { ParsedPatch, PatchFile, PatchHunk, PatchLine } from './patchTypes';
@@ -32,13 +32,7 @@ export interface Pauses {
 }
 
 async function readHunk(lines: readonly string[], raw: { header: number; end: number }, where: string, slices: Pauses): Promise<PatchHunk> {
-  const header = lines[raw.header] as string;
-  const m = HUNK_HEADER.exec(header);
-  if (m === null) {
-    throw new PatchParseError(`${where}: bad hunk header ${JSON.stringify(header)}`);
-  }
-  const oldLines = m[2] === undefined ? 1 : Number(m[2]);
-  const newLines = m[4] === undefined ? 1 : Number(m[4]);
+  const { header, oldStart, oldLines, newStart, newLines } = hunkRangesOf(lines, raw.header, where);
   const out: PatchLine[] = [];
   let oldSeen = 0;
   let newSeen = 0;
@@ -75,7 +69,7 @@ async function readHunk(lines: readonly string[], raw: { header: number; end: nu
   if (oldSeen !== oldLines || newSeen !== newLines) {
     throw new PatchParseError(`${where}: hunk ${header} has ${oldSeen}/${newSeen} old/new lines (truncated patch?)`);
   }
-  return { oldStart: Number(m[1]), oldLines, newStart: Number(m[3]), newLines, header, lines: out };
+  return { oldStart, oldLines, newStart, newLines, header, lines: out };
 }
 
 /**
