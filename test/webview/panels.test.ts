@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Panel } from '../../extension/protocol/webviewMessages';
 import { buildChangeSetPanel } from '../../extension/ui/changeSets/changeSetFiles';
+import { readChangeSet } from '../../extension/ui/changeSets/changeSetReading';
 import { RUN_KEY, sampleRun, snapshot } from './fixtures';
 import { openHarness } from './harness';
 import type { Harness } from './harness';
@@ -63,7 +64,9 @@ describe('side panels', () => {
 
   test('the change-set badge counts files, not the "N files changed" entry above them', async () => {
     const patch = 'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n';
-    const panel = buildChangeSetPanel({ runKey: RUN_KEY, source: 'daemon', status: 'ready', patch });
+    const info = { runKey: RUN_KEY, source: 'daemon', status: 'ready', patch } as const;
+    await readChangeSet(info); // the host reads a patch before its panel lists files ("reading…" until then)
+    const panel = buildChangeSetPanel(info);
     await harness.deliver({ type: 'run', run: sampleRun({ panels: [panel] }) });
     await harness.settle();
     assert.equal(await harness.page.locator('[data-panel-id="changeSet"] .panel-entry-label').first().innerText(), '1 file changed');

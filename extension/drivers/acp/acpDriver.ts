@@ -291,5 +291,10 @@ export class AcpDriver extends BaseDriver implements Driver {
     }
     return this.agent;
   }
+
+  /** A snapshot still being taken is waited for: its git writes must not outlive the driver (or a test's folder). */
+  protected override closeStorage(): Promise<void> {
+    return this.checkpoints.settled().then(() => super.closeStorage());
+  }
 }
 

@@ -288,4 +288,10 @@ export class ScvDriver extends BaseDriver implements Driver {
       throw toDriverError(error);
     }
   }
+
+  /** A snapshot still being taken is waited for: its git writes must not outlive the driver (or a test's folder). */
+  protected override async closeStorage(): Promise<void> {
+    await this.checkpoints.settled();
+    return super.closeStorage();
+  }
 }

@@ -60,6 +60,8 @@ for (const daemonAfterReload of [true, false]) {
       if (daemonAfterReload) {
         await until('connected again', () => second!.store.state.connections.get(second!.connectionId)?.state.kind === 'connected');
       }
+      // The state shown is the one the index keeps, set once the replay closed the run.
+      await until('the stored state restored', () => second!.store.state.runs.get(key)?.state === before.state);
       await second.driver.flushStorage();
       assert.ok(restored);
       assert.deepEqual(seen(second.store, key), before);
