@@ -194,7 +194,7 @@ async function checkLongRunFromCheckpoint(a: Awaited<ReturnType<typeof api>>): P
   const journal = fs.statSync(path.join(dir, checkpoint.replace(/\.ckpt$/, '.jsonl'))).size;
   assert.ok(header.records >= 2000 && header.bytes <= journal, `it covers the run's records (${header.records} records, ${header.bytes} of ${journal} bytes)`);
   const events = daemonJournal(run.runId);
-  const items = a.store.transcript(run.key)!.snapshot();
+  const items = (await opened(a, run.key)).snapshot();
   assert.equal(run.state, 'completed');
   assert.equal(run.lastSequence, events.length, 'every sequence folded once');
   assert.equal(items.filter((i) => i.kind === 'tool').length, events.filter((e) => e.type === 'tool_call').length, 'every tool call once');
@@ -202,11 +202,20 @@ async function checkLongRunFromCheckpoint(a: Awaited<ReturnType<typeof api>>): P
   assert.equal(items.filter((i) => i.kind === 'gap').length, 0, 'no gap');
 }
 
+/**
+ * A run that finished before the reload comes back from its summary (issue #25 §2): the test opens it as a person
+ * would, in the Transcript view, and gets its transcript once the view's request has loaded it.
+ */
+async function opened(a: Awaited<ReturnType<typeof api>>, runKey: string) {
+  await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runKey);
+  return waitFor(`the transcript of ${runKey} loaded`, () => a.store.state.runs.get(runKey)?.unloaded === undefined && a.store.transcript(runKey), 60000);
+}
+
 /** After the reload: the run that finished in phase 1 reads as it did, and its change-set tab shows its files. */
 async function checkRestoredWhatWasOpen(a: Awaited<ReturnType<typeof api>>): Promise<void> {
   const decided = [...a.store.state.runs.values()].find((r) => r.connectionId === CONNECTION && r.title.startsWith(DECIDED))!;
   assert.equal(decided.model, 'sonnet', 'the model the daemon named is kept');
-  const items = a.store.transcript(decided.key)!.snapshot();
+  const items = (await opened(a, decided.key)).snapshot();
   const closing = items.filter((i) => i.kind === 'notice' && i.state === 'completed');
   assert.equal(closing.length, 1, 'the closing "Run completed" line is restored, once');
   assert.equal(items[items.length - 1], closing[0], 'and it is the last line');
