@@ -221,7 +221,7 @@ export class DriverRuns<C = never> {
     if (recorder && terms !== 'not journaled') {
       const retention = this.ctx.retention?.() ?? DEFAULT_RETENTION;
       if (!onlyNew) {
-        await trimHistory(recorder, retention, this.ctx.log, terms.removed); // the size limit deletes (runHistoryTrim.ts)
+        await trimHistory(recorder, retention, this.ctx.log, (runId) => this.history.removeStored(runId)); // the size limit deletes
       }
       this.archivedIds = policy.lazy ? archivedRunIds(await recorder.loadRuns(), retention, this.ctx.now?.() ?? Date.now()) : new Set<string>();
       // One policy per driver: the handlers are built once and kept (see `handlers`).

@@ -8,7 +8,7 @@
 import type { RunInfo } from '../../model/modelTypes';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { StoredRun } from '../../storage/runJournal';
-import type { DriverHistory, RunRemoval } from '../driver';
+import type { DriverHistory, RunRemoval, RunWriterWindow } from '../driver';
 import type { DriverContext } from '../connectionManager';
 import type { RunRecorder } from './runRecorder';
 import { restoredFieldsOf } from './runJournaling';
@@ -146,6 +146,23 @@ export class RunHistory<C> implements DriverHistory {
       return 'not finished';
     }
     await this.loading.get(runId)?.catch(() => undefined);
+    const removed = await this.removeStored(runId);
+    if (removed !== 'removed') {
+      return removed;
+    }
+    this.door.handlers()?.forget(runId);
+    if (run) {
+      this.door.ctx.store.dispatch({ type: 'runRemoved', runKey: this.door.key(runId) });
+    }
+    return 'removed';
+  }
+
+  /**
+   * Deletes what is stored of a run — its files, and everything registered with `onRemoval` and the driver's own
+   * `removed` — without looking at the model: *Remove Run* above, and the size limit at connect (runHistoryTrim.ts),
+   * so both take the same things with the run.
+   */
+  async removeStored(runId: string): Promise<'removed' | { readonly heldBy: RunWriterWindow }> {
     const afterwards = await Promise.all(this.removals.map((prepare) => prepare(runId).catch((error: unknown) => {
       this.door.failed(runId, error);
       return () => Promise.resolve();
@@ -157,10 +174,6 @@ export class RunHistory<C> implements DriverHistory {
     }
     for (const step of afterwards) {
       await step().catch((error: unknown) => this.door.failed(runId, error));
-    }
-    this.door.handlers()?.forget(runId);
-    if (run) {
-      this.door.ctx.store.dispatch({ type: 'runRemoved', runKey: this.door.key(runId) });
     }
     this.door.removed(runId);
     return 'removed';

@@ -11,7 +11,7 @@ import type { HistoryRetention } from './runRetention';
 import { overSizeRunIds } from './runRetention';
 
 /** Removes the runs over the size limit; resolves with the ids removed. */
-export async function trimHistory<C>(recorder: RunRecorder<C>, retention: HistoryRetention, log: Pick<DriverLog, 'info' | 'warn'>, removed?: (runId: string) => void): Promise<string[]> {
+export async function trimHistory<C>(recorder: RunRecorder<C>, retention: HistoryRetention, log: Pick<DriverLog, 'info' | 'warn'>, remove: (runId: string) => Promise<unknown>): Promise<string[]> {
   if (retention.keepMegabytes <= 0) {
     return [];
   }
@@ -19,9 +19,9 @@ export async function trimHistory<C>(recorder: RunRecorder<C>, retention: Histor
   const gone: string[] = [];
   for (const runId of over) {
     try {
-      if ((await recorder.removeRun(runId)).kind === 'removed') {
+      // The same removal as *Remove Run* (RunHistory.removeStored): files, file checkpoints, the driver's books.
+      if ((await remove(runId)) === 'removed') {
         gone.push(runId);
-        removed?.(runId);
       }
     } catch (error) {
       log.warn(`Could not remove run ${runId} over the history size limit: ${error instanceof Error ? error.message : String(error)}`);

@@ -84,3 +84,22 @@ test('a refused removal (another window records the run) keeps its checkpoints',
   assert.ok(existsSync(fileCheckpointFileOf(journalDirOf({ storageDir, connectionId: C }), 'r')));
   await Promise.all([a.close(), b.close()]);
 });
+
+test('the history size limit removes a run the same way: its snapshots are unpinned too', async () => {
+  const repo = repoWithFile();
+  const storageDir = mkdtempSync(join(tmpdir(), 'ckpt-remove-'));
+  cleanups.push(() => rmSync(storageDir, { recursive: true, force: true }));
+  const a = new DriverRuns({ store: store(), connectionId: C, storageDir, log: quietLog, windowId: 'wa' }, () => journaled);
+  await finishedRunWithCheckpoints(a, new TurnCheckpoints({ storageDir, connectionId: C, log: quietLog }, a), repo);
+  await a.close();
+  assert.equal(pins(repo).length, 2);
+
+  // The same window after a reload, with a limit every finished run is over.
+  const retention = { keepDays: 0, keepRuns: 0, keepMegabytes: 1e-9 };
+  const b = new DriverRuns({ store: store(), connectionId: C, storageDir, log: quietLog, windowId: 'wa', retention: () => retention }, () => journaled);
+  new TurnCheckpoints({ storageDir, connectionId: C, log: quietLog }, b);
+  await b.replay({ open: () => true, state: 'as replayed' });
+  assert.deepEqual(pins(repo), [], 'no ref of the removed run is left');
+  assert.equal(existsSync(fileCheckpointFileOf(journalDirOf({ storageDir, connectionId: C }), 'r')), false);
+  await b.close();
+});
