@@ -42,7 +42,7 @@ export interface StallSample {
 }
 
 /** The main thread's run and wait times, ms, from its schedstat (undefined where there is none). */
-class ThreadClock {
+export class ThreadClock {
   private readonly fd: number | undefined;
   private readonly buffer = Buffer.alloc(128);
 

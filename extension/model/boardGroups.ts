@@ -100,11 +100,15 @@ export const GROUP_LABELS: Readonly<Record<BoardGroupId, string>> = { needsYou: 
 
 const NEED_ORDER: Readonly<Record<BoardNeed, number>> = { approval: 0, question: 1, message: 2, failed: 3 };
 
-/** The three groups, always in the order Needs you, Working, Done (empty ones included: the view may hide them). */
+/**
+ * The three groups, always in the order Needs you, Working, Done (empty ones included: the view may hide them). Every
+ * run is sorted into its group, but only the rows shown are built (a *Done* run past the cap costs its sort, not its
+ * row, last line or change stats): a board over 1,000 stored runs builds the same twenty-odd rows as over ten.
+ */
 export function boardGroups(state: ModelState, sources: BoardSources, options: BoardOptions): readonly BoardGroup[] {
   const needsYou: BoardRow[] = [];
   const working: BoardRow[] = [];
-  const done: BoardRow[] = [];
+  const done: Placed[] = [];
   const children = childRows(state, sources, options);
   for (const run of state.runs.values()) {
     const connection = state.connections.get(run.connectionId);
@@ -112,33 +116,46 @@ export function boardGroups(state: ModelState, sources: BoardSources, options: B
       continue; // a run lives only as long as its connection's profile; a subagent's row is under its parent's
     }
     const approvals = waitingApprovals(state, run);
-    const canReply = acceptsMessage(connection, run);
     const kids = children.get(run.key);
     const look = runLookOf(state, run);
     // A subagent that waits for a decision or an answer puts its parent under Needs you (the request is under the
     // child's row).
     const need = needOf(run, look, approvals, connection, options, sources) ?? kids?.map((k) => k.need).find((n) => n === 'approval' || n === 'question');
-    const row = { ...rowOf(run, look, connection, approvals, canReply, need, sources), ...(kids ? { children: kids } : {}) };
+    const placed: Placed = { run, look, connection, approvals, need, kids };
     if (need) {
-      needsYou.push(row);
+      needsYou.push(fullRow(placed, sources));
     } else if (isTerminalRunState(run.state) || run.state === 'stopped' || run.state === 'idle') {
-      done.push(row);
+      done.push(placed);
     } else {
-      working.push(row);
+      working.push(fullRow(placed, sources));
     }
   }
   needsYou.sort(
     (a, b) => NEED_ORDER[a.need!] - NEED_ORDER[b.need!] || oldestRequest(a) - oldestRequest(b) || b.createdAt - a.createdAt || a.runKey.localeCompare(b.runKey),
   );
-  const newestFirst = (a: BoardRow, b: BoardRow): number => b.createdAt - a.createdAt || a.runKey.localeCompare(b.runKey);
-  working.sort(newestFirst);
-  done.sort(newestFirst);
+  const newestFirst = (a: { createdAt: number; key: string }, b: { createdAt: number; key: string }): number => b.createdAt - a.createdAt || a.key.localeCompare(b.key);
+  working.sort((a, b) => newestFirst({ createdAt: a.createdAt, key: a.runKey }, { createdAt: b.createdAt, key: b.runKey }));
+  done.sort((a, b) => newestFirst(a.run, b.run));
   const limit = Math.max(0, options.doneLimit);
   return [
     { id: 'needsYou', label: GROUP_LABELS.needsYou, rows: needsYou, hidden: 0 },
     { id: 'working', label: GROUP_LABELS.working, rows: working, hidden: 0 },
-    { id: 'done', label: GROUP_LABELS.done, rows: done.slice(0, limit), hidden: Math.max(0, done.length - limit) },
+    { id: 'done', label: GROUP_LABELS.done, rows: done.slice(0, limit).map((placed) => fullRow(placed, sources)), hidden: Math.max(0, done.length - limit) },
   ];
+}
+
+/** A top-level run sorted into its group, its row not built yet. */
+interface Placed {
+  readonly run: RunInfo;
+  readonly look: RunLook;
+  readonly connection: ConnectionInfo;
+  readonly approvals: readonly ApprovalInfo[];
+  readonly need: BoardNeed | undefined;
+  readonly kids: readonly BoardRow[] | undefined;
+}
+
+function fullRow({ run, look, connection, approvals, need, kids }: Placed, sources: BoardSources): BoardRow {
+  return { ...rowOf(run, look, connection, approvals, acceptsMessage(connection, run), need, sources), ...(kids ? { children: kids } : {}) };
 }
 
 /** The run a subagent belongs to, when it is in the store (a child whose parent is gone is shown on its own). */
@@ -255,49 +272,4 @@ export function changeStatsText(stats: ChangeStats): string {
 /** Whether the row's elapsed time is still counting (the view refreshes those, and only while visible). */
 export function isLiveRow(row: BoardRow): boolean {
   return !isTerminalRunState(row.state) && row.state !== 'stopped';
-}
-
-/** Everything a run row renders from: two projections with equal signatures render the same row. */
-export function rowSignature(row: BoardRow): string {
-  return JSON.stringify([
-    row.title,
-    row.state,
-    row.look,
-    row.stateDetail,
-    row.need,
-    row.canReply,
-    row.changes,
-    row.lastLine,
-    row.connectionName,
-    row.approvals.map((a) => [a.status, a.title, a.summary]),
-    row.usage,
-    row.children?.map(rowSignature),
-  ]);
-}
-
-/** One row of the board, where it sits: its group, and its parent's row for a subagent's. */
-export interface PlacedRow {
-  readonly row: BoardRow;
-  readonly group: BoardGroupId;
-  readonly parentKey?: string;
-  readonly signature: string;
-}
-
-/** Every row of the board by run key, subagents' rows included. */
-export function placedRows(groups: readonly BoardGroup[]): Map<string, PlacedRow> {
-  const rows = new Map<string, PlacedRow>();
-  const place = (row: BoardRow, group: BoardGroupId, parentKey?: string): void => {
-    rows.set(row.runKey, { row, group, signature: rowSignature(row), ...(parentKey ? { parentKey } : {}) });
-    row.children?.forEach((child) => place(child, group, row.runKey));
-  };
-  for (const group of groups) {
-    group.rows.forEach((row) => place(row, group.id));
-  }
-  return rows;
-}
-
-/** The board's shape (which rows and approval children sit where, and the cap): equal shapes re-render by row. */
-export function boardStructure(groups: readonly BoardGroup[]): string {
-  const shape = (r: BoardRow): string => `${r.runKey}[${r.approvals.map((a) => a.key).join(',')}]${r.children ? `{${r.children.map(shape).join('|')}}` : ''}`;
-  return groups.map((g) => `${g.id}:${g.hidden}:${g.rows.map(shape).join('|')}`).join('\n');
 }

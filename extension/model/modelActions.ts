@@ -166,14 +166,22 @@ export type ModelAction =
   | { readonly type: 'approvalChange'; readonly runKey: string; readonly approvalId: string; readonly change: ApprovalChange }
   | { readonly type: 'changeSet'; readonly changeSet: ChangeSetInfo }
   /**
-   * A stored run shown from its index summary, its transcript not loaded (runHistory.ts): created with these
-   * fields and counts, `unloaded` set. Ignored for a run already in the model.
+   * Stored runs shown from their index summaries, their transcripts not loaded (runHistory.ts): each created with
+   * its fields and counts, `unloaded` set; one that is in the model already is left as it is. One action for all the
+   * runs a connect brings back: one reducer pass and one change notification, however many runs (issue #25 §2).
    */
-  | { readonly type: 'runSummarized'; readonly connectionId: string; readonly runId: string; readonly fields: RunFields; readonly summary: RunSummaryCounts }
+  | { readonly type: 'runsSummarized'; readonly connectionId: string; readonly runs: readonly SummarizedRun[] }
   /** The run's transcript is about to be replayed: it starts empty again (counts, streaming books), fields kept. */
   | { readonly type: 'runLoading'; readonly runKey: string }
   /** The run's transcript leaves memory (no view shows it, the run is finished): only `digest` stays. */
   | { readonly type: 'runReleased'; readonly runKey: string; readonly digest: RunDigest };
+
+/** One stored run as `runsSummarized` brings it back. */
+export interface SummarizedRun {
+  readonly runId: string;
+  readonly fields: RunFields;
+  readonly summary: RunSummaryCounts;
+}
 
 /** A summarized run's counts and what the board shows of it. */
 export interface RunSummaryCounts {

@@ -73,6 +73,59 @@ function split<K, V>(a: Leaf<K, V>, b: Leaf<K, V>, depth: number): Slot<K, V> {
   return branch;
 }
 
+/** One key that differs between two maps (`PersistentMap.changesSince`). */
+export interface MapChange<K, V> {
+  readonly key: K;
+  /** Its value in the newer map; undefined: deleted. */
+  readonly value: V | undefined;
+  /** Its value in the older map; undefined: added. */
+  readonly previous: V | undefined;
+}
+
+/** Every entry under a slot. */
+function entriesUnder<K, V>(slot: Slot<K, V> | undefined, out: Entry<K, V>[]): Entry<K, V>[] {
+  if (slot === undefined) {
+    return out;
+  }
+  if (isLeaf(slot)) {
+    out.push(...slot.entries);
+  } else {
+    slot.forEach((child) => entriesUnder(child, out));
+  }
+  return out;
+}
+
+/** The differences between two slots at the same place of two tries; a slot both share is skipped whole. */
+function diffSlots<K, V>(now: Slot<K, V> | undefined, before: Slot<K, V> | undefined, out: MapChange<K, V>[]): void {
+  if (now === before) {
+    return;
+  }
+  if (now !== undefined && before !== undefined && !isLeaf(now) && !isLeaf(before)) {
+    for (let i = 0; i < WIDTH; i++) {
+      diffSlots(now[i], before[i], out);
+    }
+    return;
+  }
+  if (before === undefined) {
+    entriesUnder(now, []).forEach(({ key, value }) => out.push({ key, value, previous: undefined }));
+    return;
+  }
+  if (now === undefined) {
+    entriesUnder(before, []).forEach(({ key, value }) => out.push({ key, value: undefined, previous: value }));
+    return;
+  }
+  // A leaf on either side: few entries, compared by key.
+  const older = new Map(entriesUnder(before, []).map((e) => [e.key, e.value]));
+  for (const { key, value } of entriesUnder(now, [])) {
+    const previous = older.get(key);
+    if (!older.has(key) || previous !== value) {
+      out.push({ key, value, previous });
+    }
+    older.delete(key);
+  }
+  older.forEach((previous, key) => out.push({ key, value: undefined, previous }));
+}
+
 export class PersistentMap<K, V> implements ReadonlyMap<K, V> {
   private orderedView: Map<K, V> | undefined;
 
@@ -127,6 +180,18 @@ export class PersistentMap<K, V> implements ReadonlyMap<K, V> {
     }
     const root = this.remove(this.root, key, hash, 0) ?? emptyBranch<K, V>();
     return new PersistentMap(root as Branch<K, V>, this.size - 1, this.nextOrder);
+  }
+
+  /**
+   * What differs between `older` and this map: each key added, changed (another value) or deleted, with its value
+   * here (undefined: deleted) and there (undefined: added). The two tries are walked only where they are not shared,
+   * so a map made from `older` by a few updates is compared in O(updates × depth), not O(size): a view that keeps
+   * the map it last saw does work for what changed, never for every run (issue #25 §2).
+   */
+  changesSince(older: PersistentMap<K, V>): MapChange<K, V>[] {
+    const out: MapChange<K, V>[] = [];
+    diffSlots(this.root, older.root, out);
+    return out;
   }
 
   forEach(callback: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {
@@ -216,4 +281,29 @@ export class PersistentMap<K, V> implements ReadonlyMap<K, V> {
     }
     return this.orderedView;
   }
+}
+
+/**
+ * What differs from `before` to `after` (`PersistentMap.changesSince` when both are persistent maps — the model's
+ * tables always are — else a whole comparison).
+ */
+export function mapChanges<K, V>(after: ReadonlyMap<K, V>, before: ReadonlyMap<K, V>): MapChange<K, V>[] {
+  if (after === before) {
+    return [];
+  }
+  if (after instanceof PersistentMap && before instanceof PersistentMap) {
+    return (after as PersistentMap<K, V>).changesSince(before as PersistentMap<K, V>);
+  }
+  const out: MapChange<K, V>[] = [];
+  for (const [key, value] of after) {
+    if (!before.has(key) || before.get(key) !== value) {
+      out.push({ key, value, previous: before.get(key) });
+    }
+  }
+  for (const [key, previous] of before) {
+    if (!after.has(key)) {
+      out.push({ key, value: undefined, previous });
+    }
+  }
+  return out;
 }

@@ -190,11 +190,15 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
       applyApprovalChange(ed, approval, action.change);
       return mergeRunResult(state, run, [], ed);
     }
-    case 'runSummarized': {
-      if (state.runs.has(runKeyOf(action.connectionId, action.runId))) {
-        return unchanged(state); // already shown (live, or loaded): a summary never replaces a transcript
+    case 'runsSummarized': {
+      let runs = PersistentMap.from(state.runs);
+      for (const { runId, fields, summary } of action.runs) {
+        const key = runKeyOf(action.connectionId, runId);
+        if (!runs.has(key)) {
+          runs = runs.set(key, summarizedRun(action.connectionId, runId, fields, summary, now)); // a summary never replaces a transcript
+        }
       }
-      return { state: withRun(state, summarizedRun(action.connectionId, action.runId, action.fields, action.summary, now)), patches: [], changed: true };
+      return runs === state.runs ? unchanged(state) : { state: { ...state, runs }, patches: [], changed: true };
     }
     case 'runLoading': {
       const run = state.runs.get(action.runKey);

@@ -132,7 +132,7 @@ export class RunHistory<C> implements DriverHistory {
     if (!stored || !summary || !handlers?.summarized || !handlers.openIndex(stored)) {
       return false;
     }
-    this.door.ctx.store.dispatch({ type: 'runSummarized', connectionId: this.door.ctx.connectionId, runId, fields: restoredFieldsOf(stored), summary: summaryCountsOf(summary) });
+    this.door.ctx.store.dispatch({ type: 'runsSummarized', connectionId: this.door.ctx.connectionId, runs: [{ runId, fields: restoredFieldsOf(stored), summary: summaryCountsOf(summary) }] });
     return true;
   }
 

@@ -32,6 +32,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The ids of the stored runs past the retention limits, at `now`. */
 export function archivedRunIds(stored: readonly StoredRun[], retention: HistoryRetention, now: number): Set<string> {
+  if (retention.keepRuns <= 0 && retention.keepDays <= 0) {
+    return new Set(); // no limit: nothing to sort
+  }
   const finished = stored
     .map((run) => ({ runId: run.runId, at: coldSummaryOf(run)?.activeAt }))
     .filter((run): run is { runId: string; at: number } => run.at !== undefined)
@@ -58,6 +61,9 @@ export function overSizeRunIds(stored: readonly StoredRun[], retention: HistoryR
   }
   let total = stored.reduce((sum, run) => sum + (run.bytes ?? 0), 0);
   const limit = retention.keepMegabytes * MIB;
+  if (total <= limit) {
+    return []; // under the limit (every connect but the one that crosses it): no summary read, nothing sorted
+  }
   const oldestFirst = stored
     .map((run) => ({ runId: run.runId, bytes: run.bytes ?? 0, at: coldSummaryOf(run)?.activeAt }))
     .filter((run): run is { runId: string; bytes: number; at: number } => run.at !== undefined)

@@ -6,8 +6,10 @@
  * minute, then on the minute), never on an idle board.
  */
 import * as vscode from 'vscode';
-import type { BoardGroup, BoardGroupId, BoardRow, BoardSources, PlacedRow } from '../../model/boardGroups';
-import { boardGroups, boardStructure, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS, isLiveRow, placedRows } from '../../model/boardGroups';
+import type { BoardGroup, BoardGroupId, BoardRow, BoardSources } from '../../model/boardGroups';
+import { boardGroups, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS, isLiveRow } from '../../model/boardGroups';
+import type { PlacedRow } from '../../model/boardRows';
+import { boardStructure, placedRows } from '../../model/boardRows';
 import { BoardTicker } from './boardTicker';
 import { lastOutputLine } from '../../model/lastOutputLine';
 import type { RunStore } from '../../model/runStore';

@@ -8,7 +8,7 @@ import { registeredActions } from '../../drivers/daemonRegistry';
 import type { Driver } from '../../drivers/driver';
 import type { ActionOffer } from '../../drivers/kit/daemonActions';
 import type { ModelState } from '../../model/modelTypes';
-import type { RunState } from '../../protocol/transcriptTypes';
+import { mapChanges } from '../../model/persistentMap';
 import type { CommandContext } from '../commands/commandContext';
 import { fillTemplate } from './actionInputs';
 import { targetArgument } from './actionTargets';
@@ -61,13 +61,14 @@ export function watchActionOffers(ctx: CommandContext): vscode.Disposable {
  */
 export function watchRunStateOffers(ctx: CommandContext): vscode.Disposable {
   const offers = registeredActions().filter((e) => e.action.offer !== undefined);
-  const seen = new Map<string, RunState>();
   const offered = new Set<string>();
+  // The runs as the last check saw them: a check looks only at the runs changed since (not every stored run).
+  let seen = ctx.store.state.runs;
   const check = (state: ModelState): void => {
-    for (const run of state.runs.values()) {
-      const before = seen.get(run.key);
-      seen.set(run.key, run.state);
-      if (before === undefined || before === run.state) {
+    const changes = mapChanges(state.runs, seen);
+    seen = state.runs;
+    for (const { value: run, previous } of changes) {
+      if (!run || !previous || previous.state === run.state) {
         continue;
       }
       const protocol = state.connections.get(run.connectionId)?.protocol;
@@ -82,6 +83,5 @@ export function watchRunStateOffers(ctx: CommandContext): vscode.Disposable {
       }
     }
   };
-  check(ctx.store.state);
   return ctx.store.onDidChange(check);
 }

@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import type { ConnectionManager } from '../../drivers/connectionManager';
 import type { RegisteredAction } from '../../drivers/daemonRegistry';
 import { registeredActions } from '../../drivers/daemonRegistry';
-import type { ModelState } from '../../model/modelTypes';
+import type { ModelState, RunInfo } from '../../model/modelTypes';
+import { mapChanges } from '../../model/persistentMap';
 import type { RunStore } from '../../model/runStore';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import { errorText } from '../commands/commandContext';
@@ -27,7 +28,8 @@ export class ActionStatusBars extends Disposable {
   /** Keyed `command|connectionId`. */
   private readonly shown = new Map<string, Shown>();
   private connected = new Set<string>();
-  private ended = new Set<string>();
+  /** The runs as the last sync saw them: a sync looks only at the runs changed since (not every stored run). */
+  private runs: ModelState['runs'] | undefined;
 
   constructor(
     private readonly store: RunStore,
@@ -51,21 +53,22 @@ export class ActionStatusBars extends Disposable {
 
   private sync(state: ModelState): void {
     const nowConnected = new Set([...state.connections.values()].filter((c) => c.state.kind === 'connected').map((c) => c.id));
-    const nowEnded = new Set([...state.runs.values()].filter((r) => isTerminalRunState(r.state)).map((r) => r.key));
     const refresh = new Set<string>();
     for (const id of nowConnected) {
       if (!this.connected.has(id)) {
         refresh.add(id);
       }
     }
-    for (const key of nowEnded) {
-      const run = state.runs.get(key);
-      if (run && !this.ended.has(key) && this.connected.has(run.connectionId)) {
+    // A run of a connected connection ended: only the runs changed since the last sync are looked at (none while no
+    // connection is connected: a connect's stored runs come back before it is).
+    const changes = this.runs && this.connected.size > 0 ? mapChanges(state.runs, this.runs) : [];
+    for (const { value: run, previous } of changes) {
+      if (run && endedNow(run, previous) && this.connected.has(run.connectionId)) {
         refresh.add(run.connectionId);
       }
     }
     this.connected = nowConnected;
-    this.ended = nowEnded;
+    this.runs = state.runs;
 
     const wanted = new Set<string>();
     for (const connectionId of nowConnected) {
@@ -142,4 +145,12 @@ export class ActionStatusBars extends Disposable {
     shown.item.tooltip = tooltip;
     shown.item.accessibilityInformation = { label: `${bar.name} of ${connectionName}` };
   }
+}
+
+/**
+ * The run ended since it was last seen: it was going, or it is new and ended already (it started and ended between
+ * two syncs). A run shown from its summary (a stored one) ended long ago.
+ */
+function endedNow(run: RunInfo, previous: RunInfo | undefined): boolean {
+  return isTerminalRunState(run.state) && (previous ? !isTerminalRunState(previous.state) : run.unloaded === undefined);
 }

@@ -3,14 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { BoardGroup, BoardOptions, BoardSources } from '../../../extension/model/boardGroups';
 import { elapsedText, untilNextChange } from '../../../extension/model/elapsedText';
-import {
-  boardGroups,
-  boardStructure,
-  changeStatsText,
-  DEFAULT_FAILED_WINDOW_MS,
-  placedRows,
-  rowSignature,
-} from '../../../extension/model/boardGroups';
+import { boardGroups, changeStatsText, DEFAULT_FAILED_WINDOW_MS } from '../../../extension/model/boardGroups';
+import { boardStructure, placedRows, rowSignature } from '../../../extension/model/boardRows';
 import type { RunEvent } from '../../../extension/model/modelActions';
 import type { Capability } from '../../../extension/model/modelTypes';
 import { runKeyOf } from '../../../extension/model/modelTypes';
@@ -254,6 +248,11 @@ test('Done is newest first and capped; the rest is counted', () => {
   assert.equal(done.rows[19]!.runKey, runKeyOf('ap', 'r05'));
   assert.equal(boardGroups(w.store.state, noSources, options({ doneLimit: 40 }))[2]!.hidden, 0);
   assert.equal(boardGroups(w.store.state, noSources, options({ doneLimit: 0 }))[2]!.hidden, 25);
+  // Only the rows shown are built: the last line and change stats of a run past the cap are never asked for.
+  const asked = new Set<string>();
+  const counting: BoardSources = { ...noSources, lastLine: (key) => (asked.add(key), undefined), changeStats: (key) => (asked.add(key), undefined) };
+  boardGroups(w.store.state, counting, options({ doneLimit: 3 }));
+  assert.deepEqual([...asked].sort(), ['r22', 'r23', 'r24'].map((id) => runKeyOf('ap', id)));
 });
 
 test('rows carry the last line and the change stats from the sources, and the daemon label per protocol', () => {

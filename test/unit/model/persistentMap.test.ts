@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PersistentMap } from '../../../extension/model/persistentMap';
+import { mapChanges, PersistentMap } from '../../../extension/model/persistentMap';
 
 /** A small deterministic generator: the same sequence of operations on every run of the test. */
 function random(seed: number): () => number {
@@ -86,4 +86,33 @@ test('from() takes a Map once and keeps its order; a PersistentMap is taken as i
   const map = PersistentMap.from(source);
   assert.deepEqual([...map], [['b', 1], ['a', 2]]);
   assert.equal(PersistentMap.from(map), map);
+});
+
+test('changesSince finds exactly the keys added, changed and deleted, against a whole comparison, over random updates', () => {
+  const next = random(11);
+  let map = PersistentMap.empty<string, number>();
+  for (let i = 0; i < 1000; i++) {
+    map = map.set(`c::run-${i}`, i);
+  }
+  for (let round = 0; round < 200; round++) {
+    const before = map;
+    const reference = new Map(before);
+    const updates = 1 + Math.floor(next() * 8);
+    for (let u = 0; u < updates; u++) {
+      const key = `c::run-${Math.floor(next() * 1200)}`;
+      if (next() < 0.3) {
+        map = map.delete(key);
+        reference.delete(key);
+      } else {
+        const value = Math.floor(next() * 5); // often the same value again: no change
+        map = map.set(key, value);
+        reference.set(key, value);
+      }
+    }
+    const expected = mapChanges(reference, new Map(before)).map((c) => JSON.stringify(c)).sort();
+    const found = map.changesSince(before).map((c) => JSON.stringify(c)).sort();
+    assert.deepEqual(found, expected, `round ${round}`);
+    assert.ok(found.length <= updates);
+  }
+  assert.deepEqual(map.changesSince(map), []);
 });

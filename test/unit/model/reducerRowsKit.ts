@@ -220,12 +220,23 @@ export const actionRows: Row[] = [
   { name: 'runPanels with merge replaces by id and appends new ones', given: [{ type: 'runPanels', runKey: K, panels: [{ id: 'a', title: 'A', entries: [] }, { id: 'b', title: 'B', entries: [] }] }],
     action: { type: 'runPanels', runKey: K, merge: true, panels: [{ id: 'b', title: 'B2', entries: [] }, { id: 'c', title: 'C', entries: [] }] },
     run: { panels: [{ id: 'a', title: 'A', entries: [] }, { id: 'b', title: 'B2', entries: [] }, { id: 'c', title: 'C', entries: [] }] }, patches: [], changed: true },
-  { name: 'runSummarized shows a stored run from its summary, not loaded', action: { type: 'runSummarized', connectionId: C, runId: 'old', fields: { title: 'Old', state: 'completed', createdAt: 3 },
-    summary: { itemCount: 40, lastSequence: 99, usage: { used: 5, size: 10 }, digest: { lastLine: 'done', changes: { added: 2, removed: 1 } } } }, patches: [], changed: true,
+  { name: 'runsSummarized shows a stored run from its summary, not loaded', action: { type: 'runsSummarized', connectionId: C, runs: [{ runId: 'old', fields: { title: 'Old', state: 'completed', createdAt: 3 },
+    summary: { itemCount: 40, lastSequence: 99, usage: { used: 5, size: 10 }, digest: { lastLine: 'done', changes: { added: 2, removed: 1 } } } }] }, patches: [], changed: true,
     check: (s) => assert.deepEqual(runFields(s.runs.get('c::old'), ['title', 'state', 'createdAt', 'itemCount', 'lastSequence', 'usage', 'unloaded']),
       { title: 'Old', state: 'completed', createdAt: 3, itemCount: 40, lastSequence: 99, usage: { used: 5, size: 10 }, unloaded: { lastLine: 'done', changes: { added: 2, removed: 1 } } }) },
-  { name: 'runSummarized never replaces a run already shown', action: { type: 'runSummarized', connectionId: C, runId: 'r', fields: { title: 'Old' }, summary: { itemCount: 4, lastSequence: 9, digest: {} } },
+  { name: 'runsSummarized never replaces a run already shown', action: { type: 'runsSummarized', connectionId: C, runs: [{ runId: 'r', fields: { title: 'Old' }, summary: { itemCount: 4, lastSequence: 9, digest: {} } }] },
     patches: [], changed: false, check: unchangedState },
+  { name: 'runsSummarized brings many runs back in one pass, leaving a shown one as it is',
+    action: { type: 'runsSummarized', connectionId: C, runs: [
+      { runId: 'a', fields: { title: 'A', state: 'completed', createdAt: 1 }, summary: { itemCount: 1, lastSequence: 1, digest: {} } },
+      { runId: 'r', fields: { title: 'Old' }, summary: { itemCount: 4, lastSequence: 9, digest: {} } },
+      { runId: 'b', fields: { title: 'B', state: 'failed', createdAt: 2 }, summary: { itemCount: 2, lastSequence: 5, digest: { lastLine: 'no' } } },
+    ] }, patches: [], changed: true,
+    check: (s) => {
+      assert.deepEqual([...s.runs.keys()], [K, 'c::a', 'c::b'], 'in the order given, after the run already shown');
+      assert.deepEqual(runFields(s.runs.get('c::b'), ['title', 'state', 'itemCount', 'unloaded']), { title: 'B', state: 'failed', itemCount: 2, unloaded: { lastLine: 'no' } });
+      assert.equal(s.runs.get(K)?.unloaded, undefined, 'the shown run keeps its transcript');
+    } },
   { name: 'runReleased drops a finished run to its digest and its settled approvals with it',
     given: [{ kind: 'approvalRequested', approvalId: 'a', title: 'Edit', detail: null, options: ['deny'] }, { kind: 'approvalSettled', approvalId: 'a', decision: 'deny', by: 'daemon' },
       { kind: 'textDelta', text: 'x' }, { type: 'runUpserted', connectionId: C, runId: 'r', fields: { state: 'completed' } }],
@@ -234,7 +245,7 @@ export const actionRows: Row[] = [
   { name: 'runReleased keeps a run that waits for a person', given: [{ kind: 'approvalRequested', approvalId: 'a', title: 'Edit', detail: null, options: ['deny'] }],
     action: { type: 'runReleased', runKey: K, digest: {} }, patches: [], changed: false, check: unchangedState },
   { name: 'runLoading empties an unloaded run for its replay, fields kept',
-    given: [{ type: 'runSummarized', connectionId: C, runId: 'old', fields: { title: 'Old', state: 'completed' }, summary: { itemCount: 40, lastSequence: 99, digest: { lastLine: 'done' } } }],
+    given: [{ type: 'runsSummarized', connectionId: C, runs: [{ runId: 'old', fields: { title: 'Old', state: 'completed' }, summary: { itemCount: 40, lastSequence: 99, digest: { lastLine: 'done' } } }] }],
     action: { type: 'runLoading', runKey: 'c::old' }, patches: [], changed: true,
     check: (s) => assert.deepEqual(runFields(s.runs.get('c::old'), ['title', 'state', 'itemCount', 'lastSequence', 'unloaded']), { title: 'Old', state: 'completed', itemCount: 0, lastSequence: 0, unloaded: undefined }) },
   { name: 'runLoading of a loaded run is a no-op', action: { type: 'runLoading', runKey: K }, patches: [], changed: false, check: unchangedState },
