@@ -128,6 +128,10 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   // Profiles a repository's settings define, and the user's consent to them: every connect passes its gate.
   const workspaceConnections = new WorkspaceConnections(context.workspaceState, prompts.consent);
   context.subscriptions.push(workspaceConnections);
+  // Runs removed — by the person (Remove Run, Clear Finished Runs…) or by the history size limit at connect — each told
+  // by the driver that deleted them (DriverContext.runRemoved); their owners subscribe further down, before any connect.
+  const removedRuns = new RemovedRuns();
+  context.subscriptions.push(removedRuns);
   const connections = new ConnectionManager(store, driverFactories, (connectionId, profile: ConnectionProfile, origin) => ({
     // The trace is looked up per frame so enabling it in settings applies to open connections too.
     tap: combineTaps((dir, frame, http) => trace?.tap(profile.protocol, profile.name)(dir, frame, http), logTap(profile.name)),
@@ -139,6 +143,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     terminals,
     connectRefusal: () => workspaceConnections.refusal(connectionId),
     retention: historyRetention,
+    runRemoved: (runKey) => removedRuns.removed(runKey),
     secrets: connectionSecrets(context.secrets, connectionId, profile, origin, {
       info: (m) => log.info(`[${profile.name}] ${m}`),
       warn: (m) => log.warn(`[${profile.name}] ${m}`),
@@ -204,9 +209,8 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
 
   // The transcript's webviews: the sidebar view and the editor tabs, whose messages call the services above.
   const drafts = new DraftStore(context.workspaceState);
-  // What the editor keeps of a run the person removed goes with it, each owner forgetting its own (ui/removedRuns.ts).
-  const removedRuns = new RemovedRuns();
-  context.subscriptions.push(drafts, removedRuns, removedRuns.onDidRemove((runKey) => drafts.set(runKey, '')));
+  // What the editor keeps of a removed run goes with it, each owner forgetting its own (ui/removedRuns.ts).
+  context.subscriptions.push(drafts, removedRuns.onDidRemove((runKey) => drafts.set(runKey, '')));
   beforeExit = () => Promise.all([connections.dispose(), drafts.flush()]).then(() => undefined);
   const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(commandContext), drafts, log, residency };
   const transcriptView = new TranscriptViewProvider(transcript, surfaceDeps, selection);

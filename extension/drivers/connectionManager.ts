@@ -46,6 +46,12 @@ export interface DriverContext {
   readonly connectRefusal?: () => string | undefined;
   /** Which finished runs stay on the board (the `agentSwitchboard.history.*` settings); absent: the defaults. */
   readonly retention?: () => HistoryRetention;
+  /**
+   * A run's stored files were deleted — *Remove Run*, *Clear Finished Runs…*, or the history size limit at connect —
+   * and it is out of the model: the editor forgets what it keeps of it (its key; ui/removedRuns.ts). Absent: nobody
+   * keeps anything per run (tests).
+   */
+  readonly runRemoved?: (runKey: string) => void;
 }
 
 /**

@@ -18,7 +18,7 @@ import type { StoredSummary } from './runSummaries';
 
 /** What the history reads of its door. */
 export interface HistoryDoor<C> {
-  readonly ctx: Pick<DriverContext, 'store' | 'connectionId'> & { readonly now?: () => number };
+  readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'runRemoved'> & { readonly now?: () => number };
   get(runId: string): RunInfo | undefined;
   key(runId: string): string;
   /** The connection's recorder (undefined: not journaled, or closed). */
@@ -146,7 +146,7 @@ export class RunHistory<C> implements DriverHistory {
       return 'not finished';
     }
     await this.loading.get(runId)?.catch(() => undefined);
-    const removed = await this.removeStored(runId);
+    const removed = await this.deleteStored(runId);
     if (removed !== 'removed') {
       return removed;
     }
@@ -154,15 +154,27 @@ export class RunHistory<C> implements DriverHistory {
     if (run) {
       this.door.ctx.store.dispatch({ type: 'runRemoved', runKey: this.door.key(runId) });
     }
+    this.door.ctx.runRemoved?.(this.door.key(runId));
     return 'removed';
   }
 
   /**
-   * Deletes what is stored of a run — its files, and everything registered with `onRemoval` and the driver's own
-   * `removed` — without looking at the model: *Remove Run* above, and the size limit at connect (runHistoryTrim.ts),
-   * so both take the same things with the run.
+   * Removes a run that is not in the model — the size limit at connect (runHistoryTrim.ts) — the same way as
+   * `remove`: its files and what goes with them deleted, then the editor told (its draft, selection and board note go).
    */
   async removeStored(runId: string): Promise<'removed' | { readonly heldBy: RunWriterWindow }> {
+    const removed = await this.deleteStored(runId);
+    if (removed === 'removed') {
+      this.door.ctx.runRemoved?.(this.door.key(runId));
+    }
+    return removed;
+  }
+
+  /**
+   * Deletes what is stored of a run — its files, and everything registered with `onRemoval` and the driver's own
+   * `removed` — without looking at the model, so that `remove` and `removeStored` take the same things with the run.
+   */
+  private async deleteStored(runId: string): Promise<'removed' | { readonly heldBy: RunWriterWindow }> {
     const afterwards = await Promise.all(this.removals.map((prepare) => prepare(runId).catch((error: unknown) => {
       this.door.failed(runId, error);
       return () => Promise.resolve();

@@ -4,10 +4,11 @@
  * finished runs past the `agentSwitchboard.history.*` limits, kept on disk but not on the board — that opens one.
  *
  * Removal deletes what this editor stored of the run: its index entry and every file of it — journal, checkpoint, lease,
- * a driver's per-run cache such as A3S's change set (the driver's `history.remove`) — and, through `RemovedRuns`,
- * what the editor keeps of it (its composer draft, the remembered selection, the board's acknowledgement); its tab
- * closes. A run that is not finished is refused, and the message says why: its daemon may still be writing it, and
- * this editor would record it again; so is a run another editor window records, and the message names that window.
+ * a driver's per-run cache such as A3S's change set (the driver's `history.remove`) — and, through `RemovedRuns`
+ * (which the driver tells, as it does for a run the history size limit removes at connect), what the editor keeps of
+ * it (its composer draft, the remembered selection, the board's acknowledgement); its tab closes. A run that is not
+ * finished is refused, and the message says why: its daemon may still be writing it, and this editor would record it
+ * again; so is a run another editor window records, and the message names that window.
  * The confirmation goes through `UserPrompts` (removalPrompt.ts), so a test host can answer it.
  */
 import * as vscode from 'vscode';
@@ -29,25 +30,26 @@ interface ArchivedRun {
   readonly stored: StoredRun;
 }
 
-export function registerHistoryCommands(ctx: CommandContext, removedRuns: Pick<RemovedRuns, 'removed'>, confirmRemoval: ConfirmRemoval): vscode.Disposable[] {
+export function registerHistoryCommands(ctx: CommandContext, removedRuns: Pick<RemovedRuns, 'removed' | 'onDidRemove'>, confirmRemoval: ConfirmRemoval): vscode.Disposable[] {
   const historyOf = (connectionId: string): DriverHistory | undefined => ctx.connections.driver(connectionId)?.history;
   const finished = (run: RunInfo): boolean => isTerminalRunState(run.state) && historyOf(run.connectionId) !== undefined;
 
-  /** Forgets what the UI keeps of a removed run: its tab, the selection of it, and (their owners) its draft and more. */
-  const forgetInUi = (runKey: string): void => {
+  // A removed run's tab closes and its selection goes, whoever removed it: the commands below or the history size
+  // limit at connect (the driver tells RemovedRuns either way; their owners forget its draft and the rest).
+  const forgetInUi = removedRuns.onDidRemove((runKey) => {
     ctx.transcriptTabs.panelOf(runKey)?.dispose();
     if (ctx.selection.runKey === runKey) {
       ctx.selection.select(undefined);
     }
-    removedRuns.removed(runKey);
-  };
+  });
 
   const removeOne = async (connectionId: string, runId: string): Promise<RunRemoval> => {
-    const outcome = (await historyOf(connectionId)?.remove(runId)) ?? 'removed';
-    if (outcome === 'removed') {
-      forgetInUi(runKeyOf(connectionId, runId));
+    const history = historyOf(connectionId);
+    if (!history) {
+      removedRuns.removed(runKeyOf(connectionId, runId)); // no driver to delete it, or to say so
+      return 'removed';
     }
-    return outcome;
+    return history.remove(runId);
   };
 
   const archivedRuns = async (): Promise<ArchivedRun[]> => {
@@ -61,6 +63,7 @@ export function registerHistoryCommands(ctx: CommandContext, removedRuns: Pick<R
   };
 
   return [
+    new vscode.Disposable(() => forgetInUi.dispose()),
     vscode.commands.registerCommand('agentSwitchboard.removeRun', async (target?: unknown): Promise<boolean> => {
       const key = runKeyOfTarget(target);
       const run = (key ? ctx.store.state.runs.get(key) : undefined) ?? (await pickRun(ctx.store.state, 'Remove which finished run?', finished));

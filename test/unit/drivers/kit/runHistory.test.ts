@@ -18,6 +18,8 @@ import { RunStore } from '../../../../extension/model/runStore';
 import { safeFileName } from '../../../../extension/storage/runFileName';
 import { runFileOf } from '../../../../extension/storage/runFiles';
 import { heldElsewhereText } from '../../../../extension/ui/commands/historyTexts';
+import { DraftStore } from '../../../../extension/ui/draftStore';
+import { RemovedRuns } from '../../../../extension/ui/removedRuns';
 import { quietLog } from '../driverKit';
 
 const base = mkdtempSync(join(tmpdir(), 'hist-'));
@@ -32,8 +34,11 @@ function newStore(): RunStore {
   return store;
 }
 
-function door(store: RunStore, storageDir: string, options: { retention?: HistoryRetention; now?: number } = {}) {
-  return new DriverRuns({ store, connectionId: C, storageDir, log: quietLog, ...(options.retention ? { retention: () => options.retention! } : {}), now: () => options.now ?? 10 * DAY }, () => journaled);
+function door(store: RunStore, storageDir: string, options: { retention?: HistoryRetention; now?: number; runRemoved?: (runKey: string) => void } = {}) {
+  return new DriverRuns({
+    store, connectionId: C, storageDir, log: quietLog, ...(options.retention ? { retention: () => options.retention! } : {}), now: () => options.now ?? 10 * DAY,
+    ...(options.runRemoved ? { runRemoved: options.runRemoved } : {}),
+  }, () => journaled);
 }
 
 /** The journal directory of the connection (one per profile). */
@@ -180,7 +185,8 @@ test('removing a finished run deletes its journal, its checkpoint and its index 
   await storedRuns(storageDir, 2);
   const dir = journalDir(storageDir);
   const store = newStore();
-  const runs = door(store, storageDir);
+  const told: string[] = [];
+  const runs = door(store, storageDir, { runRemoved: (runKey) => void told.push(runKey) });
   await runs.replay(lazyPolicy());
   await runs.fields('going', { title: 'Going', state: 'running', createdAt: 1 });
   const before = readdirSync(dir).filter((name) => name.endsWith('.jsonl')).length;
@@ -192,6 +198,7 @@ test('removing a finished run deletes its journal, its checkpoint and its index 
   assert.ok(store.state.runs.has(runKeyOf(C, 'going')));
   assert.equal(await runs.history.remove('r0'), 'removed');
   assert.equal(store.state.runs.has(runKeyOf(C, 'r0')), false);
+  assert.deepEqual(told, [runKeyOf(C, 'r0')], 'the editor is told once, of the run removed only');
   assert.equal(existsSync(join(dir, journalFile)), false, 'the journal is gone');
   assert.equal(existsSync(checkpoint), false, 'the checkpoint is gone');
   assert.equal(readdirSync(dir).filter((name) => name.endsWith('.jsonl')).length, before - 1);
@@ -243,8 +250,20 @@ test('the size limit deletes the least recently active finished runs at connect,
   // Room for the run still going and the two newest finished runs, not more.
   const limit = (sizes.get('going')! + sizes.get('r3')! + sizes.get('r2')! + 1) / (1024 * 1024);
   const store = newStore();
-  const runs = door(store, storageDir, { retention: { keepDays: 0, keepRuns: 0, keepMegabytes: limit } });
+  // The editor's side, as extension.ts wires it: what it keeps per run (a draft here) goes with a run removed.
+  const removedRuns = new RemovedRuns();
+  const drafts = new DraftStore({ get: <T>(_key: string, fallback?: T) => fallback as T, update: () => Promise.resolve() });
+  removedRuns.onDidRemove((runKey) => drafts.set(runKey, ''));
+  for (const runId of ['r0', 'r1', 'r2', 'going']) {
+    drafts.set(runKeyOf(C, runId), `draft of ${runId}`);
+  }
+  const told: string[] = [];
+  const runs = door(store, storageDir, { retention: { keepDays: 0, keepRuns: 0, keepMegabytes: limit }, runRemoved: (runKey) => (told.push(runKey), removedRuns.removed(runKey)) });
   await runs.replay(lazyPolicy());
+  assert.deepEqual(told.sort(), [runKeyOf(C, 'r0'), runKeyOf(C, 'r1')], 'the editor is told of each run the limit removed, as for Remove Run');
+  assert.deepEqual(['r0', 'r1', 'r2', 'going'].map((runId) => drafts.get(runKeyOf(C, runId))), ['', '', 'draft of r2', 'draft of going'], 'the removed runs\' drafts are gone, the others kept');
+  drafts.dispose();
+  removedRuns.dispose();
   assert.deepEqual(indexOf(storageDir).map((entry) => entry.runId).sort(), ['going', 'r2', 'r3']);
   assert.deepEqual([...store.state.runs.values()].map((run) => run.runId).sort(), ['going', 'r2', 'r3']);
   const dir = journalDir(storageDir);
