@@ -112,6 +112,11 @@ export class LocalChangeSets {
     return pending;
   }
 
+  /** The run was removed: its finished result is not kept any longer. */
+  forget(runId: string): void {
+    this.finishing.delete(runId);
+  }
+
   /**
    * For runs that span many turns (an SCV session, an interactive AgencyProxy run): the change set from the run's
    * start to the working tree now, recomputed each time (not cached like `finish`).

@@ -108,6 +108,15 @@ export class AckTracker {
     }, this.debounceMs);
   }
 
+  /** The run was removed: its book goes, and an ack still scheduled for it is not sent. */
+  forget(runId: string): void {
+    const book = this.books.get(runId);
+    if (book?.timer) {
+      clearTimeout(book.timer);
+    }
+    this.books.delete(runId);
+  }
+
   dispose(): void {
     for (const book of this.books.values()) {
       if (book.timer) {

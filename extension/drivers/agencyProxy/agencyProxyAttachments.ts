@@ -36,6 +36,12 @@ export class AgencyProxyAttachments {
     this.attached.clear();
   }
 
+  /** The run was removed: it is not followed any more. */
+  forget(runId: string): void {
+    this.attached.delete(runId);
+    this.starting.delete(runId);
+  }
+
   /** Brings the model in line with the daemon's run list, and attaches every run that may still have events. */
   async reconcile(client: AgencyProxyClient, runs: readonly RunSnapshot[]): Promise<void> {
     const { runs: model, activity, ownership } = this.parts;
@@ -52,6 +58,9 @@ export class AgencyProxyAttachments {
     }
     for (const snapshot of runs) {
       const existing = model.get(snapshot.runId);
+      if (!existing && isWireTerminal(snapshot.state) && model.history.leftOut(snapshot.runId)) {
+        continue; // archived or removed here: the daemon's list does not bring it back (nor its journal again)
+      }
       const title = typeof snapshot.metadata.title === 'string' ? snapshot.metadata.title : snapshot.runId;
       activity.setInteractiveFromMetadata(snapshot.runId, snapshot.metadata);
       ownership.noteSession(snapshot.runId, snapshot.providerSessionId);

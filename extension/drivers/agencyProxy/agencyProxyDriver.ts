@@ -57,7 +57,7 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
       scope: this.driverScope,
     });
     this.storage = new AgencyProxyRunStorage(ctx, this.parts);
-    this.journaling = this.storage.journalTerms();
+    this.journaling = this.storage.journalTerms((runId) => this.attachments.forget(runId));
     this.attachments = new AgencyProxyAttachments(this.parts, () => this.client);
     this.folder = new AgencyProxyEventFolder(this.parts, (runId) => this.attachments.refreshFinalState(runId));
   }

@@ -65,6 +65,12 @@ export class AgencyProxyLocalChanges {
     await this.interim.run(runId, () => this.changes.refresh(runId, record));
   }
 
+  /** The run was removed: its snapshot record goes (a diff still in flight publishes into a run no longer there). */
+  forget(runId: string): void {
+    this.records.delete(runId);
+    this.changes.forget(runId);
+  }
+
   /** Diffs the run's working-tree snapshots once it ended; the result tree is stored so a reload diffs the same. */
   async finish(runId: string): Promise<void> {
     const record = this.records.get(runId);

@@ -21,11 +21,20 @@ export class AgencyProxyRunStorage {
     private readonly parts: AgencyProxyRunParts,
   ) {}
 
-  /** The driver's journaling (BaseDriver.journaling). */
-  journalTerms(): Journaling<AgencyProxyCursor> {
-    const { acks, activity, ownership, runs, saveRun } = this.parts;
+  /** The driver's journaling (BaseDriver.journaling); `forgotten`: what else drops a removed run (the attachments). */
+  journalTerms(forgotten: (runId: string) => void): Journaling<AgencyProxyCursor> {
+    const { acks, activity, ownership, localChanges, runs, saveRun } = this.parts;
     return {
       cursor: agencyProxyCursorSchema,
+      // The run was removed: nothing of it stays in the driver's books (a daemon listing it again is refused by
+      // `leftOut`, agencyProxyAttachments.ts).
+      removed: (runId) => {
+        acks.forget(runId);
+        activity.forget(runId);
+        ownership.forget(runId);
+        localChanges.forget(runId);
+        forgotten(runId);
+      },
       books: agencyProxyCheckpointBooks({ acks, activity, ownership }),
       // This window writes the run's journal now: if it took another window's run over (that window closed, or its
       // host died), the acks are this window's now; its own run (after a reload) may be acked through what is stored.

@@ -84,6 +84,12 @@ export class RunOwnership {
     };
   }
 
+  /** The run was removed: whose it was and its session are forgotten. */
+  forget(runId: string): void {
+    this.owners.delete(runId);
+    this.sessions.delete(runId);
+  }
+
   /** Restores what `extraOf` stored (malformed values are ignored: observed, no session). */
   restore(runId: string, extra: Readonly<Record<string, unknown>> | undefined): void {
     const owner = extra?.[OWNER_KEY];

@@ -61,6 +61,7 @@ export class DriverRuns<C = never> {
       journal: () => this.journal(),
       handlers: () => this.handlers,
       failed: (runId, error) => this.failed(runId, error),
+      archived: (runId) => this.archivedIds.has(runId),
       removed: (runId) => {
         const terms = this.journaling();
         if (terms !== 'not journaled') {

@@ -29,6 +29,8 @@ export interface HistoryDoor<C> {
   failed(runId: string, error: unknown): void;
   /** The run's files are gone: the driver drops what it keeps of it (JournalTerms.removed). */
   removed(runId: string): void;
+  /** Whether the last connect archived the run (retention: on disk, out of the model). */
+  archived(runId: string): boolean;
 }
 
 export class RunHistory<C> implements DriverHistory {
@@ -36,6 +38,9 @@ export class RunHistory<C> implements DriverHistory {
   private readonly loading = new Map<string, Promise<void>>();
   /** Runs whose load is past its records (the reload's ending is folded now: it must not wait for the load). */
   private readonly settling = new Set<string>();
+
+  /** Runs removed in this window: a daemon that still lists one does not bring it back (`leftOut`). */
+  private readonly removedIds = new Set<string>();
 
   /** What else goes with a removed run, each read before its files are deleted (file checkpoints: turnCheckpoints.ts). */
   private readonly removals: Array<(runId: string) => Promise<() => Promise<void>>> = [];
@@ -48,6 +53,14 @@ export class RunHistory<C> implements DriverHistory {
    */
   onRemoval(prepare: (runId: string) => Promise<() => Promise<void>>): void {
     this.removals.push(prepare);
+  }
+
+  /**
+   * Whether the run is left out of the model on purpose — archived at connect, or removed in this window — so that a
+   * daemon's run list that still names it (finished) does not bring it back.
+   */
+  leftOut(runId: string): boolean {
+    return this.removedIds.has(runId) || (this.door.get(runId) === undefined && this.door.archived(runId));
   }
 
   /**
@@ -187,6 +200,7 @@ export class RunHistory<C> implements DriverHistory {
     for (const step of afterwards) {
       await step().catch((error: unknown) => this.door.failed(runId, error));
     }
+    this.removedIds.add(runId);
     this.door.removed(runId);
     return 'removed';
   }

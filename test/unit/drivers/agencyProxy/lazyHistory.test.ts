@@ -117,3 +117,28 @@ test('a finished run of another client comes back from its summary unacked; adop
     await fx.cleanup();
   }
 });
+
+test('a removed run stays removed while the daemon still lists it, and the driver forgets what it kept of it', async () => {
+  const fx = await startDaemon();
+  const w = await openWindow(fx);
+  try {
+    const done = await w.driver.startRun({ prompt: 'notools', provider: 'claude', workspaceRoots: [fx.workspace], approvals: false, interactive: false });
+    await until('completed and acked', () => w.run(done)?.state === 'completed' && acked(fx, done) === latest(fx, done));
+    assert.equal(w.driver.ownsRun(done), true);
+    const attachesBefore = w.frames.filter((f) => f.type === 'attach_run' && f.run_id === done).length;
+
+    assert.equal(await w.driver.history!.remove(done), 'removed');
+    assert.equal(w.run(done), undefined);
+    assert.equal(w.driver.ownsRun(done), false, 'its owner is forgotten');
+    // The daemon still lists the finished run: the next sync neither shows it again nor attaches or journals it.
+    await w.driver.refresh();
+    assert.equal(w.run(done), undefined, 'not brought back by the run list');
+    assert.equal(w.frames.filter((f) => f.type === 'attach_run' && f.run_id === done).length, attachesBefore, 'not attached again');
+    assert.equal(await w.driver.history!.load(done), undefined);
+    await w.driver.flushStorage();
+    assert.deepEqual((await w.driver.history!.archived()).map((stored) => stored.runId), [], 'nothing of it in the index');
+  } finally {
+    await w.driver.dispose();
+    await fx.cleanup();
+  }
+});
