@@ -53,8 +53,11 @@ export interface ScvDriverOptions extends ScvConnectionOptions {
 
 export class ScvDriver extends BaseDriver implements Driver {
   readonly protocol = 'scv' as const;
-  /** Journaled without a cursor: SCV cannot replay, so nothing is resumed. */
-  protected readonly journaling: Journaling<never> = { cursor: z.never(), books: 'none' };
+  /** Journaled without a cursor (SCV cannot replay); a removed run's waiting prompts, their offer and change set go. */
+  protected readonly journaling: Journaling<never> = {
+    cursor: z.never(), books: 'none', removed: (runId) => (this.stored.forget(runId), this.leftovers.forgetRun(runId), this.localChanges.forget(runId)),
+  };
+  private readonly localChanges = new LocalChangeSets(runsChangeSetSink(this.runs, this.ctx.log));
   private readonly stored: ScvStoredSessions;
   private readonly events: ScvSessionEvents;
   private readonly leftovers: ScvLeftoverOffers;
@@ -76,7 +79,7 @@ export class ScvDriver extends BaseDriver implements Driver {
     });
     this.stored = new ScvStoredSessions(this.runs);
     this.checkpoints = new TurnCheckpoints(ctx, this.runs);
-    this.events = new ScvSessionEvents(ctx, this.runs, this.stored, new LocalChangeSets(runsChangeSetSink(this.runs, ctx.log)), this.checkpoints);
+    this.events = new ScvSessionEvents(ctx, this.runs, this.stored, this.localChanges, this.checkpoints);
     this.leftovers = this.driverScope.add(new ScvLeftoverOffers(ctx, this.runs, this.stored));
     this.onLeftoverOffer = this.leftovers.onOffer;
     this.connections = new ScvLiveConnection(ctx, () => this.socketPath, options, this.events, this.leftovers, this.runs);

@@ -90,6 +90,13 @@ export class ScvLeftoverOffers {
     return sent;
   }
 
+  /** The run whose prompts are offered was removed (or the session offered them): the offer is withdrawn. */
+  forgetRun(runId: string): void {
+    if (this.current?.fromRunId === runId || this.current?.toRunId === runId) {
+      this.current = undefined;
+    }
+  }
+
   /** Drops the offered prompts for good. */
   discard(liveRunId: string | undefined): void {
     const offer = this.take(liveRunId);

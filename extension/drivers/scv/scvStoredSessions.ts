@@ -42,6 +42,11 @@ export class ScvStoredSessions {
     void this.saveRun(runId);
   }
 
+  /** The run was removed: its prompts are not offered to anyone any more. */
+  forget(runId: string): void {
+    this.queued.delete(runId);
+  }
+
   /** Records the run's fields and waiting prompts in the index (small; rewritten whole). */
   saveRun(runId: string): Promise<void> {
     return this.runs.saveRun(runId, this.queued.has(runId) ? { queued: this.queued.get(runId) } : undefined);

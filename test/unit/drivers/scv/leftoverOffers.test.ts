@@ -98,4 +98,25 @@ describe('SCV leftover queued prompts', () => {
       await s.cleanup();
     }
   });
+
+  it('go with their run when it is removed: the offer is withdrawn and nothing of them is sent', async () => {
+    const s = await scvDriverSetup();
+    try {
+      const first = await connected(s);
+      await s.driver.pauseQueue(first, true);
+      await s.driver.sendMessage(first, 'never to be sent');
+      await s.restartDaemon();
+      await until('the first session ended', () => run(s, first).state === 'interrupted');
+      const second = await until('the new session', () => s.driver.liveSessionRunId);
+      await until('the offer', () => s.driver.leftoverOffer);
+
+      assert.equal(await s.driver.history.remove(first), 'removed');
+      assert.equal(s.driver.leftoverOffer, undefined, 'the removed run\'s prompts are not offered any more');
+      await assert.rejects(s.driver.queueLeftoverPrompts(), (e: unknown) => e instanceof DriverError && e.code === 'no_leftovers');
+      assert.equal(turns(s, second, 'started'), 0, 'nothing was sent');
+      assert.ok(!storedIndex(s.storage).includes('never to be sent'), 'nor is anything of them stored');
+    } finally {
+      await s.cleanup();
+    }
+  });
 });
