@@ -47,8 +47,8 @@ const ACP_CAPABILITIES: readonly Capability[] = ['run.start', 'run.queue', 'run.
 
 export class AcpDriver extends BaseDriver implements Driver {
   readonly protocol = 'acp' as const;
-  /** Journaled without a cursor: a session is taken up again through the agent (session/resume or /load). */
-  protected readonly journaling: Journaling<never> = { cursor: z.never(), books: 'none' };
+  /** Journaled without a cursor: a session is taken up again through the agent (session/resume or /load); removed: forgotten. */
+  protected readonly journaling: Journaling<never> = { cursor: z.never(), books: 'none', removed: (runId) => this.sessions.forget(runId) };
   private agent: AcpConnection | undefined;
   private terminals: AcpTerminals | undefined;
   /** The last agent process's stop: disconnect waits for it (a restart must not find the old one still writing). */

@@ -58,6 +58,11 @@ export class AcpSessions {
     return session;
   }
 
+  /** The session's run was removed: nothing of it is kept (opening it again from the agent starts afresh). */
+  forget(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
   all(): AcpSession[] {
     return [...this.sessions.values()];
   }

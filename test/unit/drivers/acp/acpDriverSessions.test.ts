@@ -154,3 +154,20 @@ test('Close Session sends session/close and ends the run; Open Agent Session tak
   await until('the second turn', () => completedTurns(again, runId) === 2 && idle(again, runId));
   assert.deepEqual(sent(again, 'session/resume').map((p) => p.sessionId), [runId], 'the closed session was resumed');
 });
+
+test('a removed closed session leaves nothing in the driver: Open Agent Session takes it up afresh from the agent', { timeout: 40_000 }, async () => {
+  const r = await rig();
+  const target = { connectionId: r.setup.connectionId };
+  const runId = await r.driver.startRun({ prompt: 'hello', workspaceRoots: [r.ws.dir] });
+  await until('idle', () => idle(r, runId));
+  await r.driver.performAction(CLOSE, { ...target, runId }, { confirmed: true });
+  assert.equal(run(r, runId)?.state, 'completed');
+  assert.equal(await r.driver.history.remove(runId), 'removed');
+  assert.equal(run(r, runId), undefined);
+  // Known no more: opened as any session of the agent's, its history loaded again (not a run this window still holds).
+  assert.deepEqual(await r.driver.performAction(OPEN, target, { session: runId }), { kind: 'openRun', runId });
+  await until('open again, with the history the agent replayed', () => idle(r, runId) && users(r, runId).includes('hello'));
+  await r.driver.sendMessage(runId, 'hello again');
+  await until('a turn in it', () => completedTurns(r, runId) >= 1 && idle(r, runId) && users(r, runId).includes('hello again'));
+  await r.driver.dispose();
+});
