@@ -14,7 +14,6 @@ import type { ModelAction, RunEvent, RunFields } from '../../model/modelActions'
 import type { ApprovalInfo, ChangeSetInfo, ConnectionInfo, Panel, QueueEntry, RunInfo } from '../../model/modelTypes';
 import { approvalKeyOf, runKeyOf } from '../../model/modelTypes';
 import type { RunKey } from '../../model/runKeys';
-import type { StoredRun } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
 import { errorText } from './errors';
 import type { RunInput } from './journalRecords';
@@ -23,6 +22,7 @@ import { modelActionOf } from './runRecorder';
 import type { RunRecorder } from './runRecorder';
 import { journalOf, replayHandlersOf, replayRuns, storedRunOf } from './runJournaling';
 import type { DoorReplayHandlers, Journaling, RestorePolicy } from './runJournaling';
+import { DriverRunWriters } from './driverRunWriters';
 import { RunHistory } from './runHistory';
 import { archivedRunIds, DEFAULT_RETENTION } from './runRetention';
 import { trimHistory } from './runHistoryTrim';
@@ -34,7 +34,7 @@ export const DISPLAY_ONLY_EVENTS: ReadonlySet<RunEvent['kind']> = new Set(['tool
 /** What a connection says about itself (the model's `connectionInfo`, for this connection). */
 type ConnectionDetails = Omit<Extract<ModelAction, { type: 'connectionInfo' }>, 'type' | 'connectionId'>;
 
-export class DriverRuns<C = never> {
+export class DriverRuns<C = never> extends DriverRunWriters<C> {
   private recorder: RunRecorder<C> | undefined;
   private closed = false;
   /**
@@ -54,6 +54,7 @@ export class DriverRuns<C = never> {
     /** Read once, at the first write or replay (the driver's own field, set after the base constructor ran). */
     private readonly journaling: () => Journaling<C>,
   ) {
+    super();
     this.history = new RunHistory<C>({
       ctx,
       get: (runId) => this.get(runId),
@@ -231,41 +232,6 @@ export class DriverRuns<C = never> {
     }
   }
 
-  // --- Which window writes which run (kit/runWriters.ts) -------------------------------------------------------------
-
-  /** Whether this window journals the run (else another window of this machine does; true when not journaled). */
-  writes(runId: string): boolean {
-    return this.journal()?.writes(runId) ?? true;
-  }
-
-  /** Makes this window the run's writer if it can be; resolves with whether it is (adopting a run needs it). */
-  claim(runId: string): Promise<boolean> {
-    return this.journal()?.claim(runId) ?? Promise.resolve(true);
-  }
-
-  /** The last daemon sequence of the run known to be durably in its journal (acks also need `writes`). */
-  journaledThrough(runId: string): number {
-    return this.journal()?.journaledThrough(runId) ?? 0;
-  }
-
-  /**
-   * Calls `onIndex` when another window changed the run index (a new run, a new state), and lets readers of runs
-   * probe their writer's lease when it changes. Returns the stop (nothing to stop when not journaled).
-   */
-  watchOtherWindows(onIndex: () => void): () => void {
-    return this.journal()?.watch(onIndex) ?? (() => undefined);
-  }
-
-  /** The run's index entry as it is on disk now (what another window stored of it). */
-  storedRun(runId: string): Promise<StoredRun | undefined> {
-    return this.journal()?.storedRun(runId) ?? Promise.resolve(undefined);
-  }
-
-  /** The daemon sequences a run's journal holds, in order (tests of a reload). */
-  sequencesOf(runId: string): Promise<number[]> {
-    return this.journal()?.sequencesOf(runId) ?? Promise.resolve([]);
-  }
-
   /** Resolves once everything recorded so far is on disk. */
   flush(): Promise<void> {
     return this.recorder?.flush() ?? Promise.resolve();
@@ -303,7 +269,7 @@ export class DriverRuns<C = never> {
     }
   }
 
-  private journal(): RunRecorder<C> | undefined {
+  protected journal(): RunRecorder<C> | undefined {
     if (this.recorder === undefined && !this.closed) {
       this.recorder = journalOf(this.ctx, this.journaling());
     }
