@@ -9,35 +9,19 @@
  * shows what the host sends back (`reviewNotes`). Only the rows whose look changes are mounted again (O(selection +
  * notes)), never the whole diff.
  */
-import type { DiffRow, DiffRows } from '../extension/protocol/changeSetRows';
-import type { ChangeSetFileView, ReviewNote, ReviewNoteAnchor, WebviewToHost } from '../extension/protocol/webviewMessages';
-import { button, h } from './dom';
+import type { DiffRow } from '../extension/protocol/changeSetRows';
+import type { ReviewNote, ReviewNoteAnchor, WebviewToHost } from '../extension/protocol/webviewMessages';
+import { h } from './dom';
 import { noteCard, noteEditor, placeText } from './reviewNoteCards';
-import type { NotePlacement } from './reviewNoteSelection';
+import type { NotePlacement, NotesDiffHost } from './reviewNoteSelection';
 import { anchorOfRows, clampToHunk, isNotableRow, nextNotableRow, placeNotes } from './reviewNoteSelection';
-
-/** What the notes need of the diff they decorate. */
-export interface NotesDiffHost {
-  rows(): DiffRows;
-  files(): readonly ChangeSetFileView[];
-  /** Mounts row `index` again at the next layout (its look changed). */
-  refreshRow(index: number): void;
-  /** Scrolls row `index` into view if it is not. */
-  revealRow(index: number): void;
-  /** The first row in view. */
-  firstVisibleRow(): number;
-  focus(): void;
-}
+import { ReviewNotesBar } from './reviewNotesBar';
+import { followDrag } from './pointerDrag';
 
 type Editing = { readonly kind: 'new'; readonly anchor: ReviewNoteAnchor; readonly row: number; text: string } | { readonly kind: 'edit'; readonly noteId: string; text: string };
 
 export class ChangeSetNotes {
-  /** `#cs-notes-bar`. */
-  readonly bar: HTMLElement;
-  private readonly status: HTMLElement;
-  private readonly addButton: HTMLButtonElement;
-  private readonly sendButton: HTMLButtonElement;
-  private readonly discardButton: HTMLButtonElement;
+  private readonly notesBar: ReviewNotesBar;
   private runKey: string | null = null;
   private notes: readonly ReviewNote[] = [];
   private placement: NotePlacement = { byRow: new Map(), elsewhere: [] };
@@ -50,15 +34,13 @@ export class ChangeSetNotes {
     private readonly host: NotesDiffHost,
     private readonly post: (message: WebviewToHost) => void,
   ) {
-    this.status = h('span', { id: 'cs-notes-status', class: 'cs-notes-status', role: 'status' });
-    this.addButton = button({ label: 'Add a note on the selected lines (Enter)', text: 'Add note', icon: 'comment', className: 'secondary', onClick: () => this.openNew() });
-    this.addButton.id = 'cs-add-note';
-    this.sendButton = button({ label: 'Send every note to the agent as one message', text: 'Send notes', icon: 'send', className: 'primary', onClick: () => this.request('notesSend') });
-    this.sendButton.id = 'cs-send-notes';
-    this.discardButton = button({ label: 'Discard every note', icon: 'discard', className: 'secondary', onClick: () => this.request('notesDiscard') });
-    this.discardButton.id = 'cs-discard-notes';
-    this.bar = h('div', { id: 'cs-notes-bar', class: 'cs-notes-bar' }, this.status, this.addButton, this.discardButton, this.sendButton);
+    this.notesBar = new ReviewNotesBar({ add: () => this.openNew(), send: () => this.request('notesSend'), discard: () => this.request('notesDiscard') });
     this.update();
+  }
+
+  /** `#cs-notes-bar`, under the diff. */
+  get bar(): HTMLElement {
+    return this.notesBar.element;
   }
 
   /** The diff now shows another change set (or none): selection and an open editor go; placements are recomputed. */
@@ -129,19 +111,15 @@ export class ChangeSetNotes {
     this.host.focus();
     this.select(event.shiftKey && this.selection ? this.selection.anchor : index, index);
     this.dragging = true;
-    const move = (e: MouseEvent): void => {
-      const over = this.lineRowOf(document.elementFromPoint(e.clientX, e.clientY), false);
-      if (over !== undefined && this.selection) {
-        this.select(this.selection.anchor, over);
-      }
-    };
-    const up = (): void => {
-      this.dragging = false;
-      window.removeEventListener('mousemove', move);
-      window.removeEventListener('mouseup', up);
-    };
-    window.addEventListener('mousemove', move);
-    window.addEventListener('mouseup', up);
+    followDrag(
+      (element) => {
+        const over = this.lineRowOf(element, false);
+        if (over !== undefined && this.selection) {
+          this.select(this.selection.anchor, over);
+        }
+      },
+      () => (this.dragging = false),
+    );
   }
 
   /** Keys on the diff itself (not in a note's editor or buttons). Says whether it took the key. */
@@ -256,15 +234,8 @@ export class ChangeSetNotes {
   }
 
   private rowOfEditor(editing: Editing): number | undefined {
-    if (editing.kind === 'new') {
-      return editing.row;
-    }
-    for (const [row, notes] of this.placement.byRow) {
-      if (notes.some((n) => n.id === editing.noteId)) {
-        return row;
-      }
-    }
-    return undefined;
+    const placed = editing.kind === 'edit' ? [...this.placement.byRow].find(([, notes]) => notes.some((n) => n.id === editing.noteId)) : undefined;
+    return editing.kind === 'new' ? editing.row : placed?.[0];
   }
 
   private editorFor(place: string, isNew: boolean): HTMLElement {
@@ -308,21 +279,13 @@ export class ChangeSetNotes {
   /** The bar: what is selected, how many notes, and the buttons that apply now. */
   private update(): void {
     const s = this.selection;
-    const count = this.notes.length;
-    const parts: string[] = [];
-    if (s) {
-      const anchor = anchorOfRows(this.host.rows(), this.host.files(), s.anchor, s.focus);
-      const lines = Math.abs(s.focus - s.anchor) + 1;
-      parts.push(anchor ? `${lines} line${lines === 1 ? '' : 's'} selected (${placeText(anchor)})` : 'Lines selected');
-    }
-    if (count > 0) {
-      const away = this.placement.elsewhere.length;
-      parts.push(`${count} note${count === 1 ? '' : 's'}${away > 0 ? ` (${away} on files not shown)` : ''}`);
-    }
-    this.status.textContent = parts.length > 0 ? parts.join(' · ') : 'Select lines by their numbers (or ↑/↓) to add a note for the agent';
-    this.addButton.hidden = !s;
-    this.addButton.disabled = this.editing?.kind === 'new';
-    this.sendButton.hidden = count === 0;
-    this.discardButton.hidden = count === 0;
+    const anchor = s ? anchorOfRows(this.host.rows(), this.host.files(), s.anchor, s.focus) : undefined;
+    const lines = s ? Math.abs(s.focus - s.anchor) + 1 : 0;
+    this.notesBar.render({
+      selection: s ? (anchor ? `${lines} line${lines === 1 ? '' : 's'} selected (${placeText(anchor)})` : 'Lines selected') : undefined,
+      notes: this.notes.length,
+      elsewhere: this.placement.elsewhere.length,
+      adding: this.editing?.kind === 'new',
+    });
   }
 }

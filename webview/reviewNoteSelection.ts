@@ -6,6 +6,19 @@
 import type { DiffRow, DiffRows } from '../extension/protocol/changeSetRows';
 import type { ChangeSetFileView, ReviewNote, ReviewNoteAnchor } from '../extension/protocol/webviewMessages';
 
+/** What the notes need of the diff they decorate. */
+export interface NotesDiffHost {
+  rows(): DiffRows;
+  files(): readonly ChangeSetFileView[];
+  /** Mounts row `index` again at the next layout (its look changed). */
+  refreshRow(index: number): void;
+  /** Scrolls row `index` into view if it is not. */
+  revealRow(index: number): void;
+  /** The first row in view. */
+  firstVisibleRow(): number;
+  focus(): void;
+}
+
 const SIGN: Readonly<Record<string, string>> = { context: ' ', add: '+', del: '-' };
 
 /** A row a note can be on: a line of a hunk (context, added, removed). */

@@ -8,6 +8,8 @@ import { MAX_NOTE_CHARS, MAX_NOTES_PER_RUN, MAX_QUOTED_LINE_CHARS, MAX_QUOTED_LI
 
 export type ReviewNotes = readonly ReviewNote[];
 
+const MAX_PATH_CHARS = 4096;
+
 /** Why a note was not added or changed. */
 export class ReviewNoteError extends Error {}
 
@@ -25,6 +27,9 @@ function cleanText(text: string): string {
 
 /** The anchor as kept: lines in order, quote bounded (what was cut is counted, never silently dropped). */
 export function boundedAnchor(anchor: ReviewNoteAnchor): ReviewNoteAnchor {
+  if (anchor.path === '' || anchor.path.length > MAX_PATH_CHARS || anchor.startLine < 1 || anchor.endLine < 1) {
+    throw new ReviewNoteError('A note needs a file and lines from 1 on.');
+  }
   const startLine = Math.min(anchor.startLine, anchor.endLine);
   const endLine = Math.max(anchor.startLine, anchor.endLine);
   const kept = anchor.quote.slice(0, MAX_QUOTED_LINES).map((line) => (line.length > MAX_QUOTED_LINE_CHARS ? `${line.slice(0, MAX_QUOTED_LINE_CHARS)} …` : line));
@@ -72,8 +77,12 @@ export function readStoredNotes(raw: unknown): ReviewNotes {
   for (const value of stored.data.notes) {
     const parsed = reviewNoteSchema.safeParse(value);
     if (parsed.success && !ids.has(parsed.data.id) && parsed.data.text.trim() !== '' && notes.length < MAX_NOTES_PER_RUN) {
-      ids.add(parsed.data.id);
-      notes.push({ ...boundedAnchor(parsed.data), id: parsed.data.id, text: parsed.data.text.slice(0, MAX_NOTE_CHARS) });
+      try {
+        notes.push({ ...boundedAnchor(parsed.data), id: parsed.data.id, text: parsed.data.text.slice(0, MAX_NOTE_CHARS) });
+        ids.add(parsed.data.id);
+      } catch {
+        // out of bounds: dropped like any malformed note
+      }
     }
   }
   return notes.sort(byPosition);

@@ -15,23 +15,26 @@ export const MAX_QUOTED_LINE_CHARS = 400;
 /** Notes one run may hold. */
 export const MAX_NOTES_PER_RUN = 200;
 
-/** What the person chose to comment on: a range of lines of one file of the change set. */
+/**
+ * What the person chose to comment on: a range of lines of one file of the change set. Bounds (lines from 1, a path)
+ * are checked by the host when it keeps a note (changeSets/reviewNoteList.ts): checks here would weigh on the webview.
+ */
 export const reviewNoteAnchorSchema = z.object({
   /** The file's path after the run (as the change set names it). */
-  path: z.string().check(z.minLength(1), z.maxLength(4096)),
+  path: z.string(),
   /**
    * First and last line, as new-side line numbers of the change set's patch (the file after the run). A selection of
    * removed lines only is anchored at the new-side line that follows them.
    */
-  startLine: z.int().check(z.minimum(1)),
-  endLine: z.int().check(z.minimum(1)),
+  startLine: z.int(),
+  endLine: z.int(),
   /**
    * The selected lines as the diff shows them: each with its sign (`+` added, `-` removed, ` ` unchanged) and its text,
    * so the agent reads exactly what the person saw. Agent text: shown escaped, never interpreted.
    */
   quote: z.array(z.string()),
   /** How many selected lines were left out of `quote` (beyond MAX_QUOTED_LINES). */
-  omittedLines: z.optional(z.int().check(z.minimum(0))),
+  omittedLines: z.optional(z.int()),
 });
 export type ReviewNoteAnchor = z.infer<typeof reviewNoteAnchorSchema>;
 
