@@ -13,7 +13,7 @@ import type { DiffRow } from '../extension/protocol/changeSetRows';
 import type { ReviewNote, ReviewNoteAnchor, WebviewToHost } from '../extension/protocol/webviewMessages';
 import { h } from './dom';
 import { noteCard, noteEditor, placeText } from './reviewNoteCards';
-import type { NotePlacement, NotesDiffHost } from './reviewNoteSelection';
+import type { LineRowCache, NotePlacement, NotesDiffHost } from './reviewNoteSelection';
 import { anchorOfRows, clampToHunk, isNotableRow, nextNotableRow, placeNotes } from './reviewNoteSelection';
 import { ReviewNotesBar } from './reviewNotesBar';
 import { followDrag } from './pointerDrag';
@@ -25,6 +25,8 @@ export class ChangeSetNotes {
   private runKey: string | null = null;
   private notes: readonly ReviewNote[] = [];
   private placement: NotePlacement = { byRow: new Map(), elsewhere: [] };
+  /** The line rows of the files walked to place notes, for the change set shown (reset with it). */
+  private lineRows: LineRowCache = new Map();
   private selection: { anchor: number; focus: number } | null = null;
   private editing: Editing | null = null;
   private focusEditor = false;
@@ -51,7 +53,8 @@ export class ChangeSetNotes {
     this.runKey = runKey;
     this.selection = null;
     this.editing = null;
-    this.placement = placeNotes(this.host.rows(), this.host.files(), this.notes);
+    this.lineRows = new Map();
+    this.placement = placeNotes(this.host.rows(), this.host.files(), this.notes, this.lineRows);
     this.update();
   }
 
@@ -62,7 +65,7 @@ export class ChangeSetNotes {
     }
     const before = [...this.placement.byRow.keys()];
     this.notes = notes;
-    this.placement = placeNotes(this.host.rows(), this.host.files(), notes);
+    this.placement = placeNotes(this.host.rows(), this.host.files(), notes, this.lineRows);
     if (this.editing?.kind === 'edit' && !notes.some((n) => this.editing?.kind === 'edit' && n.id === this.editing.noteId)) {
       this.editing = null; // the note went (sent or deleted elsewhere)
     }

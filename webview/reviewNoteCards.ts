@@ -5,11 +5,16 @@
  */
 import type { ReviewNote } from '../extension/protocol/webviewMessages';
 import { MAX_NOTE_CHARS } from '../extension/protocol/webviewMessages';
+import { visibleText } from '../extension/protocol/visibleText';
 import { button, codicon, h } from './dom';
 
-/** `src/a.ts:12` or `src/a.ts:12-14` — as the message to the agent names it. */
+/**
+ * `src/a.ts:12` or `src/a.ts:12-14` — as the message to the agent names it, with hidden characters of the path (a
+ * repository's file name) shown as escapes: the person sees what is sent.
+ */
 export function placeText(note: Pick<ReviewNote, 'path' | 'startLine' | 'endLine'>): string {
-  return note.startLine === note.endLine ? `${note.path}:${note.startLine}` : `${note.path}:${note.startLine}-${note.endLine}`;
+  const path = visibleText(note.path);
+  return note.startLine === note.endLine ? `${path}:${note.startLine}` : `${path}:${note.startLine}-${note.endLine}`;
 }
 
 export interface NoteCardActions {
@@ -30,7 +35,7 @@ export function noteCard(note: ReviewNote, actions: NoteCardActions): HTMLElemen
       button({ label: `Edit the note on ${place}`, icon: 'edit', className: 'cs-note-edit', onClick: () => actions.edit() }),
       button({ label: `Delete the note on ${place}`, icon: 'trash', className: 'cs-note-delete', onClick: () => actions.remove() }),
     ),
-    h('div', { class: 'cs-note-body' }, note.text),
+    h('div', { class: 'cs-note-body' }, visibleText(note.text, 'keep')),
   );
 }
 

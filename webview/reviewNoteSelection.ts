@@ -108,8 +108,14 @@ export interface NotePlacement {
   readonly elsewhere: readonly ReviewNote[];
 }
 
-/** O(rows of the files that have notes): only those files are walked. */
-export function placeNotes(rows: DiffRows, files: readonly ChangeSetFileView[], notes: readonly ReviewNote[]): NotePlacement {
+/** New-side line → row, per file index; kept by the caller while the rows are the same. */
+export type LineRowCache = Map<number, Map<number, number>>;
+
+/**
+ * O(notes) once each file with notes was walked (O(its rows), once per change set: `lineRows` keeps what was walked
+ * for as long as the caller passes the same cache with the same rows).
+ */
+export function placeNotes(rows: DiffRows, files: readonly ChangeSetFileView[], notes: readonly ReviewNote[], lineRows: LineRowCache = new Map()): NotePlacement {
   const byRow = new Map<number, ReviewNote[]>();
   const elsewhere: ReviewNote[] = [];
   const fileIndex = new Map<string, number>();
@@ -118,7 +124,6 @@ export function placeNotes(rows: DiffRows, files: readonly ChangeSetFileView[], 
       fileIndex.set(f.path, i);
     }
   });
-  const lineRows = new Map<number, Map<number, number>>();
   for (const note of notes) {
     const f = fileIndex.get(note.path);
     if (f === undefined) {

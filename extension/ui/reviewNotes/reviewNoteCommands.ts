@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { anchorOfAfterLines } from '../../changeSets/reviewNoteAnchors';
 import { notePlace } from '../../changeSets/reviewNoteMessage';
 import { MAX_NOTE_CHARS } from '../../protocol/reviewNotes';
+import { visibleText } from '../../protocol/visibleText';
 import { readChangeSet } from '../changeSets/changeSetReading';
 import { CHANGES_SCHEME } from '../changeSets/changeSetDocuments';
 import type { CommandContext } from '../commands/commandContext';
@@ -87,7 +88,7 @@ async function addFromEditor(ctx: CommandContext, notes: ReviewNoteActions, edit
   const text =
     given ??
     (await vscode.window.showInputBox({
-      title: `Note for the agent on ${notePlace(anchor)}`,
+      title: `Note for the agent on ${visibleText(notePlace(anchor))}`,
       prompt: 'Sent with the run\u2019s other notes by Send Notes to Agent',
       validateInput: (v) => (v.trim() === '' ? 'Write the note' : v.length > MAX_NOTE_CHARS ? `At most ${MAX_NOTE_CHARS} characters` : undefined),
     }));
