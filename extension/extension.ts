@@ -67,6 +67,9 @@ import { profileLoader } from './ui/workspaceConnections/profileLoader';
 import { connectionNote, registerWorkspaceConnectionCommands } from './ui/workspaceConnections/workspaceConnectionCommands';
 import { WorkspaceConnections } from './ui/workspaceConnections/workspaceConnections';
 import { editorWindowId } from './ui/windowIdentity';
+import { ReviewNoteActions } from './ui/reviewNotes/reviewNoteActions';
+import { registerReviewNoteCommands } from './ui/reviewNotes/reviewNoteCommands';
+import { reviewNoteStore } from './ui/reviewNotes/reviewNotePlaces';
 
 export async function activate(context: vscode.ExtensionContext): Promise<SwitchboardApi | undefined> {
   // Every log line, whoever writes it (drivers included), has the host's known secret values redacted.
@@ -203,16 +206,19 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const approvalRulesView = new ApprovalRulesView(approvalRules, store);
   context.subscriptions.push(approvalRulesView, vscode.window.createTreeView(ApprovalRulesView.viewId, { treeDataProvider: approvalRulesView }));
 
+  // Notes to the agent, kept beside each run's files until sent or discarded (issue #26).
+  const reviewNotes = new ReviewNoteActions(store, connections, runs, reviewNoteStore(store, storageDir, log));
+  context.subscriptions.push(reviewNotes.notes);
   const commandContext: CommandContext = {
-    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, daemonActions, terminals, log, treeView, memento: context.globalState, residency,
+    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, daemonActions, terminals, log, treeView, memento: context.globalState, residency, reviewNotes,
   };
 
   // The transcript's webviews: the sidebar view and the editor tabs, whose messages call the services above.
   const drafts = new DraftStore(context.workspaceState);
   // What the editor keeps of a removed run goes with it, each owner forgetting its own (ui/removedRuns.ts).
-  context.subscriptions.push(drafts, removedRuns.onDidRemove((runKey) => drafts.set(runKey, '')));
-  beforeExit = () => Promise.all([connections.dispose(), drafts.flush()]).then(() => undefined);
-  const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(commandContext), drafts, log, residency };
+  context.subscriptions.push(drafts, removedRuns.onDidRemove((runKey) => drafts.set(runKey, '')), removedRuns.onDidRemove((runKey) => reviewNotes.notes.forget(runKey)));
+  beforeExit = () => Promise.all([connections.dispose(), drafts.flush(), reviewNotes.notes.flush()]).then(() => undefined);
+  const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(commandContext), drafts, log, residency, notes: reviewNotes.notes };
   const transcriptView = new TranscriptViewProvider(transcript, surfaceDeps, selection);
   context.subscriptions.push(transcriptView, vscode.window.registerWebviewViewProvider(TranscriptSidebar.viewType, transcriptView));
   const transcriptPanels = new TranscriptPanels(transcriptTabs, surfaceDeps);
@@ -226,6 +232,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),
     ...registerChangeSetCommands(commandContext),
     ...registerChangeSetRevertCommands(commandContext),
+    ...registerReviewNoteCommands(commandContext, reviewNotes),
     ...registerDaemonActionCommands(daemonActions),
     ...registerTranscriptTabCommands(commandContext, transcriptPanels),
     ...registerWorkspaceConnectionCommands(commandContext, workspaceConnections),

@@ -149,6 +149,11 @@ export class App {
     this.toasts.announce(`Showing the change set: ${message.files.length} file${message.files.length === 1 ? '' : 's'}`);
   }
 
+  /** The pending notes to the agent of a run: the change-set view shows them on their lines. */
+  showNotes(message: Message<'reviewNotes'>): void {
+    this.changeSet.showNotes(message);
+  }
+
   private closeChangeSet(restoreFocus = true): void {
     if (!this.changeSet.isOpen) {
       return;

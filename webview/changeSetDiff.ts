@@ -19,6 +19,8 @@ const SIGN: Readonly<Record<string, string>> = { context: ' ', add: '+', del: 'â
 export interface ChangeSetDiffActions {
   /** "Open in diff editor" on a file header (`index` into the shown files). */
   readonly openFile: (index: number) => void;
+  /** Adds to a row being mounted (the notes to the agent: changeSetNotes.ts); returns the element to mount. */
+  readonly decorate?: (index: number, row: DiffRow, element: HTMLElement) => HTMLElement;
 }
 
 type Estimates = Record<DiffRow['kind'], number>;
@@ -46,6 +48,35 @@ export class ChangeSetDiff {
       requestFrame,
     );
     this.list.windowEl.setAttribute('role', 'list');
+  }
+
+  /** The rows shown (the notes to the agent read them). */
+  get diffRows(): DiffRows {
+    return this.rows;
+  }
+
+  get shownFiles(): readonly ChangeSetFileView[] {
+    return this.files;
+  }
+
+  /** Mounts row `index` again at the next layout (its decoration changed). */
+  refreshRow(index: number): void {
+    this.list.invalidate(index, index + 1);
+  }
+
+  /** The first row in view. */
+  firstVisibleRow(): number {
+    return this.list.position.anchorIndex;
+  }
+
+  /** Scrolls so row `index` is in view, unless it is already. */
+  revealRow(index: number): void {
+    const el = this.list.row(index);
+    const view = this.element.getBoundingClientRect();
+    const box = el?.getBoundingClientRect();
+    if (!box || box.top < view.top || box.bottom > view.bottom) {
+      this.list.scrollToIndex(index, Math.max(0, Math.round(view.height / 3)));
+    }
   }
 
   /** Rows in the DOM, for tests and diagnostics. */
@@ -107,7 +138,11 @@ export class ChangeSetDiff {
   private mount(index: number): HTMLElement {
     const row = this.rows.row(index);
     const file = row && this.files[row.file];
-    return row && file ? this.render(row, file) : h('div', { class: 'cs-row' });
+    if (!row || !file) {
+      return h('div', { class: 'cs-row' });
+    }
+    const element = this.render(row, file);
+    return this.actions.decorate ? this.actions.decorate(index, row, element) : element;
   }
 
   private render(row: DiffRow, file: ChangeSetFileView): HTMLElement {

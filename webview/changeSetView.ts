@@ -4,10 +4,11 @@
  * or Escape (the host keeps nothing open, so there is nothing to tell it). "Open in diff editor" and "Open all
  * changes" ask the host for VS Code's native diff editors.
  */
-import type { ChangeSetMessage, WebviewToHost } from '../extension/protocol/webviewMessages';
+import type { ChangeSetMessage, HostToWebview, WebviewToHost } from '../extension/protocol/webviewMessages';
 import { button, codicon, h, replaceChildren } from './dom';
 import { ChangeSetDiff } from './changeSetDiff';
 import { ChangeSetFileList } from './changeSetFileList';
+import { ChangeSetNotes } from './changeSetNotes';
 import { totalsText } from './changeSetLabels';
 
 export interface ChangeSetViewDeps {
@@ -26,6 +27,7 @@ export class ChangeSetView {
   private readonly filesCount: HTMLElement;
   private readonly fileList: ChangeSetFileList;
   private readonly diff: ChangeSetDiff;
+  private readonly notes: ChangeSetNotes;
   private message: ChangeSetMessage | null = null;
 
   constructor(private readonly deps: ChangeSetViewDeps) {
@@ -39,7 +41,8 @@ export class ChangeSetView {
       },
       deps.requestFrame,
     );
-    this.diff = new ChangeSetDiff({ openFile: (index) => this.openFile(index) }, deps.requestFrame);
+    this.diff = new ChangeSetDiff({ openFile: (index) => this.openFile(index), decorate: (index, row, el) => this.notes.decorate(index, row, el) }, deps.requestFrame);
+    this.notes = this.notesOf(this.diff);
 
     const back = button({ label: 'Back to transcript (Escape)', text: 'Transcript', icon: 'arrow-left', className: 'cs-back', onClick: () => deps.onClose() });
     back.id = 'cs-back';
@@ -73,6 +76,7 @@ export class ChangeSetView {
       this.filesSection,
       // The frame draws the diff's focus ring above its sticky gutter (an outline of the scroller would be under it).
       h('div', { class: 'cs-diff-frame' }, this.diff.element),
+      this.notes.bar,
     );
     this.element.hidden = true;
     this.element.addEventListener('keydown', (event) => {
@@ -102,6 +106,7 @@ export class ChangeSetView {
     this.filesSection.hidden = message.files.length === 0;
     this.fileList.show(message.files);
     this.diff.show(message.files);
+    this.notes.reset(message.runKey);
     this.deps.requestFrame();
     this.diff.element.focus({ preventScroll: true });
   }
@@ -112,6 +117,12 @@ export class ChangeSetView {
     this.element.hidden = true;
     this.fileList.show([]);
     this.diff.show([]);
+    this.notes.reset(null);
+  }
+
+  /** The host's pending notes to the agent of a run (shown when it is this view's run). */
+  showNotes(message: Extract<HostToWebview, { type: 'reviewNotes' }>): void {
+    this.notes.setNotes(message.runKey, message.notes);
   }
 
   /** Once per animation frame while open. */
@@ -120,6 +131,28 @@ export class ChangeSetView {
       this.fileList.layout();
       this.diff.layout();
     }
+  }
+
+  /** Notes to the agent on the diff's lines: the mouse on line numbers, the line keys on the diff itself. */
+  private notesOf(diff: ChangeSetDiff): ChangeSetNotes {
+    const notes = new ChangeSetNotes(
+      {
+        rows: () => diff.diffRows,
+        files: () => diff.shownFiles,
+        refreshRow: (index) => diff.refreshRow(index),
+        revealRow: (index) => diff.revealRow(index),
+        firstVisibleRow: () => diff.firstVisibleRow(),
+        focus: () => diff.element.focus({ preventScroll: true }),
+      },
+      this.deps.post,
+    );
+    diff.element.addEventListener('mousedown', (event) => notes.onMouseDown(event));
+    diff.element.addEventListener('keydown', (event) => {
+      if (event.target === diff.element && !event.defaultPrevented && notes.onKeyDown(event)) {
+        event.preventDefault();
+      }
+    });
+    return notes;
   }
 
   private openFile(index: number): void {

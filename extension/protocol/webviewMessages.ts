@@ -6,12 +6,15 @@
 import * as z from 'zod/mini';
 import { panelSchema } from './panels';
 import { PROTOCOL_NAMES } from './protocolNames';
+import { reviewNoteRequestSchemas, reviewNotesMessageSchema } from './reviewNotes';
 import { approvalDecisionSchema, runStateSchema, transcriptItemSchema, transcriptPatchSchema } from './transcriptTypes';
 
 // Re-exported so the webview keeps one import for its whole contract (it may not import ./panels directly).
 export { panelActionSchema, panelSchema } from './panels';
 export { TRANSCRIPT_WINDOW } from './transcriptWindowSizes';
 export type { Panel } from './panels';
+export { MAX_NOTE_CHARS } from './reviewNotes';
+export type { ReviewNote, ReviewNoteAnchor } from './reviewNotes';
 
 export const protocolNameSchema = z.enum(PROTOCOL_NAMES);
 
@@ -203,6 +206,7 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   /** The host reports the outcome of a webview request (e.g. a send that was refused). */
   z.object({ type: z.literal('toast'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
   changeSetMessageSchema,
+  reviewNotesMessageSchema,
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 
@@ -269,5 +273,6 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('revealTerminal'), runKey: z.string(), terminalId: z.string() }),
   /** A panel entry's action button was pressed. */
   z.object({ type: z.literal('panelAction'), runKey: z.string(), panelId: z.string(), entryId: z.string(), actionId: z.string() }),
+  ...reviewNoteRequestSchemas,
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

@@ -39,10 +39,23 @@ export class RunControl {
       return;
     }
     try {
-      await driver.sendMessage(run.runId, body);
+      await this.deliver(run, body);
     } catch (error) {
       void vscode.window.showErrorMessage(`The message was not sent: ${errorText(error)}`);
     }
+  }
+
+  /**
+   * Sends `text` the way the composer's Send does (the driver injects it, or queues it while a turn runs, as its
+   * daemon does); throws with the reason when it was not accepted. For senders that keep what they send until it is
+   * (Send Notes to Agent).
+   */
+  async deliver(run: RunInfo, text: string): Promise<void> {
+    const driver = this.connections.driver(run.connectionId);
+    if (!driver?.sendMessage) {
+      throw new Error('its daemon is not connected or takes no messages');
+    }
+    await driver.sendMessage(run.runId, text);
   }
 
   async cancel(run: RunInfo): Promise<void> {

@@ -3,6 +3,7 @@
  * palette share. Pure (no `vscode`).
  */
 import type { Capability, RunInfo } from '../model/modelTypes';
+import { runStateDisplay } from '../protocol/runStateDisplay';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 
 /**
@@ -17,4 +18,21 @@ export function takesMessages(run: RunInfo, capabilities: readonly Capability[])
     return false;
   }
   return hive || capabilities.includes('run.inject') || capabilities.includes('run.queue');
+}
+
+/**
+ * Why the run takes no message now, in words for the person (undefined: it does). The same rule as `takesMessages`,
+ * plus whether its daemon is connected; for a sender that must say why (Send Notes to Agent).
+ */
+export function messageRefusal(run: RunInfo, capabilities: readonly Capability[], connected: boolean): string | undefined {
+  if (run.parentRunId !== undefined) {
+    return 'it is a subagent: it takes its instructions from its parent session';
+  }
+  if (isTerminalRunState(run.state)) {
+    return `it has ended (${runStateDisplay(run.state).label.toLowerCase()})`;
+  }
+  if (!takesMessages(run, capabilities)) {
+    return run.state === 'stopped' ? 'it is stopped' : 'its daemon does not take messages into a running run';
+  }
+  return connected ? undefined : 'its daemon is not connected';
 }

@@ -154,6 +154,21 @@ export class TranscriptActionHandler implements TranscriptActions {
         }
         return;
       }
+      case 'noteAdd':
+        await ctx.reviewNotes.notes.add(runOf(message.runKey).run.key, message.anchor, message.text);
+        return;
+      case 'noteEdit':
+        await ctx.reviewNotes.notes.edit(runOf(message.runKey).run.key, message.noteId, message.text);
+        return;
+      case 'noteRemove':
+        await ctx.reviewNotes.notes.remove(runOf(message.runKey).run.key, message.noteId);
+        return;
+      case 'notesSend':
+        await ctx.reviewNotes.send(runOf(message.runKey).run.key);
+        return;
+      case 'notesDiscard':
+        await ctx.reviewNotes.discard(runOf(message.runKey).run.key);
+        return;
       default: {
         const _exhaustive: never = message;
         return _exhaustive;

@@ -8,8 +8,11 @@ import { build } from 'esbuild';
 import { buildContentSecurityPolicy, renderWebviewHtml } from '../../extension/ui/webviewHtml';
 import { webviewBuildOptions } from './harness';
 
-/** Target for the minified webview bundle. */
-const BUNDLE_BUDGET_KB = 200;
+/**
+ * Target for the minified webview bundle: 200 KB until notes to the agent in the change-set view (issue #26: line
+ * selection, the inline editor, note cards and the notes bar, 11 KB minified) took it from 199.9 to 210.9 KB.
+ */
+const BUNDLE_BUDGET_KB = 212;
 
 function unescapeAttribute(value: string): string {
   return value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');

@@ -19,6 +19,7 @@ import { PatchCoalescer } from './patchCoalescer';
 import { answerViewRequest } from './viewRequests';
 import type { ViewRequest } from './viewRequests';
 import type { RunResidency } from '../runResidency';
+import type { ReviewNoteStore } from '../reviewNotes/reviewNoteStore';
 
 /** A webview request the command layer carries out; each names the run it acts on. */
 export type TranscriptActionMessage = Exclude<WebviewToHost, { type: 'ready' | 'resync' | 'draft' | 'range' | 'find' | 'locate' }>;
@@ -42,6 +43,8 @@ export interface SurfaceDeps {
   readonly log: vscode.LogOutputChannel;
   /** Loads a run shown from its summary when this surface shows it (runResidency.ts); absent in tests without it. */
   readonly residency?: Pick<RunResidency, 'ensureLoaded' | 'isUnloaded'>;
+  /** The runs' notes to the agent, shown in the change-set view (absent in tests without them). */
+  readonly notes?: Pick<ReviewNoteStore, 'notes' | 'onDidChange'>;
 }
 
 export class TranscriptSurface extends Disposable {
@@ -82,6 +85,15 @@ export class TranscriptSurface extends Disposable {
         }
       }),
     );
+    if (deps.notes) {
+      this._register(
+        deps.notes.onDidChange((change) => {
+          if (change.runKey === this.runKey) {
+            this.postValidated({ type: 'reviewNotes', runKey: change.runKey, notes: [...change.notes] });
+          }
+        }),
+      );
+    }
     this._register({ dispose: () => this.cancelFlush() });
   }
 
@@ -127,6 +139,16 @@ export class TranscriptSurface extends Disposable {
     }
     this.pendingChangeSet = undefined;
     this.postValidated(message);
+    this.postNotes(message.runKey);
+  }
+
+  /** The run's notes to the agent, after its change set (the view shows them on their lines). */
+  private postNotes(runKey: string): void {
+    void this.deps.notes?.notes(runKey).then((notes) => {
+      if (!this.isDisposed && this.runKey === runKey) {
+        this.postValidated({ type: 'reviewNotes', runKey, notes: [...notes] });
+      }
+    });
   }
 
   private onMessage(raw: unknown): void {
@@ -144,6 +166,7 @@ export class TranscriptSurface extends Disposable {
         this.pendingChangeSet = undefined;
         if (changeSet && changeSet.runKey === this.runKey) {
           this.postValidated(changeSet);
+          this.postNotes(changeSet.runKey);
         }
         return;
       }
