@@ -22,8 +22,11 @@ export const MAX_JSON_BYTES = MAX_FRAME_LENGTH - 1;
 export type FrameErrorCode = 'bad_length' | 'unexpected_kind' | 'invalid_utf8' | 'invalid_json' | 'truncated';
 
 export type DecodeResult =
-  /** One Text frame: the parsed JSON value and its source text. */
-  | { readonly type: 'message'; readonly value: unknown; readonly text: string }
+  /**
+   * One Text frame: the parsed JSON value and its source text. `kind: 'frame'` makes it a `FrameResult` as it is
+   * (framing.ts), so the connection's read path hands it on without building a copy per frame.
+   */
+  | { readonly type: 'message'; readonly kind: 'frame'; readonly value: unknown; readonly text: string }
   /** The peer sent a Close frame (payload empty, or u16 BE code + UTF-8 reason). */
   | { readonly type: 'close'; readonly code?: number; readonly reason?: string }
   /** The stream is unusable; `message` is meant for the user/log. */
@@ -104,7 +107,7 @@ export class LengthPrefixedDecoder {
     return this.skipped;
   }
 
-  /** Bytes held for an unfinished frame. */
+  /** Bytes held: an unfinished frame, and the frames fed but not read yet (`next`). */
   get bufferedBytes(): number {
     return this.buffered;
   }
@@ -114,43 +117,61 @@ export class LengthPrefixedDecoder {
     return this.finished;
   }
 
+  /** Decodes every frame `chunk` completes (`feed`, then `next` until it has nothing more). */
   push(chunk: Uint8Array): DecodeResult[] {
+    this.feed(chunk);
     const out: DecodeResult[] = [];
+    for (let result = this.next(); result !== undefined; result = this.next()) {
+      out.push(result);
+    }
+    return out;
+  }
+
+  /**
+   * Takes `chunk` in without decoding anything: `next` reads the frames it completes, one at a time, so a reader
+   * can stop between two frames (and give the event loop back) whatever one socket read held.
+   */
+  feed(chunk: Uint8Array): void {
     if (this.finished || chunk.length === 0) {
-      return out;
+      return;
     }
     this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
     this.buffered += chunk.length;
+  }
+
+  /** The next frame of what was fed (skipped Ping and Pong aside), or undefined until more bytes arrive. */
+  next(): DecodeResult | undefined {
     while (!this.finished && this.buffered >= 4) {
       const length = this.peekLength();
       if (length < 1 || length > this.maxLength) {
-        out.push(this.fail('bad_length', length < 1
+        return this.fail('bad_length', length < 1
           ? `frame length ${length} is invalid (a frame holds at least the kind byte)`
-          : `frame length ${length} exceeds the ${this.maxLength}-byte limit`));
-        break;
+          : `frame length ${length} exceeds the ${this.maxLength}-byte limit`);
       }
       if (this.buffered < 4 + length) {
-        break;
+        return undefined;
       }
       const head = this.chunks[this.headIndex]!;
       const start = this.headOffset;
+      let result: DecodeResult | undefined;
       if (head.length - start >= 4 + length) {
         // The common case, the whole frame inside one read: the kind is read in place and the payload is one view,
         // no copy (Buffer views are not free at 100k+ frames/s; this path makes one per frame instead of three).
         const kind = head[start + 4]!;
         this.advance(4 + length);
-        if (kind === FrameKind.text) {
-          out.push(this.decodeText(head, start + 5, start + 4 + length));
-        } else {
-          this.deliver(out, kind, head.subarray(start + 5, start + 4 + length));
-        }
+        result = kind === FrameKind.text
+          ? this.decodeText(head, start + 5, start + 4 + length)
+          : this.deliver(kind, head.subarray(start + 5, start + 4 + length));
       } else {
         this.advance(4);
         const frame = this.take(length);
-        this.deliver(out, frame[0]!, frame.subarray(1));
+        result = this.deliver(frame[0]!, frame.subarray(1));
+      }
+      if (result !== undefined) {
+        return result;
       }
     }
-    return out;
+    return undefined;
   }
 
   /** Call at EOF. A clean end (frame boundary) returns nothing; a partial frame returns a `truncated` error. */
@@ -166,12 +187,13 @@ export class LengthPrefixedDecoder {
       : [{ type: 'error', code: 'truncated', message: `connection ended inside a frame (${dangling} bytes unread)` }];
   }
 
-  private deliver(out: DecodeResult[], kind: number, payload: Buffer): void {
+  /** The frame's result; undefined for a Ping or Pong that is skipped. */
+  private deliver(kind: number, payload: Buffer): DecodeResult | undefined {
     if (this.options.ignorePingPong === true && (kind === FrameKind.ping || kind === FrameKind.pong)) {
       this.skipped += 1;
-      return;
+      return undefined;
     }
-    out.push(this.decodeFrame(kind, payload));
+    return this.decodeFrame(kind, payload);
   }
 
   private decodeFrame(kind: number, payload: Buffer): DecodeResult {
@@ -200,7 +222,7 @@ export class LengthPrefixedDecoder {
   /** A Text frame's decoded payload as a message, or the JSON error that ends the stream. */
   private parseText(text: string): DecodeResult {
     try {
-      return { type: 'message', value: JSON.parse(text) as unknown, text };
+      return { type: 'message', kind: 'frame', value: JSON.parse(text) as unknown, text };
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       return this.fail('invalid_json', `text frame is not valid JSON (${detail})`);

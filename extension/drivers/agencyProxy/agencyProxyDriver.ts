@@ -239,7 +239,8 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
     this.client = client;
     this.attachments.clear();
     client.onWarning((w) => this.ctx.log.warn(w.message));
-    client.onEvents((frames) => this.folder.foldRead(frames));
+    client.onEvent((frame) => this.folder.foldFrame(frame));
+    client.onReadEnd(() => this.folder.endRead());
     client.onClose((info) => {
       if (this.client === client) {
         this.client = undefined;

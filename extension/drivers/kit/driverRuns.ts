@@ -12,7 +12,8 @@
  */
 import type { ModelAction, RunEvent, RunFields } from '../../model/modelActions';
 import type { ApprovalInfo, ChangeSetInfo, ConnectionInfo, Panel, QueueEntry, RunInfo } from '../../model/modelTypes';
-import { approvalKeyOf, runKeyOf } from '../../model/modelTypes';
+import { approvalKeyOf } from '../../model/modelTypes';
+import { RunKeyCache } from '../../model/runKeys';
 import type { RunKey } from '../../model/runKeys';
 import type { StoredRun } from '../../storage/runJournal';
 import type { DriverContext } from '../connectionManager';
@@ -46,14 +47,15 @@ export class DriverRuns<C = never> {
   private archivedIds: ReadonlySet<string> = new Set();
   /** Runs shown from their summary, loaded and released; archived runs; removal (kit/runHistory.ts). */
   readonly history: RunHistory<C>;
-  /** The last key built: a stream asks for the same run's key once per frame. */
-  private lastKey: { readonly runId: string; readonly key: RunKey } | undefined;
+  /** A stream asks for its run's key once per frame. */
+  private readonly keys: RunKeyCache;
 
   constructor(
     private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId' | 'windowName'> & { readonly retention?: () => HistoryRetention; readonly now?: () => number },
     /** Read once, at the first write or replay (the driver's own field, set after the base constructor ran). */
     private readonly journaling: () => Journaling<C>,
   ) {
+    this.keys = new RunKeyCache(ctx.connectionId);
     this.history = new RunHistory<C>({
       ctx,
       get: (runId) => this.get(runId),
@@ -62,6 +64,7 @@ export class DriverRuns<C = never> {
       handlers: () => this.handlers,
       failed: (runId, error) => this.failed(runId, error),
       removed: (runId) => {
+        this.keys.forget(runId);
         const terms = this.journaling();
         if (terms !== 'not journaled') {
           terms.removed?.(runId);
@@ -75,13 +78,7 @@ export class DriverRuns<C = never> {
   }
 
   key(runId: string): RunKey {
-    const last = this.lastKey;
-    if (last?.runId === runId) {
-      return last.key;
-    }
-    const key = runKeyOf(this.ctx.connectionId, runId);
-    this.lastKey = { runId, key };
-    return key;
+    return this.keys.of(runId);
   }
 
   get(runId: string): RunInfo | undefined {
@@ -285,7 +282,7 @@ export class DriverRuns<C = never> {
   /** Folds one input into the store only (a driver that does not journal, a display-only event). */
   private fold(runId: string, input: RunInput<C>): void {
     // The same mapping the recorder folds with: one meaning of an input, journaled or not.
-    const action = modelActionOf(this.ctx.connectionId, runId, input);
+    const action = modelActionOf(this.ctx.connectionId, runId, input, false, this.key(runId));
     if (action) {
       this.ctx.store.dispatch(action);
     }

@@ -7,7 +7,7 @@
  * are on disk (fdatasync), which is what an acknowledgement to a daemon may wait for.
  */
 import type * as z from 'zod/mini';
-import { runKeyOf } from '../../model/modelTypes';
+import { RunKeyCache } from '../../model/runKeys';
 import type { RunStore } from '../../model/runStore';
 import { RunJournal } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
@@ -65,8 +65,10 @@ export class RunRecorder<C = never> {
   private readonly deciding = new Set<Promise<void>>();
   /** What an ack may cover (journaledSequences.ts). */
   private readonly sequences: JournaledSequences<C>;
+  private readonly keys: RunKeyCache;
 
   constructor(private readonly options: RunRecorderOptions<C>) {
+    this.keys = new RunKeyCache(options.connectionId);
     this.journal = new RunJournal(options.dir, options.writer);
     this.schema = journalRecordSchema(options.cursor);
     this.sequences = new JournaledSequences(this.journal, this.schema);
@@ -165,6 +167,7 @@ export class RunRecorder<C = never> {
     await this.checkpoints?.settled();
     const outcome = await this.journal.removeRun(runId);
     if (outcome.kind === 'removed') {
+      this.keys.forget(runId);
       this.writers?.forget(runId);
       this.sequences.forget(runId);
     }
@@ -185,7 +188,7 @@ export class RunRecorder<C = never> {
 
   private lastSequenceOf(runId: string): number | undefined {
     const state = this.options.store.state;
-    return state ? (state.runs.get(runKeyOf(this.options.connectionId, runId))?.lastSequence ?? 0) : undefined;
+    return state ? (state.runs.get(this.keys.of(runId))?.lastSequence ?? 0) : undefined;
   }
 
   /**
@@ -251,7 +254,7 @@ export class RunRecorder<C = never> {
   async replayRun(stored: StoredRun, handlers: ReplayHandlers<C>): Promise<void> {
     const release = this.options.store.holdChanges?.();
     try {
-      this.options.store.dispatch({ type: 'runLoading', runKey: runKeyOf(this.options.connectionId, stored.runId) });
+      this.options.store.dispatch({ type: 'runLoading', runKey: this.keys.of(stored.runId) });
       await replayStoredRun(this.replaySource(), stored, handlers, noStats());
     } finally {
       release?.();
@@ -284,7 +287,7 @@ export class RunRecorder<C = never> {
   }
 
   private dispatch(runId: string, input: RunInput<C>, restored = false): void {
-    const action = modelActionOf(this.options.connectionId, runId, input, restored);
+    const action = modelActionOf(this.options.connectionId, runId, input, restored, this.keys.of(runId));
     if (action) {
       this.options.store.dispatch(action);
     }
