@@ -56,7 +56,7 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
       client: () => this.client,
       scope: this.driverScope,
     });
-    this.storage = new AgencyProxyRunStorage(ctx, this.parts);
+    this.storage = new AgencyProxyRunStorage(ctx, this.parts, (runId) => this.rejoin(runId));
     this.journaling = this.storage.journalTerms();
     this.attachments = new AgencyProxyAttachments(this.parts, () => this.client);
     this.folder = new AgencyProxyEventFolder(this.parts, (runId) => this.attachments.refreshFinalState(runId));
@@ -261,6 +261,29 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
   }
 
   // --- after a reload (agencyProxyRunStorage.ts) --------------------------------------------------------------------
+
+  /**
+   * This window took over a run whose journal does not end where its model stands: events it folded live that the
+   * old writer never stored (issue #25 §1). Its live events are dropped while it comes back from the journal, then
+   * it is attached again after the journal's end: the daemon resends what follows (only the writer acks, and only
+   * what its journal holds), and this window folds and journals it once.
+   */
+  private async rejoin(runId: string): Promise<void> {
+    this.folder.gate(runId, 'none');
+    try {
+      if (!(await this.runs.history.rejoin(runId))) {
+        return;
+      }
+      const client = this.client;
+      if (client?.isOpen) {
+        this.folder.gate(runId, 'next only');
+        await this.attachments.attach(client, runId);
+      }
+      // Not connected: the next connection attaches the run after what it holds, the journal's end.
+    } finally {
+      this.folder.gate(runId, undefined);
+    }
+  }
 
   /**
    * Rebuilds stored runs once, before the first connect (finished ones from their summary); then follows what other

@@ -19,8 +19,16 @@ import type { AgencyProxyFold } from './agencyProxyRecords';
 import { agencyProxyFold, agencyProxySteadyChunk } from './agencyProxyRecords';
 import type { AgencyProxyRunParts } from './agencyProxyRunParts';
 
+/**
+ * What a run being rejoined (agencyProxyDriver.ts `rejoin`) accepts of its live events: nothing while it comes back
+ * from its journal; then only the event right after what it holds, until it is attached again — the events in flight
+ * from before are resent after the journal's end, and folding one of them early would leave a hole.
+ */
+export type RejoinGate = 'none' | 'next only';
+
 export class AgencyProxyEventFolder {
   private readonly chunks: StreamedChunks;
+  private readonly gates = new Map<string, RejoinGate>();
 
   constructor(
     private readonly parts: AgencyProxyRunParts,
@@ -51,6 +59,16 @@ export class AgencyProxyEventFolder {
     }
   }
 
+  /** While a run is rejoined, which of its live events are folded (undefined: all, as usual). */
+  gate(runId: string, gate: RejoinGate | undefined): void {
+    if (gate === undefined) {
+      this.gates.delete(runId);
+    } else {
+      this.chunks.flush();
+      this.gates.set(runId, gate);
+    }
+  }
+
   /** The read (or one turn's part of it) is through: what is held is recorded. */
   endRead(): void {
     this.chunks.flush();
@@ -66,8 +84,13 @@ export class AgencyProxyEventFolder {
       run = runs.get(frame.run_id)!;
     }
     const held = this.chunks.heldSequence(frame.run_id);
-    if (frame.sequence <= (held !== undefined && held > run.lastSequence ? held : run.lastSequence)) {
+    const last = held !== undefined && held > run.lastSequence ? held : run.lastSequence;
+    if (frame.sequence <= last) {
       return; // already folded in and journaled (or held to be)
+    }
+    const gate = this.gates.get(frame.run_id);
+    if (gate === 'none' || (gate === 'next only' && frame.sequence !== last + 1)) {
+      return; // resent once the run is attached again after its journal's end
     }
     const { ownership, activity } = this.parts;
     const steady = agencyProxySteadyChunk({ activity, ownership }, frame.run_id, frame.event);

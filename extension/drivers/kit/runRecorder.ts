@@ -53,6 +53,8 @@ export interface RunRecorderOptions<C> {
   readonly info?: (message: string) => void;
   /** This window now writes the run's journal (it started the run, or took it over from `previous`). */
   readonly writing?: (runId: string, previous: LeaseHolder | undefined) => void;
+  /** This window took the run over but its file ends at `journalEnd`, not where the model stands (runWriters.ts). */
+  readonly behind?: (runId: string, journalEnd: number) => void;
 }
 
 /** One connection's journal: records model inputs as they are folded, and replays them after a reload. */
@@ -80,6 +82,7 @@ export class RunRecorder<C = never> {
         journalEnd: (runId) => this.sequences.end(runId),
         info: (message) => (options.info ?? options.warn)?.(message),
         ...(options.writing ? { writing: options.writing } : {}),
+        ...(options.behind ? { behind: options.behind } : {}),
       });
     }
     const { store } = options;
@@ -138,6 +141,11 @@ export class RunRecorder<C = never> {
    */
   journaledThrough(runId: string): number {
     return this.sequences.through(runId);
+  }
+
+  /** The run taken over came back from its file and is followed again from its end (`ok`), or could not (runWriters.ts). */
+  rejoined(runId: string, ok: boolean): Promise<void> {
+    return this.writers?.rejoined(runId, ok) ?? Promise.resolve();
   }
 
   /** Readers of runs ask again whether they may write them (a lease changed). */
@@ -250,11 +258,12 @@ export class RunRecorder<C = never> {
   /**
    * Replays one stored run now (one shown from its summary is opened): it starts empty (`runLoading`), then comes
    * back as a connect would have brought it — checkpoint, journal, the driver's handlers. Views hear of it once.
+   * `again`: a loaded run, read back from its journal (a window taking it over: runWriters.ts).
    */
-  async replayRun(stored: StoredRun, handlers: ReplayHandlers<C>): Promise<void> {
+  async replayRun(stored: StoredRun, handlers: ReplayHandlers<C>, again = false): Promise<void> {
     const release = this.options.store.holdChanges?.();
     try {
-      this.options.store.dispatch({ type: 'runLoading', runKey: this.keys.of(stored.runId) });
+      this.options.store.dispatch({ type: 'runLoading', runKey: this.keys.of(stored.runId), ...(again ? { again } : {}) });
       await replayStoredRun(this.replaySource(), stored, handlers, noStats());
     } finally {
       release?.();

@@ -10,9 +10,12 @@
  *
  * Taking over must continue the file exactly: the new writer appends only when the journal ends where its model of
  * the run stands (the last sequence in the file is the one the model held before the records at hand). A reader that
- * folded events the old writer never stored cannot fill that hole from memory (its records fold chunks differently),
- * so it lets the lease go again and stays a reader; its next reload replays the journal and re-attaches after its end
- * — the daemon still holds those events, since only the writer acks, and only what its journal holds.
+ * folded events the old writer never stored cannot fill that hole from memory (its records fold chunks differently).
+ * With a driver that can follow a run again from a sequence (`behind`), it keeps the lease and rejoins: the records
+ * at hand are not written, the run comes back from the file as a reload would bring it, and the driver follows it
+ * again after the file's end — the daemon still holds those events, since only the writer acks, and only what its
+ * journal holds (`rejoined` then makes this window the writer). Without one, it lets the lease go again and stays a
+ * reader; its next reload replays the journal and re-attaches after its end.
  */
 import type { LeaseHolder } from '../../storage/runWriterLease';
 import type { RunJournal } from '../../storage/runJournal';
@@ -35,6 +38,11 @@ export interface RunWritersOptions {
   readonly info: (message: string) => void;
   /** This window now writes the run (started it, or took it over from `previous`). */
   readonly writing?: (runId: string, previous: LeaseHolder | undefined) => void;
+  /**
+   * This window took the run's lease over, but the file ends at `journalEnd` and not where its model stands: the run
+   * must come back from the file and be followed again from there, then `rejoined` (see the file comment).
+   */
+  readonly behind?: (runId: string, journalEnd: number) => void;
 }
 
 interface Role {
@@ -47,6 +55,8 @@ export class RunWriters {
   private readonly roles = new Map<string, Role>();
   /** A decision under way per run: records of the run wait for it, in order. */
   private readonly deciding = new Map<string, Promise<boolean>>();
+  /** Runs whose lease this window holds while they come back from the file (`behind`), with the previous holder. */
+  private readonly rejoining = new Map<string, LeaseHolder | undefined>();
 
   constructor(private readonly o: RunWritersOptions) {}
 
@@ -64,6 +74,9 @@ export class RunWriters {
     const pending = this.deciding.get(runId);
     if (pending) {
       return pending;
+    }
+    if (this.rejoining.has(runId)) {
+      return false; // what arrives now is followed again from the file's end
     }
     const role = this.roles.get(runId);
     if (role?.writer && this.o.journal.writes(runId)) {
@@ -95,9 +108,29 @@ export class RunWriters {
     }
   }
 
+  /**
+   * The run came back from its file and is followed again from its end (`ok`): this window writes it from now on.
+   * Not `ok` (it could not be read back): the lease goes, and the run stays a reader's until a reload.
+   */
+  async rejoined(runId: string, ok: boolean): Promise<void> {
+    if (!this.rejoining.has(runId)) {
+      return;
+    }
+    const previous = this.rejoining.get(runId);
+    this.rejoining.delete(runId);
+    const role = this.roles.get(runId);
+    if (!ok || !role || !this.o.journal.writes(runId)) {
+      await this.o.journal.releaseLease(runId);
+      return;
+    }
+    role.writer = true;
+    this.o.writing?.(runId, previous);
+  }
+
   /** The run is gone (removed): nothing is known of it any more. */
   forget(runId: string): void {
     this.roles.delete(runId);
+    this.rejoining.delete(runId);
   }
 
   private async takeIfContinuous(runId: string, before: number | undefined): Promise<boolean> {
@@ -113,6 +146,11 @@ export class RunWriters {
       return false;
     }
     const end = await this.o.journalEnd(runId);
+    if (before !== undefined && end !== before && this.o.behind) {
+      this.rejoining.set(runId, outcome.previous);
+      this.o.behind(runId, end);
+      return false;
+    }
     if (before !== undefined && end !== before) {
       await this.o.journal.releaseLease(runId);
       if (!role.told) {
