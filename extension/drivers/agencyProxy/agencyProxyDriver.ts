@@ -91,7 +91,7 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
     // A run shown from its summary is loaded first: its records rebuild what may be acked (the stored sequences, the
     // approvals answered), which a summary does not keep.
     await this.runs.history.load(runId);
-    if (!(await this.runs.claim(runId))) {
+    if (!(await this.runs.claim(runId, true))) {
       // Its acks must cover only what a journal holds, and that journal is the other window's.
       throw new DriverError('Another editor window of this machine journals this run: adopt it there (or reload this window once that one is closed).');
     }
@@ -263,10 +263,9 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
   // --- after a reload (agencyProxyRunStorage.ts) --------------------------------------------------------------------
 
   /**
-   * This window took over a run whose journal does not end where its model stands: events it folded live that the
-   * old writer never stored (issue #25 §1). Its live events are dropped while it comes back from the journal, then
-   * it is attached again after the journal's end: the daemon resends what follows (only the writer acks, and only
-   * what its journal holds), and this window folds and journals it once.
+   * This window took over a run whose journal does not end where its model stands (issue #25 §1): its live events
+   * are dropped while it comes back from the journal, then it is attached again after the journal's end — the daemon
+   * resends what follows (only the writer acks, only what its journal holds) — and this window journals it once.
    */
   private async rejoin(runId: string): Promise<void> {
     this.folder.gate(runId, 'none');
@@ -279,7 +278,6 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
         this.folder.gate(runId, 'next only');
         await this.attachments.attach(client, runId);
       }
-      // Not connected: the next connection attaches the run after what it holds, the journal's end.
     } finally {
       this.folder.gate(runId, undefined);
     }

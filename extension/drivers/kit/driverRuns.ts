@@ -234,9 +234,9 @@ export class DriverRuns<C = never> {
     return this.journal()?.writes(runId) ?? true;
   }
 
-  /** Makes this window the run's writer if it can be; resolves with whether it is (adopting a run needs it). */
-  claim(runId: string): Promise<boolean> {
-    return this.journal()?.claim(runId) ?? Promise.resolve(true);
+  /** Makes this window the run's writer if it can be; resolves with whether it is (`asked`: adopting it, RunRecorder.claim). */
+  claim(runId: string, asked = false): Promise<boolean> {
+    return this.journal()?.claim(runId, asked) ?? Promise.resolve(true);
   }
 
   /** The last daemon sequence of the run known to be durably in its journal (acks also need `writes`). */

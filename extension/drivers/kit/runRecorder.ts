@@ -130,9 +130,17 @@ export class RunRecorder<C = never> {
     return this.writers?.writes(runId) ?? true;
   }
 
-  /** Makes this window the run's writer if it can be (see runWriters.ts); resolves with whether it is. */
-  async claim(runId: string): Promise<boolean> {
-    return (await this.writers?.decide(runId, this.lastSequenceOf(runId))) ?? true;
+  /**
+   * Makes this window the run's writer if it can be (see runWriters.ts); resolves with whether it is. `asked`: a
+   * person asks for the run (adopting it): the lease is asked for now, and when taking the run over means reading it
+   * back from its file first, this resolves once that is done.
+   */
+  async claim(runId: string, asked = false): Promise<boolean> {
+    if (!this.writers) {
+      return true;
+    }
+    const writer = await this.writers.decide(runId, this.lastSequenceOf(runId), asked);
+    return writer || (asked && this.writers.whenRejoined(runId));
   }
 
   /**

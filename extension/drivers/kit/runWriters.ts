@@ -55,8 +55,11 @@ export class RunWriters {
   private readonly roles = new Map<string, Role>();
   /** A decision under way per run: records of the run wait for it, in order. */
   private readonly deciding = new Map<string, Promise<boolean>>();
-  /** Runs whose lease this window holds while they come back from the file (`behind`), with the previous holder. */
-  private readonly rejoining = new Map<string, LeaseHolder | undefined>();
+  /**
+   * Runs whose lease this window holds while they come back from the file (`behind`): the previous holder, and what
+   * a caller that waits for the outcome (adopting the run) is told.
+   */
+  private readonly rejoining = new Map<string, { readonly previous: LeaseHolder | undefined; readonly done: Promise<boolean>; readonly settle: (writer: boolean) => void }>();
 
   constructor(private readonly o: RunWritersOptions) {}
 
@@ -68,9 +71,10 @@ export class RunWriters {
   /**
    * Whether the run's records at hand are journaled here: true at once for a writer, a pending decision for a run not
    * decided yet or a reader due to ask again, false for a reader. `before`: the last sequence the model held before
-   * these records (the journal must end there to be continued; undefined: not known, not checked).
+   * these records (the journal must end there to be continued; undefined: not known, not checked). `now`: a reader
+   * asks at once, however recently it asked (a person wants the run: adopting it).
    */
-  decide(runId: string, before: number | undefined): boolean | Promise<boolean> {
+  decide(runId: string, before: number | undefined, now = false): boolean | Promise<boolean> {
     const pending = this.deciding.get(runId);
     if (pending) {
       return pending;
@@ -82,7 +86,7 @@ export class RunWriters {
     if (role?.writer && this.o.journal.writes(runId)) {
       return true;
     }
-    if (role && this.o.now() - role.probedAt < PROBE_MS) {
+    if (role && !now && this.o.now() - role.probedAt < PROBE_MS) {
       return false;
     }
     const decision = this.takeIfContinuous(runId, before).then(
@@ -116,20 +120,28 @@ export class RunWriters {
     if (!this.rejoining.has(runId)) {
       return;
     }
-    const previous = this.rejoining.get(runId);
+    const { previous, settle } = this.rejoining.get(runId)!;
     this.rejoining.delete(runId);
     const role = this.roles.get(runId);
     if (!ok || !role || !this.o.journal.writes(runId)) {
       await this.o.journal.releaseLease(runId);
+      settle(false);
       return;
     }
     role.writer = true;
     this.o.writing?.(runId, previous);
+    settle(true);
+  }
+
+  /** Once a rejoin of the run under way is through: whether this window writes the run (false: no rejoin under way). */
+  whenRejoined(runId: string): Promise<boolean> {
+    return this.rejoining.get(runId)?.done ?? Promise.resolve(false);
   }
 
   /** The run is gone (removed): nothing is known of it any more. */
   forget(runId: string): void {
     this.roles.delete(runId);
+    this.rejoining.get(runId)?.settle(false);
     this.rejoining.delete(runId);
   }
 
@@ -147,7 +159,9 @@ export class RunWriters {
     }
     const end = await this.o.journalEnd(runId);
     if (before !== undefined && end !== before && this.o.behind) {
-      this.rejoining.set(runId, outcome.previous);
+      let settle: (writer: boolean) => void = () => undefined;
+      const done = new Promise<boolean>((resolve) => (settle = resolve));
+      this.rejoining.set(runId, { previous: outcome.previous, done, settle });
       this.o.behind(runId, end);
       return false;
     }

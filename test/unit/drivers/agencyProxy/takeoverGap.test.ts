@@ -23,57 +23,91 @@ function shown(store: RunStore, runId: string): string[] {
   return (store.transcript(runKeyOf(connectionId, runId))?.snapshot() ?? []).map((item) => `${item.kind}:${'text' in item ? item.text : ''}`);
 }
 
-test('a reader that folded events the old writer never stored takes the journal over live: every sequence once, acks through what it stored', async () => {
+interface Gap {
+  readonly fx: Awaited<ReturnType<typeof startDaemon>>;
+  readonly storage: string;
+  readonly b: Window;
+  readonly acksB: AckBook;
+  readonly runId: string;
+  /** The last sequence A stored, and the last B folded that A never stored. */
+  readonly stored: number;
+  readonly unstored: number;
+  readonly leaseFile: string;
+}
+
+/**
+ * A starts a run and stores its first answer; A's host stops journaling while its lease still looks alive, and B (a
+ * reader) folds a second answer live that A never stores; then A's lease becomes a dead host's.
+ */
+async function readerAheadOfJournal(): Promise<Gap> {
   const fx = await startDaemon();
   const storage = path.join(fx.dir, 'global');
   mkdirSync(storage);
-  const acksA: AckBook = new Map();
   const acksB: AckBook = new Map();
-  const a = await openWindow(fx, storage, 'window-A', acksA);
+  const a = await openWindow(fx, storage, 'window-A', new Map());
   const b = await openWindow(fx, storage, 'window-B', acksB);
-  let fresh: Window | undefined;
+  const runId = await a.driver.startRun({ prompt: 'long:30 notools', provider: 'claude', workspaceRoots: [fx.workspace], approvals: false, interactive: true });
+  await until('A answered', () => runOf(a, runId)?.state === 'idle' && runOf(a, runId)?.lastSequence === latest(fx, runId));
+  await until('B follows it', () => runOf(b, runId)?.lastSequence === latest(fx, runId));
+  await until('A acked what it stored', () => acked(fx, runId) === latest(fx, runId));
+  await a.driver.flushStorage();
+  const stored = latest(fx, runId);
+  const leaseFile = leaseFileOf(journalDir(storage), runId);
+  const leaseA = readFileSync(leaseFile, 'utf8');
+  await a.driver.dispose();
+  writeFileSync(leaseFile, leaseA); // its pid still runs: B stays a reader
+  const from = latest(fx, runId);
+  await b.driver.sendMessage(runId, 'long:30 notools while A is gone');
+  await until('B folded the answer A never stored', () => latest(fx, runId) > from && runOf(b, runId)?.state === 'idle' && runOf(b, runId)?.lastSequence === latest(fx, runId));
+  assert.deepEqual(journaledSequences(storage, runId).at(-1), stored, 'the journal ends where A stopped');
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+  writeFileSync(leaseFile, JSON.stringify({ ...(JSON.parse(leaseA) as object), pid: dead, token: 'crashed' }));
+  return { fx, storage, b, acksB, runId, stored, unstored: latest(fx, runId), leaseFile };
+}
+
+/** B writes the run, its journal holds every sequence once, B acked through it, and a fresh window shows what B shows. */
+async function assertTakenOver(g: Gap): Promise<void> {
+  const { fx, storage, b, runId } = g;
+  const lease = JSON.parse(readFileSync(g.leaseFile, 'utf8')) as { window: string; releasedAt?: number };
+  assert.equal(lease.window, 'window-B', 'B writes the run');
+  assert.equal(lease.releasedAt, undefined);
+  await until('B acks the run through what it stored', () => acked(fx, runId) === latest(fx, runId));
+  await b.driver.flushStorage();
+  assertOnceInOrder(journaledSequences(storage, runId), latest(fx, runId), 'the run (with what only B had folded)');
+  assert.ok(g.unstored > g.stored);
+  assert.ok((g.acksB.get(runId) ?? 0) > 0, 'B acks the run it took over');
+  const fresh = await openWindow(fx, storage, 'window-C', new Map());
   try {
-    const runId = await a.driver.startRun({ prompt: 'long:30 notools', provider: 'claude', workspaceRoots: [fx.workspace], approvals: false, interactive: true });
-    await until('A answered', () => runOf(a, runId)?.state === 'idle' && runOf(a, runId)?.lastSequence === latest(fx, runId));
-    await until('B follows it', () => runOf(b, runId)?.lastSequence === latest(fx, runId));
-    await until('A acked what it stored', () => acked(fx, runId) === latest(fx, runId));
-    await a.driver.flushStorage();
-    const stored = latest(fx, runId);
-    const leaseFile = leaseFileOf(journalDir(storage), runId);
-    const leaseA = readFileSync(leaseFile, 'utf8');
-    // A's host stops journaling but its lease still looks alive (its pid runs): B stays a reader while it folds the
-    // next answer live, which A never stores.
-    await a.driver.dispose();
-    writeFileSync(leaseFile, leaseA);
-    const from = latest(fx, runId);
-    await b.driver.sendMessage(runId, 'long:30 notools while A is gone');
-    await until('B folded the answer A never stored', () => latest(fx, runId) > from && runOf(b, runId)?.state === 'idle' && runOf(b, runId)?.lastSequence === latest(fx, runId));
-    assert.deepEqual(journaledSequences(storage, runId).at(-1), stored, 'the journal ends where A stopped');
-    const unstored = latest(fx, runId);
-
-    // Now A's lease is a dead host's: B takes the run over at its next record, though its model is ahead of the file.
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
-    writeFileSync(leaseFile, JSON.stringify({ ...(JSON.parse(leaseA) as object), pid: dead, token: 'crashed' }));
-    const next = latest(fx, runId);
-    await b.driver.sendMessage(runId, 'long:30 notools after the takeover');
-    await until('B answered', () => latest(fx, runId) > next && runOf(b, runId)?.state === 'idle' && runOf(b, runId)?.lastSequence === latest(fx, runId));
-    const lease = JSON.parse(readFileSync(leaseFile, 'utf8')) as { window: string; releasedAt?: number };
-    assert.equal(lease.window, 'window-B', 'B writes the run');
-    assert.equal(lease.releasedAt, undefined);
-    await until('B acks the run through what it stored', () => acked(fx, runId) === latest(fx, runId));
-    await b.driver.flushStorage();
-    assertOnceInOrder(journaledSequences(storage, runId), latest(fx, runId), 'the run (with what only B had folded)');
-    assert.ok(unstored > stored);
-    assert.equal(acksB.get(runId) !== undefined, true, 'B acks the run it took over');
-
-    // What B shows is what its journal says: a fresh window (a reload of another one) reads the same run.
-    fresh = await openWindow(fx, storage, 'window-C', new Map());
-    await until('C shows the run', () => runOf(fresh!, runId)?.lastSequence === latest(fx, runId));
+    await until('C shows the run', () => runOf(fresh, runId)?.lastSequence === latest(fx, runId));
     await fresh.driver.history.load(runId);
-    assert.deepEqual(shown(b.store, runId), shown(fresh.store, runId));
-    assert.equal(runOf(b, runId)?.itemCount, runOf(fresh, runId)?.itemCount);
+    assert.deepEqual(shown(b.store, runId), shown(fresh.store, runId), 'B shows what its journal says');
   } finally {
-    await Promise.all([b.driver.dispose(), fresh?.driver.dispose()]);
-    await fx.cleanup();
+    await fresh.driver.dispose();
+  }
+}
+
+test('a reader that folded events the old writer never stored takes the journal over live at its next record: every sequence once, acks through what it stored', async () => {
+  const g = await readerAheadOfJournal();
+  try {
+    const next = latest(g.fx, g.runId);
+    await g.b.driver.sendMessage(g.runId, 'long:30 notools after the takeover');
+    await until('B answered', () => latest(g.fx, g.runId) > next && runOf(g.b, g.runId)?.state === 'idle' && runOf(g.b, g.runId)?.lastSequence === latest(g.fx, g.runId));
+    await assertTakenOver(g);
+  } finally {
+    await g.b.driver.dispose();
+    await g.fx.cleanup();
+  }
+});
+
+test('adopting such a run takes its journal over the same way, once the run is read back', async () => {
+  const g = await readerAheadOfJournal();
+  try {
+    await g.b.driver.adoptRun(g.runId);
+    assert.equal(g.b.driver.ownsRun(g.runId), true);
+    await until('B is back at the run\'s end', () => runOf(g.b, g.runId)?.lastSequence === latest(g.fx, g.runId));
+    await assertTakenOver(g);
+  } finally {
+    await g.b.driver.dispose();
+    await g.fx.cleanup();
   }
 });
