@@ -2,15 +2,16 @@
  * AgencyProxy framing (WIRE.md §1.2): `u32 BE length | u8 kind | payload`, where `length` counts the kind byte plus
  * the payload. Every protocol message is one Text frame holding one UTF-8 JSON object.
  *
- * The decoder keeps unread input as a list of chunks and copies only the bytes of one frame (and only when that
- * frame straddles chunks), so a frame split over many chunks costs O(frame) and many frames in one chunk cost
- * O(chunk). A bad length is refused as soon as the 4 length bytes are known, before any body is buffered.
+ * The decoder keeps unread input as a list of chunks (byteChunks.ts) and copies only the bytes of one frame (and
+ * only when that frame straddles chunks). A bad length is refused as soon as the 4 length bytes are known, before any body is buffered.
  * After an error or a Close frame the decoder is finished and ignores further input.
  *
  * Ping and Pong are asymmetric in AgencyProxy: the daemon closes a connection on any non-Text frame, Ping included,
  * but it may send them itself. So a client decoder is built with `ignorePingPong` (they are skipped, counted, and
  * never answered: an answering Pong would close the connection), while the daemon side keeps the strict default.
  */
+
+import { ByteChunks } from './byteChunks';
 
 export const FrameKind = { text: 0, binary: 1, ping: 2, pong: 3, close: 4 } as const;
 export type FrameKindName = keyof typeof FrameKind;
@@ -78,12 +79,7 @@ export interface LengthPrefixedDecoderOptions {
 }
 
 export class LengthPrefixedDecoder {
-  private chunks: Buffer[] = [];
-  /** Index of the first unread chunk; consumed chunks before it are dropped in batches (no O(n) shift per chunk). */
-  private headIndex = 0;
-  /** Read offset into chunks[headIndex]. */
-  private headOffset = 0;
-  private buffered = 0;
+  private readonly bytes = new ByteChunks();
   private finished = false;
   private skipped = 0;
   private maxLength: number;
@@ -109,7 +105,7 @@ export class LengthPrefixedDecoder {
 
   /** Bytes held: an unfinished frame, and the frames fed but not read yet (`next`). */
   get bufferedBytes(): number {
-    return this.buffered;
+    return this.bytes.length;
   }
 
   /** True after an error or Close frame: further input is ignored. */
@@ -135,36 +131,35 @@ export class LengthPrefixedDecoder {
     if (this.finished || chunk.length === 0) {
       return;
     }
-    this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
-    this.buffered += chunk.length;
+    this.bytes.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
   }
 
   /** The next frame of what was fed (skipped Ping and Pong aside), or undefined until more bytes arrive. */
   next(): DecodeResult | undefined {
-    while (!this.finished && this.buffered >= 4) {
-      const length = this.peekLength();
+    while (!this.finished && this.bytes.length >= 4) {
+      const length = this.bytes.peekUInt32();
       if (length < 1 || length > this.maxLength) {
         return this.fail('bad_length', length < 1
           ? `frame length ${length} is invalid (a frame holds at least the kind byte)`
           : `frame length ${length} exceeds the ${this.maxLength}-byte limit`);
       }
-      if (this.buffered < 4 + length) {
+      if (this.bytes.length < 4 + length) {
         return undefined;
       }
-      const head = this.chunks[this.headIndex]!;
-      const start = this.headOffset;
+      const head = this.bytes.head;
+      const start = this.bytes.headOffset;
       let result: DecodeResult | undefined;
       if (head.length - start >= 4 + length) {
         // The common case, the whole frame inside one read: the kind is read in place and the payload is one view,
         // no copy (Buffer views are not free at 100k+ frames/s; this path makes one per frame instead of three).
         const kind = head[start + 4]!;
-        this.advance(4 + length);
+        this.bytes.advance(4 + length);
         result = kind === FrameKind.text
           ? this.decodeText(head, start + 5, start + 4 + length)
           : this.deliver(kind, head.subarray(start + 5, start + 4 + length));
       } else {
-        this.advance(4);
-        const frame = this.take(length);
+        this.bytes.advance(4);
+        const frame = this.bytes.take(length);
         result = this.deliver(frame[0]!, frame.subarray(1));
       }
       if (result !== undefined) {
@@ -179,7 +174,7 @@ export class LengthPrefixedDecoder {
     if (this.finished) {
       return [];
     }
-    const dangling = this.buffered;
+    const dangling = this.bytes.length;
     this.finished = true;
     this.release();
     return dangling === 0
@@ -248,74 +243,6 @@ export class LengthPrefixedDecoder {
   }
 
   private release(): void {
-    this.chunks = [];
-    this.headIndex = 0;
-    this.headOffset = 0;
-    this.buffered = 0;
-  }
-
-  private peekLength(): number {
-    const head = this.chunks[this.headIndex]!;
-    if (head.length - this.headOffset >= 4) {
-      return head.readUInt32BE(this.headOffset);
-    }
-    const bytes = this.copyOut(4, false);
-    return bytes.readUInt32BE(0);
-  }
-
-  /** Removes `n` buffered bytes; zero-copy when they sit in one chunk. */
-  private take(n: number): Buffer {
-    return this.copyOut(n, true);
-  }
-
-  private copyOut(n: number, consume: boolean): Buffer {
-    const head = this.chunks[this.headIndex]!;
-    if (head.length - this.headOffset >= n) {
-      const slice = head.subarray(this.headOffset, this.headOffset + n);
-      if (consume) {
-        this.advance(n);
-      }
-      return slice;
-    }
-    const out = Buffer.allocUnsafe(n);
-    let written = 0;
-    let index = this.headIndex;
-    let offset = this.headOffset;
-    while (written < n) {
-      const chunk = this.chunks[index]!;
-      const count = Math.min(n - written, chunk.length - offset);
-      chunk.copy(out, written, offset, offset + count);
-      written += count;
-      index += 1;
-      offset = 0;
-    }
-    if (consume) {
-      this.advance(n);
-    }
-    return out;
-  }
-
-  private advance(n: number): void {
-    this.buffered -= n;
-    let left = n;
-    while (left > 0) {
-      const head = this.chunks[this.headIndex]!;
-      const available = head.length - this.headOffset;
-      if (available > left) {
-        this.headOffset += left;
-        break;
-      }
-      left -= available;
-      this.headIndex += 1;
-      this.headOffset = 0;
-    }
-    if (this.headIndex === this.chunks.length) {
-      this.chunks = [];
-      this.headIndex = 0;
-    } else if (this.headIndex >= 64 && this.headIndex * 2 >= this.chunks.length) {
-      // Amortised O(1): drop the consumed prefix only once it is at least half the list.
-      this.chunks = this.chunks.slice(this.headIndex);
-      this.headIndex = 0;
-    }
+    this.bytes.clear();
   }
 }
