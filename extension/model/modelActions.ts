@@ -171,8 +171,12 @@ export type ModelAction =
    * runs a connect brings back: one reducer pass and one change notification, however many runs (issue #25 §2).
    */
   | { readonly type: 'runsSummarized'; readonly connectionId: string; readonly runs: readonly SummarizedRun[] }
-  /** The run's transcript is about to be replayed: it starts empty again (counts, streaming books), fields kept. */
-  | { readonly type: 'runLoading'; readonly runKey: string }
+  /**
+   * The run's transcript is about to be replayed: it starts empty again (counts, streaming books), fields kept. Only
+   * a run shown from its summary, unless `again`: a loaded run read back from its journal (a window that took the
+   * journal over and holds more than the file: kit/runWriters.ts), its approvals dropped too (the replay restores them).
+   */
+  | { readonly type: 'runLoading'; readonly runKey: string; readonly again?: boolean }
   /** The run's transcript leaves memory (no view shows it, the run is finished): only `digest` stays. */
   | { readonly type: 'runReleased'; readonly runKey: string; readonly digest: RunDigest };
 

@@ -202,6 +202,10 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
     }
     case 'runLoading': {
       const run = state.runs.get(action.runKey);
+      if (run && !run.unloaded && action.again === true) {
+        const approvals = filtered(state.approvals, (_, a) => a.runKey !== action.runKey);
+        return { state: { ...withRun(state, loadingRun(run)), approvals }, patches: [], changed: true };
+      }
       return run?.unloaded ? { state: withRun(state, loadingRun(run)), patches: [], changed: true } : unchanged(state);
     }
     case 'runReleased': {

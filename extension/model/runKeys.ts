@@ -17,6 +17,30 @@ export function runKeyOf(connectionId: string, runId: string): RunKey {
   return `${connectionId}${SEPARATOR}${runId}`;
 }
 
+/**
+ * The run keys of one connection, each built once: a busy stream asks for its run's key several times per record
+ * (the door, the recorder, the model action), and a key built afresh is a new string to hash every time. Runs of
+ * several streams interleave, so one remembered key is not enough; a removed run is forgotten.
+ */
+export class RunKeyCache {
+  private readonly keys = new Map<string, RunKey>();
+
+  constructor(readonly connectionId: string) {}
+
+  of(runId: string): RunKey {
+    let key = this.keys.get(runId);
+    if (key === undefined) {
+      key = runKeyOf(this.connectionId, runId);
+      this.keys.set(runId, key);
+    }
+    return key;
+  }
+
+  forget(runId: string): void {
+    this.keys.delete(runId);
+  }
+}
+
 export function approvalKeyOf(runKey: RunKey, approvalId: string): ApprovalKey {
   return `${runKey}${SEPARATOR}${approvalId}`;
 }

@@ -28,12 +28,21 @@ export type FrameResult =
   /** The peer said it is closing (length-prefixed Close frame; `code`/`reason` when it gave them). */
   | { readonly kind: 'close'; readonly code?: number; readonly reason?: string };
 
-/** An incremental decoder: one per connection, fed chunks in arrival order. */
+/**
+ * An incremental decoder: one per connection, fed chunks in arrival order. A reader either decodes a whole chunk at
+ * once (`push`) or takes it in (`feed`) and reads its results one at a time (`next`), stopping between two whenever
+ * it wants — how `StreamConnection` gives the event loop back during a large read.
+ */
 export interface FrameDecoder {
+  /** `feed`, then every result `next` has. */
   push(chunk: Buffer): FrameResult[];
-  /** At EOF: what the bytes still buffered amount to (nothing, a last frame, or a `truncated` error). */
+  /** Takes the chunk in; the work of decoding it is done by `next`. */
+  feed(chunk: Buffer): void;
+  /** The next result of what was fed, or undefined until more bytes arrive. */
+  next(): FrameResult | undefined;
+  /** At EOF, after `next` has nothing more: what the bytes still buffered amount to (nothing, a last frame, or a `truncated` error). */
   end(): FrameResult[];
-  /** Bytes held for an unfinished frame. */
+  /** Bytes held for an unfinished frame (length-prefixed: and for frames fed but not read yet). */
   readonly bufferedBytes: number;
   /** Longest JSON accepted, in bytes. */
   readonly maxFrameBytes: number;

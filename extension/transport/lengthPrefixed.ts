@@ -2,15 +2,16 @@
  * AgencyProxy framing (WIRE.md §1.2): `u32 BE length | u8 kind | payload`, where `length` counts the kind byte plus
  * the payload. Every protocol message is one Text frame holding one UTF-8 JSON object.
  *
- * The decoder keeps unread input as a list of chunks and copies only the bytes of one frame (and only when that
- * frame straddles chunks), so a frame split over many chunks costs O(frame) and many frames in one chunk cost
- * O(chunk). A bad length is refused as soon as the 4 length bytes are known, before any body is buffered.
+ * The decoder keeps unread input as a list of chunks (byteChunks.ts) and copies only the bytes of one frame (and
+ * only when that frame straddles chunks). A bad length is refused as soon as the 4 length bytes are known, before any body is buffered.
  * After an error or a Close frame the decoder is finished and ignores further input.
  *
  * Ping and Pong are asymmetric in AgencyProxy: the daemon closes a connection on any non-Text frame, Ping included,
  * but it may send them itself. So a client decoder is built with `ignorePingPong` (they are skipped, counted, and
  * never answered: an answering Pong would close the connection), while the daemon side keeps the strict default.
  */
+
+import { ByteChunks } from './byteChunks';
 
 export const FrameKind = { text: 0, binary: 1, ping: 2, pong: 3, close: 4 } as const;
 export type FrameKindName = keyof typeof FrameKind;
@@ -22,8 +23,11 @@ export const MAX_JSON_BYTES = MAX_FRAME_LENGTH - 1;
 export type FrameErrorCode = 'bad_length' | 'unexpected_kind' | 'invalid_utf8' | 'invalid_json' | 'truncated';
 
 export type DecodeResult =
-  /** One Text frame: the parsed JSON value and its source text. */
-  | { readonly type: 'message'; readonly value: unknown; readonly text: string }
+  /**
+   * One Text frame: the parsed JSON value and its source text. `kind: 'frame'` makes it a `FrameResult` as it is
+   * (framing.ts), so the connection's read path hands it on without building a copy per frame.
+   */
+  | { readonly type: 'message'; readonly kind: 'frame'; readonly value: unknown; readonly text: string }
   /** The peer sent a Close frame (payload empty, or u16 BE code + UTF-8 reason). */
   | { readonly type: 'close'; readonly code?: number; readonly reason?: string }
   /** The stream is unusable; `message` is meant for the user/log. */
@@ -75,12 +79,7 @@ export interface LengthPrefixedDecoderOptions {
 }
 
 export class LengthPrefixedDecoder {
-  private chunks: Buffer[] = [];
-  /** Index of the first unread chunk; consumed chunks before it are dropped in batches (no O(n) shift per chunk). */
-  private headIndex = 0;
-  /** Read offset into chunks[headIndex]. */
-  private headOffset = 0;
-  private buffered = 0;
+  private readonly bytes = new ByteChunks();
   private finished = false;
   private skipped = 0;
   private maxLength: number;
@@ -104,9 +103,9 @@ export class LengthPrefixedDecoder {
     return this.skipped;
   }
 
-  /** Bytes held for an unfinished frame. */
+  /** Bytes held: an unfinished frame, and the frames fed but not read yet (`next`). */
   get bufferedBytes(): number {
-    return this.buffered;
+    return this.bytes.length;
   }
 
   /** True after an error or Close frame: further input is ignored. */
@@ -114,43 +113,60 @@ export class LengthPrefixedDecoder {
     return this.finished;
   }
 
+  /** Decodes every frame `chunk` completes (`feed`, then `next` until it has nothing more). */
   push(chunk: Uint8Array): DecodeResult[] {
+    this.feed(chunk);
     const out: DecodeResult[] = [];
-    if (this.finished || chunk.length === 0) {
-      return out;
+    for (let result = this.next(); result !== undefined; result = this.next()) {
+      out.push(result);
     }
-    this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
-    this.buffered += chunk.length;
-    while (!this.finished && this.buffered >= 4) {
-      const length = this.peekLength();
+    return out;
+  }
+
+  /**
+   * Takes `chunk` in without decoding anything: `next` reads the frames it completes, one at a time, so a reader
+   * can stop between two frames (and give the event loop back) whatever one socket read held.
+   */
+  feed(chunk: Uint8Array): void {
+    if (this.finished || chunk.length === 0) {
+      return;
+    }
+    this.bytes.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
+  }
+
+  /** The next frame of what was fed (skipped Ping and Pong aside), or undefined until more bytes arrive. */
+  next(): DecodeResult | undefined {
+    while (!this.finished && this.bytes.length >= 4) {
+      const length = this.bytes.peekUInt32();
       if (length < 1 || length > this.maxLength) {
-        out.push(this.fail('bad_length', length < 1
+        return this.fail('bad_length', length < 1
           ? `frame length ${length} is invalid (a frame holds at least the kind byte)`
-          : `frame length ${length} exceeds the ${this.maxLength}-byte limit`));
-        break;
+          : `frame length ${length} exceeds the ${this.maxLength}-byte limit`);
       }
-      if (this.buffered < 4 + length) {
-        break;
+      if (this.bytes.length < 4 + length) {
+        return undefined;
       }
-      const head = this.chunks[this.headIndex]!;
-      const start = this.headOffset;
+      const head = this.bytes.head;
+      const start = this.bytes.headOffset;
+      let result: DecodeResult | undefined;
       if (head.length - start >= 4 + length) {
         // The common case, the whole frame inside one read: the kind is read in place and the payload is one view,
         // no copy (Buffer views are not free at 100k+ frames/s; this path makes one per frame instead of three).
         const kind = head[start + 4]!;
-        this.advance(4 + length);
-        if (kind === FrameKind.text) {
-          out.push(this.decodeText(head, start + 5, start + 4 + length));
-        } else {
-          this.deliver(out, kind, head.subarray(start + 5, start + 4 + length));
-        }
+        this.bytes.advance(4 + length);
+        result = kind === FrameKind.text
+          ? this.decodeText(head, start + 5, start + 4 + length)
+          : this.deliver(kind, head.subarray(start + 5, start + 4 + length));
       } else {
-        this.advance(4);
-        const frame = this.take(length);
-        this.deliver(out, frame[0]!, frame.subarray(1));
+        this.bytes.advance(4);
+        const frame = this.bytes.take(length);
+        result = this.deliver(frame[0]!, frame.subarray(1));
+      }
+      if (result !== undefined) {
+        return result;
       }
     }
-    return out;
+    return undefined;
   }
 
   /** Call at EOF. A clean end (frame boundary) returns nothing; a partial frame returns a `truncated` error. */
@@ -158,7 +174,7 @@ export class LengthPrefixedDecoder {
     if (this.finished) {
       return [];
     }
-    const dangling = this.buffered;
+    const dangling = this.bytes.length;
     this.finished = true;
     this.release();
     return dangling === 0
@@ -166,12 +182,13 @@ export class LengthPrefixedDecoder {
       : [{ type: 'error', code: 'truncated', message: `connection ended inside a frame (${dangling} bytes unread)` }];
   }
 
-  private deliver(out: DecodeResult[], kind: number, payload: Buffer): void {
+  /** The frame's result; undefined for a Ping or Pong that is skipped. */
+  private deliver(kind: number, payload: Buffer): DecodeResult | undefined {
     if (this.options.ignorePingPong === true && (kind === FrameKind.ping || kind === FrameKind.pong)) {
       this.skipped += 1;
-      return;
+      return undefined;
     }
-    out.push(this.decodeFrame(kind, payload));
+    return this.decodeFrame(kind, payload);
   }
 
   private decodeFrame(kind: number, payload: Buffer): DecodeResult {
@@ -200,7 +217,7 @@ export class LengthPrefixedDecoder {
   /** A Text frame's decoded payload as a message, or the JSON error that ends the stream. */
   private parseText(text: string): DecodeResult {
     try {
-      return { type: 'message', value: JSON.parse(text) as unknown, text };
+      return { type: 'message', kind: 'frame', value: JSON.parse(text) as unknown, text };
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       return this.fail('invalid_json', `text frame is not valid JSON (${detail})`);
@@ -226,74 +243,6 @@ export class LengthPrefixedDecoder {
   }
 
   private release(): void {
-    this.chunks = [];
-    this.headIndex = 0;
-    this.headOffset = 0;
-    this.buffered = 0;
-  }
-
-  private peekLength(): number {
-    const head = this.chunks[this.headIndex]!;
-    if (head.length - this.headOffset >= 4) {
-      return head.readUInt32BE(this.headOffset);
-    }
-    const bytes = this.copyOut(4, false);
-    return bytes.readUInt32BE(0);
-  }
-
-  /** Removes `n` buffered bytes; zero-copy when they sit in one chunk. */
-  private take(n: number): Buffer {
-    return this.copyOut(n, true);
-  }
-
-  private copyOut(n: number, consume: boolean): Buffer {
-    const head = this.chunks[this.headIndex]!;
-    if (head.length - this.headOffset >= n) {
-      const slice = head.subarray(this.headOffset, this.headOffset + n);
-      if (consume) {
-        this.advance(n);
-      }
-      return slice;
-    }
-    const out = Buffer.allocUnsafe(n);
-    let written = 0;
-    let index = this.headIndex;
-    let offset = this.headOffset;
-    while (written < n) {
-      const chunk = this.chunks[index]!;
-      const count = Math.min(n - written, chunk.length - offset);
-      chunk.copy(out, written, offset, offset + count);
-      written += count;
-      index += 1;
-      offset = 0;
-    }
-    if (consume) {
-      this.advance(n);
-    }
-    return out;
-  }
-
-  private advance(n: number): void {
-    this.buffered -= n;
-    let left = n;
-    while (left > 0) {
-      const head = this.chunks[this.headIndex]!;
-      const available = head.length - this.headOffset;
-      if (available > left) {
-        this.headOffset += left;
-        break;
-      }
-      left -= available;
-      this.headIndex += 1;
-      this.headOffset = 0;
-    }
-    if (this.headIndex === this.chunks.length) {
-      this.chunks = [];
-      this.headIndex = 0;
-    } else if (this.headIndex >= 64 && this.headIndex * 2 >= this.chunks.length) {
-      // Amortised O(1): drop the consumed prefix only once it is at least half the list.
-      this.chunks = this.chunks.slice(this.headIndex);
-      this.headIndex = 0;
-    }
+    this.bytes.clear();
   }
 }

@@ -55,7 +55,22 @@ class LengthPrefixedFrameDecoder implements FrameDecoder {
   }
 
   push(chunk: Buffer): FrameResult[] {
-    return this.decoder.push(chunk).map(toFrameResult);
+    this.feed(chunk);
+    const out: FrameResult[] = [];
+    for (let result = this.next(); result !== undefined; result = this.next()) {
+      out.push(result);
+    }
+    return out;
+  }
+
+  feed(chunk: Buffer): void {
+    this.decoder.feed(chunk);
+  }
+
+  next(): FrameResult | undefined {
+    const result = this.decoder.next();
+    // A message is a FrameResult already (lengthPrefixed.ts): no copy on the path every frame takes.
+    return result === undefined || result.type === 'message' ? result : toFrameResult(result);
   }
 
   end(): FrameResult[] {
@@ -67,7 +82,7 @@ class LengthPrefixedFrameDecoder implements FrameDecoder {
 function toFrameResult(result: DecodeResult, dangling?: number): FrameResult {
   switch (result.type) {
     case 'message':
-      return { kind: 'frame', value: result.value };
+      return result;
     case 'close':
       return { kind: 'close', ...(result.code !== undefined ? { code: result.code, reason: result.reason ?? '' } : {}) };
     default:

@@ -48,11 +48,17 @@ export function ndjsonFraming(options: NdjsonFramingOptions): Framing {
   };
 }
 
+/** A line split from the stream and not read yet, or the fatal error found after the lines of its chunk. */
+type Queued = NdjsonResult | { readonly kind: 'fatal'; readonly error: FramingError };
+
 class NdjsonFrameDecoder implements FrameDecoder {
   private readonly lines: NdjsonDecoder;
   private limit: number;
   /** After a fatal error nothing more is decoded. */
   private failed = false;
+  /** Lines split by `feed` and not yet parsed by `next` (splitting is cheap; the JSON parse is the work). */
+  private queue: Queued[] = [];
+  private queueHead = 0;
 
   constructor(private readonly options: NdjsonFramingOptions) {
     this.limit = options.maxFrameBytes;
@@ -73,22 +79,46 @@ class NdjsonFrameDecoder implements FrameDecoder {
   }
 
   push(chunk: Buffer): FrameResult[] {
-    if (this.failed) {
-      return [];
+    this.feed(chunk);
+    return this.drain();
+  }
+
+  feed(chunk: Buffer): void {
+    if (this.failed || this.queue.at(-1)?.kind === 'fatal') {
+      return;
     }
-    const out = this.convert(this.lines.push(chunk));
+    this.enqueue(this.lines.push(chunk));
     const discarding = this.lines.discardingBytes;
-    if (!this.failed && discarding > 0 && this.options.oversized === 'fail') {
-      out.push(this.fail({ code: 'too_large', message: `line exceeds the ${this.limit}-byte limit (${discarding} bytes read)`, fatal: true, bytes: discarding }));
+    if (discarding > 0 && this.options.oversized === 'fail') {
+      this.queue.push({ kind: 'fatal', error: { code: 'too_large', message: `line exceeds the ${this.limit}-byte limit (${discarding} bytes read)`, fatal: true, bytes: discarding } });
     }
-    return out;
+  }
+
+  next(): FrameResult | undefined {
+    while (!this.failed && this.queueHead < this.queue.length) {
+      const queued = this.queue[this.queueHead]!;
+      this.queueHead += 1;
+      if (this.queueHead === this.queue.length) {
+        this.queue = [];
+        this.queueHead = 0;
+      }
+      const result = this.convert(queued);
+      if (result !== undefined) {
+        return result;
+      }
+    }
+    return undefined;
   }
 
   end(): FrameResult[] {
     if (this.failed) {
       return [];
     }
-    const out = this.options.unterminatedLastLine === 'frame' ? this.convert(this.lines.push(NEWLINE)) : [];
+    const out = this.drain();
+    if (this.options.unterminatedLastLine === 'frame' && !this.failed) {
+      this.enqueue(this.lines.push(NEWLINE));
+      out.push(...this.drain());
+    }
     const { danglingBytes } = this.lines.end();
     if (danglingBytes > 0 && !this.failed) {
       out.push(this.fail({
@@ -102,36 +132,48 @@ class NdjsonFrameDecoder implements FrameDecoder {
     return out;
   }
 
-  private convert(results: readonly NdjsonResult[]): FrameResult[] {
-    const out: FrameResult[] = [];
+  private enqueue(results: readonly NdjsonResult[]): void {
     for (const result of results) {
-      if (this.failed) {
-        break;
-      }
-      if (result.kind === 'oversized') {
-        const fatal = this.options.oversized === 'fail';
-        const error: FramingError = { code: 'too_large', message: `line of ${result.bytes} bytes exceeds the ${this.limit}-byte limit`, fatal, bytes: result.bytes };
-        out.push(fatal ? this.fail(error) : { kind: 'error', error });
-        continue;
-      }
-      if (this.options.skipBlankLines === true && result.text.trim() === '') {
-        continue;
-      }
-      try {
-        out.push({ kind: 'frame', value: JSON.parse(result.text) as unknown });
-      } catch (error) {
-        const detail = error instanceof Error ? error.message : String(error);
-        out.push({
-          kind: 'error',
-          error: { code: 'invalid_json', message: `line is not JSON (${detail})`, fatal: false, text: result.text.slice(0, TEXT_IN_ERROR) },
-        });
-      }
+      this.queue.push(result);
+    }
+  }
+
+  private drain(): FrameResult[] {
+    const out: FrameResult[] = [];
+    for (let result = this.next(); result !== undefined; result = this.next()) {
+      out.push(result);
     }
     return out;
   }
 
+  /** One queued line as a result; undefined for a blank line that is skipped. */
+  private convert(queued: Queued): FrameResult | undefined {
+    if (queued.kind === 'fatal') {
+      return this.fail(queued.error);
+    }
+    if (queued.kind === 'oversized') {
+      const fatal = this.options.oversized === 'fail';
+      const error: FramingError = { code: 'too_large', message: `line of ${queued.bytes} bytes exceeds the ${this.limit}-byte limit`, fatal, bytes: queued.bytes };
+      return fatal ? this.fail(error) : { kind: 'error', error };
+    }
+    if (this.options.skipBlankLines === true && queued.text.trim() === '') {
+      return undefined;
+    }
+    try {
+      return { kind: 'frame', value: JSON.parse(queued.text) as unknown };
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      return {
+        kind: 'error',
+        error: { code: 'invalid_json', message: `line is not JSON (${detail})`, fatal: false, text: queued.text.slice(0, TEXT_IN_ERROR) },
+      };
+    }
+  }
+
   private fail(error: FramingError): FrameResult {
     this.failed = true;
+    this.queue = [];
+    this.queueHead = 0;
     return { kind: 'error', error };
   }
 }

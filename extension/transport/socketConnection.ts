@@ -97,6 +97,18 @@ export class SocketConnection {
     return true;
   }
 
+  /**
+   * Stops `onData` until `resume`: the kernel's buffer then fills and the peer's writes wait (backpressure), so a
+   * reader with a backlog holds no more than it has. EOF and close wait too, behind the unread data.
+   */
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
+  }
+
   /** Graceful close: flushes queued writes, sends FIN, and lets the peer close. */
   end(data?: Uint8Array): void {
     if (this.isOpen) {

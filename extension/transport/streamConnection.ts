@@ -7,65 +7,22 @@
  *   one (or the peer's Close frame) ends the connection;
  * - writes with an optional deadline (a peer that stops reading cannot wedge a request), never retried;
  * - `onClose` exactly once, at the moment the connection stops carrying frames, with its cause. After `end()`,
- *   `destroy()`, a fatal framing error or a Close frame nothing more is delivered.
+ *   `destroy()`, a fatal framing error or a Close frame nothing more is delivered;
+ * - paced delivery (readPacing.ts): a read is decoded and delivered frame by frame, and after a turn's budget the
+ *   rest waits for a later turn of the event loop, in order. While such a backlog waits the socket is paused, so
+ *   the peer's writes wait in the kernel instead of piling up here; the peer's EOF is handled after the backlog.
  */
 import { Emitter } from '../base/emitter';
 import type { Event } from '../base/emitter';
 import type { FrameTap } from './frameTap';
 import { noFrameTap, tapSafely } from './frameTap';
-import type { FrameDecoder, FrameResult, Framing, FramingError } from './framing';
+import type { FrameDecoder, FrameResult, FramingError } from './framing';
+import { ReadTurn } from './readPacing';
+import type { ReadPacing } from './readPacing';
 import { SocketConnection } from './socketConnection';
+import type { EncodedFrame, StreamCloseInfo, StreamConnectionOptions, StreamConnectOptions, WriteOutcome } from './streamConnectionTypes';
 
-export interface StreamConnectionOptions {
-  readonly framing: Framing;
-  /** Receives every JSON value sent (`'out'`) and received (`'in'`). */
-  readonly tap?: FrameTap;
-}
-
-export interface StreamConnectOptions extends StreamConnectionOptions {
-  /** Give up connecting after this many ms (default 2000): rejects with `SocketConnectError` code `ETIMEDOUT`. */
-  readonly connectTimeoutMs?: number;
-}
-
-export type StreamCloseCause =
-  /** This side called `end()` or `destroy()`. */
-  | 'local'
-  /** The peer ended the stream (EOF). */
-  | 'eof'
-  /** The socket failed (`error`). */
-  | 'socket_error'
-  /** The peer sent the framing's Close frame (`closeCode`/`closeReason`). */
-  | 'close_frame'
-  /** A fatal framing error (`framingError`): the stream could not be read on. */
-  | 'framing_error';
-
-export interface StreamCloseInfo {
-  readonly cause: StreamCloseCause;
-  /** `socket_error`: the socket's error. */
-  readonly error?: Error;
-  /**
-   * `framing_error`: the error that closed it. With `eof`/`socket_error`: the stream ended inside a frame
-   * (`truncated`), already reported on `onFramingError`.
-   */
-  readonly framingError?: FramingError;
-  readonly closeCode?: number;
-  readonly closeReason?: string;
-}
-
-/** A value encoded by `StreamConnection.encode`, ready for `write`. */
-export interface EncodedFrame {
-  readonly value: unknown;
-  readonly bytes: Uint8Array;
-}
-
-export type WriteOutcome =
-  | { readonly kind: 'written' }
-  /** Still queued when the deadline passed: the peer is not reading. Whether it will arrive is unknown. */
-  | { readonly kind: 'timeout' }
-  /** The socket failed part-way; some bytes may have arrived. */
-  | { readonly kind: 'failed'; readonly error: Error }
-  /** The connection was not open: nothing was written (or tapped). */
-  | { readonly kind: 'closed' };
+export type { EncodedFrame, StreamCloseCause, StreamCloseInfo, StreamConnectionOptions, StreamConnectOptions, WriteOutcome } from './streamConnectionTypes';
 
 export class StreamConnection {
   private readonly frameEmitter = new Emitter<unknown>();
@@ -74,7 +31,17 @@ export class StreamConnection {
   private readonly readEndEmitter = new Emitter<void>();
   private readonly decoder: FrameDecoder;
   private readonly tap: FrameTap;
+  private readonly pacing: ReadPacing;
   private closed = false;
+  /** A turn ended with frames left: the next one is scheduled, and the socket is paused until they are through. */
+  private backlog = false;
+  /**
+   * The budget of the task running now. Resuming the socket can hand over its next chunk within the same task
+   * (a `nextTick`), which must not start a budget of its own; cleared once the task is through (a microtask).
+   */
+  private turn: ReadTurn | undefined;
+  /** The socket closed while a backlog waited (its error, if any): handled once the backlog is delivered. */
+  private endedBehindBacklog: { readonly error: Error | undefined } | undefined;
 
   /** Each decoded JSON value, in wire order (already tapped `'in'`). */
   readonly onFrame: Event<unknown> = this.frameEmitter.event;
@@ -83,9 +50,9 @@ export class StreamConnection {
   /** Fires once, when the connection stops carrying frames, whoever ended it. */
   readonly onClose: Event<StreamCloseInfo> = this.closeEmitter.event;
   /**
-   * After everything one socket read held was delivered (`onFrame`, `onFramingError`): a reader that folds the
-   * frames of a read (kit/streamedChunks.ts) flushes here. A read that closed the connection ends with `onClose`
-   * instead.
+   * After the frames of one turn were delivered (`onFrame`, `onFramingError`): everything a socket read held, or as
+   * much of it as the turn's budget allowed (the rest follows in later turns). A reader that folds the frames of a
+   * read (kit/streamedChunks.ts) flushes here. A read that closed the connection ends with `onClose` instead.
    */
   readonly onReadEnd: Event<void> = this.readEndEmitter.event;
 
@@ -96,6 +63,7 @@ export class StreamConnection {
   ) {
     this.decoder = options.framing.createDecoder();
     this.tap = options.tap ?? noFrameTap;
+    this.pacing = options.pacing ?? {};
     socket.onData((chunk) => this.receive(chunk));
     socket.onClose((info) => this.peerClosed(info.error));
   }
@@ -177,9 +145,55 @@ export class StreamConnection {
     if (this.closed) {
       return;
     }
-    this.deliver(this.decode(() => this.decoder.push(chunk)), false);
-    if (!this.closed) {
-      this.readEndEmitter.fire();
+    try {
+      this.decoder.feed(chunk);
+    } catch (error) {
+      this.deliver(internalError(error), false);
+      return;
+    }
+    if (!this.backlog) {
+      this.deliverTurn();
+    }
+  }
+
+  /**
+   * Delivers what was fed, in order, until the decoder needs more bytes or the turn's budget is spent. Then the
+   * read ends (`onReadEnd`); with frames left, the next turn is scheduled and the socket waits for it.
+   */
+  private deliverTurn(): void {
+    this.backlog = false;
+    let turn = this.turn;
+    if (turn === undefined) {
+      turn = this.turn = new ReadTurn(this.pacing);
+      queueMicrotask(() => (this.turn = undefined));
+    }
+    for (;;) {
+      if (this.closed) {
+        return;
+      }
+      const result = this.decodeNext();
+      if (result === undefined) {
+        break;
+      }
+      this.deliver(result, false);
+      if (turn.spend() && !this.closed) {
+        this.readEndEmitter.fire();
+        this.backlog = true;
+        this.socket.pause();
+        setImmediate(() => this.deliverTurn());
+        return;
+      }
+    }
+    if (this.closed) {
+      return;
+    }
+    this.readEndEmitter.fire();
+    const ended = this.endedBehindBacklog;
+    if (ended !== undefined) {
+      this.endedBehindBacklog = undefined;
+      this.peerClosed(ended.error);
+    } else {
+      this.socket.resume();
     }
   }
 
@@ -188,7 +202,23 @@ export class StreamConnection {
     if (this.closed) {
       return;
     }
-    const framingError = this.deliver(this.decode(() => this.decoder.end()), true);
+    if (this.backlog) {
+      this.endedBehindBacklog = { error }; // what arrived before the end is delivered first
+      return;
+    }
+    let results: FrameResult[];
+    try {
+      results = this.decoder.end();
+    } catch (caught) {
+      results = [internalError(caught)];
+    }
+    let framingError: FramingError | undefined;
+    for (const result of results) {
+      framingError = this.deliver(result, true);
+      if (framingError !== undefined) {
+        break;
+      }
+    }
     this.close({
       cause: error !== undefined ? 'socket_error' : 'eof',
       ...(error !== undefined ? { error } : {}),
@@ -196,38 +226,36 @@ export class StreamConnection {
     });
   }
 
-  /** Runs the decoder; a decoder bug becomes a fatal framing error instead of a throw out of a socket handler. */
-  private decode(run: () => FrameResult[]): FrameResult[] {
+  /** The decoder's next result; a decoder bug becomes a fatal framing error instead of a throw out of a socket handler. */
+  private decodeNext(): FrameResult | undefined {
     try {
-      return run();
+      return this.decoder.next();
     } catch (error) {
-      return [{ kind: 'error', error: { code: 'internal', message: `decoding failed: ${String(error)}`, fatal: true } }];
+      return internalError(error);
     }
   }
 
-  /** Fires the results in order until the connection closes; returns the fatal error met at EOF, if any. */
-  private deliver(results: readonly FrameResult[], atEof: boolean): FramingError | undefined {
-    for (const result of results) {
-      if (this.closed) {
-        return undefined;
-      }
-      if (result.kind === 'frame') {
-        tapSafely(this.tap, 'in', result.value);
-        this.frameEmitter.fire(result.value);
-      } else if (result.kind === 'error') {
-        this.framingErrorEmitter.fire(result.error);
-        if (result.error.fatal) {
-          if (atEof) {
-            return result.error;
-          }
-          if (this.close({ cause: 'framing_error', framingError: result.error })) {
-            this.socket.destroy();
-          }
+  /** Fires one result unless the connection closed; returns the fatal error met at EOF, if any. */
+  private deliver(result: FrameResult, atEof: boolean): FramingError | undefined {
+    if (this.closed) {
+      return undefined;
+    }
+    if (result.kind === 'frame') {
+      tapSafely(this.tap, 'in', result.value);
+      this.frameEmitter.fire(result.value);
+    } else if (result.kind === 'error') {
+      this.framingErrorEmitter.fire(result.error);
+      if (result.error.fatal) {
+        if (atEof) {
+          return result.error;
         }
-      } else if (this.close({ cause: 'close_frame', ...closeDetail(result.code, result.reason) })) {
-        // The peer has said its last word; finish our side without answering (WIRE.md §1.2).
-        this.socket.end();
+        if (this.close({ cause: 'framing_error', framingError: result.error })) {
+          this.socket.destroy();
+        }
       }
+    } else if (this.close({ cause: 'close_frame', ...closeDetail(result.code, result.reason) })) {
+      // The peer has said its last word; finish our side without answering (WIRE.md §1.2).
+      this.socket.end();
     }
     return undefined;
   }
@@ -245,6 +273,10 @@ export class StreamConnection {
     this.readEndEmitter.dispose();
     return true;
   }
+}
+
+function internalError(error: unknown): FrameResult {
+  return { kind: 'error', error: { code: 'internal', message: `decoding failed: ${String(error)}`, fatal: true } };
 }
 
 function closeDetail(code: number | undefined, reason: string | undefined): Pick<StreamCloseInfo, 'closeCode' | 'closeReason'> {

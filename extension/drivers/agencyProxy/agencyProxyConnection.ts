@@ -30,9 +30,7 @@ export type ResponseOf<T extends ResponseFrame['type']> = Extract<ResponseFrame,
 
 export class AgencyProxyConnection {
   private readonly eventEmitter = new Emitter<EventFrame>();
-  private readonly readEmitter = new Emitter<readonly EventFrame[]>();
-  /** The event frames of the socket read being delivered. */
-  private readEvents: EventFrame[] = [];
+  private readonly readEndEmitter = new Emitter<void>();
   private readonly closeEmitter = new Emitter<AgencyProxyCloseInfo>();
   private readonly warningEmitter = new Emitter<AgencyProxyWarning>();
   private readonly pending = new PendingRequests<number, Pending>();
@@ -42,10 +40,11 @@ export class AgencyProxyConnection {
   /** Event frames of attached runs, in wire order. */
   readonly onEvent: Event<EventFrame> = this.eventEmitter.event;
   /**
-   * The same frames, a socket read at a time: once the read is through (or the connection ends in it), its event
-   * frames in wire order — for a reader that folds them (kit/streamedChunks.ts). Listen to this or to `onEvent`.
+   * The frames since the last one were a read, or the part of it one turn of the event loop delivers (a large read
+   * is delivered over several turns: transport/readPacing.ts); also just before the connection ends. A reader that
+   * folds consecutive frames (kit/streamedChunks.ts) flushes here.
    */
-  readonly onEvents: Event<readonly EventFrame[]> = this.readEmitter.event;
+  readonly onReadEnd: Event<void> = this.readEndEmitter.event;
   /** Fires once when the connection ends. */
   readonly onClose: Event<AgencyProxyCloseInfo> = this.closeEmitter.event;
   /** Frames that were ignored (unparseable server frames, late responses). The connection stays open. */
@@ -57,7 +56,7 @@ export class AgencyProxyConnection {
   ) {
     this.nextId = options.firstRequestId ?? 1;
     stream.onFrame((value) => this.dispatch(value));
-    stream.onReadEnd(() => this.endRead());
+    stream.onReadEnd(() => this.readEndEmitter.fire());
     stream.onClose((info) => this.streamClosed(info));
   }
 
@@ -146,7 +145,6 @@ export class AgencyProxyConnection {
     const frame = parsed.frame;
     if (frame.kind === 'event') {
       this.eventEmitter.fire(frame);
-      this.readEvents.push(frame);
       return;
     }
     const pending = this.pending.take(frame.request_id);
@@ -176,27 +174,18 @@ export class AgencyProxyConnection {
     }
   }
 
-  /** The read is through: its event frames go out together. */
-  private endRead(): void {
-    if (this.readEvents.length > 0) {
-      const frames = this.readEvents;
-      this.readEvents = [];
-      this.readEmitter.fire(frames);
-    }
-  }
-
   private finish(info: AgencyProxyCloseInfo): void {
     if (this.closeInfo !== undefined) {
       return;
     }
     // What arrived before the end is folded before anyone hears of the close.
-    this.endRead();
+    this.readEndEmitter.fire();
     this.closeInfo = info;
     this.pending.rejectAll((pending, id) => new AgencyProxyError('connection_closed',
       `connection closed before AgencyProxy answered ${pending.type} (request ${id}): ${info.reason}`, false, pending.type));
     this.closeEmitter.fire(info);
     this.eventEmitter.dispose();
-    this.readEmitter.dispose();
+    this.readEndEmitter.dispose();
     this.closeEmitter.dispose();
     this.warningEmitter.dispose();
   }

@@ -56,7 +56,7 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
       client: () => this.client,
       scope: this.driverScope,
     });
-    this.storage = new AgencyProxyRunStorage(ctx, this.parts);
+    this.storage = new AgencyProxyRunStorage(ctx, this.parts, (runId) => this.rejoin(runId));
     this.journaling = this.storage.journalTerms((runId) => this.attachments.forget(runId));
     this.attachments = new AgencyProxyAttachments(this.parts, () => this.client);
     this.folder = new AgencyProxyEventFolder(this.parts, (runId) => this.attachments.refreshFinalState(runId));
@@ -91,7 +91,7 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
     // A run shown from its summary is loaded first: its records rebuild what may be acked (the stored sequences, the
     // approvals answered), which a summary does not keep.
     await this.runs.history.load(runId);
-    if (!(await this.runs.claim(runId))) {
+    if (!(await this.runs.claim(runId, true))) {
       // Its acks must cover only what a journal holds, and that journal is the other window's.
       throw new DriverError('Another editor window of this machine journals this run: adopt it there (or reload this window once that one is closed).');
     }
@@ -239,7 +239,8 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
     this.client = client;
     this.attachments.clear();
     client.onWarning((w) => this.ctx.log.warn(w.message));
-    client.onEvents((frames) => this.folder.foldRead(frames));
+    client.onEvent((frame) => this.folder.foldFrame(frame));
+    client.onReadEnd(() => this.folder.endRead());
     client.onClose((info) => {
       if (this.client === client) {
         this.client = undefined;
@@ -260,6 +261,27 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
   }
 
   // --- after a reload (agencyProxyRunStorage.ts) --------------------------------------------------------------------
+
+  /**
+   * This window took over a run whose journal does not end where its model stands (issue #25 §1): its live events
+   * are dropped while it comes back from the journal, then it is attached again after the journal's end — the daemon
+   * resends what follows (only the writer acks, only what its journal holds) — and this window journals it once.
+   */
+  private async rejoin(runId: string): Promise<void> {
+    this.folder.gate(runId, 'none');
+    try {
+      if (!(await this.runs.history.rejoin(runId))) {
+        return;
+      }
+      const client = this.client;
+      if (client?.isOpen) {
+        this.folder.gate(runId, 'next only');
+        await this.attachments.attach(client, runId);
+      }
+    } finally {
+      this.folder.gate(runId, undefined);
+    }
+  }
 
   /**
    * Rebuilds stored runs once, before the first connect (finished ones from their summary); then follows what other

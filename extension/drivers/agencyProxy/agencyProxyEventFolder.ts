@@ -6,7 +6,8 @@
  * what the run still waits for and finishes its local change set. A reload does not come through here: it
  * folds the journaled inputs again as they are (agencyProxyRecords.ts), touching nothing outside the model.
  *
- * Frames come a socket read at a time. A frame whose inputs are a lone streamed chunk (text, reasoning: nothing
+ * Frames come one at a time, and the end of each read (or of the part of it one turn of the event loop delivers:
+ * transport/readPacing.ts) is told. A frame whose inputs are a lone streamed chunk (text, reasoning: nothing
  * else changed) is held by the kit's `StreamedChunks`, which folds it with the chunks that follow it in the read;
  * any other frame, and the end of the read, records what is held first. So a read of 500 text chunks is one model
  * step, one journal line, one patch, and one `stored` for acks through its last sequence.
@@ -18,8 +19,16 @@ import type { AgencyProxyFold } from './agencyProxyRecords';
 import { agencyProxyFold, agencyProxySteadyChunk } from './agencyProxyRecords';
 import type { AgencyProxyRunParts } from './agencyProxyRunParts';
 
+/**
+ * What a run being rejoined (agencyProxyDriver.ts `rejoin`) accepts of its live events: nothing while it comes back
+ * from its journal; then only the event right after what it holds, until it is attached again — the events in flight
+ * from before are resent after the journal's end, and folding one of them early would leave a hole.
+ */
+export type RejoinGate = 'none' | 'next only';
+
 export class AgencyProxyEventFolder {
   private readonly chunks: StreamedChunks;
+  private readonly gates = new Map<string, RejoinGate>();
 
   constructor(
     private readonly parts: AgencyProxyRunParts,
@@ -29,20 +38,40 @@ export class AgencyProxyEventFolder {
     this.chunks = new StreamedChunks((runId, input) => this.parts.storeEvent(runId, input.sequence!, [input]));
   }
 
-  /** The event frames of one socket read, in wire order. */
+  /** The event frames of one socket read, in wire order (`foldFrame` each, then `endRead`). */
   foldRead(frames: readonly EventFrame[]): void {
     try {
       for (const frame of frames) {
-        try {
-          this.foldLive(frame);
-        } catch (error) {
-          // One bad frame must not cost the rest of the read (each used to be a listener call of its own).
-          this.parts.log.error(`Could not fold event ${frame.sequence} of run ${frame.run_id}: ${String(error)}`);
-        }
+        this.foldFrame(frame);
       }
     } finally {
-      this.chunks.flush();
+      this.endRead();
     }
+  }
+
+  /** One event frame, in wire order; a streamed chunk may be held until the next frame or `endRead`. */
+  foldFrame(frame: EventFrame): void {
+    try {
+      this.foldLive(frame);
+    } catch (error) {
+      // One bad frame must not cost the rest of the read.
+      this.parts.log.error(`Could not fold event ${frame.sequence} of run ${frame.run_id}: ${String(error)}`);
+    }
+  }
+
+  /** While a run is rejoined, which of its live events are folded (undefined: all, as usual). */
+  gate(runId: string, gate: RejoinGate | undefined): void {
+    if (gate === undefined) {
+      this.gates.delete(runId);
+    } else {
+      this.chunks.flush();
+      this.gates.set(runId, gate);
+    }
+  }
+
+  /** The read (or one turn's part of it) is through: what is held is recorded. */
+  endRead(): void {
+    this.chunks.flush();
   }
 
   /** A frame from the daemon; one already folded (replay overlap, WIRE.md 1.9) is dropped, not stored again. */
@@ -55,8 +84,13 @@ export class AgencyProxyEventFolder {
       run = runs.get(frame.run_id)!;
     }
     const held = this.chunks.heldSequence(frame.run_id);
-    if (frame.sequence <= (held !== undefined && held > run.lastSequence ? held : run.lastSequence)) {
+    const last = held !== undefined && held > run.lastSequence ? held : run.lastSequence;
+    if (frame.sequence <= last) {
       return; // already folded in and journaled (or held to be)
+    }
+    const gate = this.gates.get(frame.run_id);
+    if (gate === 'none' || (gate === 'next only' && frame.sequence !== last + 1)) {
+      return; // resent once the run is attached again after its journal's end
     }
     const { ownership, activity } = this.parts;
     const steady = agencyProxySteadyChunk({ activity, ownership }, frame.run_id, frame.event);

@@ -19,6 +19,8 @@ export class AgencyProxyRunStorage {
   constructor(
     private readonly ctx: Pick<DriverContext, 'windowId'>,
     private readonly parts: AgencyProxyRunParts,
+    /** Brings back a run taken over whose journal is not where the model stands, and follows it again (the driver's). */
+    private readonly rejoin: (runId: string) => Promise<void>,
   ) {}
 
   /** The driver's journaling (BaseDriver.journaling); `forgotten`: what else drops a removed run (the attachments). */
@@ -49,6 +51,9 @@ export class AgencyProxyRunStorage {
           }
           acks.schedule(runId);
         })();
+      },
+      rejoin: (runId) => {
+        this.rejoin(runId).catch((error: unknown) => this.parts.log.warn(`Taking run ${runId} over: ${String(error)}`));
       },
     };
   }

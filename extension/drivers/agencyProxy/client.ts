@@ -47,8 +47,8 @@ export class AgencyProxyClient {
 
   /** Event frames of attached runs, in wire order. Dedupe by `sequence` (WIRE.md §1.9). */
   readonly onEvent: Event<EventFrame>;
-  /** The same frames, one socket read at a time (a reader that folds a read's chunks listens here instead). */
-  readonly onEvents: Event<readonly EventFrame[]>;
+  /** The frames since the last one were a read, or one turn's part of it (a reader that folds a read's chunks flushes here). */
+  readonly onReadEnd: Event<void>;
   /** Fires once when the connection ends. */
   readonly onClose: Event<AgencyProxyCloseInfo>;
   /** Frames that were ignored (unparseable server frames, late responses). The connection stays open. */
@@ -59,7 +59,7 @@ export class AgencyProxyClient {
     private readonly options: AgencyProxyClientOptions,
   ) {
     this.onEvent = connection.onEvent;
-    this.onEvents = connection.onEvents;
+    this.onReadEnd = connection.onReadEnd;
     this.onClose = connection.onClose;
     this.onWarning = connection.onWarning;
   }

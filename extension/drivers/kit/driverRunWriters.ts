@@ -16,8 +16,8 @@ export abstract class DriverRunWriters<C> {
   }
 
   /** Makes this window the run's writer if it can be; resolves with whether it is (adopting a run needs it). */
-  claim(runId: string): Promise<boolean> {
-    return this.journal()?.claim(runId) ?? Promise.resolve(true);
+  claim(runId: string, asked = false): Promise<boolean> {
+    return this.journal()?.claim(runId, asked) ?? Promise.resolve(true);
   }
 
   /** The last daemon sequence of the run known to be durably in its journal (acks also need `writes`). */

@@ -12,7 +12,8 @@
  */
 import type { ModelAction, RunEvent, RunFields } from '../../model/modelActions';
 import type { ApprovalInfo, ChangeSetInfo, ConnectionInfo, Panel, QueueEntry, RunInfo } from '../../model/modelTypes';
-import { approvalKeyOf, runKeyOf } from '../../model/modelTypes';
+import { approvalKeyOf } from '../../model/modelTypes';
+import { RunKeyCache } from '../../model/runKeys';
 import type { RunKey } from '../../model/runKeys';
 import type { DriverContext } from '../connectionManager';
 import { errorText } from './errors';
@@ -46,8 +47,8 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
   private archivedIds: ReadonlySet<string> = new Set();
   /** Runs shown from their summary, loaded and released; archived runs; removal (kit/runHistory.ts). */
   readonly history: RunHistory<C>;
-  /** The last key built: a stream asks for the same run's key once per frame. */
-  private lastKey: { readonly runId: string; readonly key: RunKey } | undefined;
+  /** A stream asks for its run's key once per frame. */
+  private readonly keys: RunKeyCache;
 
   constructor(
     private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId' | 'windowName' | 'runRemoved'> & { readonly retention?: () => HistoryRetention; readonly now?: () => number },
@@ -55,6 +56,7 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
     private readonly journaling: () => Journaling<C>,
   ) {
     super();
+    this.keys = new RunKeyCache(ctx.connectionId);
     this.history = new RunHistory<C>({
       ctx,
       get: (runId) => this.get(runId),
@@ -64,6 +66,7 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
       failed: (runId, error) => this.failed(runId, error),
       archived: (runId) => this.archivedIds.has(runId),
       removed: (runId) => {
+        this.keys.forget(runId);
         const terms = this.journaling();
         if (terms !== 'not journaled') {
           terms.removed?.(runId);
@@ -77,13 +80,7 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
   }
 
   key(runId: string): RunKey {
-    const last = this.lastKey;
-    if (last?.runId === runId) {
-      return last.key;
-    }
-    const key = runKeyOf(this.ctx.connectionId, runId);
-    this.lastKey = { runId, key };
-    return key;
+    return this.keys.of(runId);
   }
 
   get(runId: string): RunInfo | undefined {
@@ -252,7 +249,7 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
   /** Folds one input into the store only (a driver that does not journal, a display-only event). */
   private fold(runId: string, input: RunInput<C>): void {
     // The same mapping the recorder folds with: one meaning of an input, journaled or not.
-    const action = modelActionOf(this.ctx.connectionId, runId, input);
+    const action = modelActionOf(this.ctx.connectionId, runId, input, false, this.key(runId));
     if (action) {
       this.ctx.store.dispatch(action);
     }

@@ -108,6 +108,40 @@ export class RunHistory<C> implements DriverHistory {
   }
 
   /**
+   * A run this window took over whose file ends at `journalEnd` while the model stood elsewhere (runWriters.ts): its
+   * transcript comes back from the file, as a reload brings it (news for it waits meanwhile, `mustLoadFirst`), and
+   * this window writes it from the file's end on. Resolves with whether it did; the driver then follows the run again
+   * after the file's end (JournalTerms.rejoin), and must drop the run's live events until then.
+   */
+  rejoin(runId: string): Promise<boolean> {
+    const recorder = this.door.journal();
+    const handlers = this.door.handlers();
+    if (!recorder || !handlers || this.loading.has(runId)) {
+      void recorder?.rejoined(runId, false);
+      return Promise.resolve(false);
+    }
+    const rejoining = (async () => {
+      let ok = false;
+      try {
+        const stored = await recorder.loadRun(runId);
+        if (stored) {
+          await recorder.replayRun(stored, handlers, true);
+          ok = true;
+        }
+      } finally {
+        await recorder.rejoined(runId, ok);
+      }
+      return ok;
+    })();
+    const loading = rejoining.then(() => undefined, () => undefined).finally(() => this.loading.delete(runId));
+    this.loading.set(runId, loading);
+    return rejoining.catch((error: unknown) => {
+      this.door.failed(runId, error);
+      return false;
+    });
+  }
+
+  /**
    * Drops a finished run's transcript from memory (no view shows it), keeping what the board shows; its summary is
    * saved first. False when it must stay: not finished, waiting for a person, being loaded, or already released.
    */

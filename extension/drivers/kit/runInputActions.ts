@@ -6,9 +6,11 @@ import type { ModelAction, RunEvent } from '../../model/modelActions';
 import { runKeyOf } from '../../model/modelTypes';
 import type { RunInput } from './journalRecords';
 
-/** The model action an input stands for (undefined for a cursor: the driver's, not the model's). */
-export function modelActionOf<C>(connectionId: string, runId: string, input: RunInput<C>, restored = false): ModelAction | undefined {
-  const runKey = runKeyOf(connectionId, runId);
+/**
+ * The model action an input stands for (undefined for a cursor: the driver's, not the model's). `runKey`: the run's
+ * key when the caller has it already (a cached one: runKeys.ts).
+ */
+export function modelActionOf<C>(connectionId: string, runId: string, input: RunInput<C>, restored = false, runKey = runKeyOf(connectionId, runId)): ModelAction | undefined {
   if ('event' in input) {
     // Spelled out, not spread: this runs for every streamed chunk.
     const action: { type: 'runEvent'; runKey: string; event: RunEvent; sequence?: number; firstSequence?: number; restored?: boolean } = { type: 'runEvent', runKey, event: input.event };

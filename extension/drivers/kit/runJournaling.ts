@@ -40,6 +40,13 @@ export interface JournalTerms<C> {
   readonly writing?: (runId: string, previous: LeaseHolder | undefined) => void;
   /** The run was removed (its files are gone): forget what the driver keeps of it beside the model. */
   readonly removed?: (runId: string) => void;
+  /**
+   * This window took the run's journal over, but the file ends at `journalEnd` while the model stands elsewhere
+   * (events the old writer never stored). A driver that can follow a run again from a sequence brings it back from
+   * the file (`DriverRuns.history.rejoin`) and follows it on from `journalEnd`; without this, the window stays a
+   * reader of the run until its next reload (runWriters.ts).
+   */
+  readonly rejoin?: (runId: string, journalEnd: number) => void;
 }
 
 /** Whether, and how, a driver's runs are journaled. */
@@ -156,6 +163,7 @@ export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' |
     // two windows in one process).
     writer: { pid: process.pid, window: windowIdOf(ctx), token: randomBytes(6).toString('hex'), ...(ctx.windowName !== undefined ? { name: ctx.windowName } : {}) },
     ...(journaling.writing ? { writing: journaling.writing } : {}),
+    ...(journaling.rejoin ? { behind: journaling.rejoin } : {}),
   });
 }
 

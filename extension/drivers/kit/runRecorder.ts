@@ -7,7 +7,7 @@
  * are on disk (fdatasync), which is what an acknowledgement to a daemon may wait for.
  */
 import type * as z from 'zod/mini';
-import { runKeyOf } from '../../model/modelTypes';
+import { RunKeyCache } from '../../model/runKeys';
 import type { RunStore } from '../../model/runStore';
 import { RunJournal } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
@@ -53,6 +53,8 @@ export interface RunRecorderOptions<C> {
   readonly info?: (message: string) => void;
   /** This window now writes the run's journal (it started the run, or took it over from `previous`). */
   readonly writing?: (runId: string, previous: LeaseHolder | undefined) => void;
+  /** This window took the run over but its file ends at `journalEnd`, not where the model stands (runWriters.ts). */
+  readonly behind?: (runId: string, journalEnd: number) => void;
 }
 
 /** One connection's journal: records model inputs as they are folded, and replays them after a reload. */
@@ -65,8 +67,10 @@ export class RunRecorder<C = never> {
   private readonly deciding = new Set<Promise<void>>();
   /** What an ack may cover (journaledSequences.ts). */
   private readonly sequences: JournaledSequences<C>;
+  private readonly keys: RunKeyCache;
 
   constructor(private readonly options: RunRecorderOptions<C>) {
+    this.keys = new RunKeyCache(options.connectionId);
     this.journal = new RunJournal(options.dir, options.writer);
     this.schema = journalRecordSchema(options.cursor);
     this.sequences = new JournaledSequences(this.journal, this.schema);
@@ -78,6 +82,7 @@ export class RunRecorder<C = never> {
         journalEnd: (runId) => this.sequences.end(runId),
         info: (message) => (options.info ?? options.warn)?.(message),
         ...(options.writing ? { writing: options.writing } : {}),
+        ...(options.behind ? { behind: options.behind } : {}),
       });
     }
     const { store } = options;
@@ -125,9 +130,17 @@ export class RunRecorder<C = never> {
     return this.writers?.writes(runId) ?? true;
   }
 
-  /** Makes this window the run's writer if it can be (see runWriters.ts); resolves with whether it is. */
-  async claim(runId: string): Promise<boolean> {
-    return (await this.writers?.decide(runId, this.lastSequenceOf(runId))) ?? true;
+  /**
+   * Makes this window the run's writer if it can be (see runWriters.ts); resolves with whether it is. `asked`: a
+   * person asks for the run (adopting it): the lease is asked for now, and when taking the run over means reading it
+   * back from its file first, this resolves once that is done.
+   */
+  async claim(runId: string, asked = false): Promise<boolean> {
+    if (!this.writers) {
+      return true;
+    }
+    const writer = await this.writers.decide(runId, this.lastSequenceOf(runId), asked);
+    return writer || (asked && this.writers.whenRejoined(runId));
   }
 
   /**
@@ -136,6 +149,11 @@ export class RunRecorder<C = never> {
    */
   journaledThrough(runId: string): number {
     return this.sequences.through(runId);
+  }
+
+  /** The run taken over came back from its file and is followed again from its end (`ok`), or could not (runWriters.ts). */
+  rejoined(runId: string, ok: boolean): Promise<void> {
+    return this.writers?.rejoined(runId, ok) ?? Promise.resolve();
   }
 
   /** Readers of runs ask again whether they may write them (a lease changed). */
@@ -165,6 +183,7 @@ export class RunRecorder<C = never> {
     await this.checkpoints?.settled();
     const outcome = await this.journal.removeRun(runId);
     if (outcome.kind === 'removed') {
+      this.keys.forget(runId);
       this.writers?.forget(runId);
       this.sequences.forget(runId);
     }
@@ -185,7 +204,7 @@ export class RunRecorder<C = never> {
 
   private lastSequenceOf(runId: string): number | undefined {
     const state = this.options.store.state;
-    return state ? (state.runs.get(runKeyOf(this.options.connectionId, runId))?.lastSequence ?? 0) : undefined;
+    return state ? (state.runs.get(this.keys.of(runId))?.lastSequence ?? 0) : undefined;
   }
 
   /**
@@ -247,11 +266,12 @@ export class RunRecorder<C = never> {
   /**
    * Replays one stored run now (one shown from its summary is opened): it starts empty (`runLoading`), then comes
    * back as a connect would have brought it — checkpoint, journal, the driver's handlers. Views hear of it once.
+   * `again`: a loaded run, read back from its journal (a window taking it over: runWriters.ts).
    */
-  async replayRun(stored: StoredRun, handlers: ReplayHandlers<C>): Promise<void> {
+  async replayRun(stored: StoredRun, handlers: ReplayHandlers<C>, again = false): Promise<void> {
     const release = this.options.store.holdChanges?.();
     try {
-      this.options.store.dispatch({ type: 'runLoading', runKey: runKeyOf(this.options.connectionId, stored.runId) });
+      this.options.store.dispatch({ type: 'runLoading', runKey: this.keys.of(stored.runId), ...(again ? { again } : {}) });
       await replayStoredRun(this.replaySource(), stored, handlers, noStats());
     } finally {
       release?.();
@@ -284,7 +304,7 @@ export class RunRecorder<C = never> {
   }
 
   private dispatch(runId: string, input: RunInput<C>, restored = false): void {
-    const action = modelActionOf(this.options.connectionId, runId, input, restored);
+    const action = modelActionOf(this.options.connectionId, runId, input, restored, this.keys.of(runId));
     if (action) {
       this.options.store.dispatch(action);
     }

@@ -10,9 +10,12 @@
  *
  * Taking over must continue the file exactly: the new writer appends only when the journal ends where its model of
  * the run stands (the last sequence in the file is the one the model held before the records at hand). A reader that
- * folded events the old writer never stored cannot fill that hole from memory (its records fold chunks differently),
- * so it lets the lease go again and stays a reader; its next reload replays the journal and re-attaches after its end
- * — the daemon still holds those events, since only the writer acks, and only what its journal holds.
+ * folded events the old writer never stored cannot fill that hole from memory (its records fold chunks differently).
+ * With a driver that can follow a run again from a sequence (`behind`), it keeps the lease and rejoins: the records
+ * at hand are not written, the run comes back from the file as a reload would bring it, and the driver follows it
+ * again after the file's end — the daemon still holds those events, since only the writer acks, and only what its
+ * journal holds (`rejoined` then makes this window the writer). Without one, it lets the lease go again and stays a
+ * reader; its next reload replays the journal and re-attaches after its end.
  */
 import type { LeaseHolder } from '../../storage/runWriterLease';
 import type { RunJournal } from '../../storage/runJournal';
@@ -35,6 +38,11 @@ export interface RunWritersOptions {
   readonly info: (message: string) => void;
   /** This window now writes the run (started it, or took it over from `previous`). */
   readonly writing?: (runId: string, previous: LeaseHolder | undefined) => void;
+  /**
+   * This window took the run's lease over, but the file ends at `journalEnd` and not where its model stands: the run
+   * must come back from the file and be followed again from there, then `rejoined` (see the file comment).
+   */
+  readonly behind?: (runId: string, journalEnd: number) => void;
 }
 
 interface Role {
@@ -47,6 +55,11 @@ export class RunWriters {
   private readonly roles = new Map<string, Role>();
   /** A decision under way per run: records of the run wait for it, in order. */
   private readonly deciding = new Map<string, Promise<boolean>>();
+  /**
+   * Runs whose lease this window holds while they come back from the file (`behind`): the previous holder, and what
+   * a caller that waits for the outcome (adopting the run) is told.
+   */
+  private readonly rejoining = new Map<string, { readonly previous: LeaseHolder | undefined; readonly done: Promise<boolean>; readonly settle: (writer: boolean) => void }>();
 
   constructor(private readonly o: RunWritersOptions) {}
 
@@ -58,18 +71,22 @@ export class RunWriters {
   /**
    * Whether the run's records at hand are journaled here: true at once for a writer, a pending decision for a run not
    * decided yet or a reader due to ask again, false for a reader. `before`: the last sequence the model held before
-   * these records (the journal must end there to be continued; undefined: not known, not checked).
+   * these records (the journal must end there to be continued; undefined: not known, not checked). `now`: a reader
+   * asks at once, however recently it asked (a person wants the run: adopting it).
    */
-  decide(runId: string, before: number | undefined): boolean | Promise<boolean> {
+  decide(runId: string, before: number | undefined, now = false): boolean | Promise<boolean> {
     const pending = this.deciding.get(runId);
     if (pending) {
       return pending;
+    }
+    if (this.rejoining.has(runId)) {
+      return false; // what arrives now is followed again from the file's end
     }
     const role = this.roles.get(runId);
     if (role?.writer && this.o.journal.writes(runId)) {
       return true;
     }
-    if (role && this.o.now() - role.probedAt < PROBE_MS) {
+    if (role && !now && this.o.now() - role.probedAt < PROBE_MS) {
       return false;
     }
     const decision = this.takeIfContinuous(runId, before).then(
@@ -95,9 +112,37 @@ export class RunWriters {
     }
   }
 
+  /**
+   * The run came back from its file and is followed again from its end (`ok`): this window writes it from now on.
+   * Not `ok` (it could not be read back): the lease goes, and the run stays a reader's until a reload.
+   */
+  async rejoined(runId: string, ok: boolean): Promise<void> {
+    if (!this.rejoining.has(runId)) {
+      return;
+    }
+    const { previous, settle } = this.rejoining.get(runId)!;
+    this.rejoining.delete(runId);
+    const role = this.roles.get(runId);
+    if (!ok || !role || !this.o.journal.writes(runId)) {
+      await this.o.journal.releaseLease(runId);
+      settle(false);
+      return;
+    }
+    role.writer = true;
+    this.o.writing?.(runId, previous);
+    settle(true);
+  }
+
+  /** Once a rejoin of the run under way is through: whether this window writes the run (false: no rejoin under way). */
+  whenRejoined(runId: string): Promise<boolean> {
+    return this.rejoining.get(runId)?.done ?? Promise.resolve(false);
+  }
+
   /** The run is gone (removed): nothing is known of it any more. */
   forget(runId: string): void {
     this.roles.delete(runId);
+    this.rejoining.get(runId)?.settle(false);
+    this.rejoining.delete(runId);
   }
 
   private async takeIfContinuous(runId: string, before: number | undefined): Promise<boolean> {
@@ -113,6 +158,13 @@ export class RunWriters {
       return false;
     }
     const end = await this.o.journalEnd(runId);
+    if (before !== undefined && end !== before && this.o.behind) {
+      let settle: (writer: boolean) => void = () => undefined;
+      const done = new Promise<boolean>((resolve) => (settle = resolve));
+      this.rejoining.set(runId, { previous: outcome.previous, done, settle });
+      this.o.behind(runId, end);
+      return false;
+    }
     if (before !== undefined && end !== before) {
       await this.o.journal.releaseLease(runId);
       if (!role.told) {

@@ -11,75 +11,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { AgencyProxyDriver } from '../../../../extension/drivers/agencyProxy/agencyProxyDriver';
-import { runKeyOf } from '../../../../extension/model/modelTypes';
-import type { RunStore } from '../../../../extension/model/runStore';
-import { safeFileName } from '../../../../extension/storage/runJournal';
 import { leaseFileOf } from '../../../../extension/storage/runWriterLease';
-import { driverSetup, quietLog, until } from '../driverKit';
+import { until } from '../driverKit';
 import { startDaemon } from './agencyProxyKit';
-import type { DaemonFixture } from './agencyProxyKit';
-
-const NAME = 'shared';
-const connectionId = `agency-proxy:${NAME}`;
-
-/** `ack_events` each window sent, per run (every instance of a window, across its reloads). */
-type AckBook = Map<string, number>;
-
-/** One editor window (a new extension host after each reload: same window id, same storage, new driver). */
-async function openWindow(fx: DaemonFixture, storage: string, windowId: string, acks: AckBook) {
-  const { store, ctx } = driverSetup({ name: NAME, protocol: 'agency-proxy', socketPath: fx.socketPath }, storage, {
-    log: quietLog,
-    tap: (dir, frame) => {
-      const f = frame as { type?: string; run_id?: string };
-      if (dir === 'out' && f.type === 'ack_events' && f.run_id) {
-        acks.set(f.run_id, (acks.get(f.run_id) ?? 0) + 1);
-      }
-    },
-  });
-  const driver = new AgencyProxyDriver({ ...ctx, windowId });
-  await driver.connect();
-  await until(`${windowId} connected`, () => store.state.connections.get(connectionId)?.state.kind === 'connected');
-  return { store, driver, windowId };
-}
-type Window = Awaited<ReturnType<typeof openWindow>>;
-
-const runOf = (w: Window, runId: string) => w.store.state.runs.get(runKeyOf(connectionId, runId));
-const latest = (fx: DaemonFixture, runId: string): number => fx.daemon.snapshots().find((r) => r.runId === runId)?.latestSequence ?? -1;
-const acked = (fx: DaemonFixture, runId: string): number => fx.daemon.snapshots().find((r) => r.runId === runId)?.acknowledgedSequence ?? -1;
-
-/** A window reload: flush, dispose (its leases are released), then the same window comes back. */
-async function reload(fx: DaemonFixture, storage: string, w: Window, acks: AckBook): Promise<Window> {
-  await w.driver.flushStorage();
-  await w.driver.dispose();
-  return openWindow(fx, storage, w.windowId, acks);
-}
-
-const journalDir = (storage: string): string => path.join(storage, 'transcripts', safeFileName(connectionId));
-
-/** The daemon sequences a run's journal file holds, in file order (a folded record stands for each of its own). */
-function journaledSequences(storage: string, runId: string): number[] {
-  const text = readFileSync(path.join(journalDir(storage), `${safeFileName(runId)}.jsonl`), 'utf8');
-  const out: number[] = [];
-  for (const line of text.split('\n').filter((l) => l !== '')) {
-    const record = JSON.parse(line) as { q?: number; s?: number };
-    if (typeof record.q === 'number') {
-      for (let q = record.s ?? record.q; q <= record.q; q++) {
-        out.push(q);
-      }
-    }
-  }
-  return out;
-}
-
-function assertOnceInOrder(sequences: readonly number[], through: number, what: string): void {
-  assert.deepEqual(sequences, Array.from({ length: through }, (_, i) => i + 1), `${what}: every sequence once, in order`);
-}
-
-/** The run's closing notices ("Run completed", …) as the window shows them. */
-function closingNotices(store: RunStore, runId: string): number {
-  return (store.transcript(runKeyOf(connectionId, runId))?.snapshot() ?? []).filter((item) => item.kind === 'notice' && 'state' in item && item.state === 'completed').length;
-}
+import { acked, assertOnceInOrder, closingNotices, journalDir, journaledSequences, latest, openWindow, reload, runOf } from './twoWindowsKit';
+import type { AckBook, Window } from './twoWindowsKit';
 
 test('two windows, one journal writer per run: every sequence once after reloads of both, acks only from the owner, one closing notice, both runs indexed', async () => {
   const fx = await startDaemon();
