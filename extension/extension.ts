@@ -22,6 +22,7 @@ import { registerApprovalCommands } from './ui/commands/approvalCommands';
 import { registerApprovalRuleCommands } from './ui/commands/approvalRuleCommands';
 import { registerChangeSetCommands } from './ui/commands/changeSetCommands';
 import { registerChangeSetRevertCommands } from './ui/commands/changeSetRevertCommands';
+import { registerChangeSetReviewCommands } from './ui/commands/changeSetReviewCommands';
 import type { CommandContext } from './ui/commands/commandContext';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
@@ -55,6 +56,8 @@ import type { SwitchboardApi } from './switchboardApi';
 import { RunControl } from './ui/runControl';
 import { ChangeSetViews } from './ui/changeSets/changeSetViews';
 import { ChangeSetEdits } from './ui/changeSets/changeSetEdits';
+import { ChangeSetReviews } from './ui/changeSets/changeSetReviews';
+import { ReviewMarksStore } from './ui/changeSets/reviewMarks';
 import { TranscriptSidebar } from './ui/transcript/transcriptSidebar';
 import { TranscriptTabs } from './ui/transcript/transcriptTabs';
 import { registerTestHooks, SwitchablePrompts } from './ui/testHooks';
@@ -180,8 +183,12 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const residency = new RunResidency(store, connections, () => [...(selection.runKey ? [selection.runKey] : []), ...transcriptTabs.list().map((tab) => tab.runKey)], log);
   context.subscriptions.push(residency);
   const runs = new RunControl(store, connections, selection, transcript);
-  const changeSets = new ChangeSetViews(store, connections, selection, transcript, transcriptTabs, residency);
+  // The person's review marks of change sets, kept beside each run's journal (issue #26); this window writes them.
+  const reviewMarks = new ReviewMarksStore(storageDir, store);
+  context.subscriptions.push(reviewMarks);
+  const changeSets = new ChangeSetViews(store, connections, selection, transcript, transcriptTabs, residency, reviewMarks);
   const changeSetEdits = new ChangeSetEdits(store, connections, protectedPrompts, log);
+  const reviews = new ChangeSetReviews(store, connections, reviewMarks, changeSets, changeSetEdits);
   const daemonActions = new DaemonActions(store, connections, selection, runs, log);
   context.subscriptions.push(changeSets, daemonActions);
 
@@ -199,14 +206,14 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(approvalRulesView, vscode.window.createTreeView(ApprovalRulesView.viewId, { treeDataProvider: approvalRulesView }));
 
   const commandContext: CommandContext = {
-    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, daemonActions, terminals, log, treeView, memento: context.globalState, residency,
+    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, reviews, daemonActions, terminals, log, treeView, memento: context.globalState, residency,
   };
 
   // The transcript's webviews: the sidebar view and the editor tabs, whose messages call the services above.
   const drafts = new DraftStore(context.workspaceState);
   // What the editor keeps of a run the person removed goes with it, each owner forgetting its own (ui/removedRuns.ts).
   const removedRuns = new RemovedRuns();
-  context.subscriptions.push(drafts, removedRuns, removedRuns.onDidRemove((runKey) => drafts.set(runKey, '')));
+  context.subscriptions.push(drafts, removedRuns, removedRuns.onDidRemove((runKey) => drafts.set(runKey, '')), removedRuns.onDidRemove((runKey) => reviewMarks.forget(runKey)));
   beforeExit = () => Promise.all([connections.dispose(), drafts.flush()]).then(() => undefined);
   const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(commandContext), drafts, log, residency };
   const transcriptView = new TranscriptViewProvider(transcript, surfaceDeps, selection);
@@ -222,6 +229,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),
     ...registerChangeSetCommands(commandContext),
     ...registerChangeSetRevertCommands(commandContext),
+    ...registerChangeSetReviewCommands(commandContext),
     ...registerDaemonActionCommands(daemonActions),
     ...registerTranscriptTabCommands(commandContext, transcriptPanels),
     ...registerWorkspaceConnectionCommands(commandContext, workspaceConnections),
