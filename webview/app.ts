@@ -144,9 +144,17 @@ export class App {
     if (message.runKey !== this.store.runKey) {
       return; // for a run no longer shown
     }
+    if (message.refresh === true && this.changeSet.runKey !== message.runKey) {
+      return; // an update of a change set this view does not show (any more)
+    }
     this.root.classList.add('showing-change-set');
     this.changeSet.open(message);
     this.toasts.announce(`Showing the change set: ${message.files.length} file${message.files.length === 1 ? '' : 's'}`);
+  }
+
+  /** The review marks of a change set changed: the shown one's follow. */
+  reviewMarks(message: Message<'reviewMarks'>): void {
+    this.changeSet.updateReview(message.runKey, message.review);
   }
 
   private closeChangeSet(restoreFocus = true): void {

@@ -50,6 +50,9 @@ function dispatch(message: HostToWebview): void {
     case 'changeSet':
       app.showChangeSet(message);
       return;
+    case 'reviewMarks':
+      app.reviewMarks(message);
+      return;
     default: {
       const _exhaustive: never = message;
       return _exhaustive;
