@@ -2,16 +2,19 @@
  * Review marks survive a real window reload (issue #26). Before the reload: a run on the runner's reference
  * AgencyProxy (outside VS Code, so the run outlives the window) whose workspace file gets two separate edits while it
  * is open — the agent's edits on disk, in its local change set — and the person ticks *Reviewed* on both hunks in the
- * change-set view. After the reload (workbench.action.reloadWindow; the runner gives this suite a launch of its own,
- * test/harness/runIntegration.mjs, and a state file says which half runs): the change set shows both hunks still
- * reviewed, the board row says "2 of 2 hunks reviewed"; then *Undo* on one hunk writes the file back, and the
- * notification's *Redo* brings the agent's hunk back with its mark.
+ * change-set view (from the keyboard); *Undo* on one hunk writes the file back (the other keeps its mark), the
+ * notification's *Redo* brings the agent's hunk back with its mark; the run is ended. After the reload
+ * (workbench.action.reloadWindow; the runner gives this suite a launch of its own, test/harness/runIntegration.mjs,
+ * and a state file says which half runs): the change set shows both hunks still reviewed, the board row says "2 of 2
+ * hunks reviewed", and *Mark File Reviewed* in the native diff editor's title bar marks the file again after its
+ * marks were cleared in the view.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
+import { NOTIFICATION_BUTTON, setViewExpanded } from './acpSupport';
 import { api, screenshot, setConnections, SIDEBAR_WEBVIEW, testHooks, ui, waitFor } from './support';
 
 const NAME = 'Review marks daemon';
@@ -78,16 +81,31 @@ async function beforeReload(socketPath: string, marker: string): Promise<void> {
     interactive: true,
   })) as string;
   await waitFor('the run waits for a message', () => a.store.state.runs.get(runKey)?.state === 'idle', 30000);
+  // The Transcript view gets the Connections view's height (the board above it stays: its row is checked later).
+  await setViewExpanded('Connections', false);
   // The agent's edits, written to disk while the run is open: two hunks twenty lines apart.
   fs.writeFileSync(sample(), AGENT);
   await showChangeSet(runKey);
   assert.equal(await summary(), '0 of 2 hunks reviewed');
-  await ui({ action: 'click', selector: box(0), ...inView });
+  // From the keyboard: Space on the focused checkbox (the narrow sidebar's list may cover a pointer's way to it).
+  await ui({ action: 'press', selector: box(0), value: ' ', ...inView });
   await waitFor('one hunk reviewed', async () => (await summary()) === '1 of 2 hunks reviewed');
-  await ui({ action: 'click', selector: box(1), ...inView });
+  await ui({ action: 'press', selector: box(1), value: ' ', ...inView });
   await waitFor('both hunks reviewed', async () => (await summary()) === '2 of 2 hunks reviewed');
   const hooks = await testHooks();
   await waitFor('the board row counts them', () => hooks.board.provider.snapshot().flatMap((g) => g.rows).find((r) => r.runKey === runKey)?.review?.reviewed === 2);
+  // Undo the first hunk on disk: the file gets line 3 back; the other hunk keeps its mark.
+  await ui({ action: 'press', selector: '#cs-diff .cs-hunk .cs-undo', value: 'Enter', ...inView });
+  await waitFor('line 3 written back', () => fs.readFileSync(sample(), 'utf8') === text({ 25: 'line twenty-five, by the agent' }), 30000);
+  await waitFor('one hunk left, still reviewed', async () => (await summary()) === '1 of 1 hunk reviewed', 30000);
+  // Redo (the notification's button): the agent's hunk, and its mark, come back.
+  await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: 'Redo', timeout: 20000 });
+  await waitFor("the agent's line 3 again", () => fs.readFileSync(sample(), 'utf8') === AGENT, 30000);
+  await waitFor('both hunks reviewed again', async () => (await summary()) === '2 of 2 hunks reviewed', 30000);
+  await screenshot('review-marks-after-redo.png');
+  // Ended: its change set is final (the run's start to the files now), and comes back from the stored trees.
+  assert.equal(await vscode.commands.executeCommand('agentSwitchboard.endRun', runKey), true);
+  await waitFor('the run ended with its change set', () => !['idle', 'running'].includes(a.store.state.runs.get(runKey)?.state ?? 'idle') && a.store.state.changeSets.get(runKey)?.status === 'ready', 30000);
   await screenshot('review-marks-before-reload.png');
   fs.writeFileSync(marker, JSON.stringify({ runKey } satisfies BeforeReload));
 }
@@ -96,8 +114,15 @@ async function afterReload(before: BeforeReload): Promise<void> {
   const a = await api();
   const hooks = await testHooks();
   await waitFor('the run restored and its daemon connected', () => a.store.state.connections.get(CONNECTION)?.state.kind === 'connected' && a.store.state.runs.has(before.runKey), 60000);
-  await waitFor('its change set', () => a.store.state.changeSets.get(before.runKey)?.status === 'ready', 60000);
-  await showChangeSet(before.runKey);
+  // Its review file is beside its journal, named after the run.
+  assert.ok(fs.readdirSync(hooks.storageDir, { recursive: true }).some((f) => String(f).endsWith('.review.json')), 'the marks are stored');
+  await setViewExpanded('Connections', false);
+  // Show Change Set loads a run shown from its summary first (its driver restores the change set then).
+  await showChangeSet(before.runKey).catch((error: unknown) => {
+    const run = a.store.state.runs.get(before.runKey);
+    const cs = a.store.state.changeSets.get(before.runKey);
+    throw new Error(`${String(error)}; run ${run?.state} unloaded=${run?.unloaded !== undefined}; change set ${cs?.status} ${cs?.reason ?? ''}`);
+  });
   await waitFor('both hunks still reviewed', async () => (await summary()) === '2 of 2 hunks reviewed', 30000);
   assert.equal(await ui<number>({ action: 'count', selector: '#cs-diff .cs-hunk.cs-reviewed-row', ...inView }), 2);
   const row = await waitFor('the board row', () => hooks.board.provider.snapshot().flatMap((g) => g.rows).find((r) => r.runKey === before.runKey && r.review));
@@ -108,18 +133,17 @@ async function afterReload(before: BeforeReload): Promise<void> {
   });
   await screenshot('review-marks-after-reload.png');
 
-  // Undo the first hunk on disk: the file gets line 3 back; the other hunk keeps its mark.
-  await ui({ action: 'click', selector: '#cs-diff .cs-hunk .cs-undo', ...inView });
-  await waitFor('line 3 written back', () => fs.readFileSync(sample(), 'utf8') === text({ 25: 'line twenty-five, by the agent' }), 30000);
-  await waitFor('one hunk left, still reviewed', async () => (await summary()) === '1 of 1 hunk reviewed', 30000);
-  // Redo (the notification's button): the agent's hunk, and its mark, come back.
-  await ui({ action: 'click', selector: '.notifications-toasts .monaco-button', hasText: 'Redo', timeout: 20000 });
-  await waitFor("the agent's line 3 again", () => fs.readFileSync(sample(), 'utf8') === AGENT, 30000);
-  await waitFor('both hunks reviewed again', async () => (await summary()) === '2 of 2 hunks reviewed', 30000);
-  await screenshot('review-marks-after-redo.png');
+  // The native diff: the file's marks cleared in the view, then *Mark File Reviewed* in the diff editor's title bar.
+  await ui({ action: 'press', selector: '#cs-diff .cs-file-row input.cs-reviewed-box', value: ' ', ...inView });
+  await waitFor('the file unreviewed', async () => (await summary()) === '0 of 2 hunks reviewed', 30000);
+  await vscode.commands.executeCommand('agentSwitchboard.openChangeSetFileDiff', before.runKey, FILE);
+  await ui({ action: 'click', selector: '.editor-actions .action-label[aria-label="Mark File Reviewed"]', timeout: 20000 });
+  await waitFor('the file reviewed from the diff editor', async () => (await summary()) === '2 of 2 hunks reviewed', 30000);
+  await screenshot('review-marks-native-diff.png');
 
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   await vscode.commands.executeCommand('workbench.action.files.revert').then(undefined, () => undefined);
   fs.rmSync(sample(), { force: true });
+  await setViewExpanded('Connections', true);
   await setConnections([]);
 }

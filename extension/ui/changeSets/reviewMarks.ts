@@ -38,6 +38,8 @@ export function unitsOf(files: readonly PatchFile[]): ReviewUnit[][] {
   return units;
 }
 
+const countCache = new WeakMap<ReviewMarks, WeakMap<readonly PatchFile[], Pick<ReviewProgress, 'reviewed' | 'total'>>>();
+
 export class ReviewMarksStore {
   private readonly marks = new Map<string, ReviewMarks>();
   private readonly loading = new Map<string, Promise<ReviewMarks>>();
@@ -109,8 +111,19 @@ export class ReviewMarksStore {
     if (!marks) {
       return undefined;
     }
-    const { reviewed, total } = reviewProgress(marks, unitsOf(read.files));
-    return { reviewed, total };
+    // The board projects on every store change: counted once per (marks, change set) pair, both replaced on change.
+    let perFiles = countCache.get(marks);
+    if (!perFiles) {
+      perFiles = new WeakMap();
+      countCache.set(marks, perFiles);
+    }
+    let count = perFiles.get(read.files);
+    if (!count) {
+      const { reviewed, total } = reviewProgress(marks, unitsOf(read.files));
+      count = { reviewed, total };
+      perFiles.set(read.files, count);
+    }
+    return count;
   }
 
   /**
