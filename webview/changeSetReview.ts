@@ -153,7 +153,8 @@ export class ChangeSetReviewControls {
 
   private droppedNote(pos: number): HTMLElement {
     const dropped = this.review?.files[pos]?.dropped ?? 0;
-    const text = dropped === 0 ? '' : `${dropped} review mark${dropped === 1 ? '' : 's'} dropped: the agent changed ${dropped === 1 ? 'a hunk' : 'hunks'} after your review`;
+    // Changed by the agent in a later turn, or undone: either way the reviewed content is not in the change set now.
+    const text = dropped === 0 ? '' : `${dropped} review mark${dropped === 1 ? '' : 's'} dropped: ${dropped === 1 ? 'a hunk' : 'hunks'} changed or undone after your review`;
     return h('span', { class: 'cs-review-dropped', 'data-file': pos, role: dropped === 0 ? null : 'note', hidden: dropped === 0 }, text);
   }
 }

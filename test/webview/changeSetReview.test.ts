@@ -103,7 +103,7 @@ describe('review marks of a local change set', () => {
     await harness.deliver({ type: 'reviewMarks', runKey: RUN_KEY, review: review([[0, 0]], { 0: 1 }) });
     await harness.settle();
     const note = harness.page.locator('#cs-diff .cs-file-row[data-file-index="0"] .cs-review-dropped');
-    assert.equal(await note.innerText(), '1 review mark dropped: the agent changed a hunk after your review');
+    assert.equal(await note.innerText(), '1 review mark dropped: a hunk changed or undone after your review');
     assert.equal(await note.getAttribute('role'), 'note');
     assert.equal(await summary(), '1 of 9 hunks reviewed');
   });
