@@ -22,6 +22,7 @@ import { registerApprovalCommands } from './ui/commands/approvalCommands';
 import { registerApprovalRuleCommands } from './ui/commands/approvalRuleCommands';
 import { registerChangeSetCommands } from './ui/commands/changeSetCommands';
 import { registerChangeSetRevertCommands } from './ui/commands/changeSetRevertCommands';
+import { registerChangeSetReviewCommands } from './ui/commands/changeSetReviewCommands';
 import type { CommandContext } from './ui/commands/commandContext';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
@@ -55,6 +56,8 @@ import type { SwitchboardApi } from './switchboardApi';
 import { RunControl } from './ui/runControl';
 import { ChangeSetViews } from './ui/changeSets/changeSetViews';
 import { ChangeSetEdits } from './ui/changeSets/changeSetEdits';
+import { ChangeSetReviews } from './ui/changeSets/changeSetReviews';
+import { ReviewMarksStore } from './ui/changeSets/reviewMarks';
 import { TranscriptSidebar } from './ui/transcript/transcriptSidebar';
 import { TranscriptTabs } from './ui/transcript/transcriptTabs';
 import { registerTestHooks, SwitchablePrompts } from './ui/testHooks';
@@ -188,8 +191,12 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const residency = new RunResidency(store, connections, () => [...(selection.runKey ? [selection.runKey] : []), ...transcriptTabs.list().map((tab) => tab.runKey)], log);
   context.subscriptions.push(residency);
   const runs = new RunControl(store, connections, selection, transcript);
-  const changeSets = new ChangeSetViews(store, connections, selection, transcript, transcriptTabs, residency);
+  // The person's review marks of change sets, kept beside each run's journal (issue #26); this window writes them.
+  const reviewMarks = new ReviewMarksStore(storageDir, store);
+  context.subscriptions.push(reviewMarks);
+  const changeSets = new ChangeSetViews(store, connections, selection, transcript, transcriptTabs, residency, reviewMarks);
   const changeSetEdits = new ChangeSetEdits(store, connections, protectedPrompts, log);
+  const reviews = new ChangeSetReviews(store, connections, reviewMarks, changeSets, changeSetEdits);
   const daemonActions = new DaemonActions(store, connections, selection, runs, log);
   context.subscriptions.push(changeSets, daemonActions);
 
@@ -210,13 +217,18 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const reviewNotes = new ReviewNoteActions(store, connections, runs, reviewNoteStore(store, storageDir, log));
   context.subscriptions.push(reviewNotes.notes);
   const commandContext: CommandContext = {
-    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, daemonActions, terminals, log, treeView, memento: context.globalState, residency, reviewNotes,
+    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, reviews, daemonActions, terminals, log, treeView, memento: context.globalState, residency, reviewNotes,
   };
 
   // The transcript's webviews: the sidebar view and the editor tabs, whose messages call the services above.
   const drafts = new DraftStore(context.workspaceState);
   // What the editor keeps of a removed run goes with it, each owner forgetting its own (ui/removedRuns.ts).
-  context.subscriptions.push(drafts, removedRuns.onDidRemove((runKey) => drafts.set(runKey, '')), removedRuns.onDidRemove((runKey) => reviewNotes.notes.forget(runKey)));
+  context.subscriptions.push(
+    drafts,
+    removedRuns.onDidRemove((runKey) => drafts.set(runKey, '')),
+    removedRuns.onDidRemove((runKey) => reviewNotes.notes.forget(runKey)),
+    removedRuns.onDidRemove((runKey) => reviewMarks.forget(runKey)),
+  );
   beforeExit = () => Promise.all([connections.dispose(), drafts.flush(), reviewNotes.notes.flush()]).then(() => undefined);
   const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(commandContext), drafts, log, residency, notes: reviewNotes.notes };
   const transcriptView = new TranscriptViewProvider(transcript, surfaceDeps, selection);
@@ -233,6 +245,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerChangeSetCommands(commandContext),
     ...registerChangeSetRevertCommands(commandContext),
     ...registerReviewNoteCommands(commandContext, reviewNotes),
+    ...registerChangeSetReviewCommands(commandContext),
     ...registerDaemonActionCommands(daemonActions),
     ...registerTranscriptTabCommands(commandContext, transcriptPanels),
     ...registerWorkspaceConnectionCommands(commandContext, workspaceConnections),

@@ -144,6 +144,9 @@ export class App {
     if (message.runKey !== this.store.runKey) {
       return; // for a run no longer shown
     }
+    if (message.refresh === true && this.changeSet.runKey !== message.runKey) {
+      return; // an update of a change set this view does not show (any more)
+    }
     this.root.classList.add('showing-change-set');
     this.changeSet.open(message);
     this.toasts.announce(`Showing the change set: ${message.files.length} file${message.files.length === 1 ? '' : 's'}`);
@@ -152,6 +155,11 @@ export class App {
   /** The pending notes to the agent of a run: the change-set view shows them on their lines. */
   showNotes(message: Message<'reviewNotes'>): void {
     this.changeSet.showNotes(message);
+  }
+
+  /** The review marks of a change set changed: the shown one's follow. */
+  reviewMarks(message: Message<'reviewMarks'>): void {
+    this.changeSet.updateReview(message.runKey, message.review);
   }
 
   private closeChangeSet(restoreFocus = true): void {

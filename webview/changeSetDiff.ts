@@ -9,6 +9,7 @@ import { buildDiffRows } from '../extension/protocol/changeSetRows';
 import type { ChangeSetFileView } from '../extension/protocol/webviewMessages';
 import { button, h } from './dom';
 import { countsView, fileDescription, fileLabel, statusBadge } from './changeSetLabels';
+import type { ChangeSetReviewControls } from './changeSetReview';
 import { VirtualList } from './virtualList';
 
 /** Longer lines are cut for display (layout of a megabyte-long line is slow); the diff editor shows them whole. */
@@ -21,6 +22,8 @@ export interface ChangeSetDiffActions {
   readonly openFile: (index: number) => void;
   /** Adds to a row being mounted (the notes to the agent: changeSetNotes.ts); returns the element to mount. */
   readonly decorate?: (index: number, row: DiffRow, element: HTMLElement) => HTMLElement;
+  /** The review controls of file and hunk headers (changeSetReview.ts), once it exists. */
+  readonly review?: () => ChangeSetReviewControls;
 }
 
 type Estimates = Record<DiffRow['kind'], number>;
@@ -114,7 +117,7 @@ export class ChangeSetDiff {
     const probe: ChangeSetFileView = { index: 0, path: 'x', status: 'modified', additions: 1, deletions: 1, binary: false, hunks: [] };
     const samples: [DiffRow['kind'], HTMLElement][] = (['file', 'hunk', 'context', 'note'] as const).map((kind) => [
       kind,
-      this.render({ kind, file: 0, oldLine: 1, newLine: 1, text: 'x' }, probe),
+      this.render({ kind, file: 0, oldLine: 1, newLine: 1, text: 'x', hunk: -1 }, probe),
     ]);
     for (const [, el] of samples) {
       this.list.windowEl.appendChild(el);
@@ -153,11 +156,18 @@ export class ChangeSetDiff {
         return h(
           'div',
           { class: 'cs-row cs-file-row', role: 'listitem', 'data-file-index': file.index, 'aria-label': fileDescription(file) },
-          h('div', { class: 'cs-file-head' }, statusBadge(file), h('span', { class: 'cs-file-path', title: label }, label), countsView(file), open),
+          h('div', { class: 'cs-file-head' }, statusBadge(file), h('span', { class: 'cs-file-path', title: label }, label), countsView(file), this.actions.review?.().fileControls(row.file) ?? null, open),
         );
       }
       case 'hunk':
-        return h('div', { class: 'cs-row cs-hunk', role: 'listitem' }, h('span', { class: 'cs-gutter', 'aria-hidden': 'true' }), h('span', { class: 'cs-text' }, row.text));
+        return h(
+          'div',
+          { class: 'cs-row cs-hunk', role: 'listitem' },
+          h('span', { class: 'cs-gutter', 'aria-hidden': 'true' }),
+          // Before the header text, and sticky beside the gutter: in view however far the lines scroll sideways.
+          row.hunk >= 0 ? (this.actions.review?.().hunkControls(row.file, row.hunk) ?? null) : null,
+          h('span', { class: 'cs-text' }, row.text),
+        );
       case 'note':
         return h('div', { class: 'cs-row cs-note', role: 'listitem' }, h('span', { class: 'cs-note-text' }, row.text));
       default:

@@ -10,6 +10,8 @@ import { ChangeSetDiff } from './changeSetDiff';
 import { ChangeSetFileList } from './changeSetFileList';
 import { ChangeSetNotes } from './changeSetNotes';
 import { totalsText } from './changeSetLabels';
+import { ChangeSetReviewControls } from './changeSetReview';
+import type { ChangeSetReview } from '../extension/protocol/webviewMessages';
 
 export interface ChangeSetViewDeps {
   readonly post: (message: WebviewToHost) => void;
@@ -28,6 +30,9 @@ export class ChangeSetView {
   private readonly fileList: ChangeSetFileList;
   private readonly diff: ChangeSetDiff;
   private readonly notes: ChangeSetNotes;
+  private readonly review: ChangeSetReviewControls;
+  /** "2 of 5 hunks reviewed" (read out when it changes). */
+  private readonly reviewSummary: HTMLElement;
   private message: ChangeSetMessage | null = null;
 
   constructor(private readonly deps: ChangeSetViewDeps) {
@@ -41,8 +46,20 @@ export class ChangeSetView {
       },
       deps.requestFrame,
     );
-    this.diff = new ChangeSetDiff({ openFile: (index) => this.openFile(index), decorate: (index, row, el) => this.notes.decorate(index, row, el) }, deps.requestFrame);
+    this.diff = new ChangeSetDiff(
+      { openFile: (index) => this.openFile(index), decorate: (index, row, el) => this.notes.decorate(index, row, el), review: () => this.review },
+      deps.requestFrame,
+    );
     this.notes = this.notesOf(this.diff);
+    this.reviewSummary = h('span', { id: 'cs-review-summary', class: 'cs-review-summary', 'aria-live': 'polite' });
+    this.review = new ChangeSetReviewControls(this.diff.element, {
+      post: deps.post,
+      onChange: () => {
+        const text = this.review.summaryText();
+        this.reviewSummary.textContent = text;
+        this.reviewSummary.hidden = text === '';
+      },
+    });
 
     const back = button({ label: 'Back to transcript (Escape)', text: 'Transcript', icon: 'arrow-left', className: 'cs-back', onClick: () => deps.onClose() });
     back.id = 'cs-back';
@@ -72,7 +89,7 @@ export class ChangeSetView {
     this.element = h(
       'section',
       { id: 'change-set', class: 'change-set', 'aria-label': 'Change set' },
-      h('div', { class: 'cs-toolbar' }, back, h('div', { class: 'cs-heading' }, this.heading, this.summary), openAll),
+      h('div', { class: 'cs-toolbar' }, back, h('div', { class: 'cs-heading' }, this.heading, this.summary, this.reviewSummary), openAll),
       this.filesSection,
       // The frame draws the diff's focus ring above its sticky gutter (an outline of the scroller would be under it).
       h('div', { class: 'cs-diff-frame' }, this.diff.element),
@@ -104,17 +121,29 @@ export class ChangeSetView {
     this.summary.textContent = message.files.length === 0 ? 'No files changed' : totalsText(message.files);
     this.filesCount.textContent = String(message.files.length);
     this.filesSection.hidden = message.files.length === 0;
+    this.review.show(message.runKey, message.files, message.review);
     this.fileList.show(message.files);
     this.diff.show(message.files);
     this.notes.reset(message.runKey);
     this.deps.requestFrame();
-    this.diff.element.focus({ preventScroll: true });
+    if (message.refresh !== true) {
+      this.diff.element.focus({ preventScroll: true });
+    }
+  }
+
+  /** The host's review marks of the shown change set changed. */
+  updateReview(runKey: string, review: ChangeSetReview): void {
+    if (this.message?.runKey === runKey) {
+      this.message = { ...this.message, review };
+      this.review.update(review);
+    }
   }
 
   /** Hides the view and forgets the change set (the caller shows the transcript again). */
   close(): void {
     this.message = null;
     this.element.hidden = true;
+    this.review.show('', [], undefined);
     this.fileList.show([]);
     this.diff.show([]);
     this.notes.reset(null);

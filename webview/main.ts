@@ -53,6 +53,9 @@ function dispatch(message: HostToWebview): void {
     case 'reviewNotes':
       app.showNotes(message);
       return;
+    case 'reviewMarks':
+      app.reviewMarks(message);
+      return;
     default: {
       const _exhaustive: never = message;
       return _exhaustive;

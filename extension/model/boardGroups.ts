@@ -30,6 +30,12 @@ export interface ChangeStats {
   readonly reading?: boolean;
 }
 
+/** How much of a run's change set the person marked reviewed (issue #26), in hunks (a file without hunks is one). */
+export interface ReviewCount {
+  readonly reviewed: number;
+  readonly total: number;
+}
+
 export interface BoardRow {
   readonly runKey: string;
   readonly title: string;
@@ -47,6 +53,8 @@ export interface BoardRow {
   /** Its connected daemon takes a message for it now (the composer's "send"). */
   readonly canReply: boolean;
   readonly changes?: ChangeStats;
+  /** "N of M hunks reviewed" of its change set, once its patch and the marks are read. */
+  readonly review?: ReviewCount;
   readonly lastLine?: string;
   /** Context use and cost, as the agent last reported them. */
   readonly usage?: RunUsage;
@@ -67,6 +75,8 @@ export interface BoardSources {
   lastLine(runKey: string): string | undefined;
   /** `+N −M` of the run's ready change set, when it has one. */
   changeStats(runKey: string): ChangeStats | undefined;
+  /** How many of its change set's hunks are reviewed, when that is known (ui/changeSets/reviewMarks.ts). */
+  reviewProgress?(runKey: string): ReviewCount | undefined;
   /**
    * How many questions of the run's agent wait for the person's answer (ACP `elicitation/create`). They live with
    * the driver, not in the store, as the agent's request itself does: gone with the agent process.
@@ -238,6 +248,7 @@ function rowOf(
   sources: BoardSources,
 ): BoardRow {
   const changes = sources.changeStats(run.key);
+  const review = sources.reviewProgress?.(run.key);
   const lastLine = sources.lastLine(run.key);
   return {
     runKey: run.key,
@@ -252,6 +263,7 @@ function rowOf(
     approvals,
     canReply,
     ...(changes ? { changes } : {}),
+    ...(review && review.total > 0 ? { review } : {}),
     ...(lastLine ? { lastLine } : {}),
     ...(run.usage ? { usage: run.usage } : {}),
   };
@@ -267,6 +279,11 @@ export function changeStatsText(stats: ChangeStats): string {
     return 'reading changes…';
   }
   return `+${stats.added} \u2212${stats.removed}`;
+}
+
+/** `2 of 5 hunks reviewed`. */
+export function reviewCountText(review: ReviewCount): string {
+  return `${review.reviewed} of ${review.total} hunk${review.total === 1 ? '' : 's'} reviewed`;
 }
 
 /** Whether the row's elapsed time is still counting (the view refreshes those, and only while visible). */

@@ -15,6 +15,7 @@ export function rowSignature(row: BoardRow): string {
     row.need,
     row.canReply,
     row.changes,
+    row.review,
     row.lastLine,
     row.connectionName,
     row.approvals.map((a) => [a.status, a.title, a.summary]),

@@ -42,6 +42,8 @@ export interface DiffRow {
   readonly newLine: number;
   /** The line without its prefix; the `@@` header; the note; '' for a file header. */
   readonly text: string;
+  /** Index (into its file's hunks) of the hunk a hunk header or line belongs to; -1 for file headers and notes. */
+  readonly hunk: number;
 }
 
 /** Flat rows of a whole change set: per file a header, notes, then per hunk a header and its lines. */
@@ -94,6 +96,8 @@ export function buildDiffRows(files: readonly ChangeSetFileView[]): DiffRows {
   const oldLines: number[] = [];
   const newLines: number[] = [];
   const texts: string[] = [];
+  const hunkOf: number[] = [];
+  let hunkIndex = -1;
   const fileStarts: number[] = [];
   let maxLineNumber = 0;
   let maxColumns = 0;
@@ -103,9 +107,11 @@ export function buildDiffRows(files: readonly ChangeSetFileView[]): DiffRows {
     oldLines.push(oldLine);
     newLines.push(newLine);
     texts.push(text);
+    hunkOf.push(hunkIndex);
   };
 
   files.forEach((file, f) => {
+    hunkIndex = -1;
     fileStarts.push(kinds.length);
     push(FILE, f, 0, 0, '');
     for (const note of fileNotes(file)) {
@@ -114,7 +120,8 @@ export function buildDiffRows(files: readonly ChangeSetFileView[]): DiffRows {
     if (file.binary || file.omitted) {
       return;
     }
-    for (const hunk of file.hunks) {
+    for (const [h, hunk] of file.hunks.entries()) {
+      hunkIndex = h;
       push(HUNK, f, 0, 0, hunk.header);
       let oldLine = hunk.oldStart;
       let newLine = hunk.newStart;
@@ -162,6 +169,7 @@ export function buildDiffRows(files: readonly ChangeSetFileView[]): DiffRows {
         oldLine: oldLines[index] as number,
         newLine: newLines[index] as number,
         text: texts[index] as string,
+        hunk: hunkOf[index] as number,
       };
     },
   };

@@ -4,6 +4,7 @@
  */
 // zod/mini: the same schemas at a fraction of the webview bundle size (full zod adds ~115 KB there).
 import * as z from 'zod/mini';
+import { changeSetMessageSchema, changeSetReviewSchema } from './changeSetMessages';
 import { panelSchema } from './panels';
 import { PROTOCOL_NAMES } from './protocolNames';
 import { reviewNoteRequestSchemas, reviewNotesMessageSchema } from './reviewNotes';
@@ -15,6 +16,8 @@ export { TRANSCRIPT_WINDOW } from './transcriptWindowSizes';
 export type { Panel } from './panels';
 export { MAX_NOTE_CHARS } from './reviewNotes';
 export type { ReviewNote, ReviewNoteAnchor } from './reviewNotes';
+export { changeSetFileViewSchema, changeSetHunkViewSchema, changeSetMessageSchema, changeSetReviewSchema } from './changeSetMessages';
+export type { ChangeSetFileView, ChangeSetHunkView, ChangeSetMessage, ChangeSetReview } from './changeSetMessages';
 
 export const protocolNameSchema = z.enum(PROTOCOL_NAMES);
 
@@ -92,57 +95,6 @@ export const runSummarySchema = z.object({
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
-/**
- * One hunk of a change-set file as the webview shows it. `lines` is the hunk body exactly as in a unified diff —
- * each line its one-character prefix (` ` context, `+` added, `-` removed, `\` "no newline" marker) and its text,
- * joined with LF — so a 4 MiB patch crosses as one string per hunk rather than ~100k row objects (see
- * changeSetRows.ts for the measurement); the webview turns it into rows with `buildDiffRows`.
- */
-export const changeSetHunkViewSchema = z.object({
-  /** The whole `@@ -a,b +c,d @@ section` line. */
-  header: z.string(),
-  oldStart: z.int(),
-  newStart: z.int(),
-  lines: z.string(),
-});
-
-/** A file of a change set: path(s), status, +/- counts and (unless binary or too large to show) its hunks. */
-export const changeSetFileViewSchema = z.object({
-  /** The file's index in the host's parsed patch (what `openChangeSetFile` sends back). */
-  index: z.int(),
-  /** Path after the run (for a deleted file, the path it had). */
-  path: z.string(),
-  /** Path before the run, only for renames and copies. */
-  oldPath: z.optional(z.string()),
-  status: z.enum(['added', 'deleted', 'modified', 'renamed', 'copied']),
-  additions: z.int(),
-  deletions: z.int(),
-  binary: z.boolean(),
-  /** Set when the file mode changed (e.g. `100644` → `100755`). */
-  oldMode: z.optional(z.string()),
-  newMode: z.optional(z.string()),
-  hunks: z.array(changeSetHunkViewSchema),
-  /** The hunks were left out because the whole diff is too large for the view (the diff editor still has them). */
-  omitted: z.optional(z.boolean()),
-});
-export type ChangeSetFileView = z.infer<typeof changeSetFileViewSchema>;
-export type ChangeSetHunkView = z.infer<typeof changeSetHunkViewSchema>;
-
-/**
- * Sent by the host when the user shows a run's change set ("Show Change Set", the header button): the webview shows
- * the file list and the rendered diff in place of the transcript until the user goes back.
- */
-export const changeSetMessageSchema = z.object({
-  type: z.literal('changeSet'),
-  runKey: z.string(),
-  /** The run's title. */
-  title: z.string(),
-  /** `daemon`: delivered by the daemon; `local`: computed by the editor from git trees. */
-  source: z.enum(['daemon', 'local']),
-  files: z.array(changeSetFileViewSchema),
-});
-export type ChangeSetMessage = z.infer<typeof changeSetMessageSchema>;
-
 /** Messages the host posts to the webview. */
 export const hostToWebviewSchema = z.discriminatedUnion('type', [
   /** Sent after `ready` and whenever the shown run changes or the webview asked to resync: the whole transcript. */
@@ -207,6 +159,8 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('toast'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
   changeSetMessageSchema,
   reviewNotesMessageSchema,
+  /** The review marks of a run's change set changed (in this view, another, or the native diff): update them in place. */
+  z.object({ type: z.literal('reviewMarks'), runKey: z.string(), review: changeSetReviewSchema }),
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 
@@ -241,6 +195,17 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('daemonAction'), runKey: z.string(), command: z.string() }),
   /** "Open in diff editor" on a file of the shown change set: the native before/after diff of that file. */
   z.object({ type: z.literal('openChangeSetFile'), runKey: z.string(), fileIndex: z.int() }),
+  /**
+   * A *Reviewed* toggle of the shown change set: the units of file `fileIndex` with these review keys (one hunk, or
+   * every unit of the file) are marked reviewed or not. A key the change set no longer has is refused (the view is
+   * sent the change set as it is now).
+   */
+  z.object({ type: z.literal('setReviewed'), runKey: z.string(), fileIndex: z.int(), keys: z.array(z.string()), reviewed: z.boolean() }),
+  /**
+   * *Undo* of an edit already on disk: hunk `hunkIndex` of file `fileIndex` (whose key is `keys[0]`), or the whole
+   * file (absent `hunkIndex`; `keys` all of its units), written back as one undoable edit.
+   */
+  z.object({ type: z.literal('undoChange'), runKey: z.string(), fileIndex: z.int(), hunkIndex: z.optional(z.int()), keys: z.array(z.string()) }),
   /** "Open all changes" in the shown change set: the native multi-file diff editor. */
   z.object({ type: z.literal('openAllChanges'), runKey: z.string() }),
   /** A link in agent output was clicked; the host asks for confirmation before opening it. */

@@ -2,10 +2,11 @@
  * The files a run has in its connection's directory: every one of them is named `<safeFileName(runId)>.<what>` —
  * the journal (`.jsonl`), its checkpoint (`.ckpt`), its writer lease (`.lease`, and `.lease.takeover` while one is
  * taken over), a driver's per-run cache (A3S's verified change set, `.changes.json`), the notes to the agent not sent
- * yet (`.notes.json`, reviewNoteFile.ts), and the temporary files each of those is written through
- * (`<name>.<pid>….tmp`). `safeFileName` ends in a hash of the whole id followed by that dot, so the prefix names one
- * run's files and no other's: removal deletes by it, and a per-run file added later goes with its run without anyone
- * remembering to delete it.
+ * yet (`.notes.json`, reviewNoteFile.ts), the person's review marks of its change set (`.review.json`,
+ * reviewMarksFile.ts), and the temporary files each of those is written through (`<name>.<pid>….tmp`).
+ * `safeFileName` ends in a hash of the whole id followed by that dot, so the prefix names one run's files and no
+ * other's: removal deletes by it, and a per-run file added later goes with its run without anyone remembering to
+ * delete it.
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';

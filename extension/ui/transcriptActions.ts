@@ -95,6 +95,12 @@ export class TranscriptActionHandler implements TranscriptActions {
         }
         return;
       }
+      case 'setReviewed':
+        await ctx.reviews.setReviewed(runOf(message.runKey).run, message.fileIndex, message.keys, message.reviewed);
+        return;
+      case 'undoChange':
+        await ctx.reviews.undoFromView(runOf(message.runKey).run, message.fileIndex, message.hunkIndex, message.keys);
+        return;
       case 'openAllChanges':
         await ctx.changeSets.openAllOf(runOf(message.runKey).run.key);
         return;

@@ -42,6 +42,7 @@ const OWN_LAUNCHES = {
   'Reload phase 1': ['Reload phase 1', 'Reload phase 1: ACP session'],
   'Reload phase 2': ['Reload phase 2', 'Reload phase 2: ACP session'],
   'Window reload': ['Window reload: transcript tabs'],
+  'Review marks': ['Review marks'],
   'Hostile repository': ['Hostile repository'],
   'Untrusted repository': ['Untrusted repository'],
   'Two windows': ['Two windows: window A', 'Two windows: window B'],
@@ -50,7 +51,7 @@ const OWN_LAUNCHES = {
 /** The launches with two windows (codeShim.cjs: SHIM_SECOND_WINDOW), each of which must report. */
 const WINDOWS = { 'Two windows': ['A', 'B'] };
 /** Suites that run only in a launch of their own (the host-kill check reports no suites: hostKill.mjs). */
-const EXCLUDED = /^(Reload phase|Window reload|Hostile repository|Untrusted repository|Two windows|Host kill|Installed package)/;
+const EXCLUDED = /^(Reload phase|Window reload|Review marks|Hostile repository|Untrusted repository|Two windows|Host kill|Installed package)/;
 
 /**
  * Starts the reference AgencyProxy outside VS Code, so its runs outlive a window (the reload and two-window suites);
@@ -155,14 +156,15 @@ async function main() {
     // 1. Every suite but those with launches of their own, in one window (those are excluded, not skipped).
     // A grep that names only suites with launches of their own needs no first window.
     const alternatives = /^\/(.+)\/$/.exec(only ?? '')?.[1]?.split('|') ?? [only ?? ''];
-    if (!only || !alternatives.every((alt) => /^\^?\(?(Reload phase|Window reload|Hostile repository|Untrusted repository|Two windows|Host kill|Installed package)/.test(alt))) {
+    if (!only || !alternatives.every((alt) => /^\^?\(?(Reload phase|Window reload|Review marks|Hostile repository|Untrusted repository|Two windows|Host kill|Installed package)/.test(alt))) {
       ok = (await launch('first', profile, only ?? '', EXCLUDED.source)) && ok;
     }
     // 2. A window reload with three live runs: phase 1 starts them and the window goes away; phase 2 is a new
     //    window on the same profile that must re-attach every run and end with transcripts equal to the journal.
     const phases = wanted('Reload phase 1');
     const windowReload = wanted('Window reload');
-    if (phases || windowReload) {
+    const reviewMarks = wanted('Review marks');
+    if (phases || windowReload || reviewMarks) {
       daemon = startReloadDaemon(reloadProfile, workspace);
     }
     if (phases) {
@@ -184,6 +186,18 @@ async function main() {
       const windowReloadEnv = { SWITCHBOARD_RELOAD_SOCKET: daemon.socket, SWITCHBOARD_WINDOW_RELOAD_STATE: join(windowReloadProfile, 'state') };
       mkdirSync(windowReloadEnv.SWITCHBOARD_WINDOW_RELOAD_STATE, { recursive: true });
       ok = (await launch('Window reload', windowReloadProfile, 'Window reload', '', windowReloadEnv)) && ok;
+    }
+    // 3a. Review marks through a real window reload (test/integration/reviewMarks.test.ts), the same way: a launch of
+    //     its own, since its reload would start the other reload suite's second half again.
+    if (reviewMarks) {
+      const reviewProfile = mkdtempSync(join(tmpdir(), 'switchboard-review-marks-'));
+      const reviewEnv = { SWITCHBOARD_RELOAD_SOCKET: daemon.socket, SWITCHBOARD_REVIEW_STATE: join(reviewProfile, 'state') };
+      mkdirSync(reviewEnv.SWITCHBOARD_REVIEW_STATE, { recursive: true });
+      try {
+        ok = (await launch('Review marks', reviewProfile, 'Review marks', '', reviewEnv)) && ok;
+      } finally {
+        rmSync(reviewProfile, { recursive: true, force: true });
+      }
     }
     // 3b. Two windows (two extension hosts) on one profile and one daemon: window A starts a run, window B watches
     //     it, both reload while it streams (test/integration/twoWindows.test.ts). Each window has a folder of its own,

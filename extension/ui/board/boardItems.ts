@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { BoardGroup, BoardRow } from '../../model/boardGroups';
-import { changeStatsText, isLiveRow } from '../../model/boardGroups';
+import { changeStatsText, isLiveRow, reviewCountText } from '../../model/boardGroups';
 import { elapsedText } from '../../model/elapsedText';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import { isProtectedSubject } from '../../model/pathRules';
@@ -55,7 +55,7 @@ export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
         ? new vscode.ThemeIcon('question', new vscode.ThemeColor('charts.yellow'))
         : runIcon(row.look);
   item.tooltip = runTooltip(row, ctx.now);
-  const stats = hasChanges(row) ? `, ${row.changes.added} lines added, ${row.changes.removed} removed` : '';
+  const stats = (hasChanges(row) ? `, ${row.changes.added} lines added, ${row.changes.removed} removed` : '') + (row.review ? `, ${reviewCountText(row.review)}` : '');
   const last = row.lastLine ? `, last output: ${row.lastLine}` : '';
   const usage = row.usage ? `, ${usageLongText(row.usage)}` : '';
   item.accessibilityInformation = { label: `${row.title}, ${stateText(row)}, ${row.daemon} ${row.connectionName}${stats}${usage}${last}` };
@@ -87,6 +87,9 @@ export function runDescription(row: BoardRow, now: number): string {
   const parts = [isLiveRow(row) ? elapsedText(row.createdAt, now) : `${elapsedText(row.createdAt, now)} ago`];
   if (hasChanges(row)) {
     parts.push(changeStatsText(row.changes));
+  }
+  if (row.review) {
+    parts.push(reviewCountText(row.review));
   }
   if (row.usage) {
     parts.push(usageShortText(row.usage));
@@ -125,6 +128,10 @@ function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
   if (hasChanges(row)) {
     md.appendMarkdown('\n\n');
     md.appendText(`Changes: ${changeStatsText(row.changes)} lines`);
+  }
+  if (row.review) {
+    md.appendMarkdown('\n\n');
+    md.appendText(`Review: ${reviewCountText(row.review)}`);
   }
   if (row.usage) {
     md.appendMarkdown('\n\n');

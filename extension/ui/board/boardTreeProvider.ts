@@ -10,6 +10,7 @@ import type { BoardGroup, BoardGroupId, BoardRow, BoardSources } from '../../mod
 import { boardGroups, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS, isLiveRow } from '../../model/boardGroups';
 import type { PlacedRow } from '../../model/boardRows';
 import { boardStructure, placedRows } from '../../model/boardRows';
+import type { ReviewMarksStore } from '../changeSets/reviewMarks';
 import { BoardTicker } from './boardTicker';
 import { lastOutputLine } from '../../model/lastOutputLine';
 import type { RunStore } from '../../model/runStore';
@@ -55,6 +56,8 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     private readonly canShowDiff: (approvalKey: string) => boolean,
     questions: QuestionCounts,
     private readonly acknowledged: BoardAcknowledgements,
+    /** The review marks behind "N of M hunks reviewed" (absent in tests that do not need them). */
+    reviews?: Pick<ReviewMarksStore, 'progressNow' | 'onDidChange'>,
   ) {
     super();
     this.sources = {
@@ -62,7 +65,12 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       lastLine: (runKey) => store.state.runs.get(runKey)?.unloaded?.lastLine ?? lastOutputLine(store.transcript(runKey)),
       changeStats: (runKey) => changeStatsOf(store.state.changeSets.get(runKey)) ?? store.state.runs.get(runKey)?.unloaded?.changes,
       questions: (runKey) => questions.count(runKey),
+      ...(reviews ? { reviewProgress: (runKey: string) => reviews.progressNow(runKey, store.state.changeSets.get(runKey)) } : {}),
     };
+    // Marks read or changed (here, in the change-set view, the native diff): the row's "N of M hunks reviewed".
+    if (reviews) {
+      this._register(reviews.onDidChange(() => this.schedule()));
+    }
     this._register(questions.onDidChange(() => this.schedule()));
     // A change set's patch read in slices ended: its row's counts replace "reading changes…".
     this._register(onDidReadChangeSet(() => this.schedule()));

@@ -33,6 +33,7 @@ export function registerRunBoard(ctx: CommandContext, removedRuns?: Event<string
     },
     questions,
     acknowledged,
+    ctx.reviews.marks,
   );
   const view = vscode.window.createTreeView(BOARD_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   provider.setVisible(view.visible);

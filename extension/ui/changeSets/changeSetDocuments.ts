@@ -17,6 +17,17 @@ export const CHANGES_SCHEME = 'agent-switchboard-changes';
 
 type Side = 'before' | 'after';
 
+/** The run and file a change-set document shows (either side), or undefined for any other URI. */
+export function changeSetDocumentOf(uri: vscode.Uri): { readonly runKey: string; readonly index: number } | undefined {
+  if (uri.scheme !== CHANGES_SCHEME) {
+    return undefined;
+  }
+  const query = new URLSearchParams(uri.query);
+  const runKey = query.get('run');
+  const index = Number(query.get('file'));
+  return runKey && Number.isInteger(index) && index >= 0 ? { runKey, index } : undefined;
+}
+
 export class ChangeSetDocuments extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly sides = new WeakMap<ChangeSetInfo, Map<number, Promise<FileSides>>>();
   private readonly changeEmitter = this._register(new vscode.EventEmitter<vscode.Uri>());

@@ -39,6 +39,12 @@ const REVERT_WORDING: WriteWording = { done: 'Reverted', nothing: 'reverted', so
  */
 export type RevertConfirmed = boolean | undefined;
 
+/** A button on the message that reports a successful write (e.g. *Redo* after an Undo of a hunk). */
+export interface FollowUp {
+  readonly label: string;
+  run(): Promise<unknown>;
+}
+
 /** The change set turned around (files, and trees swapped so "already reverted" is recognised), or why not. */
 function reversed(cs: ReadyChangeSet): ReadyChangeSet | string {
   if (cs.info.source !== 'local') {
@@ -88,13 +94,13 @@ export class ChangeSetEdits {
     return this.revert(cs, cs.files.map((_, index) => ({ index })), what, confirmed);
   }
 
-  async revertFile(cs: ReadyChangeSet, index: number, confirmed?: RevertConfirmed): Promise<ApplyOutcome | undefined> {
+  async revertFile(cs: ReadyChangeSet, index: number, confirmed?: RevertConfirmed, followUp?: FollowUp): Promise<ApplyOutcome | undefined> {
     const file = cs.files[index];
-    return file ? this.revert(cs, [{ index }], `the agent's changes to ${fileLabel(file)}`, confirmed) : undefined;
+    return file ? this.revert(cs, [{ index }], `the agent's changes to ${fileLabel(file)}`, confirmed, followUp) : undefined;
   }
 
   /** Chosen hunks of one file; without `hunks` the person picks them. */
-  async revertHunks(cs: ReadyChangeSet, index: number, hunks?: readonly number[], confirmed?: RevertConfirmed): Promise<ApplyOutcome | undefined> {
+  async revertHunks(cs: ReadyChangeSet, index: number, hunks?: readonly number[], confirmed?: RevertConfirmed, followUp?: FollowUp): Promise<ApplyOutcome | undefined> {
     const file = cs.files[index];
     if (!file) {
       return undefined;
@@ -105,7 +111,7 @@ export class ChangeSetEdits {
     }
     const selected = hunks ?? (await pickHunks(file, undefined, 'revert'));
     const count = selected?.length ?? 0;
-    return selected ? this.revert(cs, [{ index, hunks: selected }], `${count} hunk${count === 1 ? '' : 's'} of ${fileLabel(file)}`, confirmed) : undefined;
+    return selected ? this.revert(cs, [{ index, hunks: selected }], `${count} hunk${count === 1 ? '' : 's'} of ${fileLabel(file)}`, confirmed, followUp) : undefined;
   }
 
   async copyPatch(cs: ReadyChangeSet): Promise<void> {
@@ -126,7 +132,7 @@ export class ChangeSetEdits {
     return uri;
   }
 
-  private async revert(cs: ReadyChangeSet, selection: readonly FileSelection[], what: string, confirmed: RevertConfirmed): Promise<ApplyOutcome | undefined> {
+  private async revert(cs: ReadyChangeSet, selection: readonly FileSelection[], what: string, confirmed: RevertConfirmed, followUp?: FollowUp): Promise<ApplyOutcome | undefined> {
     const back = reversed(cs);
     if (typeof back === 'string') {
       void vscode.window.showInformationMessage(back);
@@ -142,7 +148,7 @@ export class ChangeSetEdits {
         return undefined;
       }
     }
-    const outcome = await this.write(back, selection, REVERT_WORDING);
+    const outcome = await this.write(back, selection, REVERT_WORDING, followUp);
     if (outcome && outcome.applied.length > 0) {
       await this.connections.driver(cs.run.connectionId)?.refreshChangeSet?.(cs.run.runId);
     }
@@ -150,7 +156,7 @@ export class ChangeSetEdits {
   }
 
   /** Writes a selection (Apply, or Revert with the reversed patch) and reports the outcome; returns it. */
-  private async write(cs: ReadyChangeSet, selection: readonly FileSelection[], wording: WriteWording): Promise<ApplyOutcome | undefined> {
+  private async write(cs: ReadyChangeSet, selection: readonly FileSelection[], wording: WriteWording, followUp?: FollowUp): Promise<ApplyOutcome | undefined> {
     const found = await findChangeSetTarget(this.store, cs.run.key);
     if ('problem' in found) {
       this.log.warn(`Apply change set of ${cs.run.key}: ${found.problem}`);
@@ -176,7 +182,12 @@ export class ChangeSetEdits {
     } else {
       const files = outcome.applied.length === 1 ? outcome.applied[0]! : `${outcome.applied.length} files`;
       const notes = outcome.notes.length > 0 ? ` Note: ${outcome.notes.join('; ')}.` : '';
-      void vscode.window.showInformationMessage(`${wording.done} ${files} ${wording.source} "${cs.run.title}". Undo reverts it.${notes}${skipped}`);
+      const done = vscode.window.showInformationMessage(`${wording.done} ${files} ${wording.source} "${cs.run.title}". Undo reverts it.${notes}${skipped}`, ...(followUp ? [followUp.label] : []));
+      if (followUp) {
+        void done.then((choice) => (choice === followUp.label ? followUp.run() : undefined)).then(undefined, (error: unknown) => {
+          void vscode.window.showErrorMessage(`${followUp.label} failed: ${errorText(error)}`);
+        });
+      }
     }
     return outcome;
   }

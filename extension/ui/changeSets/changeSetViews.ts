@@ -5,7 +5,8 @@
  */
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../../drivers/connectionManager';
-import type { RunInfo } from '../../model/modelTypes';
+import type { ChangeSetInfo, RunInfo } from '../../model/modelTypes';
+import type { ChangeSetMessage } from '../../protocol/webviewMessages';
 import type { RunStore } from '../../model/runStore';
 import type { ReadyChangeSet } from '../commands/changeSetSelection';
 import { readyChangeSetOf } from '../commands/changeSetSelection';
@@ -18,7 +19,8 @@ import type { TranscriptTabs } from '../transcript/transcriptTabs';
 import { ChangeSetDocuments } from './changeSetDocuments';
 import { fileLabel } from './changeSetFiles';
 import { changeSetRead, readChangeSet } from './changeSetReading';
-import { changeSetMessageSliced } from './changeSetWebview';
+import { changeSetMessageSliced, reviewView } from './changeSetWebview';
+import type { ReviewMarksStore } from './reviewMarks';
 import { TimeSlices } from '../../base/timeSlices';
 import { changeSetTarget, workspaceUri } from './changeSetWorkspace';
 
@@ -34,9 +36,49 @@ export class ChangeSetViews extends Disposable {
     private readonly tabs: TranscriptTabs,
     /** A run shown from its summary has no change set in memory: it is loaded first (its driver restores it then). */
     private readonly residency: Pick<RunResidency, 'ensureLoaded'>,
+    /** The person's review marks: sent with the change set, and again whenever they change. */
+    private readonly reviews: ReviewMarksStore,
   ) {
     super();
     this.documents = this._register(new ChangeSetDocuments(store));
+    this._register(reviews.onDidChange((runKey) => void this.postReview(runKey)));
+  }
+
+  /** The change set's message with its review marks, once its patch is read (undefined when it cannot be). */
+  private async messageOf(run: RunInfo, info: ChangeSetInfo, refresh = false): Promise<ChangeSetMessage | undefined> {
+    const parsed = await readChangeSet(info);
+    if (!parsed.ok) {
+      return undefined;
+    }
+    const review = reviewView(await this.reviews.progress(run.key, parsed.files));
+    const message = await changeSetMessageSliced(run, info, parsed.files, new TimeSlices(), undefined, review);
+    return refresh ? { ...message, refresh: true } : message;
+  }
+
+  /** The marks of a run's change set changed: every view that shows it updates them in place. */
+  private async postReview(runKey: string): Promise<void> {
+    const info = this.store.state.changeSets.get(runKey);
+    const parsed = info?.status === 'ready' ? await readChangeSet(info) : undefined;
+    if (!parsed?.ok || this.store.state.changeSets.get(runKey) !== info) {
+      return;
+    }
+    const message = { type: 'reviewMarks', runKey, review: reviewView(await this.reviews.progress(runKey, parsed.files)) } as const;
+    this.sidebar.post(message);
+    this.tabs.post(runKey, message);
+  }
+
+  /**
+   * The run's change set as it is now, to the views that show it (after an Undo or a Redo, or a toggle on a hunk the
+   * agent had changed meanwhile); a view that shows something else ignores it.
+   */
+  async refreshShown(runKey: string): Promise<void> {
+    const run = this.store.state.runs.get(runKey);
+    const info = this.store.state.changeSets.get(runKey);
+    const message = run && info?.status === 'ready' ? await this.messageOf(run, info, true) : undefined;
+    if (message) {
+      this.sidebar.post(message);
+      this.tabs.post(runKey, message);
+    }
   }
 
   /**
@@ -57,9 +99,8 @@ export class ChangeSetViews extends Disposable {
       // The rendered diff in the transcript view, then (as before) the native multi-diff editor. A patch still
       // being read says so meanwhile (the side panel does too) rather than holding the host until it is.
       const reading = changeSetRead(info).reading === true ? vscode.window.setStatusBarMessage(`$(sync~spin) Reading the change set of "${run.title}"…`) : undefined;
-      const parsed = await readChangeSet(info).finally(() => reading?.dispose());
-      if (parsed.ok) {
-        const message = await changeSetMessageSliced(run, info, parsed.files, new TimeSlices());
+      const message = await this.messageOf(run, info).finally(() => reading?.dispose());
+      if (message) {
         this.sidebar.showChangeSet(message);
         this.tabs.showChangeSet(message); // also in the run's editor tab, if it has one
       }

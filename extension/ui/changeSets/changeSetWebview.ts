@@ -3,9 +3,13 @@
  * one string per hunk (see extension/protocol/changeSetRows.ts for why). Pure (no `vscode`), unit-tested.
  */
 import type { PatchFile } from '../../changeSets/patchTypes';
+import type { ReviewProgress, ReviewUnit } from '../../changeSets/reviewState';
+import { fileReviewUnits } from '../../changeSets/reviewState';
 import type { ChangeSetInfo } from '../../model/modelTypes';
 import { encodeHunkLines } from '../../protocol/changeSetRows';
-import type { ChangeSetFileView, ChangeSetMessage } from '../../protocol/webviewMessages';
+import type { ChangeSetFileView, ChangeSetMessage, ChangeSetReview } from '../../protocol/webviewMessages';
+import { hunksSelectable } from './changeSetFiles';
+import { unitsOf } from './reviewMarks';
 
 /**
  * Hunk text beyond this budget is not sent: files that no longer fit go without hunks (marked `omitted`), so the
@@ -18,8 +22,22 @@ interface Pauses {
   pause(): Promise<void>;
 }
 
+/** What *Undo* a file of a local change set offers (see `ChangeSetFileView.undo`); none for a daemon's or a copy. */
+function undoOf(file: PatchFile, source: ChangeSetInfo['source']): ChangeSetFileView['undo'] {
+  if (source !== 'local' || file.status === 'copied') {
+    return undefined;
+  }
+  return hunksSelectable(file) ? 'hunks' : 'file';
+}
+
+/** The review marks as the view takes them. */
+export function reviewView(progress: Pick<ReviewProgress, 'files'>): ChangeSetReview {
+  return { files: progress.files.map((f) => ({ reviewed: [...f.reviewed], dropped: f.dropped })) };
+}
+
 /** One file's view within what is left of the budget, and how much of the budget the view used. */
-function fileView(file: PatchFile, index: number, budget: number): [ChangeSetFileView, number] {
+function fileView(file: PatchFile, index: number, budget: number, units: readonly ReviewUnit[], source: ChangeSetInfo['source']): [ChangeSetFileView, number] {
+  const undo = undoOf(file, source);
   const renamed = file.status === 'renamed' || file.status === 'copied';
   const view: ChangeSetFileView = {
     index,
@@ -32,11 +50,12 @@ function fileView(file: PatchFile, index: number, budget: number): [ChangeSetFil
     ...(file.oldMode !== undefined ? { oldMode: file.oldMode } : {}),
     ...(file.newMode !== undefined ? { newMode: file.newMode } : {}),
     hunks: [],
+    ...(undo ? { undo } : {}),
   };
   if (file.binary || file.hunks.length === 0) {
-    return [view, 0];
+    return [{ ...view, ...(units[0] ? { key: units[0].key } : {}) }, 0];
   }
-  const hunks = file.hunks.map((hunk) => ({ header: hunk.header, oldStart: hunk.oldStart, newStart: hunk.newStart, lines: encodeHunkLines(hunk.lines) }));
+  const hunks = file.hunks.map((hunk, i) => ({ header: hunk.header, oldStart: hunk.oldStart, newStart: hunk.newStart, lines: encodeHunkLines(hunk.lines), key: units[i]?.key ?? '' }));
   const size = hunks.reduce((n, hunk) => n + hunk.header.length + hunk.lines.length, 0);
   if (size > budget) {
     return [{ ...view, omitted: true }, 0]; // smaller files after it may still fit
@@ -49,14 +68,16 @@ export function changeSetMessage(
   info: Pick<ChangeSetInfo, 'source'>,
   files: readonly PatchFile[],
   maxChars = MAX_WEBVIEW_DIFF_CHARS,
+  review?: ChangeSetReview,
 ): ChangeSetMessage {
   let budget = maxChars;
+  const units = unitsOf(files);
   const views = files.map((file, index): ChangeSetFileView => {
-    const [view, used] = fileView(file, index, budget);
+    const [view, used] = fileView(file, index, budget, units[index] ?? [], info.source);
     budget -= used;
     return view;
   });
-  return { type: 'changeSet', runKey: run.key, title: run.title, source: info.source, files: views };
+  return { type: 'changeSet', runKey: run.key, title: run.title, source: info.source, files: views, ...(review ? { review } : {}) };
 }
 
 /**
@@ -69,14 +90,16 @@ export async function changeSetMessageSliced(
   files: readonly PatchFile[],
   slices: Pauses,
   maxChars = MAX_WEBVIEW_DIFF_CHARS,
+  review?: ChangeSetReview,
 ): Promise<ChangeSetMessage> {
   let budget = maxChars;
   const views: ChangeSetFileView[] = [];
   for (const [index, file] of files.entries()) {
-    const [view, used] = fileView(file, index, budget);
+    // Hashed file by file here too (a 4 MiB patch is ~20 ms of hashing): the whole set's units are cached for later.
+    const [view, used] = fileView(file, index, budget, fileReviewUnits(file, index), info.source);
     views.push(view);
     budget -= used;
     await slices.pause();
   }
-  return { type: 'changeSet', runKey: run.key, title: run.title, source: info.source, files: views };
+  return { type: 'changeSet', runKey: run.key, title: run.title, source: info.source, files: views, ...(review ? { review } : {}) };
 }

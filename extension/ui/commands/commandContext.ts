@@ -13,6 +13,7 @@ import type { TreeNode } from '../connectionsTreeProvider';
 import type { RunSelection } from '../runSelection';
 import type { AgentTerminals } from '../agentTerminals/agentTerminals';
 import type { ChangeSetEdits } from '../changeSets/changeSetEdits';
+import type { ChangeSetReviews } from '../changeSets/changeSetReviews';
 import type { ChangeSetViews } from '../changeSets/changeSetViews';
 import type { DaemonActions } from '../daemonActions/actionCommands';
 import type { RunControl } from '../runControl';
@@ -37,6 +38,8 @@ export interface CommandContext {
   readonly changeSets: ChangeSetViews;
   /** Apply or revert a change set (whole, a file, hunks), copy or save its patch. */
   readonly changeSetEdits: ChangeSetEdits;
+  /** Review marks of change sets, and Keep / Undo of edits already on disk (issue #26). */
+  readonly reviews: ChangeSetReviews;
   /** The daemons' own actions. */
   readonly daemonActions: DaemonActions;
   /** The editor terminals of the commands agents run. */

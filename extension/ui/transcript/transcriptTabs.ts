@@ -57,6 +57,11 @@ export class TranscriptTabs extends Disposable {
     this.tabs.get(message.runKey)?.surface.showChangeSet(message);
   }
 
+  /** Posts `message` to the run's tab, if it has one (e.g. its change set's review marks changed). */
+  post(runKey: string, message: HostToWebview): void {
+    this.tabs.get(runKey)?.surface.post(message);
+  }
+
   /** Posts `message` to the transcript tab that is the active editor, if one is; says whether one was. */
   postToActive(message: HostToWebview): boolean {
     for (const { panel, surface } of this.tabs.values()) {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { BoardGroup, BoardOptions, BoardSources } from '../../../extension/model/boardGroups';
 import { elapsedText, untilNextChange } from '../../../extension/model/elapsedText';
-import { boardGroups, changeStatsText, DEFAULT_FAILED_WINDOW_MS } from '../../../extension/model/boardGroups';
+import { boardGroups, changeStatsText, DEFAULT_FAILED_WINDOW_MS, reviewCountText } from '../../../extension/model/boardGroups';
 import { boardStructure, placedRows, rowSignature } from '../../../extension/model/boardRows';
 import type { RunEvent } from '../../../extension/model/modelActions';
 import type { Capability } from '../../../extension/model/modelTypes';
@@ -275,6 +275,29 @@ test('rows carry the last line and the change stats from the sources, and the da
   assert.equal('lastLine' in rowB, false);
   assert.deepEqual([rowA.daemon, rowB.daemon], ['AgencyProxy', 'hyperhive']);
   assert.equal(changeStatsText(rowB.changes!), '+12 \u22123');
+});
+
+test('rows carry "N of M hunks reviewed" when it is known and there is something to review; it changes the signature', () => {
+  const w = world();
+  w.connect('ap', 'work', 'agency-proxy', AP);
+  const a = w.run('ap', 'a', 'completed', 1, 'Reviewed in part');
+  const b = w.run('ap', 'b', 'completed', 2, 'Nothing to review');
+  const c = w.run('ap', 'c', 'completed', 3, 'Marks not read yet');
+  let reviewed = 2;
+  const sources: BoardSources = {
+    ...noSources,
+    reviewProgress: (key) => (key === a ? { reviewed, total: 5 } : key === b ? { reviewed: 0, total: 0 } : undefined),
+  };
+  const rows = new Map(boardGroups(w.store.state, sources, options())[2]!.rows.map((r) => [r.runKey, r]));
+  assert.deepEqual(rows.get(a)!.review, { reviewed: 2, total: 5 });
+  assert.equal(reviewCountText(rows.get(a)!.review!), '2 of 5 hunks reviewed');
+  assert.equal('review' in rows.get(b)!, false);
+  assert.equal('review' in rows.get(c)!, false);
+  const before = rowSignature(rows.get(a)!);
+  reviewed = 3;
+  const after = boardGroups(w.store.state, sources, options())[2]!.rows.find((r) => r.runKey === a)!;
+  assert.notEqual(rowSignature(after), before, 'a new count re-renders the row');
+  assert.equal(reviewCountText({ reviewed: 1, total: 1 }), '1 of 1 hunk reviewed');
 });
 
 test('a run without its connection is not on the board', () => {

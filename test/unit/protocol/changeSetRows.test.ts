@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseGitPatch } from '../../../extension/changeSets/patchParser';
 import { buildDiffRows, encodeHunkLines, fileNotes } from '../../../extension/protocol/changeSetRows';
+import { hunkContentKey, reviewUnitsOf } from '../../../extension/changeSets/reviewState';
 import type { DiffRow, DiffRows } from '../../../extension/protocol/changeSetRows';
 import type { ChangeSetFileView } from '../../../extension/protocol/webviewMessages';
 import { changeSetMessageSchema, hostToWebviewSchema } from '../../../extension/protocol/webviewMessages';
@@ -60,8 +61,22 @@ describe('changeSet message (host)', () => {
       oldStart: 10,
       newStart: 11,
       lines: ' // end\n-export const version = 1;\n\\No newline at end of file\n+export const version = 2;\n\\No newline at end of file',
+      // The review key of the hunk (changeSets/reviewState.ts): what a Reviewed toggle sends back.
+      key: hunkContentKey('src/config.ts', files[0]!.hunks[1]!),
     });
     assert.deepEqual(message.files[4]?.hunks, []);
+    assert.equal(message.files[4]?.key, reviewUnitsOf(files)[4]![0]!.key, 'a file without hunks is reviewed as one unit');
+  });
+
+  test('a local change set offers Undo per hunk for files edited in place, per file otherwise, never for a daemon\'s', () => {
+    const local = changeSetMessage(RUN, { source: 'local' }, files);
+    assert.deepEqual(local.files.map((f) => f.undo), ['hunks', 'file', 'file', 'file', 'file', 'file', 'file', 'hunks']);
+    assert.deepEqual(message.files.map((f) => f.undo), files.map(() => undefined));
+  });
+
+  test('rows know which hunk of their file they belong to', () => {
+    const rows = allRows(buildDiffRows(message.files.slice(0, 1)));
+    assert.deepEqual(rows.map((r) => r.hunk), [-1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]);
   });
 
   test('over the size budget, files go without hunks (marked omitted) and smaller ones after still fit', () => {
