@@ -10,57 +10,13 @@
  * `BoardSources` so the caller can cache it.
  */
 import type { ProtocolName } from '../protocol/protocolNames';
-import type { RunState } from '../protocol/transcriptTypes';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
-import type { ApprovalInfo, ConnectionInfo, ModelState, RunInfo, RunUsage } from './modelTypes';
+import type { ApprovalInfo, ConnectionInfo, ModelState, RunInfo } from './modelTypes';
+import type { BoardAway, BoardGroup, BoardGroupId, BoardNeed, BoardRow, ChangeStats } from './boardRows';
 import { awaitsDecision } from './modelTypes';
 import { approvalKeyOf, runKeyOf } from './runKeys';
 import type { RunLook } from './runLook';
 import { endedBadly, runLookOf } from './runLook';
-
-export type BoardGroupId = 'needsYou' | 'working' | 'done';
-
-/** Why a run is under *Needs you*, in the order the group lists them (`question`: its agent asks for input). */
-export type BoardNeed = 'approval' | 'question' | 'message' | 'failed';
-
-export interface ChangeStats {
-  readonly added: number;
-  readonly removed: number;
-  /** The patch is still being read (the counts are not known yet). */
-  readonly reading?: boolean;
-}
-
-export interface BoardRow {
-  readonly runKey: string;
-  readonly title: string;
-  /** The daemon's product name ("AgencyProxy", "ACP"…), from the connection's protocol. */
-  readonly daemon: string;
-  readonly connectionName: string;
-  readonly state: RunState;
-  /** How it looks (model/runLook.ts): the tree and the transcript header show the same. */
-  readonly look: RunLook;
-  readonly stateDetail?: string;
-  readonly createdAt: number;
-  readonly need?: BoardNeed;
-  /** Requests waiting for a person (`awaitsDecision`), oldest first. */
-  readonly approvals: readonly ApprovalInfo[];
-  /** Its connected daemon takes a message for it now (the composer's "send"). */
-  readonly canReply: boolean;
-  readonly changes?: ChangeStats;
-  readonly lastLine?: string;
-  /** Context use and cost, as the agent last reported them. */
-  readonly usage?: RunUsage;
-  /** Its subagents' rows (a child is shown under its parent, not in a group of its own), newest first. */
-  readonly children?: readonly BoardRow[];
-}
-
-export interface BoardGroup {
-  readonly id: BoardGroupId;
-  readonly label: string;
-  readonly rows: readonly BoardRow[];
-  /** Rows left out by the cap (only *Done* has one). */
-  readonly hidden: number;
-}
 
 export interface BoardSources {
   /** The last line of the run's output, cheap to ask (see model/lastOutputLine.ts). */
@@ -72,6 +28,8 @@ export interface BoardSources {
    * the driver, not in the store, as the agent's request itself does: gone with the agent process.
    */
   questions(runKey: string): number;
+  /** What changed since the user last looked at the run (ui/board/boardAway.ts); absent: nothing to say. */
+  away?(runKey: string): BoardAway | undefined;
 }
 
 export interface BoardOptions {
@@ -222,6 +180,7 @@ function rowOf(
 ): BoardRow {
   const changes = sources.changeStats(run.key);
   const lastLine = sources.lastLine(run.key);
+  const away = sources.away?.(run.key);
   return {
     runKey: run.key,
     title: run.title,
@@ -237,6 +196,7 @@ function rowOf(
     ...(changes ? { changes } : {}),
     ...(lastLine ? { lastLine } : {}),
     ...(run.usage ? { usage: run.usage } : {}),
+    ...(away ? { away } : {}),
   };
 }
 
@@ -244,60 +204,3 @@ function oldestRequest(row: BoardRow): number {
   return row.approvals[0]?.requestedAt ?? 0;
 }
 
-/** `+12 −3` (a real minus sign, as the change-set panel writes it). */
-export function changeStatsText(stats: ChangeStats): string {
-  if (stats.reading === true) {
-    return 'reading changes…';
-  }
-  return `+${stats.added} \u2212${stats.removed}`;
-}
-
-/** Whether the row's elapsed time is still counting (the view refreshes those, and only while visible). */
-export function isLiveRow(row: BoardRow): boolean {
-  return !isTerminalRunState(row.state) && row.state !== 'stopped';
-}
-
-/** Everything a run row renders from: two projections with equal signatures render the same row. */
-export function rowSignature(row: BoardRow): string {
-  return JSON.stringify([
-    row.title,
-    row.state,
-    row.look,
-    row.stateDetail,
-    row.need,
-    row.canReply,
-    row.changes,
-    row.lastLine,
-    row.connectionName,
-    row.approvals.map((a) => [a.status, a.title, a.summary]),
-    row.usage,
-    row.children?.map(rowSignature),
-  ]);
-}
-
-/** One row of the board, where it sits: its group, and its parent's row for a subagent's. */
-export interface PlacedRow {
-  readonly row: BoardRow;
-  readonly group: BoardGroupId;
-  readonly parentKey?: string;
-  readonly signature: string;
-}
-
-/** Every row of the board by run key, subagents' rows included. */
-export function placedRows(groups: readonly BoardGroup[]): Map<string, PlacedRow> {
-  const rows = new Map<string, PlacedRow>();
-  const place = (row: BoardRow, group: BoardGroupId, parentKey?: string): void => {
-    rows.set(row.runKey, { row, group, signature: rowSignature(row), ...(parentKey ? { parentKey } : {}) });
-    row.children?.forEach((child) => place(child, group, row.runKey));
-  };
-  for (const group of groups) {
-    group.rows.forEach((row) => place(row, group.id));
-  }
-  return rows;
-}
-
-/** The board's shape (which rows and approval children sit where, and the cap): equal shapes re-render by row. */
-export function boardStructure(groups: readonly BoardGroup[]): string {
-  const shape = (r: BoardRow): string => `${r.runKey}[${r.approvals.map((a) => a.key).join(',')}]${r.children ? `{${r.children.map(shape).join('|')}}` : ''}`;
-  return groups.map((g) => `${g.id}:${g.hidden}:${g.rows.map(shape).join('|')}`).join('\n');
-}
