@@ -18,7 +18,8 @@ import type { TranscriptTabs } from '../transcript/transcriptTabs';
 import { ChangeSetDocuments } from './changeSetDocuments';
 import { fileLabel } from './changeSetFiles';
 import { changeSetRead, readChangeSet } from './changeSetReading';
-import { changeSetMessageSliced } from './changeSetWebview';
+import { changeSetMessageSliced, withAuthors } from './changeSetWebview';
+import { SharedTrees } from '../../model/sharedTrees';
 import { TimeSlices } from '../../base/timeSlices';
 import { changeSetTarget, workspaceUri } from './changeSetWorkspace';
 
@@ -59,7 +60,9 @@ export class ChangeSetViews extends Disposable {
       const reading = changeSetRead(info).reading === true ? vscode.window.setStatusBarMessage(`$(sync~spin) Reading the change set of "${run.title}"…`) : undefined;
       const parsed = await readChangeSet(info).finally(() => reading?.dispose());
       if (parsed.ok) {
-        const message = await changeSetMessageSliced(run, info, parsed.files, new TimeSlices());
+        // Runs that share the tree: each file goes to the run that said it changed it (or "shared tree").
+        const authors = new SharedTrees(this.store.state).authors(run.key, parsed.files.map((f) => f.newPath));
+        const message = withAuthors(await changeSetMessageSliced(run, info, parsed.files, new TimeSlices()), authors);
         this.sidebar.showChangeSet(message);
         this.tabs.showChangeSet(message); // also in the run's editor tab, if it has one
       }
