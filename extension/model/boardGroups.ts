@@ -92,11 +92,21 @@ export function boardGroups(state: ModelState, sources: BoardSources, options: B
   working.sort(newestFirst);
   done.sort(newestFirst);
   const limit = Math.max(0, options.doneLimit);
+  const shown = (rows: readonly BoardRow[]) => withAway(rows, sources);
   return [
-    { id: 'needsYou', label: GROUP_LABELS.needsYou, rows: needsYou, hidden: 0 },
-    { id: 'working', label: GROUP_LABELS.working, rows: working, hidden: 0 },
-    { id: 'done', label: GROUP_LABELS.done, rows: done.slice(0, limit), hidden: Math.max(0, done.length - limit) },
+    { id: 'needsYou', label: GROUP_LABELS.needsYou, rows: shown(needsYou), hidden: 0 },
+    { id: 'working', label: GROUP_LABELS.working, rows: shown(working), hidden: 0 },
+    { id: 'done', label: GROUP_LABELS.done, rows: shown(done.slice(0, limit)), hidden: Math.max(0, done.length - limit) },
   ];
+}
+
+/** The rows shown, with what changed since the user looked: asked for those only (a capped-off run costs nothing). */
+function withAway(rows: readonly BoardRow[], sources: BoardSources): BoardRow[] {
+  return rows.map((row) => {
+    const away = sources.away?.(row.runKey);
+    const children = row.children ? withAway(row.children, sources) : undefined;
+    return { ...row, ...(away ? { away } : {}), ...(children ? { children } : {}) };
+  });
 }
 
 /** The run a subagent belongs to, when it is in the store (a child whose parent is gone is shown on its own). */
@@ -180,7 +190,6 @@ function rowOf(
 ): BoardRow {
   const changes = sources.changeStats(run.key);
   const lastLine = sources.lastLine(run.key);
-  const away = sources.away?.(run.key);
   return {
     runKey: run.key,
     title: run.title,
@@ -196,7 +205,6 @@ function rowOf(
     ...(changes ? { changes } : {}),
     ...(lastLine ? { lastLine } : {}),
     ...(run.usage ? { usage: run.usage } : {}),
-    ...(away ? { away } : {}),
   };
 }
 

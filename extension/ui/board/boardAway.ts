@@ -86,9 +86,11 @@ export class AwayCache {
   private readonly entries = new Map<string, { readonly key: readonly unknown[]; readonly away: BoardAway | undefined }>();
 
   get(inputs: AwayInputs, trees: SharedTrees): BoardAway | undefined {
-    const sharing = trees.sharing(inputs.run.key);
-    // Identity of the inputs (the reducer replaces what changes), and the sharing runs' reports and windows.
-    const key: unknown[] = [inputs.changeSet, inputs.run.reportedEdits, inputs.run.unloaded, inputs.seen, inputs.tree, ...sharing.flatMap((s) => [s.runKey, s.reported.size, s.end])];
+    // Identity of the inputs (the reducer replaces what changes) and of its tree's members (the same array while
+    // none of them changed: model/sharedTrees.ts), so a row whose tree did not change costs O(1).
+    const self = trees.run(inputs.run.key);
+    const members = inputs.tree !== undefined ? trees.membersOf(inputs.tree) : undefined;
+    const key: unknown[] = [inputs.changeSet, inputs.seen, inputs.tree, self, members];
     const cached = this.entries.get(inputs.run.key);
     if (cached && cached.key.length === key.length && cached.key.every((k, i) => k === key[i])) {
       return cached.away;
@@ -112,6 +114,8 @@ export class AwayCache {
 export class AwaySource {
   private readonly cache = new AwayCache();
   private trees: SharedTrees | undefined;
+  /** The last projection's index: its views are reused by the next. */
+  private last: SharedTrees | undefined;
 
   constructor(
     private readonly store: RunStore,
@@ -125,13 +129,15 @@ export class AwaySource {
     if (!run || this.seen.looking() === runKey) {
       return undefined;
     }
-    this.trees = this.trees?.source === state ? this.trees : new SharedTrees(state);
+    this.trees = this.trees?.source === state ? this.trees : new SharedTrees(state, this.last);
     const inputs = { run, changeSet: state.changeSets.get(runKey), tree: treeOf(state, run), seen: this.seen.runs.get(runKey), since: this.seen.runs.since };
     return this.cache.get(inputs, this.trees);
   }
 
   /** A projection ended: the index is its own, and runs no longer on the board are forgotten. */
   projected(rows: ReadonlyMap<string, unknown>): void {
+    this.last = this.trees ?? this.last;
+    this.last?.release();
     this.trees = undefined;
     this.cache.retain(new Set(rows.keys()));
   }

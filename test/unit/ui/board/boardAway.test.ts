@@ -9,6 +9,7 @@ import type { AcknowledgementMemento } from '../../../../extension/ui/board/boar
 import { AwaySource, awayOf, currentSignatures } from '../../../../extension/ui/board/boardAway';
 import { SeenRuns } from '../../../../extension/ui/board/seenRuns';
 import { boardGroups, DEFAULT_FAILED_WINDOW_MS } from '../../../../extension/model/boardGroups';
+import { rowSignature } from '../../../../extension/model/boardRows';
 import { runKeyOf } from '../../../../extension/model/modelTypes';
 import { RunStore } from '../../../../extension/model/runStore';
 
@@ -93,4 +94,12 @@ test('the board row carries the summary, and computing it again reads no transcr
   const row = boardGroups(w.store.state, sources, options).flatMap((g) => g.rows).find((r) => r.runKey === ap);
   assert.equal(row?.away?.count, 1);
   assert.equal(w.away(ap), w.away(ap), 'cached while nothing it depends on changed');
+  assert.notEqual(rowSignature(row!), rowSignature({ ...row!, away: undefined }), 'the view re-renders the row when it changes');
+  // Only the rows shown are asked: a run capped off Done costs nothing.
+  const asked: string[] = [];
+  boardGroups(w.store.state, { ...sources, away: (k: string) => (asked.push(k), undefined) }, { ...options, doneLimit: 0 });
+  w.store.dispatch({ type: 'runEvent', runKey: ap, event: { kind: 'stateChanged', state: 'completed' } });
+  asked.length = 0;
+  boardGroups(w.store.state, { ...sources, away: (k: string) => (asked.push(k), undefined) }, { ...options, doneLimit: 0 });
+  assert.deepEqual(asked, []);
 });
