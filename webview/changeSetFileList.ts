@@ -5,7 +5,7 @@
  */
 import type { ChangeSetFileView } from '../extension/protocol/webviewMessages';
 import { button, h } from './dom';
-import { countsView, fileDescription, fileLabel, splitPath, statusBadge } from './changeSetLabels';
+import { authorView, countsView, fileDescription, fileLabel, splitPath, statusBadge } from './changeSetLabels';
 import { VirtualList } from './virtualList';
 
 const ROW_HEIGHT = 24;
@@ -65,6 +65,7 @@ export class ChangeSetFileList {
       statusBadge(file),
       h('span', { class: 'cs-file-name' }, name),
       detail ? h('span', { class: 'cs-file-dir' }, detail) : null,
+      authorView(file),
       countsView(file),
     );
     link.addEventListener('click', () => this.actions.reveal(index));

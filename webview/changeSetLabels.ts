@@ -25,7 +25,8 @@ export function splitPath(path: string): { name: string; dir: string } {
 export function fileDescription(file: ChangeSetFileView): string {
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   const counts = file.binary ? 'binary' : `${plural(file.additions, 'addition')}, ${plural(file.deletions, 'deletion')}`;
-  return `${fileLabel(file)}, ${file.status}, ${counts}`;
+  const author = file.author ? (file.author.kind === 'run' ? `, by ${file.author.title ?? 'another run'}` : ', shared tree') : '';
+  return `${fileLabel(file)}, ${file.status}, ${counts}${author}`;
 }
 
 /** The one-letter status badge (A, D, M, R, C) with the status word as its tooltip. */
@@ -51,4 +52,23 @@ export function totalsText(files: readonly ChangeSetFileView[]): string {
   const additions = files.reduce((n, f) => n + f.additions, 0);
   const deletions = files.reduce((n, f) => n + f.deletions, 0);
   return `${files.length} file${files.length === 1 ? '' : 's'} changed · +${additions} −${deletions}`;
+}
+
+/** "by Fix the README" / "shared tree" with why, for a file another run changed (none for the run's own). */
+export function authorView(file: ChangeSetFileView): HTMLSpanElement | null {
+  const author = file.author;
+  if (!author) {
+    return null;
+  }
+  const text = author.kind === 'run' ? `by ${author.title ?? 'another run'}` : 'shared tree';
+  const why =
+    author.kind === 'run'
+      ? `Another run ("${author.title ?? ''}") reported this edit while this run worked in the same folder.`
+      : 'Another run worked in the same folder meanwhile and no run reported this edit: who made it is a guess.';
+  return h('span', { class: `cs-file-by cs-file-by-${author.kind}`, title: why }, text);
+}
+
+/** Whether a file is another run's reported edit (what "Other runs' edits" hides). */
+export function byOtherRun(file: ChangeSetFileView): boolean {
+  return file.author?.kind === 'run';
 }

@@ -9,7 +9,7 @@ import { button, codicon, h, replaceChildren } from './dom';
 import { ChangeSetDiff } from './changeSetDiff';
 import { ChangeSetFileList } from './changeSetFileList';
 import { ChangeSetNotes } from './changeSetNotes';
-import { totalsText } from './changeSetLabels';
+import { byOtherRun, totalsText } from './changeSetLabels';
 import { ChangeSetReviewControls } from './changeSetReview';
 import type { ChangeSetReview } from '../extension/protocol/webviewMessages';
 
@@ -34,6 +34,9 @@ export class ChangeSetView {
   /** "2 of 5 hunks reviewed" (read out when it changes). */
   private readonly reviewSummary: HTMLElement;
   private message: ChangeSetMessage | null = null;
+  /** "Other runs' edits": whether files another run reported are listed (issue #26; on by default). */
+  private readonly othersToggle: HTMLInputElement;
+  private readonly othersLabel: HTMLLabelElement;
 
   constructor(private readonly deps: ChangeSetViewDeps) {
     this.fileList = new ChangeSetFileList(
@@ -75,6 +78,9 @@ export class ChangeSetView {
       },
     });
     openAll.id = 'cs-open-all';
+    this.othersToggle = h('input', { type: 'checkbox', id: 'cs-others-toggle', checked: true });
+    this.othersToggle.addEventListener('change', () => this.showFiles());
+    this.othersLabel = h('label', { id: 'cs-others', class: 'cs-others', title: 'Files another run reported editing in the same folder while this run worked' }, this.othersToggle, h('span', null, ''));
     this.heading = h('h2', { id: 'cs-title', class: 'cs-title' }, 'Change set');
     this.summary = h('span', { id: 'cs-summary', class: 'cs-summary' });
     this.filesCount = h('span', { class: 'badge' });
@@ -89,7 +95,7 @@ export class ChangeSetView {
     this.element = h(
       'section',
       { id: 'change-set', class: 'change-set', 'aria-label': 'Change set' },
-      h('div', { class: 'cs-toolbar' }, back, h('div', { class: 'cs-heading' }, this.heading, this.summary, this.reviewSummary), openAll),
+      h('div', { class: 'cs-toolbar' }, back, h('div', { class: 'cs-heading' }, this.heading, this.summary, this.reviewSummary, this.othersLabel), openAll),
       this.filesSection,
       // The frame draws the diff's focus ring above its sticky gutter (an outline of the scroller would be under it).
       h('div', { class: 'cs-diff-frame' }, this.diff.element),
@@ -118,14 +124,12 @@ export class ChangeSetView {
     this.element.hidden = false;
     this.element.setAttribute('aria-label', `Change set of ${message.title}`);
     replaceChildren(this.heading, 'Change set', message.source === 'local' ? h('span', { class: 'cs-source' }, ' (computed locally)') : null);
-    this.summary.textContent = message.files.length === 0 ? 'No files changed' : totalsText(message.files);
-    this.filesCount.textContent = String(message.files.length);
-    this.filesSection.hidden = message.files.length === 0;
-    this.review.show(message.runKey, message.files, message.review);
-    this.fileList.show(message.files);
-    this.diff.show(message.files);
+    const others = message.files.filter(byOtherRun).length;
+    this.othersLabel.hidden = others === 0;
+    this.othersToggle.checked = true;
+    this.othersLabel.lastElementChild!.textContent = ` Other runs' edits (${others})`;
+    this.showFiles();
     this.notes.reset(message.runKey);
-    this.deps.requestFrame();
     if (message.refresh !== true) {
       this.diff.element.focus({ preventScroll: true });
     }
@@ -137,6 +141,24 @@ export class ChangeSetView {
       this.message = { ...this.message, review };
       this.review.update(review);
     }
+  }
+
+  /** The files shown: all, or without other runs' reported edits when the toggle says so. */
+  private showFiles(): void {
+    const message = this.message;
+    if (!message) {
+      return;
+    }
+    const files = this.othersToggle.checked ? message.files : message.files.filter((f) => !byOtherRun(f));
+    const hidden = message.files.length - files.length;
+    const totals = files.length === 0 ? 'No files changed' : totalsText(files);
+    this.summary.textContent = hidden > 0 ? `${totals} · ${hidden} by other runs hidden` : totals;
+    this.filesCount.textContent = String(files.length);
+    this.filesSection.hidden = files.length === 0;
+    this.review.show(message.runKey, files, message.review);
+    this.fileList.show(files);
+    this.diff.show(files);
+    this.deps.requestFrame();
   }
 
   /** Hides the view and forgets the change set (the caller shows the transcript again). */

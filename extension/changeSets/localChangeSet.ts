@@ -21,6 +21,8 @@ export interface LocalChangeSetUpdate {
   readonly patch?: string;
   readonly baseTree: string;
   readonly resultTree?: string;
+  /** The repository top level (the tree runs may share: model/changeAttribution.ts). */
+  readonly repo?: string;
 }
 
 /** Where local change sets go: the driver owning the runs publishes each update and logs the warnings. */
@@ -85,7 +87,7 @@ export class LocalChangeSets {
     }
     try {
       const baseTree = await snapshotWorkingTree(repo);
-      this.sink.publish(runId, { status: 'capturing', reason: CAPTURING_NOTE, baseTree });
+      this.sink.publish(runId, { status: 'capturing', reason: CAPTURING_NOTE, baseTree, repo });
       return { repo, baseTree };
     } catch (error) {
       this.sink.warn(`No local change set for ${runId}: ${error instanceof Error ? error.message : String(error)}`);
@@ -95,7 +97,7 @@ export class LocalChangeSets {
 
   /** Republishes what is known after a reload, before `finish` (if needed) computes the rest. */
   restore(runId: string, record: LocalChangeSetRecord): void {
-    this.sink.publish(runId, { status: 'capturing', reason: CAPTURING_NOTE, baseTree: record.baseTree });
+    this.sink.publish(runId, { status: 'capturing', reason: CAPTURING_NOTE, baseTree: record.baseTree, repo: record.repo });
   }
 
   /**
@@ -143,6 +145,7 @@ export class LocalChangeSets {
         patch: new TextDecoder('utf-8').decode(patch),
         baseTree: record.baseTree,
         resultTree,
+        repo: record.repo,
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -150,7 +153,7 @@ export class LocalChangeSets {
       if (interim && this.finishing.has(runId)) {
         return record;
       }
-      this.sink.publish(runId, { status: 'unavailable', reason: `The editor could not compute the change set: ${message}`, baseTree: record.baseTree });
+      this.sink.publish(runId, { status: 'unavailable', reason: `The editor could not compute the change set: ${message}`, baseTree: record.baseTree, repo: record.repo });
     }
     return { ...record, ...(resultTree !== undefined ? { resultTree } : {}) };
   }

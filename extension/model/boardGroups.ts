@@ -10,65 +10,13 @@
  * `BoardSources` so the caller can cache it.
  */
 import type { ProtocolName } from '../protocol/protocolNames';
-import type { RunState } from '../protocol/transcriptTypes';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
-import type { ApprovalInfo, ConnectionInfo, ModelState, RunInfo, RunUsage } from './modelTypes';
+import type { ApprovalInfo, ConnectionInfo, ModelState, RunInfo } from './modelTypes';
+import type { BoardAway, BoardGroup, BoardGroupId, BoardNeed, BoardRow, ChangeStats, ReviewCount } from './boardRows';
 import { awaitsDecision } from './modelTypes';
 import { approvalKeyOf, runKeyOf } from './runKeys';
 import type { RunLook } from './runLook';
 import { endedBadly, runLookOf } from './runLook';
-
-export type BoardGroupId = 'needsYou' | 'working' | 'done';
-
-/** Why a run is under *Needs you*, in the order the group lists them (`question`: its agent asks for input). */
-export type BoardNeed = 'approval' | 'question' | 'message' | 'failed';
-
-export interface ChangeStats {
-  readonly added: number;
-  readonly removed: number;
-  /** The patch is still being read (the counts are not known yet). */
-  readonly reading?: boolean;
-}
-
-/** How much of a run's change set the person marked reviewed (issue #26), in hunks (a file without hunks is one). */
-export interface ReviewCount {
-  readonly reviewed: number;
-  readonly total: number;
-}
-
-export interface BoardRow {
-  readonly runKey: string;
-  readonly title: string;
-  /** The daemon's product name ("AgencyProxy", "ACP"…), from the connection's protocol. */
-  readonly daemon: string;
-  readonly connectionName: string;
-  readonly state: RunState;
-  /** How it looks (model/runLook.ts): the tree and the transcript header show the same. */
-  readonly look: RunLook;
-  readonly stateDetail?: string;
-  readonly createdAt: number;
-  readonly need?: BoardNeed;
-  /** Requests waiting for a person (`awaitsDecision`), oldest first. */
-  readonly approvals: readonly ApprovalInfo[];
-  /** Its connected daemon takes a message for it now (the composer's "send"). */
-  readonly canReply: boolean;
-  readonly changes?: ChangeStats;
-  /** "N of M hunks reviewed" of its change set, once its patch and the marks are read. */
-  readonly review?: ReviewCount;
-  readonly lastLine?: string;
-  /** Context use and cost, as the agent last reported them. */
-  readonly usage?: RunUsage;
-  /** Its subagents' rows (a child is shown under its parent, not in a group of its own), newest first. */
-  readonly children?: readonly BoardRow[];
-}
-
-export interface BoardGroup {
-  readonly id: BoardGroupId;
-  readonly label: string;
-  readonly rows: readonly BoardRow[];
-  /** Rows left out by the cap (only *Done* has one). */
-  readonly hidden: number;
-}
 
 export interface BoardSources {
   /** The last line of the run's output, cheap to ask (see model/lastOutputLine.ts). */
@@ -82,6 +30,8 @@ export interface BoardSources {
    * the driver, not in the store, as the agent's request itself does: gone with the agent process.
    */
   questions(runKey: string): number;
+  /** What changed since the user last looked at the run (ui/board/boardAway.ts); absent: nothing to say. */
+  away?(runKey: string): BoardAway | undefined;
 }
 
 export interface BoardOptions {
@@ -147,10 +97,11 @@ export function boardGroups(state: ModelState, sources: BoardSources, options: B
   working.sort((a, b) => newestFirst({ createdAt: a.createdAt, key: a.runKey }, { createdAt: b.createdAt, key: b.runKey }));
   done.sort((a, b) => newestFirst(a.run, b.run));
   const limit = Math.max(0, options.doneLimit);
+  const shown = (rows: readonly BoardRow[]) => withAway(rows, sources);
   return [
-    { id: 'needsYou', label: GROUP_LABELS.needsYou, rows: needsYou, hidden: 0 },
-    { id: 'working', label: GROUP_LABELS.working, rows: working, hidden: 0 },
-    { id: 'done', label: GROUP_LABELS.done, rows: done.slice(0, limit).map((placed) => fullRow(placed, sources)), hidden: Math.max(0, done.length - limit) },
+    { id: 'needsYou', label: GROUP_LABELS.needsYou, rows: shown(needsYou), hidden: 0 },
+    { id: 'working', label: GROUP_LABELS.working, rows: shown(working), hidden: 0 },
+    { id: 'done', label: GROUP_LABELS.done, rows: shown(done.slice(0, limit).map((placed) => fullRow(placed, sources))), hidden: Math.max(0, done.length - limit) },
   ];
 }
 
@@ -166,6 +117,15 @@ interface Placed {
 
 function fullRow({ run, look, connection, approvals, need, kids }: Placed, sources: BoardSources): BoardRow {
   return { ...rowOf(run, look, connection, approvals, acceptsMessage(connection, run), need, sources), ...(kids ? { children: kids } : {}) };
+}
+
+/** The rows shown, with what changed since the user looked: asked for those only (a capped-off run costs nothing). */
+function withAway(rows: readonly BoardRow[], sources: BoardSources): BoardRow[] {
+  return rows.map((row) => {
+    const away = sources.away?.(row.runKey);
+    const children = row.children ? withAway(row.children, sources) : undefined;
+    return { ...row, ...(away ? { away } : {}), ...(children ? { children } : {}) };
+  });
 }
 
 /** The run a subagent belongs to, when it is in the store (a child whose parent is gone is shown on its own). */
@@ -273,20 +233,3 @@ function oldestRequest(row: BoardRow): number {
   return row.approvals[0]?.requestedAt ?? 0;
 }
 
-/** `+12 −3` (a real minus sign, as the change-set panel writes it). */
-export function changeStatsText(stats: ChangeStats): string {
-  if (stats.reading === true) {
-    return 'reading changes…';
-  }
-  return `+${stats.added} \u2212${stats.removed}`;
-}
-
-/** `2 of 5 hunks reviewed`. */
-export function reviewCountText(review: ReviewCount): string {
-  return `${review.reviewed} of ${review.total} hunk${review.total === 1 ? '' : 's'} reviewed`;
-}
-
-/** Whether the row's elapsed time is still counting (the view refreshes those, and only while visible). */
-export function isLiveRow(row: BoardRow): boolean {
-  return !isTerminalRunState(row.state) && row.state !== 'stopped';
-}

@@ -69,6 +69,12 @@ export type RunEvent =
    */
   | { readonly kind: 'usage'; readonly used: number; readonly size: number; readonly cost?: { readonly amount: number; readonly currency: string } }
   /**
+   * The agent reported editing these files (ACP: a tool call's diff paths, or the locations of an edit / delete / move
+   * call), at `at` (ms, the driver's clock: journaled with the event, so a replay gives the same times). No row: the
+   * tool call is the row; this goes on the run's `reportedEdits` (model/reportedEdits.ts).
+   */
+  | { readonly kind: 'filesEdited'; readonly paths: readonly string[]; readonly at: number }
+  /**
    * A context compaction by id (ACP `compaction_update` / `compaction_summary_chunk`): the first report of an id adds
    * its row, later ones change it. `summary` replaces the row's summary text, `summaryDelta` appends to it.
    */

@@ -112,6 +112,11 @@ export interface RunInfo {
    * on the board and in the tree. A child takes no messages from the user unless its agent allows it.
    */
   readonly parentRunId?: string;
+  /**
+   * Files the agent said it edited (the path as it named it → when it last said so, ms), bounded: what the board
+   * counts since the user looked, and what attributes a shared tree's changes (model/reportedEdits.ts).
+   */
+  readonly reportedEdits?: Readonly<Record<string, number>>;
   // The reducer's own bookkeeping, from here to `itemCount`: outside extension/model, ask runQueries.ts instead.
   /** Open streaming items: ids of the text / reasoning item chunks are appended to, if any. */
   readonly openTextId?: string;
@@ -140,6 +145,14 @@ export interface RunDigest {
   readonly lastLine?: string;
   /** `+N −M` of its change set, when it had one. */
   readonly changes?: { readonly added: number; readonly removed: number };
+  /** Its change set's files and a signature of each one's diff (model/changeSetSignatures.ts), capped. */
+  readonly fileSignatures?: Readonly<Record<string, string>>;
+  /** The files its agent said it edited (`RunInfo.reportedEdits` when it was summarized). */
+  readonly reportedEdits?: Readonly<Record<string, number>>;
+  /** When it last had a new item (ms), as its summary saw it: the end of its window on a shared tree. */
+  readonly activeAt?: number;
+  /** Its local change set's repository (the tree it shares with other runs). */
+  readonly repo?: string;
 }
 
 export interface ApprovalInfo {
@@ -190,6 +203,8 @@ export interface ChangeSetInfo {
   readonly patch?: string;
   readonly baseTree?: string;
   readonly resultTree?: string;
+  /** The repository top level the trees belong to (a local change set): the tree runs share. */
+  readonly repo?: string;
 }
 
 export interface ModelState {

@@ -301,6 +301,7 @@ function visibleRunChange(before: RunInfo, after: RunInfo): boolean {
     before.provider !== after.provider ||
     before.model !== after.model ||
     before.usage !== after.usage ||
+    before.reportedEdits !== after.reportedEdits || // the board's "files changed since you looked"
     before.pendingApprovals !== after.pendingApprovals
   );
 }

@@ -12,6 +12,7 @@ import type { RunEventResult } from './runEditor';
 import { RunEditor } from './runEditor';
 import { applyMessage } from './messageRows';
 import { applyCompaction, applyUsage } from './sessionReports';
+import { withReportedEdits } from './reportedEdits';
 
 export type { RunEventResult };
 
@@ -156,6 +157,13 @@ export function reduceRunEvent(
     case 'usage':
       applyUsage(ed, event);
       break;
+    case 'filesEdited': {
+      const reportedEdits = withReportedEdits(ed.run.reportedEdits, event.paths, event.at);
+      if (reportedEdits !== ed.run.reportedEdits) {
+        ed.run = { ...ed.run, reportedEdits };
+      }
+      break;
+    }
     case 'compaction':
       applyCompaction(ed, event);
       break;

@@ -39,6 +39,11 @@ export const changeSetFileViewSchema = z.object({
   hunks: z.array(changeSetHunkViewSchema),
   /** The hunks were left out because the whole diff is too large for the view (the diff editor still has them). */
   omitted: z.optional(z.boolean()),
+  /**
+   * Who changed it, when runs share the working tree (issue #26; absent: this run): `run` — another run (its title)
+   * said it did; `shared` — another run worked in the tree meanwhile and no run said it did, so who is a guess.
+   */
+  author: z.optional(z.object({ kind: z.enum(['run', 'shared']), title: z.optional(z.string()) })),
   /** The review key of a file without hunks (binary, rename or mode only, empty): it is reviewed as one unit. */
   key: z.optional(z.string()),
   /**

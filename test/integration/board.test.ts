@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import type { BoardGroupId } from '../../extension/model/boardGroups';
+import type { BoardGroupId } from '../../extension/model/boardRows';
 import { addConnections, endedTurns, fixturePath, removeConnections, setViewExpanded, webviewTexts } from './acpSupport';
 import { actionableNeed, api, testHooks, screenshot, startFixture, ui, waitFor, workspaceDir } from './support';
 

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../extension/extension';
-import type { BoardRow } from '../../extension/model/boardGroups';
+import type { BoardRow } from '../../extension/model/boardRows';
 import type { SwitchboardTestHooks } from '../../extension/switchboardTestHooks';
 import { TEST_HOOKS_COMMAND } from '../../extension/switchboardTestHooks';
 

@@ -48,6 +48,8 @@ export interface AcpSideEffects {
   readonly command?: AcpCommandReport;
   /** A message between sessions changed: its row, which names the sessions by their runs' titles, is the driver's. */
   readonly message?: AcpSessionMessage;
+  /** A tool call that edits files completed: the paths it named (its diffs, or an edit's locations). */
+  readonly edited?: readonly string[];
 }
 
 export interface AcpMapped {
@@ -76,6 +78,27 @@ function chunk(state: AcpMappingState, kind: NonNullable<AcpMappingState['lastCh
   return events;
 }
 
+/** Kinds of tool call whose locations are the files they change (a `read`'s are the files it read). */
+const EDITING_KINDS: ReadonlySet<string> = new Set(['edit', 'delete', 'move']);
+
+/**
+ * The files a completed call edited, as the agent named them: its diffs' paths, and the locations of an edit,
+ * delete or move. A call that failed edited nothing the agent vouches for; a pending call (a proposal) not yet.
+ */
+export function editedPaths(row: AcpToolRow | undefined): readonly string[] {
+  if (!row) {
+    return [];
+  }
+  const paths = [...row.diffs.map((d) => d.path), ...(row.kind !== undefined && EDITING_KINDS.has(row.kind) ? row.locations.map((l) => l.path) : [])];
+  return [...new Set(paths.filter((p) => typeof p === 'string' && p !== ''))];
+}
+
+/** The side effects of a call that ends now: the files it edited, when it completed. */
+function finishedEffects(state: AcpMappingState, callId: string, completed: boolean, effects: AcpSideEffects): AcpSideEffects {
+  const edited = completed ? editedPaths(state.tools.get(callId)) : [];
+  return edited.length > 0 ? { ...effects, edited } : effects;
+}
+
 function toolFinished(state: AcpMappingState, callId: string, ok: boolean): RunEvent {
   const tool = state.tools.get(callId);
   state.tools.delete(callId);
@@ -102,10 +125,12 @@ export function mapAcpUpdate(state: AcpMappingState, update: SessionUpdate): Acp
       if (takeTerminals(row, withShown(update.content, command))) {
         events.push({ kind: 'toolTerminals', callId: update.toolCallId, terminalIds: row.terminals });
       }
+      let effects: AcpSideEffects = command ? { command } : NOTHING;
       if (update.status === 'completed' || update.status === 'failed') {
+        effects = finishedEffects(state, update.toolCallId, update.status === 'completed', effects);
         events.push(toolFinished(state, update.toolCallId, update.status === 'completed'));
       }
-      return { events, effects: command ? { command } : NOTHING };
+      return { events, effects };
     }
     case 'tool_call_update': {
       // A call not seen (or finished already) gets no row of its own from an update: a late update of a finished
@@ -122,14 +147,16 @@ export function mapAcpUpdate(state: AcpMappingState, update: SessionUpdate): Acp
       if (takeTerminals(row, withShown(update.content, command)) && known) {
         events.push({ kind: 'toolTerminals', callId: update.toolCallId, terminalIds: row.terminals });
       }
+      let effects: AcpSideEffects = command ? { command } : NOTHING;
       if (update.status === 'completed' || update.status === 'failed') {
+        effects = finishedEffects(state, update.toolCallId, update.status === 'completed', effects);
         events.push(toolFinished(state, update.toolCallId, update.status === 'completed'));
       } else if (update.status === 'in_progress') {
         events.push({ kind: 'toolStarted', callId: update.toolCallId, name: row.title });
       } else if (!known) {
         state.tools.delete(update.toolCallId);
       }
-      return { events, effects: command ? { command } : NOTHING };
+      return { events, effects };
     }
     case 'plan':
       return { events: [], effects: { plan: update.entries } };

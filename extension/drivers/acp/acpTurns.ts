@@ -48,6 +48,8 @@ export interface AcpTurnDeps {
   provider(): string;
   /** Keeps a session's index entry (a new subagent's). */
   save(session: AcpSession): Promise<void>;
+  /** The time an edit report is stamped with (tests drive it; default the system clock). */
+  readonly now?: () => number;
 }
 
 export class AcpTurns {
@@ -86,6 +88,10 @@ export class AcpTurns {
     }
     if (effects.message) {
       void this.record(session, sessionMessageEvent(session.sessionId, effects.message, (id) => this.deps.runs.get(id)));
+    }
+    if (effects.edited) {
+      // On the run (no row): the board's "files changed since you looked" and a shared tree's attribution.
+      void this.record(session, { kind: 'filesEdited', paths: effects.edited, at: (this.deps.now ?? Date.now)() });
     }
     this.deps.sideEffects(session, effects);
   }

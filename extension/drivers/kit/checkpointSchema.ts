@@ -49,6 +49,7 @@ const checkpointRunSchema = z.object({
   openTools: z.array(z.tuple([z.string(), z.string()])),
   itemCount: z.int().check(z.nonnegative()),
   workspaceRoots: opt(z.array(z.string())),
+  reportedEdits: opt(z.record(z.string(), z.number())),
 });
 
 const checkpointApprovalSchema = z.object({

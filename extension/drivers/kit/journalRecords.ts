@@ -79,6 +79,7 @@ export const runEventSchema = z.discriminatedUnion('kind', [
     expired: opt(z.boolean()),
     reason: opt(z.string()),
   }),
+  z.object({ kind: kind('filesEdited'), paths: z.readonly(z.array(z.string())), at: z.number() }),
   z.object({ kind: kind('usage'), used: z.number(), size: z.number(), cost: opt(z.object({ amount: z.number(), currency: z.string() })) }),
   z.object({
     kind: kind('compaction'),

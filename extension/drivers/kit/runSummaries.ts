@@ -10,6 +10,7 @@ import type { RunSummaryCounts } from '../../model/modelActions';
 import type { ChangeSetInfo, RunDigest, RunInfo } from '../../model/modelTypes';
 import type { TranscriptTail } from '../../model/lastOutputLine';
 import { lastOutputLine } from '../../model/lastOutputLine';
+import { changeSetSignatures } from '../../model/changeSetSignatures';
 import { itemCountOf } from '../../model/runQueries';
 import { runUsageSchema } from '../../protocol/runUsage';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
@@ -28,6 +29,12 @@ const storedSummarySchema = z.object({
   usage: z.optional(runUsageSchema),
   /** When the run last had a new item or sequence, as far as the summaries saw (ms): what retention ages it by. */
   activeAt: z.number(),
+  /** Its change set's files → signatures, for the board's "since you looked" while it is not loaded (capped). */
+  files: z.optional(z.record(z.string(), z.string())),
+  /** The files its agent said it edited → when (capped). */
+  reported: z.optional(z.record(z.string(), z.number())),
+  /** Its local change set's repository (the tree it may share with other runs). */
+  repo: z.optional(z.string()),
 });
 export type StoredSummary = z.infer<typeof storedSummarySchema>;
 
@@ -37,6 +44,9 @@ export function summaryOf(run: RunInfo, transcript: TranscriptTail | undefined, 
   const same = previous !== undefined && previous.items === itemCountOf(run) && previous.lastSequence === run.lastSequence;
   const lastLine = transcript ? lastOutputLine(transcript) : run.unloaded?.lastLine;
   const changes = changeSet ? changeLineCounts(changeSet) : run.unloaded?.changes;
+  const files = changeSet ? capped(Object.fromEntries(changeSetSignatures(changeSet))) : run.unloaded?.fileSignatures;
+  const reported = run.reportedEdits ? capped(run.reportedEdits) : run.unloaded?.reportedEdits;
+  const repo = changeSet?.repo ?? run.unloaded?.repo;
   return {
     v: 1,
     items: itemCountOf(run),
@@ -46,7 +56,19 @@ export function summaryOf(run: RunInfo, transcript: TranscriptTail | undefined, 
     ...(changes !== undefined ? { changes } : {}),
     ...(run.usage !== undefined ? { usage: run.usage } : {}),
     activeAt: same ? previous.activeAt : now,
+    ...(files !== undefined && Object.keys(files).length > 0 ? { files } : {}),
+    ...(reported !== undefined ? { reported } : {}),
+    ...(repo !== undefined ? { repo } : {}),
   };
+}
+
+/** Files a summary keeps of each kind: the index holds every run's summary, so it stays small. */
+export const MAX_SUMMARY_FILES = 200;
+
+/** The last `MAX_SUMMARY_FILES` entries (insertion order: the newest reports last). */
+function capped<V>(record: Readonly<Record<string, V>>): Record<string, V> {
+  const entries = Object.entries(record);
+  return Object.fromEntries(entries.length > MAX_SUMMARY_FILES ? entries.slice(-MAX_SUMMARY_FILES) : entries);
 }
 
 /** The index entry's summary, when it has one this code reads. */
@@ -79,8 +101,15 @@ export function summaryCountsOf(summary: StoredSummary): RunSummaryCounts {
 }
 
 /** What the board shows of an unloaded run. */
-export function digestOf(summary: Pick<StoredSummary, 'lastLine' | 'changes'>): RunDigest {
-  return { ...(summary.lastLine !== undefined ? { lastLine: summary.lastLine } : {}), ...(summary.changes ? { changes: summary.changes } : {}) };
+export function digestOf(summary: Pick<StoredSummary, 'lastLine' | 'changes'> & Partial<Pick<StoredSummary, 'files' | 'reported' | 'repo' | 'activeAt'>>): RunDigest {
+  return {
+    ...(summary.lastLine !== undefined ? { lastLine: summary.lastLine } : {}),
+    ...(summary.changes ? { changes: summary.changes } : {}),
+    ...(summary.files ? { fileSignatures: summary.files } : {}),
+    ...(summary.reported ? { reportedEdits: summary.reported } : {}),
+    ...(summary.repo !== undefined ? { repo: summary.repo } : {}),
+    ...(summary.activeAt !== undefined && (summary.files !== undefined || summary.reported !== undefined) ? { activeAt: summary.activeAt } : {}),
+  };
 }
 
 /**

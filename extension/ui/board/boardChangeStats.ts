@@ -3,7 +3,7 @@
  * object when the change set changes, so identity is the cache key; the parse itself is changeSetFiles.ts's cache).
  * Pure (no `vscode`).
  */
-import type { ChangeStats } from '../../model/boardGroups';
+import type { ChangeStats } from '../../model/boardRows';
 import type { ChangeSetInfo } from '../../model/modelTypes';
 import { changeSetRead } from '../changeSets/changeSetReading';
 

@@ -4,8 +4,9 @@
  * `contextValue` carries what the row allows, so package.json's menus show only what works.
  */
 import * as vscode from 'vscode';
-import type { BoardGroup, BoardRow } from '../../model/boardGroups';
-import { changeStatsText, isLiveRow, reviewCountText } from '../../model/boardGroups';
+import type { BoardGroup, BoardRow } from '../../model/boardRows';
+import { awayText, changeStatsText, isLiveRow, reviewCountText, waitsForText } from '../../model/boardRows';
+import { authorText } from '../../model/changeAttribution';
 import { elapsedText } from '../../model/elapsedText';
 import type { ApprovalInfo } from '../../model/modelTypes';
 import { isProtectedSubject } from '../../model/pathRules';
@@ -58,7 +59,8 @@ export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
   const stats = (hasChanges(row) ? `, ${row.changes.added} lines added, ${row.changes.removed} removed` : '') + (row.review ? `, ${reviewCountText(row.review)}` : '');
   const last = row.lastLine ? `, last output: ${row.lastLine}` : '';
   const usage = row.usage ? `, ${usageLongText(row.usage)}` : '';
-  item.accessibilityInformation = { label: `${row.title}, ${stateText(row)}, ${row.daemon} ${row.connectionName}${stats}${usage}${last}` };
+  const away = row.away ? `, ${awayText(row.away)} since you looked` : '';
+  item.accessibilityInformation = { label: `${row.title}, ${stateText(row)}${away}, ${row.daemon} ${row.connectionName}${stats}${usage}${last}` };
   let flags = '';
   if (row.canReply) {
     flags += '+reply';
@@ -74,6 +76,9 @@ export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
   if (ctx.hasChangeSet) {
     flags += '+changes';
   }
+  if (row.away) {
+    flags += '+away';
+  }
   item.contextValue = `boardRun.${row.state}${flags}`;
   return item;
 }
@@ -85,6 +90,10 @@ export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
 export function runDescription(row: BoardRow, now: number): string {
   // Finished runs say how long ago they started; live ones how long they have been going.
   const parts = [isLiveRow(row) ? elapsedText(row.createdAt, now) : `${elapsedText(row.createdAt, now)} ago`];
+  // What happened while the user was away comes first: it is what the row is looked at for.
+  if (row.away) {
+    parts.unshift(`\u25CF ${awayText(row.away)}`);
+  }
   if (hasChanges(row)) {
     parts.push(changeStatsText(row.changes));
   }
@@ -121,6 +130,7 @@ function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
   md.appendText(`${row.daemon} · ${row.connectionName}\n`);
   md.appendMarkdown('\n\n');
   md.appendText(`${runStateLabel(row.look)}${row.stateDetail ? ` (${row.stateDetail})` : ''} · started ${elapsedText(row.createdAt, now)} ago`);
+  appendAway(md, row, now);
   if (row.look.changeSetRefused !== undefined) {
     md.appendMarkdown('\n\n');
     md.appendText(`Change set refused: ${row.look.changeSetRefused}`);
@@ -147,9 +157,35 @@ function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
   }
   if (row.lastLine) {
     md.appendMarkdown('\n\n---\n\n');
-    md.appendText(row.lastLine);
+    md.appendText(`Last: ${visibleText(row.lastLine)}`);
   }
   return md;
+}
+
+/**
+ * "Since you looked 12m ago: 3 files changed — a.ts, README.md (by Fix docs), b.ts (shared tree)", and what the run
+ * waits for. Paths and titles are the agent's text: escaped (appendText) with hidden characters shown.
+ */
+function appendAway(md: vscode.MarkdownString, row: BoardRow, now: number): void {
+  if (row.away) {
+    const when = row.away.seenAt !== undefined ? `Since you looked ${elapsedText(row.away.seenAt, now)} ago` : 'Since it started (not looked at yet)';
+    const names = row.away.files.map((f) => {
+      const by = authorText(f.by);
+      return `${visibleText(f.path)}${by ? ` (${visibleText(by)})` : ''}`;
+    });
+    const more = row.away.count - row.away.files.length;
+    md.appendMarkdown('\n\n');
+    md.appendText(`${when}: ${awayText(row.away)} \u2014 ${names.join(', ')}${more > 0 ? `, and ${more} more` : ''}`);
+    if (row.away.files.some((f) => f.by?.kind === 'shared')) {
+      md.appendMarkdown('\n\n');
+      md.appendText('Shared tree: another run worked in the same folder meanwhile and no run reported that edit, so who made it is a guess.');
+    }
+    md.appendMarkdown('\n\n');
+    md.appendText('Selecting the run marks it seen (or run "Mark All Runs Seen").');
+  }
+  const waits = waitsForText(row);
+  md.appendMarkdown('\n\n');
+  md.appendText(`Waits for: ${waits ?? 'nothing'}`);
 }
 
 export function approvalItem(approval: ApprovalInfo, canShowDiff: boolean): vscode.TreeItem {

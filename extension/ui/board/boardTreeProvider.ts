@@ -6,10 +6,10 @@
  * minute, then on the minute), never on an idle board.
  */
 import * as vscode from 'vscode';
-import type { BoardGroup, BoardGroupId, BoardRow, BoardSources } from '../../model/boardGroups';
-import { boardGroups, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS, isLiveRow } from '../../model/boardGroups';
-import type { PlacedRow } from '../../model/boardRows';
-import { boardStructure, placedRows } from '../../model/boardRows';
+import type { BoardSources } from '../../model/boardGroups';
+import { boardGroups, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS } from '../../model/boardGroups';
+import type { BoardGroup, BoardGroupId, BoardRow, PlacedRow } from '../../model/boardRows';
+import { boardStructure, isLiveRow, placedRows } from '../../model/boardRows';
 import type { ReviewMarksStore } from '../changeSets/reviewMarks';
 import { BoardTicker } from './boardTicker';
 import { lastOutputLine } from '../../model/lastOutputLine';
@@ -23,6 +23,8 @@ import { onDidReadChangeSet } from '../changeSets/changeSetReading';
 import type { QuestionCounts } from './boardQuestions';
 import type { BoardNode } from './boardItems';
 import { approvalItem, groupItem, olderItem, runItem } from './boardItems';
+import type { BoardSeen } from './boardAway';
+import { AwaySource } from './boardAway';
 
 /** Long enough to fold a streaming burst into one render, short enough to feel immediate. */
 const DEBOUNCE_MS = 150;
@@ -50,6 +52,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     this.updateTicker();
   });
   private readonly sources: BoardSources;
+  private readonly away: AwaySource | undefined;
 
   constructor(
     private readonly store: RunStore,
@@ -58,9 +61,12 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     private readonly acknowledged: BoardAcknowledgements,
     /** The review marks behind "N of M hunks reviewed" (absent in tests that do not need them). */
     reviews?: Pick<ReviewMarksStore, 'progressNow' | 'onDidChange'>,
+    seen?: BoardSeen,
   ) {
     super();
+    this.away = seen ? new AwaySource(store, seen) : undefined;
     this.sources = {
+      away: (runKey) => this.away?.of(runKey),
       // A run shown from its summary (not loaded) has no transcript or change set in memory: its digest says them.
       lastLine: (runKey) => store.state.runs.get(runKey)?.unloaded?.lastLine ?? lastOutputLine(store.transcript(runKey)),
       changeStats: (runKey) => changeStatsOf(store.state.changeSets.get(runKey)) ?? store.state.runs.get(runKey)?.unloaded?.changes,
@@ -72,6 +78,9 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       this._register(reviews.onDidChange(() => this.schedule()));
     }
     this._register(questions.onDidChange(() => this.schedule()));
+    if (seen) {
+      this._register(seen.runs.onDidChange(() => this.schedule())); // a run marked seen loses its summary
+    }
     // A change set's patch read in slices ended: its row's counts replace "reading changes…".
     this._register(onDidReadChangeSet(() => this.schedule()));
     const changes = store.onDidChange(() => this.schedule());
@@ -228,6 +237,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       now: Date.now(),
     });
     const rows = placedRows(groups);
+    this.away?.projected(rows);
     // The tree's shape: which rows (and approval children) sit where. A change there re-renders everything;
     // otherwise only the rows whose content changed are sent.
     const structure = boardStructure(groups);

@@ -13,18 +13,24 @@ import type { BoardNode } from './boardItems';
 import { BoardAcknowledgements } from './boardAcknowledgements';
 import { BoardQuestions } from './boardQuestions';
 import { BoardTreeProvider } from './boardTreeProvider';
+import { SeenRuns } from './seenRuns';
+import { registerSeenTracking } from './seenTracking';
 
 export const BOARD_VIEW_ID = 'agentSwitchboard.board';
 
 export interface RunBoard {
   readonly provider: BoardTreeProvider;
   readonly view: vscode.TreeView<BoardNode>;
+  /** When the user last looked at each run (the rows' "since you looked"). */
+  readonly seen: SeenRuns;
 }
 
 /** Creates the board and its commands; everything returned in `disposables` belongs to the extension's lifetime. */
 export function registerRunBoard(ctx: CommandContext, removedRuns?: Event<string>): { readonly board: RunBoard; readonly disposables: vscode.Disposable[] } {
   const questions = new BoardQuestions(ctx);
   const acknowledged = new BoardAcknowledgements(ctx.memento);
+  const seen = new SeenRuns(ctx.memento, Date.now());
+  const looking = (): string | undefined => (ctx.transcript.isVisible ? ctx.selection.runKey : undefined);
   const provider = new BoardTreeProvider(
     ctx.store,
     (key) => {
@@ -34,14 +40,15 @@ export function registerRunBoard(ctx: CommandContext, removedRuns?: Event<string
     questions,
     acknowledged,
     ctx.reviews.marks,
+    { runs: seen, looking },
   );
   const view = vscode.window.createTreeView(BOARD_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   provider.setVisible(view.visible);
-  const disposables: vscode.Disposable[] = [provider, view, questions];
+  const disposables: vscode.Disposable[] = [provider, view, questions, seen, ...registerSeenTracking(ctx, seen, looking, provider)];
   if (removedRuns) {
-    disposables.push(removedRuns((runKey) => acknowledged.forget(runKey)));
+    disposables.push(removedRuns((runKey) => (acknowledged.forget(runKey), seen.forget(runKey))));
   }
-  let looking: string | undefined;
+  let selected: string | undefined;
 
   disposables.push(
     view.onDidChangeVisibility((e) => provider.setVisible(e.visible)),
@@ -53,10 +60,10 @@ export function registerRunBoard(ctx: CommandContext, removedRuns?: Event<string
       const runKey = node?.type === 'run' ? node.key : node?.type === 'approval' ? node.runKey : undefined;
       // A failed run leaves Needs you once the user has looked at it and moved on: not while it is selected, where
       // the row would jump into the folded Done group under the keyboard.
-      if (looking !== undefined && looking !== runKey) {
-        provider.acknowledge(looking);
+      if (selected !== undefined && selected !== runKey) {
+        provider.acknowledge(selected);
       }
-      looking = runKey;
+      selected = runKey;
       if (runKey) {
         void peek(ctx, runKey);
       }
@@ -117,7 +124,7 @@ export function registerRunBoard(ctx: CommandContext, removedRuns?: Event<string
     vscode.commands.registerCommand('agentSwitchboard.board.showOlder', () => provider.showOlder()),
     vscode.commands.registerCommand('agentSwitchboard.nextApproval', nextApproval),
   );
-  return { board: { provider, view }, disposables };
+  return { board: { provider, view, seen }, disposables };
 }
 
 /** Shows the run in the Transcript view; focus stays on the board (a peek, not a jump). */

@@ -19,8 +19,9 @@ import type { TranscriptTabs } from '../transcript/transcriptTabs';
 import { ChangeSetDocuments } from './changeSetDocuments';
 import { fileLabel } from './changeSetFiles';
 import { changeSetRead, readChangeSet } from './changeSetReading';
-import { changeSetMessageSliced, reviewView } from './changeSetWebview';
+import { changeSetMessageSliced, reviewView, withAuthors } from './changeSetWebview';
 import type { ReviewMarksStore } from './reviewMarks';
+import { SharedTrees } from '../../model/sharedTrees';
 import { TimeSlices } from '../../base/timeSlices';
 import { changeSetTarget, workspaceUri } from './changeSetWorkspace';
 
@@ -51,7 +52,9 @@ export class ChangeSetViews extends Disposable {
       return undefined;
     }
     const review = reviewView(await this.reviews.progress(run.key, parsed.files));
-    const message = await changeSetMessageSliced(run, info, parsed.files, new TimeSlices(), undefined, review);
+    // Runs that share the tree: each file goes to the run that said it changed it (or "shared tree").
+    const authors = new SharedTrees(this.store.state).authors(run.key, parsed.files.map((f) => f.newPath));
+    const message = withAuthors(await changeSetMessageSliced(run, info, parsed.files, new TimeSlices(), undefined, review), authors);
     return refresh ? { ...message, refresh: true } : message;
   }
 

@@ -5,6 +5,7 @@
 import type { PatchFile } from '../../changeSets/patchTypes';
 import type { ReviewProgress, ReviewUnit } from '../../changeSets/reviewState';
 import { fileReviewUnits } from '../../changeSets/reviewState';
+import type { FileAuthor } from '../../model/boardRows';
 import type { ChangeSetInfo } from '../../model/modelTypes';
 import { encodeHunkLines } from '../../protocol/changeSetRows';
 import type { ChangeSetFileView, ChangeSetMessage, ChangeSetReview } from '../../protocol/webviewMessages';
@@ -102,4 +103,22 @@ export async function changeSetMessageSliced(
     await slices.pause();
   }
   return { type: 'changeSet', runKey: run.key, title: run.title, source: info.source, files: views, ...(review ? { review } : {}) };
+}
+
+/**
+ * The message with each file's author where runs share the tree (model/sharedTrees.ts `authors`): a file another
+ * run changed is shown as theirs, not silently as this run's. The run's own files are left as they are.
+ */
+export function withAuthors(message: ChangeSetMessage, authors: ReadonlyMap<string, FileAuthor>): ChangeSetMessage {
+  if (![...authors.values()].some((a) => a.kind !== 'self')) {
+    return message;
+  }
+  const files = message.files.map((file): ChangeSetFileView => {
+    const author = authors.get(file.path);
+    if (!author || author.kind === 'self') {
+      return file;
+    }
+    return { ...file, author: author.kind === 'run' ? { kind: 'run', title: author.title } : { kind: 'shared' } };
+  });
+  return { ...message, files };
 }

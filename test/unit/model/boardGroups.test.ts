@@ -1,10 +1,11 @@
 /** The run board's projection: which group each run is in, the order, the cap, and what a row says. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { BoardGroup, BoardOptions, BoardSources } from '../../../extension/model/boardGroups';
+import type { BoardOptions, BoardSources } from '../../../extension/model/boardGroups';
+import type { BoardGroup } from '../../../extension/model/boardRows';
 import { elapsedText, untilNextChange } from '../../../extension/model/elapsedText';
-import { boardGroups, changeStatsText, DEFAULT_FAILED_WINDOW_MS, reviewCountText } from '../../../extension/model/boardGroups';
-import { boardStructure, placedRows, rowSignature } from '../../../extension/model/boardRows';
+import { boardGroups, DEFAULT_FAILED_WINDOW_MS } from '../../../extension/model/boardGroups';
+import { boardStructure, changeStatsText, placedRows, reviewCountText, rowSignature } from '../../../extension/model/boardRows';
 import type { RunEvent } from '../../../extension/model/modelActions';
 import type { Capability } from '../../../extension/model/modelTypes';
 import { runKeyOf } from '../../../extension/model/modelTypes';
