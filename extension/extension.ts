@@ -23,6 +23,9 @@ import { registerApprovalRuleCommands } from './ui/commands/approvalRuleCommands
 import { registerChangeSetCommands } from './ui/commands/changeSetCommands';
 import { registerChangeSetRevertCommands } from './ui/commands/changeSetRevertCommands';
 import type { CommandContext } from './ui/commands/commandContext';
+import { registerRewindCommands } from './ui/commands/rewindCommands';
+import { FileRewinds } from './ui/checkpoints/fileRewinds';
+import { RewindPreviewDocuments } from './ui/checkpoints/rewindPreviewDocuments';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
 import { registerHistoryCommands } from './ui/commands/historyCommands';
@@ -198,8 +201,11 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const approvalRulesView = new ApprovalRulesView(approvalRules, store);
   context.subscriptions.push(approvalRulesView, vscode.window.createTreeView(ApprovalRulesView.viewId, { treeDataProvider: approvalRulesView }));
 
+  const rewindDocuments = new RewindPreviewDocuments();
+  const rewinds = new FileRewinds({ store, connections, residency, documents: rewindDocuments, confirm: prompts.confirmRewind });
+  context.subscriptions.push(rewindDocuments);
   const commandContext: CommandContext = {
-    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, daemonActions, terminals, log, treeView, memento: context.globalState, residency,
+    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, daemonActions, terminals, log, treeView, memento: context.globalState, residency, rewinds,
   };
 
   // The transcript's webviews: the sidebar view and the editor tabs, whose messages call the services above.
@@ -218,6 +224,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerConnectionCommands(commandContext),
     ...registerRunCommands(commandContext),
     ...registerHistoryCommands(commandContext, removedRuns, prompts.confirmRemoval),
+    ...registerRewindCommands(commandContext, rewinds),
     ...registerApprovalCommands(commandContext),
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),
     ...registerChangeSetCommands(commandContext),

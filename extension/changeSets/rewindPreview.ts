@@ -86,9 +86,22 @@ async function scopeDiff(scope: SnapshotScope, from: string, to: string): Promis
   }
 }
 
-async function changedPaths(scope: SnapshotScope, from: string, to: string): Promise<Set<string>> {
+/** The paths that differ between two trees of a scope. */
+export async function changedPaths(scope: SnapshotScope, from: string, to: string): Promise<Set<string>> {
   const raw = await scopeGit(scope, ['diff-tree', '-r', '-z', '--no-renames', '--name-only', treeHex(from), treeHex(to)]);
   return new Set(raw.toString('utf8').split('\0').filter((p) => p !== ''));
+}
+
+/**
+ * The bytes of `path` in a tree of the scope (a private git dir's too: the preview diff reads both sides this way),
+ * or undefined when the tree has no such blob.
+ */
+export async function readScopeBlob(scope: SnapshotScope, tree: string, path: string): Promise<Buffer | undefined> {
+  try {
+    return await scopeGit(scope, ['cat-file', 'blob', `${treeHex(tree)}:${path}`]);
+  } catch {
+    return undefined;
+  }
 }
 
 function treeOf(trees: readonly ScopeTree[] | undefined, top: string): string | undefined {

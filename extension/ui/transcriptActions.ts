@@ -154,6 +154,12 @@ export class TranscriptActionHandler implements TranscriptActions {
         }
         return;
       }
+      case 'rewindFiles':
+        await ctx.rewinds.rewind(runOf(message.runKey).run.key, message.checkpointId);
+        return;
+      case 'redoRewind':
+        await ctx.rewinds.redo(runOf(message.runKey).run.key, message.checkpointId);
+        return;
       default: {
         const _exhaustive: never = message;
         return _exhaustive;
