@@ -92,18 +92,6 @@ export async function changedPaths(scope: SnapshotScope, from: string, to: strin
   return new Set(raw.toString('utf8').split('\0').filter((p) => p !== ''));
 }
 
-/**
- * The bytes of `path` in a tree of the scope (a private git dir's too: the preview diff reads both sides this way),
- * or undefined when the tree has no such blob.
- */
-export async function readScopeBlob(scope: SnapshotScope, tree: string, path: string): Promise<Buffer | undefined> {
-  try {
-    return await scopeGit(scope, ['cat-file', 'blob', `${treeHex(tree)}:${path}`]);
-  } catch {
-    return undefined;
-  }
-}
-
 function treeOf(trees: readonly ScopeTree[] | undefined, top: string): string | undefined {
   return trees?.find((t) => t.top === top)?.tree;
 }

@@ -21,6 +21,7 @@ import { filesChangedSince } from '../../changeSets/checkpointChanges';
 import type { FileCheckpoint } from '../../changeSets/fileCheckpointRecords';
 import { FileCheckpointStore } from '../../changeSets/fileCheckpointStore';
 import type { RewindOutcome } from '../../changeSets/fileCheckpointStore';
+import { rewindSummary } from '../../changeSets/rewindSummary';
 import type { RewindDecision } from '../../changeSets/rewindPreview';
 import { FileCheckpointLedger } from '../../storage/fileCheckpointLedger';
 import { readLease } from '../../storage/runWriterLease';
@@ -164,24 +165,3 @@ export class TurnCheckpoints {
   }
 }
 
-/** "to turn 1: 3 files restored, 1 kept, 1 not restored (a.txt: …)" — what a rewind's marker and notification say. */
-export function rewindSummary(history: readonly FileCheckpoint[], outcome: Extract<RewindOutcome, { status: 'rewound' }>, redo: boolean): string {
-  const entry = history.find((c) => c.id === outcome.rewindId);
-  const target = history.find((c) => c.id === entry?.restored);
-  const where = redo
-    ? 'redo: the files as before the last rewind'
-    : target?.turn === undefined
-      ? 'to a checkpoint'
-      : target.turn === 0
-        ? 'to the start of the run'
-        : `to turn ${target.turn}`;
-  const parts = [`${outcome.restored} file${outcome.restored === 1 ? '' : 's'} restored`];
-  if (outcome.kept.length > 0) {
-    parts.push(`${outcome.kept.length} kept as they were`);
-  }
-  if (outcome.failures.length > 0) {
-    const first = outcome.failures[0]!;
-    parts.push(`${outcome.failures.length} not restored (${first.path}: ${first.reason}${outcome.failures.length > 1 ? ', …' : ''})`);
-  }
-  return `${where}: ${parts.join(', ')}`;
-}

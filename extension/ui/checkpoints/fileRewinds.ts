@@ -11,8 +11,8 @@ import type { FileCheckpoint } from '../../changeSets/fileCheckpointRecords';
 import type { RewindOutcome } from '../../changeSets/fileCheckpointStore';
 import type { RewindPreview } from '../../changeSets/rewindPreview';
 import type { ConnectionManager } from '../../drivers/connectionManager';
+import { rewindSummary } from '../../changeSets/rewindSummary';
 import type { TurnCheckpoints } from '../../drivers/kit/turnCheckpoints';
-import { rewindSummary } from '../../drivers/kit/turnCheckpoints';
 import type { RunInfo } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import type { RunResidency } from '../runResidency';
@@ -129,6 +129,12 @@ export class FileRewinds {
       case 'rewound': {
         const text = `“${run.title}”: ${rewindSummary(await source.store.list(run.runId), outcome, redo)}.`;
         void (outcome.failures.length > 0 ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text));
+        // The run's local change set compares its start with the files now: show it as the rewind left them (a
+        // driver without one, or a session no longer open, keeps the last: nothing to say about it here).
+        const driver = this.deps.connections.driver(run.connectionId);
+        void Promise.resolve()
+          .then(() => driver?.refreshChangeSet?.(run.runId))
+          .catch(() => undefined);
         return;
       }
       case 'not writer': {

@@ -6,8 +6,8 @@
  * reads nothing. The last few previews are kept; older tokens read as gone.
  */
 import * as vscode from 'vscode';
-import { readScopeBlob } from '../../changeSets/rewindPreview';
 import type { RewindPreview } from '../../changeSets/rewindPreview';
+import { readScopeBlob } from '../../changeSets/snapshotScope';
 import { Disposable } from '../disposable';
 
 export const REWIND_SCHEME = 'agent-switchboard-rewind';
