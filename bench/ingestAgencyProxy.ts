@@ -22,6 +22,7 @@ import type { EventFrame } from '../extension/protocol/agencyProxy';
 import { lengthPrefixedFraming } from '../extension/transport/lengthPrefixedFraming';
 import type { BenchRow } from './benchKit';
 import { sideBySide } from './benchKit';
+import { TurnCheckpoints } from '../extension/drivers/kit/turnCheckpoints';
 import { BENCH_RUN_ID, agencyProxyFrames, encodeAsReads } from './agencyProxyStream';
 
 const CONNECTION = 'agency-proxy:bench';
@@ -41,6 +42,8 @@ export function benchFolder(): { readonly store: RunStore; readonly folder: Agen
     ownership: new RunOwnership(),
     activity: new RunActivityBook(),
     localChanges: new AgencyProxyLocalChanges(runs, log, () => Promise.resolve()),
+    // The bench run has no workspace folder: no checkpoint is taken.
+    checkpoints: new TurnCheckpoints({ storageDir: '/nonexistent', connectionId: CONNECTION, log }, runs),
     storeEvent: (runId, _sequence, inputs) => void runs.record(runId, inputs),
     saveRun: () => Promise.resolve(),
     recordLocal: () => Promise.resolve(),

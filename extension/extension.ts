@@ -24,6 +24,9 @@ import { registerChangeSetCommands } from './ui/commands/changeSetCommands';
 import { registerChangeSetRevertCommands } from './ui/commands/changeSetRevertCommands';
 import { registerChangeSetReviewCommands } from './ui/commands/changeSetReviewCommands';
 import type { CommandContext } from './ui/commands/commandContext';
+import { registerRewindCommands } from './ui/commands/rewindCommands';
+import { FileRewinds } from './ui/checkpoints/fileRewinds';
+import { RewindPreviewDocuments } from './ui/checkpoints/rewindPreviewDocuments';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
 import { registerHistoryCommands } from './ui/commands/historyCommands';
@@ -216,8 +219,11 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   // Notes to the agent, kept beside each run's files until sent or discarded (issue #26).
   const reviewNotes = new ReviewNoteActions(store, connections, runs, reviewNoteStore(store, storageDir, log));
   context.subscriptions.push(reviewNotes.notes);
+  const rewindDocuments = new RewindPreviewDocuments();
+  const rewinds = new FileRewinds({ store, connections, residency, documents: rewindDocuments, confirm: prompts.confirmRewind });
+  context.subscriptions.push(rewindDocuments);
   const commandContext: CommandContext = {
-    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, reviews, daemonActions, terminals, log, treeView, memento: context.globalState, residency, reviewNotes,
+    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, reviews, daemonActions, terminals, log, treeView, memento: context.globalState, residency, reviewNotes, rewinds,
   };
 
   // The transcript's webviews: the sidebar view and the editor tabs, whose messages call the services above.
@@ -240,6 +246,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerConnectionCommands(commandContext),
     ...registerRunCommands(commandContext),
     ...registerHistoryCommands(commandContext, removedRuns, prompts.confirmRemoval),
+    ...registerRewindCommands(commandContext, rewinds),
     ...registerApprovalCommands(commandContext),
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),
     ...registerChangeSetCommands(commandContext),

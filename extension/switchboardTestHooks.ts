@@ -14,6 +14,7 @@ import type { ConfirmRule } from './ui/approvals/approvalRuleFlow';
 import type { ConfirmProtectedApply, ConfirmProtectedWrite } from './ui/protectedPathPrompts';
 import type { ConsentPrompt } from './ui/workspaceConnections/workspaceConnections';
 import type { ConfirmRemoval } from './ui/commands/removalPrompt';
+import type { ConfirmRewind } from './ui/checkpoints/rewindPrompt';
 
 /** The command that returns the test hooks; registered only in `ExtensionMode.Test` and absent from the palette. */
 export const TEST_HOOKS_COMMAND = 'agentSwitchboard.test.hooks';
@@ -40,6 +41,8 @@ export interface SwitchboardTestHooks extends TestServices {
   setConsentPrompt(prompt: ConsentPrompt | undefined): void;
   /** Answers the question before runs are deleted (Remove Run, Clear Finished Runs…); `undefined` restores the modal. */
   setRemovalConfirmation(confirm: ConfirmRemoval | undefined): void;
+  /** Answers the question before a rewind or redo writes files (with a decision per path asked about); `undefined` restores the modal. */
+  setRewindConfirmation(confirm: ConfirmRewind | undefined): void;
   /** Where the journals and run checkpoints are (the extension's global storage). */
   readonly storageDir: string;
 }

@@ -31,6 +31,7 @@ const ESTIMATES: Record<TranscriptItem['kind'], number> = {
   turn: 28,
   message: 90,
   raw: 60,
+  checkpoint: 30,
 };
 
 export interface TranscriptViewDeps {

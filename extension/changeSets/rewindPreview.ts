@@ -86,7 +86,8 @@ async function scopeDiff(scope: SnapshotScope, from: string, to: string): Promis
   }
 }
 
-async function changedPaths(scope: SnapshotScope, from: string, to: string): Promise<Set<string>> {
+/** The paths that differ between two trees of a scope. */
+export async function changedPaths(scope: SnapshotScope, from: string, to: string): Promise<Set<string>> {
   const raw = await scopeGit(scope, ['diff-tree', '-r', '-z', '--no-renames', '--name-only', treeHex(from), treeHex(to)]);
   return new Set(raw.toString('utf8').split('\0').filter((p) => p !== ''));
 }

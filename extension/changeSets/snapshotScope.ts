@@ -70,6 +70,18 @@ export function scopeGit(scope: SnapshotScope, args: readonly string[], index?: 
 }
 
 /**
+ * The bytes of `path` in a tree of the scope (a private git dir's too: the preview diff reads both sides this way),
+ * or undefined when the tree has no such blob.
+ */
+export async function readScopeBlob(scope: SnapshotScope, tree: string, path: string): Promise<Buffer | undefined> {
+  try {
+    return await scopeGit(scope, ['cat-file', 'blob', `${treeHex(tree)}:${path}`]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The scope of a workspace root: its repository's top level, or (not in a git work tree) the folder itself with a
  * private git dir under `privateRoot`, one per folder (runs in the same folder share its objects).
  */

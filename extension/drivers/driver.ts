@@ -7,6 +7,7 @@
 import type { Disposable, Event } from '../base/emitter';
 import type { ActionAnswers, ActionInput, ActionOffer, ActionResult, ActionTarget } from './kit/daemonActions';
 import type { ElicitationSource } from './kit/elicitationForms';
+import type { TurnCheckpoints } from './kit/turnCheckpoints';
 import type { ApprovalDecision, DecisionSurface } from '../protocol/transcriptTypes';
 import type { ProtocolName } from '../model/modelTypes';
 import type { StoredRun } from '../storage/runJournal';
@@ -122,6 +123,10 @@ export interface Driver extends Disposable {
   readonly elicitations?: ElicitationSource;
   /** The connection's stored runs (issue #25 §2): loading, releasing, removing, archived ones. */
   readonly history?: DriverHistory;
+  /** The runs' file checkpoints (issue #26): listed, previewed, rewound and redone (kit/turnCheckpoints.ts). */
+  readonly checkpoints?: TurnCheckpoints;
+  /** Why this daemon's runs have no file checkpoints, in words for the person (hyperhive: agents run elsewhere). */
+  readonly noCheckpointsReason?: string;
 }
 
 /** What removing a run came to: refused while not finished, or while another window of this machine writes it. */

@@ -65,6 +65,7 @@ function lineOf(item: TranscriptItem): string | undefined {
     case 'compaction':
     case 'gap':
     case 'raw':
+    case 'checkpoint':
       return undefined;
     default: {
       const _exhaustive: never = item;

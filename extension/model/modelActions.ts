@@ -107,7 +107,21 @@ export type RunEvent =
       readonly messageId?: string;
       readonly inReplyTo?: string;
     }
-  | { readonly kind: 'raw'; readonly label: string; readonly data: unknown };
+  | { readonly kind: 'raw'; readonly label: string; readonly data: unknown }
+  /**
+   * A file checkpoint was recorded (issue #26, drivers/kit/turnCheckpoints.ts): its marker row. A `rewound` mark
+   * takes *Redo* from the rewind before it, and any new mark ends the last rewind's *Redo*.
+   */
+  | {
+      readonly kind: 'fileCheckpoint';
+      readonly checkpointId: string;
+      readonly mark: 'turn' | 'rewound';
+      readonly turn?: number;
+      readonly files?: number;
+      readonly rewindable: boolean;
+      readonly summary?: string;
+      readonly unavailable?: string;
+    };
 
 export interface RunFields {
   readonly title?: string;

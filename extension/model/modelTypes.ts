@@ -129,6 +129,8 @@ export interface RunInfo {
   readonly compactionItems?: Readonly<Record<string, string>>;
   /** Messages seen with an id (their id → its row), so a later event with that id changes that row. Bounded. */
   readonly messageItems?: Readonly<Record<string, string>>;
+  /** The newest rewind's checkpoint row while it offers *Redo* (fileCheckpointRows.ts): the next mark ends it. */
+  readonly redoItemId?: string;
   /** Number of items in the transcript. */
   readonly itemCount: number;
   readonly workspaceRoots?: readonly string[];

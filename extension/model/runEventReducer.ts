@@ -10,6 +10,7 @@ import type { RunEvent } from './modelActions';
 import type { ApprovalInfo, RunInfo } from './modelTypes';
 import type { RunEventResult } from './runEditor';
 import { RunEditor } from './runEditor';
+import { applyFileCheckpoint } from './fileCheckpointRows';
 import { applyMessage } from './messageRows';
 import { applyCompaction, applyUsage } from './sessionReports';
 import { withReportedEdits } from './reportedEdits';
@@ -212,6 +213,9 @@ export function reduceRunEvent(
       break;
     case 'raw':
       ed.add({ id: ed.nextId('w'), kind: 'raw', label: event.label, data: event.data });
+      break;
+    case 'fileCheckpoint':
+      applyFileCheckpoint(ed, event);
       break;
     default: {
       const _exhaustive: never = event;

@@ -49,12 +49,12 @@ export function summarizedRun(connectionId: string, runId: string, fields: RunFi
 
 /** The run about to be replayed: its fields, none of what its transcript made (the replay makes it again). */
 export function loadingRun(run: RunInfo): RunInfo {
-  const { unloaded: _digest, openTextId: _t, openReasoningId: _r, openAnonymousToolId: _a, compactionItems: _c, messageItems: _m, ...fields } = run;
+  const { unloaded: _digest, openTextId: _t, openReasoningId: _r, openAnonymousToolId: _a, compactionItems: _c, messageItems: _m, redoItemId: _d, ...fields } = run;
   return { ...fields, itemCount: 0, lastSequence: 0, openTools: new Map(), pendingApprovals: [] };
 }
 
 /** The run without its transcript: counts and fields stay, streaming books go (a finished run has none open). */
 export function releasedRun(run: RunInfo, digest: RunDigest): RunInfo {
-  const { openTextId: _t, openReasoningId: _r, openAnonymousToolId: _a, compactionItems: _c, messageItems: _m, ...fields } = run;
+  const { openTextId: _t, openReasoningId: _r, openAnonymousToolId: _a, compactionItems: _c, messageItems: _m, redoItemId: _d, ...fields } = run;
   return { ...fields, openTools: new Map(), unloaded: digest };
 }

@@ -54,6 +54,8 @@ export function searchableText(item: TranscriptItem): string {
       return `${item.from}\n${item.body}`;
     case 'raw':
       return `${item.label}\n${dataText(item.data)}`;
+    case 'checkpoint':
+      return [item.summary ?? '', item.unavailable ?? ''].join('\n');
     default: {
       const _exhaustive: never = item;
       return _exhaustive;

@@ -231,6 +231,27 @@ export const messageItemSchema = z.object({
   messageId: z.optional(z.string()),
   inReplyTo: z.optional(z.string()),
 });
+/**
+ * A file checkpoint of the run (issue #26), recorded by the window that writes the run. `turn`: the files at a turn
+ * boundary (`turn` 0: as the run found them), with *Rewind files to here* when `rewindable`; `rewound`: the files
+ * were rewound (`summary` says to where and what came of it) and `checkpointId` is the before-state *Redo* restores,
+ * offered (`redo`) on the newest rewind until the next one or the next turn. Paths in `summary`/`unavailable` are
+ * the repository's: untrusted text.
+ */
+export const checkpointItemSchema = z.object({
+  ...base,
+  kind: z.literal('checkpoint'),
+  checkpointId: z.string(),
+  mark: z.enum(['turn', 'rewound']),
+  turn: z.optional(z.int()),
+  /** Files that changed since the checkpoint before (turn marks; absent: not known). */
+  files: z.optional(z.int()),
+  rewindable: z.boolean(),
+  summary: z.optional(z.string()),
+  /** Roots of which no snapshot was taken, and why (or why the run has no rewind at all). */
+  unavailable: z.optional(z.string()),
+  redo: z.optional(z.boolean()),
+});
 /** Anything the driver could not map: shown as readable raw JSON, never dropped. */
 export const rawItemSchema = z.object({ ...base, kind: z.literal('raw'), label: z.string(), data: z.unknown() });
 
@@ -247,6 +268,7 @@ export const transcriptItemSchema = z.discriminatedUnion('kind', [
   turnItemSchema,
   messageItemSchema,
   rawItemSchema,
+  checkpointItemSchema,
 ]);
 export type TranscriptItem = z.infer<typeof transcriptItemSchema>;
 export type TranscriptItemKind = TranscriptItem['kind'];
@@ -257,7 +279,7 @@ export type TranscriptItemKind = TranscriptItem['kind'];
  * not loaded (a windowed transcript) for about a byte each instead of the items themselves.
  */
 export const TRANSCRIPT_KINDS = [
-  'user', 'text', 'reasoning', 'tool', 'approval', 'usage', 'rateLimit', 'compaction', 'error', 'notice', 'gap', 'turn', 'message', 'raw',
+  'user', 'text', 'reasoning', 'tool', 'approval', 'usage', 'rateLimit', 'compaction', 'error', 'notice', 'gap', 'turn', 'message', 'raw', 'checkpoint',
 ] as const satisfies readonly TranscriptItemKind[];
 // A kind missing from the list above fails to compile here.
 const _everyKindCoded: Exclude<TranscriptItemKind, (typeof TRANSCRIPT_KINDS)[number]> extends never ? true : never = true;

@@ -237,6 +237,10 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** "Show terminal" on a tool row: reveal the editor terminal that shows the command the agent ran (its id). */
   z.object({ type: z.literal('revealTerminal'), runKey: z.string(), terminalId: z.string() }),
   /** A panel entry's action button was pressed. */
+  /** *Rewind files to here* on a checkpoint marker: the host previews, asks, then rewinds (issue #26). */
+  z.object({ type: z.literal('rewindFiles'), runKey: z.string(), checkpointId: z.string() }),
+  /** *Redo* on the newest rewind's marker: the files as they were before it. */
+  z.object({ type: z.literal('redoRewind'), runKey: z.string(), checkpointId: z.string() }),
   z.object({ type: z.literal('panelAction'), runKey: z.string(), panelId: z.string(), entryId: z.string(), actionId: z.string() }),
   ...reviewNoteRequestSchemas,
 ]);

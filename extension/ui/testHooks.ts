@@ -22,6 +22,7 @@ export class SwitchablePrompts {
     protectedApply: (...args: Parameters<UserPrompts['protectedApply']>) => (this.answers.protectedApply ?? MODAL_PROMPTS.protectedApply)(...args),
     consent: (...args: Parameters<UserPrompts['consent']>) => (this.answers.consent ?? MODAL_PROMPTS.consent)(...args),
     confirmRemoval: (...args: Parameters<UserPrompts['confirmRemoval']>) => (this.answers.confirmRemoval ?? MODAL_PROMPTS.confirmRemoval)(...args),
+    confirmRewind: (...args: Parameters<UserPrompts['confirmRewind']>) => (this.answers.confirmRewind ?? MODAL_PROMPTS.confirmRewind)(...args),
   });
 
   /** Sets (or, with `undefined`, removes) the answers to some questions; the others are kept. */
@@ -46,6 +47,7 @@ export function registerTestHooks(targets: TestHookTargets): vscode.Disposable {
     setProtectedPathConfirmations: (answers) => prompts.answer({ protectedWrite: answers?.write, protectedApply: answers?.apply }),
     setConsentPrompt: (prompt) => prompts.answer({ consent: prompt }),
     setRemovalConfirmation: (confirm) => prompts.answer({ confirmRemoval: confirm }),
+    setRewindConfirmation: (confirm) => prompts.answer({ confirmRewind: confirm }),
     storageDir,
   };
   return vscode.commands.registerCommand(TEST_HOOKS_COMMAND, () => hooks);

@@ -175,6 +175,12 @@ export class TranscriptActionHandler implements TranscriptActions {
       case 'notesDiscard':
         await ctx.reviewNotes.discard(runOf(message.runKey).run.key);
         return;
+      case 'rewindFiles':
+        await ctx.rewinds.rewind(runOf(message.runKey).run.key, message.checkpointId);
+        return;
+      case 'redoRewind':
+        await ctx.rewinds.redo(runOf(message.runKey).run.key, message.checkpointId);
+        return;
       default: {
         const _exhaustive: never = message;
         return _exhaustive;

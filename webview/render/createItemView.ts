@@ -1,6 +1,7 @@
 /** Picks the view for an item's kind; exhaustive, so a new kind in the contract fails to compile here. */
 import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
 import { approvalView } from './approvalView';
+import { checkpointView } from './checkpointView';
 import { lineView } from './lineViews';
 import { messageView } from './messageView';
 import { rawView } from './rawView';
@@ -34,6 +35,8 @@ export function createItemView(item: TranscriptItem, ctx: RenderContext): ItemVi
       return messageView(item, ctx);
     case 'raw':
       return rawView(item, ctx);
+    case 'checkpoint':
+      return checkpointView(item, ctx);
     default: {
       const _exhaustive: never = item;
       return _exhaustive;

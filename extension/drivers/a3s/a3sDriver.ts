@@ -33,6 +33,7 @@ import { A3S_RECOVER_PANEL } from './a3sRunParts';
 import { A3sRunStorage } from './a3sRunStorage';
 import type { A3sCursor } from './a3sJournal';
 import type { Journaling } from '../kit/runJournaling';
+import { TurnCheckpoints } from '../kit/turnCheckpoints';
 import { A3sClient } from './client';
 
 export type { A3sDriverOptions } from './a3sRunParts';
@@ -69,6 +70,7 @@ export class A3sDriver extends BaseDriver<A3sCursor> implements Driver {
       log: ctx.log,
       books: this.books,
       options,
+      checkpoints: this.driverScope.add(new TurnCheckpoints(ctx, this.runs)),
       readyClient: () => (this.ready ? this.client : undefined),
       requireReady: () => this.requireReady(),
       identity: (book) => buildRunIdentity({ agentReleaseIdentity: this.ctx.profile.releaseIdentity ?? '', sessionId: book.sessionId, runId: book.runId }),
@@ -90,6 +92,11 @@ export class A3sDriver extends BaseDriver<A3sCursor> implements Driver {
 
   startRun(options: StartRunOptions): Promise<string> {
     return this.commands.start(options);
+  }
+
+  /** The runs' file checkpoints (issue #26: rewind). */
+  get checkpoints(): TurnCheckpoints {
+    return this.parts.checkpoints;
   }
 
   async cancelRun(runId: string): Promise<void> {
@@ -217,8 +224,9 @@ export class A3sDriver extends BaseDriver<A3sCursor> implements Driver {
     return this.loadJournal();
   }
 
-  protected override closeStorage(): Promise<void> {
+  protected override async closeStorage(): Promise<void> {
     this.storage.close();
+    await this.parts.checkpoints.settled(); // its git writes must not outlive the driver (or a test's folder)
     return super.closeStorage();
   }
 

@@ -44,6 +44,7 @@ export class A3sRunCommands {
     void this.parts.runs.fields(runId, { title, state: 'starting', workspaceRoots: options.workspaceRoots });
     await this.parts.saveRun(book);
     await this.parts.recordLocal(runId, { kind: 'userPrompt', text: options.prompt });
+    await this.parts.checkpoints.boundary(runId, options.workspaceRoots); // the files before the run (turn 0)
     const result = await this.command(book, () => client.start(book.requestId!, this.parts.identity(book), options.prompt));
     await this.afterReceipt(book, result, 'start');
     return runId;
@@ -87,6 +88,7 @@ export class A3sRunCommands {
     void runs.fields(runId, { title: `${oldRun?.title ?? oldRunId} (recovered)`, state: 'starting', ...(oldRun?.workspaceRoots ? { workspaceRoots: oldRun.workspaceRoots } : {}) });
     await this.parts.saveRun(book);
     await this.parts.recordLocal(runId, { kind: 'notice', text: `Recovering run ${oldRunId} from its checkpoint as this new run.`, level: 'info' });
+    await this.parts.checkpoints.boundary(runId, oldRun?.workspaceRoots ?? []);
     const result = await this.command(book, () => client.recover(book.requestId!, this.parts.identity(book), oldRunId));
     this.follower.stopPolling(old);
     if (!old.stranded) {

@@ -172,6 +172,8 @@ export class A3sRunFollower {
     book.terminal = true;
     const { state } = mapA3sRunState(a3sState);
     await this.parts.recordLocal(book.runId, { kind: 'stateChanged', state, announce: true });
+    // The terminal state is A3S's one turn boundary: the run's workspace files as it left them.
+    void this.parts.checkpoints.boundary(book.runId, this.parts.runs.get(book.runId)?.workspaceRoots ?? []);
     await this.parts.saveRun(book);
     await this.fetchChangeSet(book);
   }

@@ -8,6 +8,7 @@ import type { RunEvent } from '../../model/modelActions';
 import type { A3sRunIdentity } from '../../protocol/a3s';
 import type { DriverLog } from '../connectionManager';
 import type { DriverRuns } from '../kit/driverRuns';
+import type { TurnCheckpoints } from '../kit/turnCheckpoints';
 import type { A3sCursor } from './a3sJournal';
 import type { A3sRunBook } from './a3sRunBook';
 import type { A3sClient } from './client';
@@ -31,6 +32,11 @@ export interface A3sRunParts {
   readonly log: DriverLog;
   readonly books: Map<string, A3sRunBook>;
   readonly options: A3sDriverOptions;
+  /**
+   * The runs' file checkpoints (issue #26) of their workspace folder, when they have one: at the start and at the
+   * terminal state (A3S reports no turns of its own).
+   */
+  readonly checkpoints: TurnCheckpoints;
   /** The client while the harness is ready (undefined otherwise). */
   readyClient(): A3sClient | undefined;
   /** The ready client, or a `DriverError` saying the harness is not ready. */

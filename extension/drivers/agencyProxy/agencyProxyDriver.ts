@@ -32,6 +32,7 @@ import type { AgencyProxyRunParts } from './agencyProxyRunParts';
 import { agencyProxyRunParts } from './agencyProxyRunParts';
 import type { AgencyProxyCursor } from './agencyProxyRecords';
 import type { Journaling } from '../kit/runJournaling';
+import type { TurnCheckpoints } from '../kit/turnCheckpoints';
 import { startAgencyProxyRun } from './agencyProxyRunStart';
 import type { AgencyProxyClient } from './client';
 import type { Continuation, ContinueRunOptions } from './continueRun';
@@ -60,6 +61,11 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
     this.journaling = this.storage.journalTerms((runId) => this.attachments.forget(runId));
     this.attachments = new AgencyProxyAttachments(this.parts, () => this.client);
     this.folder = new AgencyProxyEventFolder(this.parts, (runId) => this.attachments.refreshFinalState(runId));
+  }
+
+  /** The runs' file checkpoints (issue #26: rewind). */
+  get checkpoints(): TurnCheckpoints {
+    return this.parts.checkpoints;
   }
 
   async listProviders(): Promise<readonly ProviderChoice[]> {
@@ -296,5 +302,10 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
       });
       this.driverScope.add(toDisposable(stop));
     });
+  }
+
+  /** A snapshot still being taken is waited for: its git writes must not outlive the driver (or a test's folder). */
+  protected override closeStorage(): Promise<void> {
+    return this.parts.checkpoints.settled().then(() => super.closeStorage());
   }
 }

@@ -3,7 +3,8 @@
  * imply, the activity and provider session as a cursor: agencyProxyRecords.ts), which the kit's door folds and
  * journals in one go, and the books beside the model follow it — approvals hold back acks, a provider session
  * is remembered for continueInNewRun, answering/waiting is tracked (runActivityBook.ts). A terminal event expires
- * what the run still waits for and finishes its local change set. A reload does not come through here: it
+ * what the run still waits for and finishes its local change set; it and each `message_boundary` take a file
+ * checkpoint (issue #26). A reload does not come through here: it
  * folds the journaled inputs again as they are (agencyProxyRecords.ts), touching nothing outside the model.
  *
  * Frames come one at a time, and the end of each read (or of the part of it one turn of the event loop delivers:
@@ -114,6 +115,8 @@ export class AgencyProxyEventFolder {
   /** Folds one daemon event into the model and the journal; true when the run just finished an answer. */
   private fold(runId: string, sequence: number, event: WireRunEvent, folded: AgencyProxyFold): boolean {
     const { acks } = this.parts;
+    // An interactive run that ends while it waits for input (a cancel) did nothing since its last boundary's checkpoint.
+    const wasIdle = this.parts.runs.get(runId)?.state === 'idle';
     // Dispatched before the books below look at the run (an expiry reads its pending approvals).
     this.parts.storeEvent(runId, sequence, folded.inputs);
     if (event.type === 'approval_requested') {
@@ -121,6 +124,10 @@ export class AgencyProxyEventFolder {
     }
     if (folded.sessionChanged) {
       void this.parts.saveRun(runId); // the session a lost run is continued from (continueInNewRun)
+    }
+    if (folded.becameIdle || (folded.terminal && !wasIdle)) {
+      // A turn boundary (`message_boundary`: the answer ended; or the run ended): the run's files as they are now.
+      void this.parts.checkpoints.boundary(runId, this.parts.runs.get(runId)?.workspaceRoots ?? []);
     }
     if (folded.terminal) {
       void this.parts.expireApprovals(runId, 'The run ended before a decision was made.');

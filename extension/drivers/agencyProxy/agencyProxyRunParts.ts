@@ -9,6 +9,7 @@ import type { RunEvent } from '../../model/modelActions';
 import type { DriverContext, DriverLog } from '../connectionManager';
 import type { DriverRuns } from '../kit/driverRuns';
 import { windowIdOf } from '../kit/runJournaling';
+import { TurnCheckpoints } from '../kit/turnCheckpoints';
 import { AckTracker } from './ackTracker';
 import { AgencyProxyLocalChanges } from './agencyProxyLocalChanges';
 import type { AgencyProxyCursor, AgencyProxyFold } from './agencyProxyRecords';
@@ -25,6 +26,8 @@ export interface AgencyProxyRunParts {
   /** Answering or waiting for input: the daemon's snapshot cannot tell (runActivity.ts). */
   readonly activity: RunActivityBook;
   readonly localChanges: AgencyProxyLocalChanges;
+  /** The runs' file checkpoints (issue #26): at the start, each `message_boundary` and the terminal event. */
+  readonly checkpoints: TurnCheckpoints;
   /** Folds a daemon event's inputs and journals them; the event counts as stored for acks once on disk. */
   storeEvent(runId: string, sequence: number, inputs: AgencyProxyFold['inputs']): void;
   /** Stores the run's fields and extras in the journal's index. */
@@ -45,7 +48,7 @@ export interface AgencyProxyDriverHooks {
 }
 
 /** Builds the parts of one driver: its books, and how events, fields and expiries go through its door. */
-export function agencyProxyRunParts(ctx: Pick<DriverContext, 'log' | 'windowId'>, runs: DriverRuns<AgencyProxyCursor>, driver: AgencyProxyDriverHooks): AgencyProxyRunParts {
+export function agencyProxyRunParts(ctx: Pick<DriverContext, 'log' | 'windowId' | 'storageDir' | 'connectionId'>, runs: DriverRuns<AgencyProxyCursor>, driver: AgencyProxyDriverHooks): AgencyProxyRunParts {
   const ownership = new RunOwnership(windowIdOf(ctx));
   const acks = driver.scope.add(
     new AckTracker(
@@ -70,6 +73,7 @@ export function agencyProxyRunParts(ctx: Pick<DriverContext, 'log' | 'windowId'>
     ownership,
     activity,
     localChanges,
+    checkpoints: driver.scope.add(new TurnCheckpoints(ctx, runs)),
     storeEvent: (runId, sequence, inputs) => {
       runs.record(runId, inputs).then(
         () => {

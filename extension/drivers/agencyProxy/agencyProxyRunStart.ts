@@ -1,7 +1,7 @@
 /**
  * Starting an AgencyProxy run: the editor names it (`sb-…`, so a retried start meets `conflict` for its own id),
  * shows and stores it before `start_run` is sent (owned, so its events may be acknowledged), snapshots the
- * workspace for its local change set, then attaches to its events. A continuation resumes a lost run's provider
+ * workspace for its local change set and its first file checkpoint, then attaches to its events. A continuation resumes a lost run's provider
  * session in the new run (continueRun.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -40,6 +40,8 @@ export async function startAgencyProxyRun(
   await parts.localChanges.begin(runId, options.workspaceRoots[0]);
   await parts.saveRun(runId);
   await parts.recordLocal(runId, { kind: 'userPrompt', text: options.prompt });
+  // The files before the run touches them (turn 0), taken before `start_run` goes out.
+  await parts.checkpoints.boundary(runId, options.workspaceRoots);
   try {
     await client.startRun(runId, {
       provider: options.provider ?? 'claude',

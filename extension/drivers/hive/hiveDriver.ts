@@ -45,6 +45,12 @@ export type { HiveAgentSummary };
 
 export class HiveDriver extends BaseDriver implements Driver {
   readonly protocol = 'hive' as const;
+  /**
+   * hyperhive is an operator's view of agents that run on other machines (or in their own containers): no folder
+   * of this machine is known to be theirs, so nothing here can snapshot or rewind their files (issue #26).
+   */
+  readonly noCheckpointsReason =
+    'hyperhive agents run elsewhere (their own machines or containers): no folder of this machine is known to be theirs, so their files have no checkpoints here. Rewind them where they run.';
   /** The hive keeps every agent's inbox itself: a reload reads it again. */
   protected readonly journaling = 'not journaled' as const;
   private readonly roster: HiveRoster;

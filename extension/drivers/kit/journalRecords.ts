@@ -103,6 +103,16 @@ export const runEventSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: kind('message'), from: z.string(), body: z.string(), at: opt(z.string()), messageId: opt(z.string()), inReplyTo: opt(z.string()) }),
   z.object({ kind: kind('raw'), label: z.string(), data: z.unknown() }),
+  z.object({
+    kind: kind('fileCheckpoint'),
+    checkpointId: z.string(),
+    mark: z.enum(['turn', 'rewound']),
+    turn: opt(z.int()),
+    files: opt(z.int()),
+    rewindable: z.boolean(),
+    summary: opt(z.string()),
+    unavailable: opt(z.string()),
+  }),
 ]);
 
 /** The model's `RunFields`, as zod. */

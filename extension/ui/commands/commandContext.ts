@@ -19,6 +19,7 @@ import type { DaemonActions } from '../daemonActions/actionCommands';
 import type { RunControl } from '../runControl';
 import type { RunResidency } from '../runResidency';
 import type { ReviewNoteActions } from '../reviewNotes/reviewNoteActions';
+import type { FileRewinds } from '../checkpoints/fileRewinds';
 import type { TranscriptSidebar } from '../transcript/transcriptSidebar';
 import type { TranscriptTabs } from '../transcript/transcriptTabs';
 
@@ -52,6 +53,8 @@ export interface CommandContext {
   readonly residency: Pick<RunResidency, 'ensureLoaded'>;
   /** A run's pending notes to the agent: kept, sent as one message, discarded (issue #26). */
   readonly reviewNotes: ReviewNoteActions;
+  /** Rewinding a run's files to a checkpoint, and redoing it (issue #26). */
+  readonly rewinds: FileRewinds;
 }
 
 /** Commands take a tree node (menus), a run key / connection id string, or nothing (palette). */

@@ -8,7 +8,7 @@
  * Connection cuts with the daemon alive are agencyProxyCuts.test.ts. Replay a failure with FUZZ_SEED=<seed>.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -38,7 +38,11 @@ test(`SIGKILL at ${KILLS} seeded points: reconnect within 2 s, the run is lost w
   const dir = mkdtempSync(join(tmpdir(), 'apk-'));
   const socketPath = join(dir, 'd.sock');
   const recordDir = join(dir, 'record');
-  const args = ['--socket', socketPath, '--record-dir', recordDir, '--workspace', dir, '--chunk-ms', '5'];
+  // The runs' folder of their own: not the one holding the journals and the daemon's records (its file checkpoints
+  // would snapshot those, growing, at every start).
+  const workspace = join(dir, 'ws');
+  mkdirSync(workspace);
+  const args = ['--socket', socketPath, '--record-dir', recordDir, '--workspace', workspace, '--chunk-ms', '5'];
   let daemon: DaemonProcess = await spawnAgencyProxy(args);
   const starts: { resumeSessionId?: string | null }[] = [];
   const { store, connectionId, ctx } = driverSetup({ name: 'chaos', protocol: 'agency-proxy', socketPath }, join(dir, 'storage'), {
@@ -66,7 +70,7 @@ test(`SIGKILL at ${KILLS} seeded points: reconnect within 2 s, the run is lost w
     await daemon.listening;
     await driver.connect();
     await until('connected', () => wasConnected);
-    let runId = await driver.startRun({ prompt: 'long:2000', provider: 'claude', workspaceRoots: [dir], approvals: false, interactive: false });
+    let runId = await driver.startRun({ prompt: 'long:2000', provider: 'claude', workspaceRoots: [workspace], approvals: false, interactive: false });
     const firstRunId = runId;
     for (let kill = 1; kill <= KILLS; kill++) {
       const key = runKeyOf(connectionId, runId);

@@ -150,6 +150,17 @@ export const eventRows: Row[] = [
   { name: 'message without an id always adds a row', given: [{ kind: 'message', from: 'ci', body: 'one' }], action: { kind: 'message', from: 'ci', body: 'one' },
     run: { itemCount: 2, messageItems: undefined }, patches: [add({ id: 'm1', kind: 'message', from: 'ci', body: 'one' })], changed: false },
   { name: 'raw adds a raw item', action: { kind: 'raw', label: 'future_event', data: { x: 1 } }, patches: [add({ id: 'w0', kind: 'raw', label: 'future_event', data: { x: 1 } })], changed: false },
+  { name: 'fileCheckpoint adds a turn marker', action: { kind: 'fileCheckpoint', checkpointId: 'c2', mark: 'turn', turn: 1, files: 3, rewindable: true },
+    run: { itemCount: 1, redoItemId: undefined }, patches: [add({ id: 'k0', kind: 'checkpoint', checkpointId: 'c2', mark: 'turn', rewindable: true, turn: 1, files: 3 })], changed: false },
+  { name: 'a marker arriving mid-answer leaves the answer open (its snapshot ends whenever git is done)', given: [{ kind: 'textDelta', text: 'Hel' }],
+    action: { kind: 'fileCheckpoint', checkpointId: 'c1', mark: 'turn', turn: 0, rewindable: true },
+    run: { itemCount: 2, openTextId: 'x0' }, patches: [add({ id: 'k1', kind: 'checkpoint', checkpointId: 'c1', mark: 'turn', rewindable: true, turn: 0 })], changed: false },
+  { name: 'a rewound mark offers Redo and takes it from the rewind before', given: [{ kind: 'fileCheckpoint', checkpointId: 'r3', mark: 'rewound', rewindable: false, summary: 'one' }],
+    action: { kind: 'fileCheckpoint', checkpointId: 'r4', mark: 'rewound', rewindable: false, summary: 'two' },
+    run: { itemCount: 2, redoItemId: 'k1' }, patches: [update('k0', { redo: false }), add({ id: 'k1', kind: 'checkpoint', checkpointId: 'r4', mark: 'rewound', rewindable: false, summary: 'two', redo: true })], changed: false },
+  { name: 'a new turn marker ends the last rewind’s Redo', given: [{ kind: 'fileCheckpoint', checkpointId: 'r3', mark: 'rewound', rewindable: false }],
+    action: { kind: 'fileCheckpoint', checkpointId: 'c4', mark: 'turn', turn: 2, rewindable: false, unavailable: 'No checkpoint of /x: gone' },
+    run: { itemCount: 2, redoItemId: undefined }, patches: [update('k0', { redo: false }), add({ id: 'k1', kind: 'checkpoint', checkpointId: 'c4', mark: 'turn', rewindable: false, turn: 2, unavailable: 'No checkpoint of /x: gone' })], changed: false },
 ];
 
 const seq = (sequence: number, event: RunEvent): ModelAction => ({ type: 'runEvent', runKey: K, sequence, event });

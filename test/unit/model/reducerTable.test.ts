@@ -31,7 +31,7 @@ test('the table has a row for every RunEvent kind and ModelAction type (approval
   // Exhaustive (not Partial) records: a kind or type added to modelActions.ts fails the type check until it is listed
   // here, and then this test until it has a row. Approval kinds and types are left to the approval table.
   const allKinds = { userPrompt: 1, textDelta: 1, textCompleted: 1, reasoningDelta: 1, messageBoundary: 1, toolCall: 1, toolInputDelta: 1, toolStarted: 1, toolProgress: 1,
-    toolOutputDelta: 1, toolTerminals: 1, toolResult: 1, filesEdited: 1, usage: 1, compaction: 1, data: 1, error: 1, notice: 1, stateChanged: 1, turn: 1, message: 1, raw: 1 } satisfies Record<Exclude<RunEvent['kind'], `approval${string}`>, 1>;
+    toolOutputDelta: 1, toolTerminals: 1, toolResult: 1, filesEdited: 1, usage: 1, compaction: 1, data: 1, error: 1, notice: 1, stateChanged: 1, turn: 1, message: 1, raw: 1, fileCheckpoint: 1 } satisfies Record<Exclude<RunEvent['kind'], `approval${string}`>, 1>;
   const allTypes = { connectionAdded: 1, connectionRemoved: 1, connectionState: 1, connectionInfo: 1, runUpserted: 1, runRemoved: 1, runRestored: 1, runEvent: 1, runGap: 1, runQueue: 1,
     runPanels: 1, changeSet: 1, runsSummarized: 1, runLoading: 1, runReleased: 1 } satisfies Record<Exclude<ModelAction['type'], `approval${string}`>, 1>;
   assert.deepEqual(Object.keys(allKinds).filter((k) => !kinds.has(k as RunEvent['kind'])), []);

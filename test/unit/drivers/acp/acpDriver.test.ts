@@ -22,7 +22,7 @@ test('a turn streams thinking, the answer and usage, and ends waiting for the ne
   const runId = await r.driver.startRun({ prompt: 'hello there', workspaceRoots: [r.ws.dir] });
   await until('the turn ended', () => idle(r, runId));
   const items = r.items(runId);
-  assert.equal(items[0]?.kind, 'user');
+  assert.deepEqual(items.slice(0, 2).map((i) => i.kind), ['checkpoint', 'user'], 'the files before the first prompt, then the prompt');
   assert.ok(items.some((i) => i.kind === 'reasoning' && i.text.length > 0), 'thinking shown');
   assert.ok(items.some((i) => i.kind === 'text' && i.text.length > 20 && !i.streaming), 'the answer, closed');
   assert.ok(items.some((i) => i.kind === 'turn' && i.phase === 'completed' && i.code === undefined), 'an end_turn ends the turn without words');

@@ -20,6 +20,8 @@ test('a reload restores the transcript from the journal and the session continue
   const first = await rig({ agentArgs: ['--without-session', 'resume'] });
   const runId = await first.driver.startRun({ prompt: 'hello before the reload', workspaceRoots: [first.ws.dir] });
   await until('the first turn ended', () => idle(first, runId));
+  // The end of turn's checkpoint marker, recorded once its snapshot is taken (after the turn ended).
+  await until('the end-of-turn checkpoint marker', () => first.items(runId).filter((i) => i.kind === 'checkpoint').length === 2);
   const before = first.items(runId);
   await first.driver.dispose();
 

@@ -5,6 +5,7 @@
  * `agencyProxyFold` (what the driver did before folding). Transcript, run, approvals and the daemon sequences
  * journaled (each exactly once, in order) must be equal. Replay a failure with FUZZ_SEED=<seed>.
  */
+import { TurnCheckpoints } from '../../../../extension/drivers/kit/turnCheckpoints';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AckTracker } from '../../../../extension/drivers/agencyProxy/ackTracker';
@@ -132,6 +133,7 @@ test(`a read's chunks folded = the same events one by one: transcript, run, appr
       ownership: new RunOwnership(),
       activity: new RunActivityBook(),
       localChanges: new AgencyProxyLocalChanges(runs, quietLog, () => Promise.resolve()),
+      checkpoints: new TurnCheckpoints({ storageDir: '/nonexistent', connectionId: 'agency-proxy:fold', log: quietLog }, runs),
       storeEvent: (runId, sequence, records) => {
         stores += 1;
         const journal = journals.get(runId) ?? [];

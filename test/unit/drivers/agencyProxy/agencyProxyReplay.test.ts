@@ -44,6 +44,7 @@ for (const daemonAfterReload of [true, false]) {
       const key = runKeyOf(first.connectionId, runId);
       await until('completed', () => first.store.state.runs.get(key)?.state === 'completed');
       await until('the closing line', () => first.store.transcript(key)!.snapshot().some((i) => i.kind === 'notice' && i.state === 'completed'));
+      await first.driver.checkpoints.settled(); // the terminal event's file checkpoint marker
       const before = seen(first.store, key);
       assert.ok(before.model, 'the daemon named the model');
       await first.driver.dispose();
@@ -94,6 +95,7 @@ test('a long interactive run comes back from its checkpoint as a whole replay br
     const runId = await first.driver.startRun({ prompt: 'long steps:1500 notools', provider: 'claude', model: '', workspaceRoots: [dir], approvals: false, interactive: true });
     const key = runKeyOf(first.connectionId, runId);
     await until('answered', () => first.store.state.runs.get(key)?.state === 'idle' && first.store.state.runs.get(key)!.itemCount >= 1500);
+    await first.driver.checkpoints.settled(); // the message boundary's file checkpoint marker
     const before = seen(first.store, key);
     await first.driver.dispose(); // a window reload closes every connection: the checkpoint is written then
     const checkpoints = () => readdirSync(join(storage, 'transcripts'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ckpt'));

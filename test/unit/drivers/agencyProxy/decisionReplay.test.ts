@@ -71,6 +71,7 @@ test('a rule-decided approval names its rule after a reload; an approval answere
     assert.equal(sent.kind, 'sent');
     await until('B: decided', () => b.store.state.approvals.get(approvalKeyOf(key, approvalId))?.status === 'decided');
     await until('B: the run answered', () => b.store.state.runs.get(key)?.state === 'idle');
+    await b.driver.checkpoints.settled(); // the message boundary's file checkpoint marker
     const liveB = seen(b.store, key, approvalId);
     assert.deepEqual([liveB.decision, liveB.decidedBy, liveB.rule], ['allow_once', 'rule', 'Edits to README.md']);
 
@@ -78,6 +79,7 @@ test('a rule-decided approval names its rule after a reload; an approval answere
     const a2 = await window(socketPath, storageA);
     await until('A: the restored approval expired', () => a2.store.state.approvals.get(approvalKeyOf(key, approvalId))?.status === 'expired');
     await until('A: the run answered', () => a2.store.state.runs.get(key)?.state === 'idle');
+    await a2.driver.checkpoints.settled();
     await a2.driver.flushStorage();
     const liveA = seen(a2.store, key, approvalId);
     assert.match(liveA.reason ?? '', /answered elsewhere/);
@@ -120,6 +122,7 @@ test('a decision whose send failed after its run ended expires through the drive
     };
     const result = await decideApprovalOnce(a.store, approvalKeyOf(key, approvalId), 'allow_once', 'notification', () => failing);
     assert.equal(result.kind, 'failed');
+    await a.driver.checkpoints.settled(); // the terminal event's file checkpoint marker
     const live = seen(a.store, key, approvalId);
     assert.equal(live.status, 'expired');
     assert.match(live.reason ?? '', /run ended before the decision was delivered: socket write failed/);

@@ -1,0 +1,130 @@
+/**
+ * Checkpoints and rewind (issue #26) in a real VS Code with the reference ACP agent: a run edits a long file in the
+ * middle in two turns; the transcript shows a checkpoint marker per turn; *Rewind files to here* on the first turn's
+ * marker opens the preview diff (both sides from the checkpoint's git objects), asks (answered by the test hook, as
+ * the modal would be), and puts the file back as after turn 1; *Redo Rewind* from the palette puts it back as after
+ * turn 2. Screenshots of the markers and of the preview, looked at.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
+import * as vscode from 'vscode';
+import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
+import type { RewindAsk } from '../../extension/ui/checkpoints/rewindPrompt';
+import { REWIND_SCHEME } from '../../extension/ui/checkpoints/rewindPreviewDocuments';
+import { api, screenshot, tabWebview, testHooks, ui, waitFor, workspaceDir } from './support';
+import { clearNotifications, connectReferenceAgent, endedTurns, itemsOf, pendingApproval, removeConnections, setViewExpanded } from './acpSupport';
+
+const NAME = 'ACP checkpoints';
+const CONNECTION = `acp:${NAME}`;
+const LONG_FILE = 'checkpoint-long-file.ts';
+const LINES = Array.from({ length: 240 }, (_, i) => `export const w${i + 1} = ${i + 1};\n`);
+/** What the reference agent puts in place of line n (test/fixtures/acp/editTool.ts replacedLine). */
+const replaced = (n: number): string => `Edited line ${n} by the reference ACP agent.\n`;
+const AFTER_TURN_1 = [...LINES.slice(0, 99), replaced(100), ...LINES.slice(100)].join('');
+const AFTER_TURN_2 = [...LINES.slice(0, 99), replaced(100), ...LINES.slice(100, 149), replaced(150), ...LINES.slice(150)].join('');
+
+type Marker = Extract<TranscriptItem, { kind: 'checkpoint' }>;
+
+suite('Checkpoints and rewind', () => {
+  let stateDir: string;
+  let file: string;
+  let runKey: string;
+
+  suiteSetup(async () => {
+    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-ckpt-'));
+    file = path.join(workspaceDir(), LONG_FILE);
+    fs.writeFileSync(file, LINES.join(''));
+    await connectReferenceAgent(NAME, stateDir);
+    await setViewExpanded('Connections', false);
+  });
+
+  suiteTeardown(async () => {
+    (await testHooks()).setRewindConfirmation(undefined);
+    await setViewExpanded('Connections', true);
+    await removeConnections([NAME]);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(file, { force: true });
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  const tabLabels = (): Promise<string[]> =>
+    ui<string[]>({ action: 'text', selector: '.item-checkpoint .checkpoint-label', webview: true, frame: tabWebview() }).catch((): string[] => []);
+  const markers = async (): Promise<Marker[]> => itemsOf(await api(), runKey).filter((i): i is Marker => i.kind === 'checkpoint');
+
+  async function turn(prompt: string, ended: number, first = false): Promise<void> {
+    const a = await api();
+    if (first) {
+      runKey = (await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: CONNECTION, model: '', permission: '', prompt })) as string;
+    } else {
+      await vscode.commands.executeCommand('agentSwitchboard.sendMessage', runKey, prompt);
+    }
+    await vscode.commands.executeCommand('agentSwitchboard.decideApproval', await pendingApproval(a, runKey), 'allow_once');
+    await waitFor(`turn ${ended}`, () => endedTurns(a, runKey, 'completed').length === ended, 30000);
+  }
+
+  test('two turns edit a long file in the middle: a checkpoint marker per turn', async () => {
+    await turn(`edit:${LONG_FILE}:100 please`, 1, true);
+    await waitFor('the file after turn 1', () => fs.readFileSync(file, 'utf8') === AFTER_TURN_1);
+    await turn(`edit:${LONG_FILE}:150 please`, 2);
+    await waitFor('the file after turn 2', () => fs.readFileSync(file, 'utf8') === AFTER_TURN_2);
+    const shown = await waitFor('three markers', async () => ((await markers()).length === 3 ? markers() : undefined));
+    assert.deepEqual(shown.map((m) => [m.mark, m.turn, m.files]), [['turn', 0, 0], ['turn', 1, 1], ['turn', 2, 1]]);
+
+    // In an editor tab: room for the transcript (the sidebar's is a few rows under the change-set panel).
+    await vscode.commands.executeCommand('agentSwitchboard.openInEditor', runKey);
+    const labels = await waitFor('the turn markers in the tab', async () => {
+      const shownLabels = await tabLabels();
+      return shownLabels.includes('Checkpoint · turn 1 · files: 1 changed') && shownLabels.includes('Checkpoint · turn 2 · files: 1 changed') ? shownLabels : undefined;
+    });
+    // Rows are mounted as far as they are seen (a windowed list): the start's marker may be above the window.
+    assert.deepEqual(labels.filter((l) => !l.includes('start of the run')), ['Checkpoint · turn 1 · files: 1 changed', 'Checkpoint · turn 2 · files: 1 changed']);
+    await screenshot('checkpoints-markers.png');
+  });
+
+  test('Rewind files to here on turn 1: the preview diff, the question, the file as after turn 1; Redo: as after turn 2', async () => {
+    const hooks = await testHooks();
+    const asked: RewindAsk[] = [];
+    let preview: { now: string; target: string } | undefined;
+    hooks.setRewindConfirmation(async (ask) => {
+      asked.push(ask);
+      // The preview diff is open before the question: both sides of the long file, read from the git objects.
+      const sides = await waitFor('the preview documents', () => {
+        const docs = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === REWIND_SCHEME && d.uri.path === `/${LONG_FILE}`);
+        const now = docs.find((d) => d.uri.query.includes('side=now'));
+        const target = docs.find((d) => d.uri.query.includes('side=target'));
+        return now && target ? { now: now.getText(), target: target.getText() } : undefined;
+      });
+      preview ??= sides;
+      await ui({ action: 'waitFor', selector: '.multiDiffEditor, .monaco-diff-editor' });
+      await screenshot(asked.length === 1 ? 'checkpoints-rewind-preview.png' : 'checkpoints-redo-preview.png');
+      return ask.questions.map((q) => ({ top: q.top, path: q.path, decision: 'keep' as const }));
+    });
+    await clearNotifications();
+    const turnOne = (await markers()).find((m) => m.turn === 1)!;
+    await vscode.commands.executeCommand('agentSwitchboard.openInEditor', runKey);
+    await ui({ action: 'click', selector: `[data-item-id="${turnOne.id}"] .checkpoint-rewind`, webview: true, frame: tabWebview() });
+    await waitFor('the rewind', () => fs.readFileSync(file, 'utf8') === AFTER_TURN_1, 30000);
+    assert.equal(asked.length, 1);
+    assert.match(asked[0]!.message, /Rewind the files of .* to turn 1\?/);
+    assert.deepEqual(asked[0]!.questions, [], 'nothing changed since the last checkpoint: nothing to ask');
+    assert.equal(preview?.now, AFTER_TURN_2, 'the left side: the file now');
+    assert.equal(preview?.target, AFTER_TURN_1, 'the right side: the file at the checkpoint');
+    const rewound = await waitFor('the rewind marker', async () => (await markers()).find((m) => m.mark === 'rewound'));
+    assert.equal(rewound.summary, 'to turn 1: 1 file restored');
+    assert.equal(rewound.redo, true);
+    await vscode.commands.executeCommand('agentSwitchboard.openInEditor', runKey);
+    await waitFor('the rewind in the tab', async () => (await tabLabels()).some((t) => t.includes('Files rewound · to turn 1: 1 file restored')));
+    await screenshot('checkpoints-rewound.png');
+
+    const redo = await vscode.commands.executeCommand('agentSwitchboard.redoRewind', runKey);
+    assert.equal((redo as { status?: string } | undefined)?.status, 'rewound');
+    assert.equal(fs.readFileSync(file, 'utf8'), AFTER_TURN_2, 'redo: the file as after turn 2');
+    assert.equal(asked.length, 2, 'the redo was previewed and asked too');
+    assert.match(asked[1]!.message, /^Redo:/);
+    const all = await waitFor('the redo marker', async () => ((await markers()).filter((m) => m.mark === 'rewound').length === 2 ? markers() : undefined));
+    assert.deepEqual(all.filter((m) => m.mark === 'rewound').map((m) => m.redo === true), [false, true], 'Redo only on the newest');
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * A file-checkpoint marker (issue #26): a rule across the transcript like a turn boundary, saying which checkpoint it
+ * is and how many files changed since the one before, with *Rewind files to here*; a rewind's marker says what came
+ * of it and offers *Redo* while it is the newest. The buttons only ask the host, which previews and asks before any
+ * file is written. Every text is set as text (paths in `summary` come from the repository).
+ */
+import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
+import { appendChildren, button, codicon, h } from '../dom';
+import { simpleView } from './itemShell';
+import type { ItemView, RenderContext } from './renderContext';
+
+type CheckpointItem = Extract<TranscriptItem, { kind: 'checkpoint' }>;
+
+/** "Checkpoint · turn 2 · 3 files changed" / "Checkpoint · start of the run" / "Files rewound · …". */
+export function checkpointLabel(item: CheckpointItem): string {
+  if (item.mark === 'rewound') {
+    return item.summary !== undefined ? `Files rewound · ${item.summary}` : 'Files rewound';
+  }
+  const turn = item.turn === undefined ? undefined : item.turn === 0 ? 'start of the run' : `turn ${item.turn}`;
+  const files = item.files === undefined ? undefined : item.files === 0 ? 'no files changed' : `files: ${item.files} changed`;
+  return ['Checkpoint', turn, files].filter((part) => part !== undefined).join(' · ');
+}
+
+export function checkpointView(item: CheckpointItem, ctx: RenderContext): ItemView {
+  return simpleView(item, (row, next) => render(row, next as CheckpointItem, ctx));
+}
+
+function render(row: HTMLElement, item: CheckpointItem, ctx: RenderContext): void {
+  row.classList.add('item-line', `checkpoint-${item.mark}`);
+  const ask = (type: 'rewindFiles' | 'redoRewind'): void => {
+    const runKey = ctx.runKey();
+    if (runKey !== null) {
+      ctx.post({ type, runKey, checkpointId: item.checkpointId });
+    }
+  };
+  const label = checkpointLabel(item);
+  appendChildren(row, [
+    h('span', { class: 'turn-rule', 'aria-hidden': 'true' }),
+    codicon(item.mark === 'rewound' ? 'discard' : 'history'),
+    h('span', { class: 'checkpoint-label' }, label),
+    item.unavailable !== undefined ? h('span', { class: 'checkpoint-unavailable', title: item.unavailable }, codicon('warning'), h('span', {}, item.unavailable)) : null,
+    item.mark === 'turn' && item.rewindable
+      ? button({ label: `Rewind files to here: ${label}`, text: 'Rewind files to here', icon: 'discard', className: 'secondary checkpoint-rewind', onClick: () => ask('rewindFiles') })
+      : null,
+    item.mark === 'rewound' && item.redo === true
+      ? button({ label: 'Redo: put the files back as they were before this rewind', text: 'Redo', icon: 'redo', className: 'secondary checkpoint-redo', onClick: () => ask('redoRewind') })
+      : null,
+    h('span', { class: 'turn-rule', 'aria-hidden': 'true' }),
+  ]);
+}
