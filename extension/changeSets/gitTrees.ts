@@ -38,7 +38,7 @@ interface GitOptions {
  * A child environment without inherited `GIT_*` variables: a hook, a terminal or the editor's own git integration
  * could otherwise point us at another repository or index.
  */
-function gitEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+export function gitEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (!k.startsWith('GIT_')) {
