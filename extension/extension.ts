@@ -3,6 +3,7 @@
  * hands everything to one disposable set. Activation failures are shown to the user, not swallowed: VS Code does not
  * raise a notification when an extension fails to activate.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ConnectionManager } from './drivers/connectionManager';
 import type { ConnectionProfile } from './drivers/driver';
@@ -50,6 +51,8 @@ import type { SurfaceDeps } from './ui/transcript/transcriptSurface';
 import { TranscriptActionHandler } from './ui/transcriptActions';
 import { TranscriptViewProvider } from './ui/transcriptViewProvider';
 import { EditorWorkspaceAccess } from './ui/workspaceAccess';
+import { RunWorktreeService } from './ui/worktrees/runWorktreeService';
+import { registerWorktreeCommands, watchWorktreeOffers } from './ui/worktrees/worktreeCommands';
 import { AgentTerminals } from './ui/agentTerminals/agentTerminals';
 import type { SwitchboardApi } from './switchboardApi';
 import { RunControl } from './ui/runControl';
@@ -121,7 +124,8 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const prompts = testPrompts?.prompts ?? MODAL_PROMPTS;
   const protectedPrompts = new ProtectedPathPrompts(prompts.protectedWrite, prompts.protectedApply);
   context.subscriptions.push(protectedPrompts);
-  const workspace = new EditorWorkspaceAccess(protectedPrompts);
+  // A run in a worktree of its own (issue #26) may use that worktree's files; the service is made below.
+  const workspace = new EditorWorkspaceAccess(protectedPrompts, (runFolder): string | undefined => runWorktrees.worktreeOf(runFolder));
   // Commands agents run through the editor, each in an editor terminal.
   const terminals = new AgentTerminals();
   context.subscriptions.push(terminals);
@@ -139,6 +143,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     terminals,
     connectRefusal: () => workspaceConnections.refusal(connectionId),
     retention: historyRetention,
+    runRemoval: (runId): Promise<() => Promise<void>> => runWorktrees.removalOf(connectionId)(runId),
     secrets: connectionSecrets(context.secrets, connectionId, profile, origin, {
       info: (m) => log.info(`[${profile.name}] ${m}`),
       warn: (m) => log.warn(`[${profile.name}] ${m}`),
@@ -150,6 +155,9 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     },
   }), workspaceConnections.gate);
   context.subscriptions.push({ dispose: () => void connections.dispose() });
+  // Run worktrees live in this workspace's storage (none without a workspace: the option then says why).
+  const runWorktrees: RunWorktreeService = new RunWorktreeService(context.storageUri && path.join(context.storageUri.fsPath, 'worktrees'), store, connections, log);
+  context.subscriptions.push(runWorktrees);
 
   const selection = new RunSelection();
   context.subscriptions.push(selection);
@@ -216,7 +224,9 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
 
   context.subscriptions.push(
     ...registerConnectionCommands(commandContext),
-    ...registerRunCommands(commandContext),
+    ...registerRunCommands(commandContext, runWorktrees),
+    ...registerWorktreeCommands(runWorktrees, store, log),
+    watchWorktreeOffers(runWorktrees, store, log),
     ...registerHistoryCommands(commandContext, removedRuns, prompts.confirmRemoval),
     ...registerApprovalCommands(commandContext),
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),

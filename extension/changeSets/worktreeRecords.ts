@@ -7,7 +7,7 @@
  * Pure Node, no `vscode`.
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** A path's entry in a tree: git mode and blob id. Absent (undefined) where the tree has no such path. */
@@ -120,6 +120,7 @@ export class WorktreeRecordFiles {
 
   async write(record: RunWorktree): Promise<void> {
     const file = this.fileOf(record.id);
+    await mkdir(this.folder, { recursive: true });
     await writeFile(`${file}.tmp`, `${JSON.stringify(record, null, 1)}\n`);
     await rename(`${file}.tmp`, file);
   }

@@ -46,6 +46,11 @@ export interface DriverContext {
   readonly connectRefusal?: () => string | undefined;
   /** Which finished runs stay on the board (the `agentSwitchboard.history.*` settings); absent: the defaults. */
   readonly retention?: () => HistoryRetention;
+  /**
+   * What the editor keeps of a run beside its journal and goes with it when it is removed (its worktree, issue #26):
+   * read before the run's files are deleted, the returned step run once they are (kit/runHistory.ts `onRemoval`).
+   */
+  readonly runRemoval?: (runId: string) => Promise<() => Promise<void>>;
 }
 
 /**

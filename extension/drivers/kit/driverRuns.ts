@@ -50,7 +50,7 @@ export class DriverRuns<C = never> {
   private lastKey: { readonly runId: string; readonly key: RunKey } | undefined;
 
   constructor(
-    private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId' | 'windowName'> & { readonly retention?: () => HistoryRetention; readonly now?: () => number },
+    private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId' | 'windowName' | 'runRemoval'> & { readonly retention?: () => HistoryRetention; readonly now?: () => number },
     /** Read once, at the first write or replay (the driver's own field, set after the base constructor ran). */
     private readonly journaling: () => Journaling<C>,
   ) {
@@ -68,6 +68,9 @@ export class DriverRuns<C = never> {
         }
       },
     });
+    if (ctx.runRemoval) {
+      this.history.onRemoval(ctx.runRemoval);
+    }
   }
 
   get connectionId(): string {
