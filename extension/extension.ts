@@ -51,8 +51,7 @@ import type { SurfaceDeps } from './ui/transcript/transcriptSurface';
 import { TranscriptActionHandler } from './ui/transcriptActions';
 import { TranscriptViewProvider } from './ui/transcriptViewProvider';
 import { EditorWorkspaceAccess } from './ui/workspaceAccess';
-import { RunWorktreeService } from './ui/worktrees/runWorktreeService';
-import { registerWorktreeCommands, watchWorktreeOffers } from './ui/worktrees/worktreeCommands';
+import { WorktreeShim } from './ui/worktrees/worktreeShim';
 import { AgentTerminals } from './ui/agentTerminals/agentTerminals';
 import type { SwitchboardApi } from './switchboardApi';
 import { RunControl } from './ui/runControl';
@@ -156,7 +155,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   }), workspaceConnections.gate);
   context.subscriptions.push({ dispose: () => void connections.dispose() });
   // Run worktrees live in this workspace's storage (none without a workspace: the option then says why).
-  const runWorktrees: RunWorktreeService = new RunWorktreeService(context.storageUri && path.join(context.storageUri.fsPath, 'worktrees'), store, connections, log);
+  const runWorktrees: WorktreeShim = new WorktreeShim({ folder: context.storageUri && path.join(context.storageUri.fsPath, 'worktrees'), store, connections, log });
   context.subscriptions.push(runWorktrees);
 
   const selection = new RunSelection();
@@ -225,8 +224,6 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(
     ...registerConnectionCommands(commandContext),
     ...registerRunCommands(commandContext, runWorktrees),
-    ...registerWorktreeCommands(runWorktrees, store, log),
-    watchWorktreeOffers(runWorktrees, store, log),
     ...registerHistoryCommands(commandContext, removedRuns, prompts.confirmRemoval),
     ...registerApprovalCommands(commandContext),
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),

@@ -6,12 +6,11 @@ import type { CommandContext } from './commandContext';
 import { connectionIdOfTarget, errorText, runKeyOfTarget } from './commandContext';
 import type { NewRunArgs } from './newRunPrompts';
 import { askNewRun } from './newRunPrompts';
-import type { RunWorktreeService } from '../worktrees/runWorktreeService';
-import { startInPlace } from '../worktrees/newRunPlace';
+import type { WorktreeShim } from '../worktrees/worktreeShim';
 import { isActiveRun, isEndableRun, pickConnection, pickRun } from './pickers';
 import { takesMessages } from '../runMessaging';
 
-export function registerRunCommands(ctx: CommandContext, worktrees: RunWorktreeService): vscode.Disposable[] {
+export function registerRunCommands(ctx: CommandContext, worktrees: WorktreeShim): vscode.Disposable[] {
   const runOf = (target: unknown): RunInfo | undefined => {
     const key = runKeyOfTarget(target) ?? ctx.selection.runKey;
     return key ? ctx.store.state.runs.get(key) : undefined;
@@ -48,7 +47,7 @@ export function registerRunCommands(ctx: CommandContext, worktrees: RunWorktreeS
           return options ? driver.startRun!(options) : undefined;
         };
         // In the workspace, or in a worktree of its own (issue #26): asked first, the rest is asked in that folder.
-        const runId = profile ? await startInPlace(worktrees, connectionId, profile, ctx.store.state.connections.get(connectionId)?.capabilities ?? [], args, start) : await start(args);
+        const runId = profile ? await worktrees.startInPlace(connectionId, profile, ctx.store.state.connections.get(connectionId)?.capabilities ?? [], args, start) : await start(args);
         if (runId === undefined) {
           return undefined;
         }

@@ -27,7 +27,8 @@ function plural(n: number, one: string): string {
   return `${n} ${one}${n === 1 ? '' : 's'}`;
 }
 
-export function registerWorktreeCommands(service: RunWorktreeService, store: RunStore, log: vscode.LogOutputChannel): vscode.Disposable[] {
+/** The commands' handlers by command id (registered at activation by worktreeShim.ts, which loads this bundle on first use). */
+export function worktreeCommandHandlers(service: RunWorktreeService, store: RunStore, log: vscode.LogOutputChannel): ReadonlyMap<string, (...args: unknown[]) => unknown> {
   const worktreeOf = (run: RunInfo): RunWorktree | undefined => service.forRun(run.connectionId, run.runId);
   /** The run given (a run key or tree node), else a pick among the runs `filter` keeps. */
   const runFor = async (target: unknown, placeHolder: string, filter: (w: RunWorktree) => boolean): Promise<{ run: RunInfo; worktree: RunWorktree } | undefined> => {
@@ -109,18 +110,18 @@ export function registerWorktreeCommands(service: RunWorktreeService, store: Run
     return true;
   };
 
-  return [
-    vscode.commands.registerCommand('agentSwitchboard.mergeRunWorktree', merge),
-    vscode.commands.registerCommand('agentSwitchboard.resolveRunMergeConflicts', async (target?: unknown) => {
+  return new Map<string, (...args: unknown[]) => unknown>([
+    ['agentSwitchboard.mergeRunWorktree', merge],
+    ['agentSwitchboard.resolveRunMergeConflicts', async (target?: unknown) => {
       const found = await runFor(target, 'Resolve the merge conflicts of which run?', (w) => (service.conflicts.get(w.id)?.length ?? 0) > 0);
       if (found) {
         await resolveConflicts(service, found.worktree);
       }
-    }),
-    vscode.commands.registerCommand('agentSwitchboard.undoRunMerge', undo),
-    vscode.commands.registerCommand('agentSwitchboard.removeRunWorktree', removeWorktree),
-    vscode.commands.registerCommand('agentSwitchboard.cleanUpRunWorktrees', () => cleanUpOrphans(service, log, true)),
-  ];
+    }],
+    ['agentSwitchboard.undoRunMerge', undo],
+    ['agentSwitchboard.removeRunWorktree', removeWorktree],
+    ['agentSwitchboard.cleanUpRunWorktrees', () => cleanUpOrphans(service, log, true)],
+  ]);
 }
 
 /** Finds the worktrees whose run is gone and offers them for removal (`asked`: from the palette, so "none" is said too). */
