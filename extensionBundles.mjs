@@ -17,6 +17,7 @@ export const CORE_BUNDLE = 'extension.js';
 export const LAZY_BUNDLES = [
   { entry: 'extension/drivers/driverClasses.ts', out: 'driverClasses.js' },
   { entry: 'extension/drivers/acp/acpSdk.ts', out: 'acpSdk.js' },
+  { entry: 'extension/ui/worktrees/worktreeFeature.ts', out: 'worktreeFeature.js' },
 ];
 
 const common = (production) => ({

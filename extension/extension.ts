@@ -3,6 +3,7 @@
  * hands everything to one disposable set. Activation failures are shown to the user, not swallowed: VS Code does not
  * raise a notification when an extension fails to activate.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ConnectionManager } from './drivers/connectionManager';
 import type { ConnectionProfile } from './drivers/driver';
@@ -54,6 +55,7 @@ import type { SurfaceDeps } from './ui/transcript/transcriptSurface';
 import { TranscriptActionHandler } from './ui/transcriptActions';
 import { TranscriptViewProvider } from './ui/transcriptViewProvider';
 import { EditorWorkspaceAccess } from './ui/workspaceAccess';
+import { WorktreeShim } from './ui/worktrees/worktreeShim';
 import { AgentTerminals } from './ui/agentTerminals/agentTerminals';
 import type { SwitchboardApi } from './switchboardApi';
 import { RunControl } from './ui/runControl';
@@ -130,7 +132,8 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const prompts = testPrompts?.prompts ?? MODAL_PROMPTS;
   const protectedPrompts = new ProtectedPathPrompts(prompts.protectedWrite, prompts.protectedApply);
   context.subscriptions.push(protectedPrompts);
-  const workspace = new EditorWorkspaceAccess(protectedPrompts);
+  // A run in a worktree of its own (issue #26) may use that worktree's files; the service is made below.
+  const workspace = new EditorWorkspaceAccess(protectedPrompts, (runFolder): string | undefined => runWorktrees.worktreeOf(runFolder));
   // Commands agents run through the editor, each in an editor terminal.
   const terminals = new AgentTerminals();
   context.subscriptions.push(terminals);
@@ -153,6 +156,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     connectRefusal: () => workspaceConnections.refusal(connectionId),
     retention: historyRetention,
     runRemoved: (runKey) => removedRuns.removed(runKey),
+    runRemoval: (runId): Promise<() => Promise<void>> => runWorktrees.removalOf(connectionId)(runId),
     secrets: connectionSecrets(context.secrets, connectionId, profile, origin, {
       info: (m) => log.info(`[${profile.name}] ${m}`),
       warn: (m) => log.warn(`[${profile.name}] ${m}`),
@@ -164,6 +168,9 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     },
   }), workspaceConnections.gate);
   context.subscriptions.push({ dispose: () => void connections.dispose() });
+  // Run worktrees live in this workspace's storage (none without a workspace: the option then says why).
+  const runWorktrees: WorktreeShim = new WorktreeShim({ folder: context.storageUri && path.join(context.storageUri.fsPath, 'worktrees'), store, connections, log });
+  context.subscriptions.push(runWorktrees);
 
   const selection = new RunSelection();
   context.subscriptions.push(selection);
@@ -244,7 +251,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
 
   context.subscriptions.push(
     ...registerConnectionCommands(commandContext),
-    ...registerRunCommands(commandContext),
+    ...registerRunCommands(commandContext, runWorktrees),
     ...registerHistoryCommands(commandContext, removedRuns, prompts.confirmRemoval),
     ...registerRewindCommands(commandContext, rewinds),
     ...registerApprovalCommands(commandContext),

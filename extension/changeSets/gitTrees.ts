@@ -9,7 +9,7 @@
  * local change set from it.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
@@ -38,7 +38,7 @@ interface GitOptions {
  * A child environment without inherited `GIT_*` variables: a hook, a terminal or the editor's own git integration
  * could otherwise point us at another repository or index.
  */
-function gitEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+export function gitEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (!k.startsWith('GIT_')) {
@@ -108,7 +108,7 @@ export async function snapshotWorkingTree(repoRoot: string): Promise<string> {
   const index = join(dir, 'index');
   try {
     try {
-      await copyFile(userIndex, index);
+      await copyIndex(userIndex, index);
     } catch {
       // No index yet (fresh repository): start from an empty one.
     }
@@ -121,6 +121,17 @@ export async function snapshotWorkingTree(repoRoot: string): Promise<string> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Copies an index with its modification time: git trusts an entry's cached stat only when the file is older than the
+ * index (racy-git), so a copy stamped "now" would let a file rewritten in the same second as the index, at the same
+ * size, pass as unchanged — a snapshot missing an agent's edit.
+ */
+export async function copyIndex(from: string, to: string): Promise<void> {
+  await copyFile(from, to);
+  const times = await stat(from);
+  await utimes(to, times.atime, times.mtime);
 }
 
 /**

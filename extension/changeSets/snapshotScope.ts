@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { copyFile, lstat, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GitError, gitTopLevel, runGit, snapshotWorkingTree, treeHex } from './gitTrees';
+import { copyIndex, GitError, gitTopLevel, runGit, snapshotWorkingTree, treeHex } from './gitTrees';
 
 /** One place checkpoints are taken of: a repository's work tree, or a plain folder with a private git dir. */
 export interface SnapshotScope {
@@ -148,7 +148,7 @@ async function snapshotPrivate(scope: SnapshotScope & { readonly gitDir: string 
   const dir = await mkdtemp(join(tmpdir(), 'sb-ckpt-'));
   const index = join(dir, 'index');
   try {
-    await copyFile(kept, index).catch(() => undefined);
+    await copyIndex(kept, index).catch(() => undefined);
     await checkPrivateSize(scope, index, limits);
     await scopeGit(scope, ['add', '-A', '--', '.'], index);
     const tree = (await scopeGit(scope, ['write-tree'], index)).toString('utf8').trim();

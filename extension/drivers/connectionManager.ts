@@ -52,6 +52,11 @@ export interface DriverContext {
    * keeps anything per run (tests).
    */
   readonly runRemoved?: (runKey: string) => void;
+  /**
+   * What the editor keeps of a run beside its journal and goes with it when it is removed (its worktree, issue #26):
+   * read before the run's files are deleted, the returned step run once they are (kit/runHistory.ts `onRemoval`).
+   */
+  readonly runRemoval?: (runId: string) => Promise<() => Promise<void>>;
 }
 
 /**

@@ -36,6 +36,8 @@ export type Capability =
   | 'run.end'
   /** A new run can be a conversation that waits for follow-ups, or one-shot (New Run asks which). */
   | 'run.interactive'
+  /** A new run works in the folder New Run gives it (ACP `cwd`, AgencyProxy `workspaceRoots`): it may be a worktree of its own. */
+  | 'run.workingDirectory'
   /** The daemon pushes no run list changes: the editor re-reads it while the view is visible. */
   | 'runs.refresh'
   /** Runs are sessions that repeat under one name (SCV): the tree groups them, the live one first. */

@@ -74,6 +74,8 @@ export const connectionProfileSchema = z.object({
   mcpServers: z.optional(z.array(mcpServerSchema)),
   /** Connect when the extension starts (default: the setting agentSwitchboard.autoConnect). */
   autoConnect: z.optional(z.boolean()),
+  /** ACP, AgencyProxy: start runs in a git worktree of their own (issue #26): ask in *New Run…* (default), always, never. */
+  runWorktree: z.optional(z.enum(['ask', 'always', 'never'])),
 });
 
 /** One connection profile, as the drivers receive it. */

@@ -25,14 +25,24 @@ export class EditorWorkspaceAccess implements WorkspaceAccess {
   /** Writes run one at a time: each looks at the file (exists? open?) before it edits, and must not interleave. */
   private writes: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly protectedWrites: ProtectedWriteApprover) {}
+  constructor(
+    private readonly protectedWrites: ProtectedWriteApprover,
+    /** The run worktree (issue #26) a run's working directory is in, if it is one: that run may use its files. */
+    private readonly worktreeOf: (runFolder: string) => string | undefined = () => undefined,
+  ) {}
 
   roots(): readonly string[] {
     return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
   }
 
-  async readText(path: string, line?: number, limit?: number): Promise<string> {
-    const where = await resolveInsideRoots(path, this.roots());
+  /** The workspace folders, and the asking run's own worktree when its working directory is one. */
+  private rootsFor(runFolder: string | undefined): readonly string[] {
+    const worktree = runFolder !== undefined ? this.worktreeOf(runFolder) : undefined;
+    return worktree !== undefined ? [...this.roots(), worktree] : this.roots();
+  }
+
+  async readText(path: string, line?: number, limit?: number, runFolder?: string): Promise<string> {
+    const where = await resolveInsideRoots(path, this.rootsFor(runFolder));
     const open = await this.openDocument(where);
     if (open) {
       const text = open.getText();
@@ -45,20 +55,19 @@ export class EditorWorkspaceAccess implements WorkspaceAccess {
     return lineWindow(await readRegularFile(where.real, path), line, limit);
   }
 
-  writeText(path: string, content: string): Promise<void> {
-    const write = this.writes.then(() => this.writeNow(path, content));
+  writeText(path: string, content: string, runFolder?: string): Promise<void> {
+    const write = this.writes.then(() => this.writeNow(path, content, this.rootsFor(runFolder)));
     this.writes = write.catch(() => undefined);
     return write;
   }
 
-  private async writeNow(path: string, content: string): Promise<void> {
-    const roots = this.roots();
+  private async writeNow(path: string, content: string, roots: readonly string[]): Promise<void> {
     const where = await resolveInsideRoots(path, roots);
     const guarded = await protectedTarget(where, roots);
     if (guarded) {
       await this.approveProtectedWrite(path, where, guarded, content);
       // The question may stay open for minutes: a link swapped meanwhile must not carry the approved text elsewhere.
-      const again = await resolveInsideRoots(path, this.roots());
+      const again = await resolveInsideRoots(path, roots);
       if (again.real !== where.real) {
         throw new WorkspaceAccessError('denied', `${path} now leads somewhere else than when the write was approved; nothing was written.`);
       }

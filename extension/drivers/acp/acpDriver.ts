@@ -43,7 +43,7 @@ import { mcpServerNotice, planMcpServers, type McpServerPlan } from './acpMcpSer
 import { AcpRecovery } from './acpRecovery';
 
 /** Messages sent during a turn wait in an editable queue (`run.queue`); runs end only when the user stops them. */
-const ACP_CAPABILITIES: readonly Capability[] = ['run.start', 'run.queue', 'run.cancel', 'approvals', 'approvals.allowSimilar', 'changeSets.local'];
+const ACP_CAPABILITIES: readonly Capability[] = ['run.start', 'run.queue', 'run.cancel', 'run.workingDirectory', 'approvals', 'approvals.allowSimilar', 'changeSets.local'];
 
 export class AcpDriver extends BaseDriver implements Driver {
   readonly protocol = 'acp' as const;
@@ -121,8 +121,8 @@ export class AcpDriver extends BaseDriver implements Driver {
     const started = startAgent(spec, this.ctx.tap, {
       sessionUpdate: (n) => this.turns.onUpdate(n),
       requestPermission: (r, withdrawn) => this.turns.onPermission(r, withdrawn),
-      readTextFile: (r) => readThroughEditor(this.ctx.workspace, r),
-      writeTextFile: (r) => writeThroughEditor(this.ctx.workspace, r),
+      readTextFile: (r) => readThroughEditor(this.ctx.workspace, r, this.sessions.get(r.sessionId)?.cwd),
+      writeTextFile: (r) => writeThroughEditor(this.ctx.workspace, r, this.sessions.get(r.sessionId)?.cwd),
       ...terminalHandlers(terminals),
       createElicitation: (r) => this.turns.elicitations.create(r), completeElicitation: (n) => this.turns.elicitations.complete(n),
     }, (reason) => void this.recovery.crashed(reason, this.agent === agent));

@@ -6,18 +6,19 @@
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '@agentclientprotocol/sdk';
 import type { DriverSecrets, WorkspaceAccess } from '../kit/workspaceAccess';
 
-export async function readThroughEditor(workspace: WorkspaceAccess | undefined, request: ReadTextFileRequest): Promise<ReadTextFileResponse> {
+/** `runFolder`: the session's working directory (its run's own worktree lets it reach files there: kit/workspaceAccess.ts). */
+export async function readThroughEditor(workspace: WorkspaceAccess | undefined, request: ReadTextFileRequest, runFolder?: string): Promise<ReadTextFileResponse> {
   if (!workspace) {
     throw new Error('This editor serves no files to the agent here.');
   }
-  return { content: await workspace.readText(request.path, request.line ?? undefined, request.limit ?? undefined) };
+  return { content: await workspace.readText(request.path, request.line ?? undefined, request.limit ?? undefined, runFolder) };
 }
 
-export async function writeThroughEditor(workspace: WorkspaceAccess | undefined, request: WriteTextFileRequest): Promise<WriteTextFileResponse> {
+export async function writeThroughEditor(workspace: WorkspaceAccess | undefined, request: WriteTextFileRequest, runFolder?: string): Promise<WriteTextFileResponse> {
   if (!workspace) {
     throw new Error('This editor writes no files for the agent here.');
   }
-  await workspace.writeText(request.path, request.content);
+  await workspace.writeText(request.path, request.content, runFolder);
   return {};
 }
 

@@ -48,7 +48,7 @@ export async function promptBlocks(text: string, cwd: string, capabilities: Prom
     const name = relative(cwd, mention.path);
     if (capabilities?.embeddedContext === true && workspace) {
       const limit = mention.line !== undefined ? (mention.endLine ?? mention.line) - mention.line + 1 : undefined;
-      const content = await workspace.readText(mention.path, mention.line, limit).catch(() => undefined);
+      const content = await workspace.readText(mention.path, mention.line, limit, cwd).catch(() => undefined);
       if (content !== undefined) {
         blocks.push({ type: 'resource', resource: { uri: mention.line !== undefined ? `${uri}#L${mention.line}` : uri, text: content.slice(0, MAX_CHARS), mimeType: 'text/plain' } });
         continue;

@@ -112,7 +112,7 @@ export class AcpTurns {
     if (!session || withdrawn?.aborted) {
       return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     }
-    const opened = this.permissions.open(withKnownTool(request, session.mapping.tools.get(request.toolCall.toolCallId)), (path) => this.currentText(path));
+    const opened = this.permissions.open(withKnownTool(request, session.mapping.tools.get(request.toolCall.toolCallId)), (path) => this.currentText(path, session.cwd));
     const folded = opened.event.then(async (event) => {
       // Cancelled while its files were read: the request is answered already, and no card may wait for it.
       if (!this.permissions.isWaiting(opened.approvalId)) {
@@ -142,9 +142,9 @@ export class AcpTurns {
   }
 
   /** A file as the editor has it (unsaved edits included), or null when it does not exist or cannot be read. */
-  private currentText(path: string): Promise<string | null> {
+  private currentText(path: string, runFolder: string): Promise<string | null> {
     const workspace = this.deps.workspace;
-    return workspace ? workspace.readText(path).catch(() => null) : Promise.resolve(null);
+    return workspace ? workspace.readText(path, undefined, undefined, runFolder).catch(() => null) : Promise.resolve(null);
   }
 
   decide(runId: string, approvalId: string, decision: ApprovalDecision, by: DecisionSurface, rule?: string): Promise<void> {

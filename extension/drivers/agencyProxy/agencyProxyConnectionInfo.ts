@@ -37,7 +37,7 @@ export function publishAgencyProxyConnection(ctx: DriverContext, runs: DriverRun
   }
   runs.connectionInfo({ warning });
   // `run.interactive`: a run may stay open for follow-ups (New Run asks); `runs.refresh`: the run list is only read.
-  const capabilities = new Set<Capability>(['run.start', 'run.interactive', 'runs.refresh', 'changeSets.local']);
+  const capabilities = new Set<Capability>(['run.start', 'run.interactive', 'run.workingDirectory', 'runs.refresh', 'changeSets.local']);
   for (const c of client.capabilities) {
     for (const mapped of CAPABILITY_MAP[c] ?? []) {
       capabilities.add(mapped);

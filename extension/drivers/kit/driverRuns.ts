@@ -51,7 +51,7 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
   private readonly keys: RunKeyCache;
 
   constructor(
-    private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId' | 'windowName' | 'runRemoved'> & { readonly retention?: () => HistoryRetention; readonly now?: () => number },
+    private readonly ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId' | 'windowName' | 'runRemoved' | 'runRemoval'> & { readonly retention?: () => HistoryRetention; readonly now?: () => number },
     /** Read once, at the first write or replay (the driver's own field, set after the base constructor ran). */
     private readonly journaling: () => Journaling<C>,
   ) {
@@ -73,6 +73,9 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
         }
       },
     });
+    if (ctx.runRemoval) {
+      this.history.onRemoval(ctx.runRemoval);
+    }
   }
 
   get connectionId(): string {

@@ -12,13 +12,16 @@ export interface WorkspaceAccess {
   /**
    * The text of `path` as the editor has it (an open document's buffer, unsaved edits included; else the file on
    * disk). `line` is 1-based; `limit` counts lines. Rejects for a path outside every root or a missing file.
+   * `runFolder`: the working directory of the run asking; when it is the run's own worktree (issue #26), paths inside
+   * that worktree are allowed too — for that run only, since another run's folder is not its worktree.
    */
-  readText(path: string, line?: number, limit?: number): Promise<string>;
+  readText(path: string, line?: number, limit?: number, runFolder?: string): Promise<string>;
   /**
    * Replaces the whole text of `path` (creating it if needed) as one undoable edit, and saves it. Rejects for a path
-   * outside every root, and (`denied`) for a protected path the person did not allow this write to.
+   * outside every root, and (`denied`) for a protected path the person did not allow this write to. `runFolder`: as
+   * for `readText`.
    */
-  writeText(path: string, content: string): Promise<void>;
+  writeText(path: string, content: string, runFolder?: string): Promise<void>;
 }
 
 export interface DriverSecrets {

@@ -41,6 +41,13 @@ export interface RunItemContext {
   readonly hasChangeSet: boolean;
 }
 
+/** The board row's resource: a scheme of its own, so the Connections tree's decorations (approval counts) stay there. */
+export const BOARD_RUN_URI_SCHEME = 'agent-switchboard-board-run';
+
+export function boardRunUri(runKey: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: BOARD_RUN_URI_SCHEME, path: `/${encodeURIComponent(runKey)}` });
+}
+
 export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
   const nested = row.approvals.length > 0 || (row.children?.length ?? 0) > 0;
   const expandable = nested ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
@@ -56,6 +63,8 @@ export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
         ? new vscode.ThemeIcon('question', new vscode.ThemeColor('charts.yellow'))
         : runIcon(row.look);
   item.tooltip = runTooltip(row, ctx.now);
+  // Decorated by what only the UI knows of a run (its own worktree: ui/worktrees/runWorktreeService.ts).
+  item.resourceUri = boardRunUri(row.runKey);
   const stats = (hasChanges(row) ? `, ${row.changes.added} lines added, ${row.changes.removed} removed` : '') + (row.review ? `, ${reviewCountText(row.review)}` : '');
   const last = row.lastLine ? `, last output: ${row.lastLine}` : '';
   const usage = row.usage ? `, ${usageLongText(row.usage)}` : '';

@@ -15,6 +15,8 @@ export interface NewRunArgs extends Partial<StartRunOptions> {
   readonly connectionId?: string;
   /** Skips the driver's confirmation (e.g. SCV: "end the live session?"). */
   readonly confirmed?: boolean;
+  /** In a git worktree of its own (true) or the workspace (false); absent: the profile's `runWorktree` (ui/worktrees/newRunPlace.ts). */
+  readonly worktree?: boolean;
 }
 
 const PERMISSIONS = [

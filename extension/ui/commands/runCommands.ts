@@ -6,10 +6,11 @@ import type { CommandContext } from './commandContext';
 import { connectionIdOfTarget, errorText, runKeyOfTarget } from './commandContext';
 import type { NewRunArgs } from './newRunPrompts';
 import { askNewRun } from './newRunPrompts';
+import type { WorktreeShim } from '../worktrees/worktreeShim';
 import { isActiveRun, isEndableRun, pickConnection, pickRun } from './pickers';
 import { takesMessages } from '../runMessaging';
 
-export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
+export function registerRunCommands(ctx: CommandContext, worktrees: WorktreeShim): vscode.Disposable[] {
   const runOf = (target: unknown): RunInfo | undefined => {
     const key = runKeyOfTarget(target) ?? ctx.selection.runKey;
     return key ? ctx.store.state.runs.get(key) : undefined;
@@ -40,11 +41,16 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
         if (confirmation && (await vscode.window.showWarningMessage(confirmation.message, { modal: true, detail: confirmation.detail }, confirmation.button)) !== confirmation.button) {
           return undefined;
         }
-        const options = await askNewRun(ctx, connectionId, args);
-        if (!options) {
+        const profile = ctx.connections.profile(connectionId);
+        const start = async (placed: NewRunArgs): Promise<string | undefined> => {
+          const options = await askNewRun(ctx, connectionId, placed);
+          return options ? driver.startRun!(options) : undefined;
+        };
+        // In the workspace, or in a worktree of its own (issue #26): asked first, the rest is asked in that folder.
+        const runId = profile ? await worktrees.startInPlace(connectionId, profile, ctx.store.state.connections.get(connectionId)?.capabilities ?? [], args, start) : await start(args);
+        if (runId === undefined) {
           return undefined;
         }
-        const runId = await driver.startRun(options);
         const runKey = runKeyOf(connectionId, runId);
         await ctx.runs.show(runKey);
         return runKey;
