@@ -1,22 +1,22 @@
 /**
  * The bytes of a run's file-checkpoint list (issue #26): one small JSON file beside its journal,
- * `<run>.files.json`, replaced whole (written to a temporary file and renamed: a reader sees the old list or the new
- * one). What the list holds is changeSets/fileCheckpointRecords.ts's; this file knows JSON, not its shape.
+ * `<run>.files.json`, replaced whole (runSideFile.ts: a temporary file renamed over, so a reader sees the old list or
+ * the new one). What the list holds is changeSets/fileCheckpointRecords.ts's; this file knows JSON, not its shape.
  *
  * One writer: the run's writer lease (runWriterLease.ts). With a `writer` identity, `mayWrite` is true only while the
  * lease file names this very journal instance (pid, window, token) and is not released; with the kit's answer, when
  * it says so; and `write` refuses otherwise — a checkpoint belongs to the window that writes the run's journal.
  * Without one (tools, tests of one store) this ledger is the only writer.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { CheckpointLedger } from '../changeSets/fileCheckpointRecords';
-import { safeFileName } from './runFileName';
+import { readRunSideFile, runSideFileOf, writeRunSideFile } from './runSideFile';
 import { readLease } from './runWriterLease';
 import type { LeaseIdentity } from './runWriterLease';
 
+const SUFFIX = '.files.json';
+
 export function fileCheckpointFileOf(dir: string, runId: string): string {
-  return join(dir, `${safeFileName(runId)}.files.json`);
+  return runSideFileOf(dir, runId, SUFFIX);
 }
 
 /**
@@ -32,12 +32,8 @@ export class FileCheckpointLedger implements CheckpointLedger {
   ) {}
 
   /** The stored JSON value (undefined: none, or not JSON: a damaged list is an empty one, never a crash). */
-  async read(runId: string): Promise<unknown> {
-    try {
-      return JSON.parse(await readFile(fileCheckpointFileOf(this.dir, runId), 'utf8')) as unknown;
-    } catch {
-      return undefined;
-    }
+  read(runId: string): Promise<unknown> {
+    return readRunSideFile(this.dir, runId, SUFFIX);
   }
 
   async mayWrite(runId: string): Promise<boolean> {
@@ -56,15 +52,11 @@ export class FileCheckpointLedger implements CheckpointLedger {
     if (!(await this.mayWrite(runId))) {
       throw new Error(`this window does not write run ${runId}: its checkpoints are another window's`);
     }
-    await mkdir(this.dir, { recursive: true });
-    const file = fileCheckpointFileOf(this.dir, runId);
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(value));
-    await rename(tmp, file);
+    await writeRunSideFile(this.dir, runId, SUFFIX, value);
   }
 
   /** Deletes the list (the caller unpins the refs it names first: FileCheckpointStore.removeRun). */
-  async remove(runId: string): Promise<void> {
-    await rm(fileCheckpointFileOf(this.dir, runId), { force: true });
+  remove(runId: string): Promise<void> {
+    return writeRunSideFile(this.dir, runId, SUFFIX, undefined);
   }
 }

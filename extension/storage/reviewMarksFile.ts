@@ -2,60 +2,33 @@
  * A run's review marks on disk (issue #26): `<safeFileName(runId)>.review.json` beside the run's journal, so Remove Run
  * (storage/runFiles.ts, which deletes every file of the run by its name's prefix) deletes them with the run.
  *
- * Written to a temporary file and renamed over, so a reader sees the old marks or the new, never a mix. Every change
- * is a read-modify-write of the file as it is now (`updateReviewMarks`), one at a time per file in this process: a
- * second window that marked something in the same run meanwhile keeps its marks, and two clicks in quick succession
- * never write over each other. The content is the extension's own, yet read leniently: a damaged or foreign file is no
- * marks (and is replaced by the next change), never an error that hides the change set.
+ * Written whole through runSideFile.ts (a temporary file renamed over: a reader sees the old marks or the new).
+ * Every change is a read-modify-write of the file as it is now (`updateReviewMarks`), one at a time per file in this
+ * process: a second window that marked something in the same run meanwhile keeps its marks, and two clicks in quick
+ * succession never write over each other. The content is the extension's own, yet read leniently: a damaged or
+ * foreign file is no marks (and is replaced by the next change), never an error that hides the change set.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import * as z from 'zod/mini';
 import type { ReviewMark, ReviewMarks } from '../changeSets/reviewState';
-import { safeFileName } from './runFileName';
+import { readRunSideFile, runSideFileOf, writeRunSideFile } from './runSideFile';
 
+const SUFFIX = '.review.json';
 const markSchema = z.object({ path: z.string(), at: z.number() });
 const fileSchema = z.object({ version: z.literal(1), marks: z.record(z.string(), markSchema) });
 
 /** The path of the run's review marks. */
 export function reviewMarksFileOf(dir: string, runId: string): string {
-  return join(dir, `${safeFileName(runId)}.review.json`);
+  return runSideFileOf(dir, runId, SUFFIX);
 }
 
 /** The run's marks as stored (none when there is no file, or it cannot be read). */
 export async function readReviewMarks(dir: string, runId: string): Promise<ReviewMarks> {
-  let text: string;
-  try {
-    text = await readFile(reviewMarksFileOf(dir, runId), 'utf8');
-  } catch {
-    return new Map();
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return new Map();
-  }
-  const parsed = fileSchema.safeParse(json);
+  const parsed = fileSchema.safeParse(await readRunSideFile(dir, runId, SUFFIX));
   return parsed.success ? new Map<string, ReviewMark>(Object.entries(parsed.data.marks)) : new Map();
 }
 
-async function writeReviewMarks(dir: string, runId: string, marks: ReviewMarks): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  const file = reviewMarksFileOf(dir, runId);
-  if (marks.size === 0) {
-    await rm(file, { force: true });
-    return;
-  }
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, JSON.stringify({ version: 1, marks: Object.fromEntries(marks) }));
-    await rename(tmp, file);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
+function writeReviewMarks(dir: string, runId: string, marks: ReviewMarks): Promise<void> {
+  return writeRunSideFile(dir, runId, SUFFIX, marks.size === 0 ? undefined : { version: 1, marks: Object.fromEntries(marks) });
 }
 
 /** The writes in flight per file, so this process changes each file one change at a time. */

@@ -146,6 +146,17 @@ export function journalDirOf(ctx: Pick<DriverContext, 'storageDir' | 'connection
   return join(ctx.storageDir, 'transcripts', safeFileName(ctx.connectionId));
 }
 
+/** Where a run's files are: its connection's folder (journalDirOf) and its id there (the files' prefix). */
+export interface RunFilePlace {
+  readonly dir: string;
+  readonly runId: string;
+}
+
+/** The place of a run's files (its journal, and what the editor keeps beside it: review marks, notes); none for no run. */
+export function runFilePlaceOf(storageDir: string, run: { readonly connectionId: string; readonly runId: string } | undefined): RunFilePlace | undefined {
+  return run && { dir: journalDirOf({ storageDir, connectionId: run.connectionId }), runId: run.runId };
+}
+
 /** The recorder of `ctx`'s connection: one directory per connection profile under the extension's storage. */
 export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId' | 'windowName'>, journaling: Journaling<C>): RunRecorder<C> | undefined {
   if (journaling === 'not journaled') {

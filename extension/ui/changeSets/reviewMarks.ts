@@ -12,7 +12,8 @@ import type { Event } from '../../base/emitter';
 import type { PatchFile } from '../../changeSets/patchTypes';
 import type { ReviewMarks, ReviewProgress, ReviewUnit } from '../../changeSets/reviewState';
 import { NO_MARKS, reviewProgress, reviewUnitsOf, withReview } from '../../changeSets/reviewState';
-import { journalDirOf } from '../../drivers/kit/runJournaling';
+import { runFilePlaceOf } from '../../drivers/kit/runJournaling';
+import type { RunFilePlace } from '../../drivers/kit/runJournaling';
 import type { ChangeSetInfo } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import { readReviewMarks, updateReviewMarks } from '../../storage/reviewMarksFile';
@@ -54,9 +55,8 @@ export class ReviewMarksStore {
   ) {}
 
   /** Where the run's files are (its connection's folder), and its id there; undefined for a run no longer known. */
-  private where(runKey: string): { readonly dir: string; readonly runId: string } | undefined {
-    const run = this.store.state.runs.get(runKey);
-    return run && { dir: journalDirOf({ storageDir: this.storageDir, connectionId: run.connectionId }), runId: run.runId };
+  private where(runKey: string): RunFilePlace | undefined {
+    return runFilePlaceOf(this.storageDir, this.store.state.runs.get(runKey));
   }
 
   /** The run's marks, read from disk the first time. */

@@ -14,12 +14,7 @@ import type { ReviewNotes } from '../../changeSets/reviewNoteList';
 import { addNote, editNote, readStoredNotes, removeNote, storedNotes, withoutSent } from '../../changeSets/reviewNoteList';
 import type { ReviewNote, ReviewNoteAnchor } from '../../protocol/reviewNotes';
 import { readReviewNoteFile, writeReviewNoteFile } from '../../storage/reviewNoteFile';
-
-/** Where a run's files are: its connection's journal directory and its id there. */
-export interface RunFilePlace {
-  readonly dir: string;
-  readonly runId: string;
-}
+import type { RunFilePlace } from '../../drivers/kit/runJournaling';
 
 export interface ReviewNotesChange {
   readonly runKey: string;
