@@ -7,6 +7,7 @@
  * of the user agrees; a removed run's record goes with it (ui/removedRuns.ts). Pure (no `vscode`): the caller passes
  * the Memento.
  */
+import * as z from 'zod/mini';
 import { Emitter } from '../../base/emitter';
 import type { AcknowledgementMemento } from './boardAcknowledgements';
 
@@ -105,22 +106,23 @@ function sameSignatures(a: Readonly<Record<string, string>>, b: Readonly<Record<
   return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
-/** Storage is a trust boundary: anything malformed counts as nothing seen (a bad entry alone is dropped). */
+// Storage is a trust boundary: anything malformed counts as nothing seen; a bad entry alone is dropped, and a bad
+// signature alone within an entry.
+const entrySchema = z.object({ at: z.number(), signatures: z.record(z.string(), z.unknown()) });
+const storedSchema = z.object({ since: z.number(), runs: z.record(z.string(), z.unknown()) });
+
 function readStored(value: unknown): StoredSeen | undefined {
-  if (value === null || typeof value !== 'object') {
-    return undefined;
-  }
-  const v = value as { since?: unknown; runs?: unknown };
-  if (typeof v.since !== 'number' || !Number.isFinite(v.since) || v.runs === null || typeof v.runs !== 'object') {
+  const stored = storedSchema.safeParse(value);
+  if (!stored.success) {
     return undefined;
   }
   const runs: Record<string, SeenRecord> = {};
-  for (const [key, entry] of Object.entries(v.runs as Record<string, unknown>)) {
-    const e = entry as { at?: unknown; signatures?: unknown } | null;
-    if (e && typeof e.at === 'number' && e.signatures !== null && typeof e.signatures === 'object') {
-      const signatures = Object.fromEntries(Object.entries(e.signatures as Record<string, unknown>).filter((s): s is [string, string] => typeof s[1] === 'string'));
-      runs[key] = { at: e.at, signatures };
+  for (const [key, entry] of Object.entries(stored.data.runs)) {
+    const e = entrySchema.safeParse(entry);
+    if (e.success) {
+      const signatures = Object.fromEntries(Object.entries(e.data.signatures).filter((s): s is [string, string] => typeof s[1] === 'string'));
+      runs[key] = { at: e.data.at, signatures };
     }
   }
-  return { since: v.since, runs };
+  return { since: stored.data.since, runs };
 }

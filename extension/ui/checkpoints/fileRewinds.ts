@@ -16,6 +16,7 @@ import type { TurnCheckpoints } from '../../drivers/kit/turnCheckpoints';
 import type { RunInfo } from '../../model/modelTypes';
 import type { RunStore } from '../../model/runStore';
 import type { RunResidency } from '../runResidency';
+import { writerWindowText } from '../commands/historyTexts';
 import type { ConfirmRewind } from './rewindPrompt';
 import type { RewindPreviewDocuments } from './rewindPreviewDocuments';
 
@@ -138,8 +139,7 @@ export class FileRewinds {
         return;
       }
       case 'not writer': {
-        const holder = await source.writerOf(run.runId);
-        const window = holder === undefined ? 'another editor window' : holder.name !== undefined ? `the editor window “${holder.name}” (extension host ${holder.pid})` : `another editor window (extension host ${holder.pid})`;
+        const window = writerWindowText(await source.writerOf(run.runId));
         void vscode.window.showWarningMessage(`Only the window that records “${run.title}” may rewind its files: ${window} does. Rewind it there.`);
         return;
       }

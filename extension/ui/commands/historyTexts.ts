@@ -1,10 +1,17 @@
-/** What the history commands (historyCommands.ts) tell the person when a run is kept; no `vscode`, so unit-tested. */
+/** What the history and rewind commands tell the person when a run is kept or refused; no `vscode`, so unit-tested. */
 import type { RunWriterWindow } from '../../drivers/driver';
+
+/** The editor window that records a run, in words (removal, rewind: what is refused names where to do it). */
+export function writerWindowText(holder: RunWriterWindow | undefined): string {
+  if (holder === undefined) {
+    return 'another editor window';
+  }
+  return holder.name !== undefined ? `the editor window “${holder.name}” (extension host ${holder.pid})` : `another editor window (extension host ${holder.pid})`;
+}
 
 /** What removal tells the person when another editor window records the run: which window that is. */
 export function heldElsewhereText(title: string, holder: RunWriterWindow): string {
-  const window = holder.name !== undefined ? `the editor window “${holder.name}” (extension host ${holder.pid})` : `another editor window (extension host ${holder.pid})`;
-  return `“${title}” is kept: ${window} is recording it. Remove it there, or once that window is closed.`;
+  return `“${title}” is kept: ${writerWindowText(holder)} is recording it. Remove it there, or once that window is closed.`;
 }
 
 /** What removal tells the person when a run is not finished. */
