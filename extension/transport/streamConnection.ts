@@ -36,8 +36,8 @@ export class StreamConnection {
   /** A turn ended with frames left: the next one is scheduled, and the socket is paused until they are through. */
   private backlog = false;
   /**
-   * The budget of the task running now. Resuming the socket can hand over its next chunk within the same task
-   * (a `nextTick`), which must not start a budget of its own; cleared once the task is through (a microtask).
+   * The budget of this turn of the event loop. Every read delivered before the loop turns shares it (several socket
+   * reads in one poll phase; a resumed socket's next chunk in the same task); cleared at the loop's next check phase.
    */
   private turn: ReadTurn | undefined;
   /** The socket closed while a backlog waited (its error, if any): handled once the backlog is delivered. */
@@ -164,8 +164,15 @@ export class StreamConnection {
     this.backlog = false;
     let turn = this.turn;
     if (turn === undefined) {
-      turn = this.turn = new ReadTurn(this.pacing);
-      queueMicrotask(() => (this.turn = undefined));
+      const started = (turn = this.turn = new ReadTurn(this.pacing));
+      // The budget lasts until the event loop turns (its check phase), not just this callback: libuv hands several
+      // reads of one socket to one poll phase, one callback each, and a budget per callback would let them add up
+      // to a stall however small each is.
+      setImmediate(() => {
+        if (this.turn === started) {
+          this.turn = undefined;
+        }
+      });
     }
     for (;;) {
       if (this.closed) {

@@ -96,6 +96,7 @@ test('a finished run of another client comes back from its summary unacked; adop
     await finished;
     await w.driver.refresh(); // the editor learns of another client's run from the daemon's run list
     await until('the editor followed it to its end', () => w.run('gui-run')?.state === 'completed' && w.run('gui-run')?.lastSequence === latest(fx, 'gui-run'));
+    await w.driver.checkpoints.settled(); // the terminal event's file checkpoint marker is part of the transcript too
     const before = items(w.store, w.connectionId, 'gui-run');
 
     w = await reload(fx, w);
