@@ -64,6 +64,8 @@ suite('Reload phase 1: ACP session', () => {
     await waitFor('the chosen model and mode shown', () => a.store.state.runs.get(runKey)?.model === 'ref-large · Plan');
     await waitFor('the turn', () => endedTurns(a, runKey, 'completed').length === 1, 30000);
     await waitFor("the agent's title", () => a.store.state.runs.get(runKey)?.title === TITLE);
+    // The turn's file checkpoint marker follows its end (the snapshot is taken after it): part of what comes back.
+    await waitFor("the turn's file checkpoint marker", () => itemsOf(a, runKey).some((i) => i.kind === 'checkpoint' && i.turn === 1), 30000);
     await a.flushTrace();
     const phase1: Phase1 = { runKey, agentPid: await agentProcess(fixturePath('acp')), items: itemsOf(a, runKey).length, answer: answerText(a, runKey) };
     assert.match(phase1.answer, /You said: \*remember the word kiwi\*/);

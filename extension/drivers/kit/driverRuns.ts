@@ -112,6 +112,9 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
       // alone (a daemon's run list restating a state) change no transcript: folded as they are.
       return this.history.load(runId).then(() => this.record(runId, inputs));
     }
+    if (!inputs.every((input) => 'fields' in input)) {
+      this.history.recorded(runId);
+    }
     const recorder = this.journal();
     if (recorder) {
       return recorder.record(runId, inputs);

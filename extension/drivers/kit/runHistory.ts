@@ -39,6 +39,9 @@ export class RunHistory<C> implements DriverHistory {
   /** Runs whose load is past its records (the reload's ending is folded now: it must not wait for the load). */
   private readonly settling = new Set<string>();
 
+  /** When this window last recorded something other than fields for each run (what dates its summary). */
+  private readonly recordedAt = new Map<string, number>();
+
   /** Runs removed in this window: a daemon that still lists one does not bring it back (`leftOut`). */
   private readonly removedIds = new Set<string>();
 
@@ -235,6 +238,7 @@ export class RunHistory<C> implements DriverHistory {
       await step().catch((error: unknown) => this.door.failed(runId, error));
     }
     this.removedIds.add(runId);
+    this.recordedAt.delete(runId);
     this.door.removed(runId);
     return 'removed';
   }
@@ -249,7 +253,16 @@ export class RunHistory<C> implements DriverHistory {
   /** The summary of a run as the model holds it now (`previous`: its index entry, which keeps how old it is). */
   summaryOf(run: RunInfo, previous?: StoredRun): StoredSummary {
     const { store } = this.door.ctx;
-    return summaryOf(run, store.transcript(run.key), store.state.changeSets.get(run.key), this.door.ctx.now?.() ?? Date.now(), previous && storedSummaryOf(previous));
+    return summaryOf(run, store.transcript(run.key), store.state.changeSets.get(run.key), this.now(), previous && storedSummaryOf(previous), this.recordedAt.get(run.runId));
+  }
+
+  /** The door recorded news of the run (an event, a gap…; not fields alone): what its summary is dated by. */
+  recorded(runId: string): void {
+    this.recordedAt.set(runId, this.now());
+  }
+
+  private now(): number {
+    return this.door.ctx.now?.() ?? Date.now();
   }
 
   /** Rewrites the run's index entry with its summary now (its other fields as the index has them). */

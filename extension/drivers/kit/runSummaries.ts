@@ -39,8 +39,10 @@ const storedSummarySchema = z.object({
 export type StoredSummary = z.infer<typeof storedSummarySchema>;
 
 /** The summary of a run as the model holds it now (its transcript, when loaded, gives the last line). */
-export function summaryOf(run: RunInfo, transcript: TranscriptTail | undefined, changeSet: ChangeSetInfo | undefined, now: number, previous?: StoredSummary): StoredSummary {
-  // Saving again (every close saves every loaded run's) does not make a run younger: only new items or events do.
+export function summaryOf(run: RunInfo, transcript: TranscriptTail | undefined, changeSet: ChangeSetInfo | undefined, now: number, previous?: StoredSummary, recordedAt?: number): StoredSummary {
+  // Saving again (every close saves every loaded run's) does not make a run younger: only new items or events do,
+  // and they date it by when they were recorded (`recordedAt`, this window's last record of it), not by the save —
+  // a close saving runs whose last record came after their last save would otherwise date them all alike.
   const same = previous !== undefined && previous.items === itemCountOf(run) && previous.lastSequence === run.lastSequence;
   const lastLine = transcript ? lastOutputLine(transcript) : run.unloaded?.lastLine;
   const changes = changeSet ? changeLineCounts(changeSet) : run.unloaded?.changes;
@@ -55,7 +57,7 @@ export function summaryOf(run: RunInfo, transcript: TranscriptTail | undefined, 
     ...(lastLine !== undefined ? { lastLine } : {}),
     ...(changes !== undefined ? { changes } : {}),
     ...(run.usage !== undefined ? { usage: run.usage } : {}),
-    activeAt: same ? previous.activeAt : now,
+    activeAt: same ? previous.activeAt : (recordedAt ?? now),
     ...(files !== undefined && Object.keys(files).length > 0 ? { files } : {}),
     ...(reported !== undefined ? { reported } : {}),
     ...(repo !== undefined ? { repo } : {}),
