@@ -9,10 +9,13 @@ import { buildContentSecurityPolicy, renderWebviewHtml } from '../../extension/u
 import { webviewBuildOptions } from './harness';
 
 /**
- * Target for the minified webview bundle: 200 KB until notes to the agent in the change-set view (issue #26: line
- * selection, the inline editor, note cards and the notes bar, 11 KB minified) took it from 199.9 to 210.9 KB.
+ * Target for the minified webview bundle: 200 KB until the change-set view's review tools of issue #26 took it from
+ * 199.9 to 217.7 KB — notes to the agent (line selection, the inline editor, note cards, the notes bar: 11 KB),
+ * review marks (per-hunk and per-file checkboxes, the summary, Undo: ~4 KB) and the other runs' edits (labels and
+ * the toggle: ~2 KB), and the checkpoint markers in the transcript. All run in one webview: its bundle has no lazy
+ * part yet; growing past this asks for one.
  */
-const BUNDLE_BUDGET_KB = 212;
+const BUNDLE_BUDGET_KB = 220;
 
 function unescapeAttribute(value: string): string {
   return value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
