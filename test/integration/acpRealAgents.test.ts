@@ -224,6 +224,9 @@ suite('ACP real agents', () => {
           assert.deepEqual(tool?.kind === 'tool' && tool.terminals, [shown.terminalId], 'the tool row links to it');
           await vscode.commands.executeCommand('workbench.action.closePanel');
           await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runKey);
+          // The tool row is above the fold once the turn's checkpoint marker follows the answer in the narrow sidebar,
+          // and the list follows the run's end: go to the top first, as a person would (Home), then click.
+          await ui({ action: 'press', selector: '#transcript', value: 'Home', webview: true });
           await ui({ action: 'click', selector: '.tool-terminal-link', webview: true });
           await waitFor('the terminal revealed', () => vscode.window.activeTerminal?.name === shown.name);
           await ui({ action: 'waitFor', selector: '.part.panel .xterm-screen' });
