@@ -6,12 +6,11 @@
  * opened again (a new epoch), and never a request whose subject is not whole (cut or unreadable). Deny rules win
  * over allow rules. Pure: the UI owns storage (ui/approvals/approvalRules.ts).
  */
-import { minimatch } from 'minimatch';
 import type { ApprovalSubject } from '../protocol/transcriptTypes';
 import { isTerminalRunState, subjectIsComplete } from '../protocol/transcriptTypes';
 import type { ModelState } from './modelTypes';
 import { commandExactMatches, commandPrefixMatches, proposeCommandPattern } from './commandRules';
-import { coversRootTopLevel, exactPathsGlob, isProtectedSubject, PATH_GLOB_OPTIONS } from './pathRules';
+import { coversRootTopLevel, exactPathsGlob, isProtectedSubject, pathMatchesGlob } from './pathRules';
 
 export type RuleEffect = 'allow' | 'deny';
 
@@ -176,7 +175,7 @@ export function patternMatches(pattern: RulePattern, subject: ApprovalSubject): 
     case 'pathGlob': {
       const paths = subject.paths ?? [];
       // `..` could leave the directory the glob names: such a request is always asked.
-      return paths.length > 0 && paths.every((p) => !hasParentSegment(p) && minimatch(p, pattern.glob, PATH_GLOB_OPTIONS));
+      return paths.length > 0 && paths.every((p) => !hasParentSegment(p) && pathMatchesGlob(p, pattern.glob));
     }
     case 'commandPrefix':
       return subject.command !== undefined && commandPrefixMatches(pattern.prefix, subject.command);

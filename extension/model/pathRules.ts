@@ -5,13 +5,22 @@
  * every dot-file beside them), and how a path glob is matched (wildcards never cover a dot-segment the glob does
  * not name). Pure.
  */
-import type { MinimatchOptions } from 'minimatch';
+import type * as PathGlob from '../base/pathGlob';
 import type { ApprovalSubject } from '../protocol/transcriptTypes';
 import type { ProtectedPath } from '../protocol/protectedPaths';
 import { protectedPathsOf } from '../protocol/protectedPaths';
 
-/** `dot: false`: `/repo/**` does not cover `/repo/.github/…`; a glob must name a dot-segment to cover it. */
-export const PATH_GLOB_OPTIONS: MinimatchOptions = { dot: false, nocomment: true, nonegate: true };
+let pathGlob: typeof PathGlob | undefined;
+
+/**
+ * Whether `path` matches `glob`, wildcards never covering a dot-segment the glob does not name (`/repo/**` does not
+ * cover `/repo/.github/…`). The matcher is a bundle of its own, loaded at the first match (base/pathGlob.ts).
+ */
+export function pathMatchesGlob(path: string, glob: string): boolean {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load of a separate bundle, by design
+  pathGlob ??= require('../base/pathGlob') as typeof PathGlob;
+  return pathGlob.matchesGlob(path, glob);
+}
 
 /** The protected paths a request names (any one of them: no rule allows it, and none is offered from it). */
 export function protectedPathsOfSubject(subject: ApprovalSubject | undefined): ProtectedPath[] {

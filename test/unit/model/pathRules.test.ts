@@ -1,13 +1,12 @@
 /** The path side of approval rules: protected subjects, root-level proposals, dot-segments in globs. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { minimatch } from 'minimatch';
 import type { ApprovalRule, RuleContext, RuleScope } from '../../../extension/model/approvalRules';
 import { matchRules, patternFor, ruleFor } from '../../../extension/model/approvalRules';
 import { subjectOf } from '../../../extension/model/approvalSubject';
 import { runKeyOf } from '../../../extension/model/modelTypes';
 import { RunStore } from '../../../extension/model/runStore';
-import { coversRootTopLevel, exactPathsGlob, isProtectedSubject, PATH_GLOB_OPTIONS } from '../../../extension/model/pathRules';
+import { coversRootTopLevel, exactPathsGlob, isProtectedSubject, pathMatchesGlob } from '../../../extension/model/pathRules';
 
 const here: RuleContext = { runKey: 'acp:A::run-1', connectionId: 'acp:A', epoch: 1 };
 const run: RuleScope = { kind: 'run', runKey: here.runKey };
@@ -42,7 +41,7 @@ test('a path glob covers a dot-segment only when it names it', () => {
   const named = rule('named', 'allow', 'edit', { kind: 'pathGlob', glob: `${ROOT}/.github/**` });
   assert.equal(matchRules([named], subjectOf('edit', { path: `${ROOT}/.github/workflows/ci.yml` }), here)?.id, 'named');
   // A workspace under a dot-folder: the glob names it, so its files match.
-  assert.equal(minimatch('/home/u/.work/repo/src/a.ts', '/home/u/.work/repo/**', PATH_GLOB_OPTIONS), true);
+  assert.equal(pathMatchesGlob('/home/u/.work/repo/src/a.ts', '/home/u/.work/repo/**'), true);
 });
 
 test('a rule from a root-level file proposes that file, never a glob over the root', () => {
