@@ -18,6 +18,8 @@ export const LAZY_BUNDLES = [
   { entry: 'extension/drivers/driverClasses.ts', out: 'driverClasses.js' },
   { entry: 'extension/drivers/acp/acpSdk.ts', out: 'acpSdk.js' },
   { entry: 'extension/ui/worktrees/worktreeFeature.ts', out: 'worktreeFeature.js' },
+  { entry: 'extension/ui/reviewTools/reviewToolsFeature.ts', out: 'reviewToolsFeature.js' },
+  { entry: 'extension/base/pathGlob.ts', out: 'pathGlob.js' },
 ];
 
 const common = (production) => ({

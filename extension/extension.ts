@@ -23,11 +23,7 @@ import { registerApprovalCommands } from './ui/commands/approvalCommands';
 import { registerApprovalRuleCommands } from './ui/commands/approvalRuleCommands';
 import { registerChangeSetCommands } from './ui/commands/changeSetCommands';
 import { registerChangeSetRevertCommands } from './ui/commands/changeSetRevertCommands';
-import { registerChangeSetReviewCommands } from './ui/commands/changeSetReviewCommands';
 import type { CommandContext } from './ui/commands/commandContext';
-import { registerRewindCommands } from './ui/commands/rewindCommands';
-import { FileRewinds } from './ui/checkpoints/fileRewinds';
-import { RewindPreviewDocuments } from './ui/checkpoints/rewindPreviewDocuments';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
 import { registerHistoryCommands } from './ui/commands/historyCommands';
@@ -75,9 +71,8 @@ import { profileLoader } from './ui/workspaceConnections/profileLoader';
 import { connectionNote, registerWorkspaceConnectionCommands } from './ui/workspaceConnections/workspaceConnectionCommands';
 import { WorkspaceConnections } from './ui/workspaceConnections/workspaceConnections';
 import { editorWindowId } from './ui/windowIdentity';
-import { ReviewNoteActions } from './ui/reviewNotes/reviewNoteActions';
-import { registerReviewNoteCommands } from './ui/reviewNotes/reviewNoteCommands';
 import { reviewNoteStore } from './ui/reviewNotes/reviewNotePlaces';
+import { ReviewTools } from './ui/reviewTools/reviewTools';
 
 export async function activate(context: vscode.ExtensionContext): Promise<SwitchboardApi | undefined> {
   // Every log line, whoever writes it (drivers included), has the host's known secret values redacted.
@@ -223,15 +218,15 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const approvalRulesView = new ApprovalRulesView(approvalRules, store);
   context.subscriptions.push(approvalRulesView, vscode.window.createTreeView(ApprovalRulesView.viewId, { treeDataProvider: approvalRulesView }));
 
-  // Notes to the agent, kept beside each run's files until sent or discarded (issue #26).
-  const reviewNotes = new ReviewNoteActions(store, connections, runs, reviewNoteStore(store, storageDir, log));
-  context.subscriptions.push(reviewNotes.notes);
-  const rewindDocuments = new RewindPreviewDocuments();
-  const rewinds = new FileRewinds({ store, connections, residency, documents: rewindDocuments, confirm: prompts.confirmRewind });
-  context.subscriptions.push(rewindDocuments);
   const commandContext: CommandContext = {
-    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, reviews, daemonActions, terminals, log, treeView, memento: context.globalState, residency, reviewNotes, rewinds,
+    store, connections, selection, approvals, diffs, transcript, transcriptTabs, runs, changeSets, changeSetEdits, reviews, daemonActions, terminals, log, treeView, memento: context.globalState, residency,
   };
+  // Notes to the agent, kept beside each run's files until sent or discarded (issue #26).
+  const notes = reviewNoteStore(store, storageDir, log);
+  context.subscriptions.push(notes);
+  // Rewind, notes, review marks from the palette: loaded at their first use (ui/reviewTools/reviewToolsFeature.ts).
+  const reviewTools = new ReviewTools({ ctx: commandContext, notes, confirmRewind: prompts.confirmRewind });
+  context.subscriptions.push(reviewTools);
 
   // The transcript's webviews: the sidebar view and the editor tabs, whose messages call the services above.
   const drafts = new DraftStore(context.workspaceState);
@@ -239,11 +234,11 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(
     drafts,
     removedRuns.onDidRemove((runKey) => drafts.set(runKey, '')),
-    removedRuns.onDidRemove((runKey) => reviewNotes.notes.forget(runKey)),
+    removedRuns.onDidRemove((runKey) => notes.forget(runKey)),
     removedRuns.onDidRemove((runKey) => reviewMarks.forget(runKey)),
   );
-  beforeExit = () => Promise.all([connections.dispose(), drafts.flush(), reviewNotes.notes.flush()]).then(() => undefined);
-  const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(commandContext), drafts, log, residency, notes: reviewNotes.notes };
+  beforeExit = () => Promise.all([connections.dispose(), drafts.flush(), notes.flush()]).then(() => undefined);
+  const surfaceDeps: SurfaceDeps = { extensionUri: context.extensionUri, store, actions: new TranscriptActionHandler(commandContext, reviewTools, notes), drafts, log, residency, notes };
   const transcriptView = new TranscriptViewProvider(transcript, surfaceDeps, selection);
   context.subscriptions.push(transcriptView, vscode.window.registerWebviewViewProvider(TranscriptSidebar.viewType, transcriptView));
   const transcriptPanels = new TranscriptPanels(transcriptTabs, surfaceDeps);
@@ -253,13 +248,10 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
     ...registerConnectionCommands(commandContext),
     ...registerRunCommands(commandContext, runWorktrees),
     ...registerHistoryCommands(commandContext, removedRuns, prompts.confirmRemoval),
-    ...registerRewindCommands(commandContext, rewinds),
     ...registerApprovalCommands(commandContext),
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),
     ...registerChangeSetCommands(commandContext),
     ...registerChangeSetRevertCommands(commandContext),
-    ...registerReviewNoteCommands(commandContext, reviewNotes),
-    ...registerChangeSetReviewCommands(commandContext),
     ...registerDaemonActionCommands(daemonActions),
     ...registerTranscriptTabCommands(commandContext, transcriptPanels),
     ...registerWorkspaceConnectionCommands(commandContext, workspaceConnections),

@@ -8,16 +8,22 @@ import { runChangeSetPanelAction } from './changeSets/changeSetPanels';
 import { readyChangeSetOf } from './commands/changeSetSelection';
 import type { CommandContext } from './commands/commandContext';
 import { applicableActions } from './daemonActions/actionTargets';
+import type { ReviewNoteStore } from './reviewNotes/reviewNoteStore';
+import type { ReviewToolActions } from './reviewTools/reviewTools';
 import { runPanelsOf } from './runPanels';
 import type { TranscriptActionMessage, TranscriptActions } from './transcript/transcriptSurface';
 
 /**
  * Each message calls the service the matching palette command calls (RunControl, ChangeSetViews, DaemonActions,
- * ApprovalCenter, AgentTerminals), with the run key parsed once here: the webview is untrusted, and a key it sends is
+ * ApprovalCenter, AgentTerminals, the review tools), with the run key parsed once here: the webview is untrusted, and a key it sends is
  * only ever looked up, never taken apart.
  */
 export class TranscriptActionHandler implements TranscriptActions {
-  constructor(private readonly ctx: CommandContext) {}
+  constructor(
+    private readonly ctx: CommandContext,
+    private readonly tools: ReviewToolActions,
+    private readonly notes: ReviewNoteStore,
+  ) {}
 
   headerButtons(runKey: string): readonly DaemonActionButton[] {
     const run = this.ctx.store.state.runs.get(runKey);
@@ -161,25 +167,25 @@ export class TranscriptActionHandler implements TranscriptActions {
         return;
       }
       case 'noteAdd':
-        await ctx.reviewNotes.notes.add(runOf(message.runKey).run.key, message.anchor, message.text);
+        await this.notes.add(runOf(message.runKey).run.key, message.anchor, message.text);
         return;
       case 'noteEdit':
-        await ctx.reviewNotes.notes.edit(runOf(message.runKey).run.key, message.noteId, message.text);
+        await this.notes.edit(runOf(message.runKey).run.key, message.noteId, message.text);
         return;
       case 'noteRemove':
-        await ctx.reviewNotes.notes.remove(runOf(message.runKey).run.key, message.noteId);
+        await this.notes.remove(runOf(message.runKey).run.key, message.noteId);
         return;
       case 'notesSend':
-        await ctx.reviewNotes.send(runOf(message.runKey).run.key);
+        await this.tools.sendNotes(runOf(message.runKey).run.key);
         return;
       case 'notesDiscard':
-        await ctx.reviewNotes.discard(runOf(message.runKey).run.key);
+        await this.tools.discardNotes(runOf(message.runKey).run.key);
         return;
       case 'rewindFiles':
-        await ctx.rewinds.rewind(runOf(message.runKey).run.key, message.checkpointId);
+        await this.tools.rewind(runOf(message.runKey).run.key, message.checkpointId);
         return;
       case 'redoRewind':
-        await ctx.rewinds.redo(runOf(message.runKey).run.key, message.checkpointId);
+        await this.tools.redo(runOf(message.runKey).run.key, message.checkpointId);
         return;
       default: {
         const _exhaustive: never = message;

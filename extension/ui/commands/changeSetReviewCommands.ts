@@ -3,21 +3,16 @@
  * title bar, on a change-set document, marks that file), *Keep Hunk…* (the hunk stays, marked reviewed) and *Undo
  * Hunk…* (an edit already on disk written back, undoable, with *Redo*). Each takes the run (tree node or run key,
  * else the selected run, else a pick), a file (index or path, else a pick) and a hunk index (else a pick), and calls
- * ChangeSetReviews, as the change-set view does. Context keys say when there is anything to review or undo.
+ * ChangeSetReviews, as the change-set view does. The context keys of their `when` clauses: changeSetContextKeys.ts.
  */
 import * as vscode from 'vscode';
 import type { PatchFile } from '../../changeSets/patchTypes';
-import type { ChangeSetInfo } from '../../model/modelTypes';
-import type { RunStore } from '../../model/runStore';
 import { changeSetDocumentOf } from '../changeSets/changeSetDocuments';
 import { fileLabel, hunksSelectable } from '../changeSets/changeSetFiles';
 import type { ReadyChangeSet } from './changeSetSelection';
 import { givenHunks, pickFile, readyChangeSet, readyChangeSetOf } from './changeSetSelection';
 import type { CommandContext } from './commandContext';
-
-/** Some run has a ready change set / a ready local one (the agent's edits are on disk): the palette's `when`. */
-const ANY_CHANGE_SET = 'agentSwitchboard.anyChangeSet';
-const ANY_LOCAL_CHANGE_SET = 'agentSwitchboard.anyLocalChangeSet';
+import type { CommandHandler } from '../lazyCommands';
 
 /** The change-set document a command was given (the editor title passes its resource) or the active editor shows. */
 function documentTarget(target: unknown): { readonly runKey: string; readonly index: number } | undefined {
@@ -44,23 +39,10 @@ async function fileAndHunk(cs: ReadyChangeSet, fileRef: unknown, hunk: unknown, 
   return index !== undefined && hunkIndex !== undefined ? [index, hunkIndex] : undefined;
 }
 
-function updateContextKeys(store: RunStore, last: { changeSets?: ReadonlyMap<string, ChangeSetInfo> }): void {
-  const changeSets = store.state.changeSets;
-  if (last.changeSets === changeSets) {
-    return; // the table is replaced when a change set changes: nothing to look at otherwise
-  }
-  last.changeSets = changeSets;
-  const ready = [...changeSets.values()].filter((c) => c.status === 'ready');
-  void vscode.commands.executeCommand('setContext', ANY_CHANGE_SET, ready.length > 0);
-  void vscode.commands.executeCommand('setContext', ANY_LOCAL_CHANGE_SET, ready.some((c) => c.source === 'local'));
-}
-
-export function registerChangeSetReviewCommands(ctx: CommandContext): vscode.Disposable[] {
-  const last: { changeSets?: ReadonlyMap<string, ChangeSetInfo> } = {};
-  updateContextKeys(ctx.store, last);
+/** The handlers of the review commands (registered by ui/reviewTools/reviewTools.ts, loaded with their bundle). */
+export function changeSetReviewHandlers(ctx: CommandContext): [string, CommandHandler][] {
   return [
-    ctx.store.onDidChange(() => updateContextKeys(ctx.store, last)),
-    vscode.commands.registerCommand('agentSwitchboard.markFileReviewed', async (target?: unknown, fileRef?: unknown) => {
+    ['agentSwitchboard.markFileReviewed', async (target?: unknown, fileRef?: unknown) => {
       const doc = documentTarget(target);
       const run = doc ? ctx.store.state.runs.get(doc.runKey) : undefined;
       const cs = run ? await readyChangeSetOf(ctx.store, run) : await readyChangeSet(ctx, target);
@@ -72,8 +54,8 @@ export function registerChangeSetReviewCommands(ctx: CommandContext): vscode.Dis
       const progress = await ctx.reviews.markFile(cs, index);
       void vscode.window.setStatusBarMessage(`$(check) ${fileLabel(file)} reviewed · ${progress.reviewed} of ${progress.total} hunks of "${cs.run.title}" reviewed`, 4000);
       return progress;
-    }),
-    vscode.commands.registerCommand('agentSwitchboard.keepHunk', async (target?: unknown, fileRef?: unknown, hunk?: unknown) => {
+    }],
+    ['agentSwitchboard.keepHunk', async (target?: unknown, fileRef?: unknown, hunk?: unknown) => {
       const cs = await readyChangeSet(ctx, target);
       const chosen = cs && (await fileAndHunk(cs, fileRef, hunk, 'keep', (f) => f.hunks.length > 0));
       if (cs && chosen) {
@@ -81,8 +63,8 @@ export function registerChangeSetReviewCommands(ctx: CommandContext): vscode.Dis
         return true;
       }
       return undefined;
-    }),
-    vscode.commands.registerCommand('agentSwitchboard.undoHunk', async (target?: unknown, fileRef?: unknown, hunk?: unknown) => {
+    }],
+    ['agentSwitchboard.undoHunk', async (target?: unknown, fileRef?: unknown, hunk?: unknown) => {
       const cs = await readyChangeSet(ctx, target);
       if (cs && cs.info.source !== 'local') {
         void vscode.window.showInformationMessage(`The change set of "${cs.run.title}" comes from the daemon and is not in your files unless you applied it: Undo reverts an apply.`);
@@ -90,6 +72,6 @@ export function registerChangeSetReviewCommands(ctx: CommandContext): vscode.Dis
       }
       const chosen = cs && (await fileAndHunk(cs, fileRef, hunk, 'undo', hunksSelectable));
       return cs && chosen ? ctx.reviews.undo(cs, chosen[0], chosen[1]) : undefined;
-    }),
+    }],
   ];
 }

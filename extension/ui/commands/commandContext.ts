@@ -18,8 +18,6 @@ import type { ChangeSetViews } from '../changeSets/changeSetViews';
 import type { DaemonActions } from '../daemonActions/actionCommands';
 import type { RunControl } from '../runControl';
 import type { RunResidency } from '../runResidency';
-import type { ReviewNoteActions } from '../reviewNotes/reviewNoteActions';
-import type { FileRewinds } from '../checkpoints/fileRewinds';
 import type { TranscriptSidebar } from '../transcript/transcriptSidebar';
 import type { TranscriptTabs } from '../transcript/transcriptTabs';
 
@@ -51,10 +49,6 @@ export interface CommandContext {
   readonly memento: vscode.Memento;
   /** Which runs' transcripts are in memory: a command that reads a run shown from its summary loads it first. */
   readonly residency: Pick<RunResidency, 'ensureLoaded'>;
-  /** A run's pending notes to the agent: kept, sent as one message, discarded (issue #26). */
-  readonly reviewNotes: ReviewNoteActions;
-  /** Rewinding a run's files to a checkpoint, and redoing it (issue #26). */
-  readonly rewinds: FileRewinds;
 }
 
 /** Commands take a tree node (menus), a run key / connection id string, or nothing (palette). */

@@ -12,6 +12,7 @@ import type { FileRewinds, RewindResult } from '../checkpoints/fileRewinds';
 import type { CommandContext } from './commandContext';
 import { errorText, runKeyOfTarget } from './commandContext';
 import { pickRun } from './pickers';
+import type { CommandHandler } from '../lazyCommands';
 
 async function runOf(ctx: CommandContext, rewinds: FileRewinds, target: unknown, placeHolder: string): Promise<RunInfo | undefined> {
   const key = runKeyOfTarget(target) ?? ctx.selection.runKey;
@@ -32,7 +33,8 @@ function describe(checkpoint: FileCheckpoint): string {
   return checkpoint.unavailable.length > 0 ? `${roots} (no checkpoint of ${checkpoint.unavailable.map((u) => u.root).join(', ')})` : roots;
 }
 
-export function registerRewindCommands(ctx: CommandContext, rewinds: FileRewinds): vscode.Disposable[] {
+/** The handlers of the rewind commands (registered by ui/reviewTools/reviewTools.ts, loaded with their bundle). */
+export function rewindCommandHandlers(ctx: CommandContext, rewinds: FileRewinds): [string, CommandHandler][] {
   const guarded = (what: string, task: (...args: unknown[]) => Promise<RewindResult | undefined>) => async (...args: unknown[]): Promise<RewindResult | undefined> => {
     try {
       return await task(...args);
@@ -42,7 +44,7 @@ export function registerRewindCommands(ctx: CommandContext, rewinds: FileRewinds
     }
   };
   return [
-    vscode.commands.registerCommand(
+    [
       'agentSwitchboard.rewindRunFiles',
       guarded('Rewind', async (target?: unknown, checkpointId?: unknown) => {
         const run = await runOf(ctx, rewinds, target, 'Rewind the files of which run?');
@@ -64,8 +66,8 @@ export function registerRewindCommands(ctx: CommandContext, rewinds: FileRewinds
         );
         return picked && rewinds.rewind(run.key, picked.checkpoint.id);
       }),
-    ),
-    vscode.commands.registerCommand(
+    ],
+    [
       'agentSwitchboard.redoRewind',
       guarded('Redo', async (target?: unknown) => {
         const run = await runOf(ctx, rewinds, target, 'Redo the last rewind of which run?');
@@ -79,6 +81,6 @@ export function registerRewindCommands(ctx: CommandContext, rewinds: FileRewinds
         }
         return rewinds.redo(run.key, latest.id);
       }),
-    ),
+    ],
   ];
 }

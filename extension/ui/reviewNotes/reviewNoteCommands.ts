@@ -1,8 +1,8 @@
 /**
  * The palette and editor commands of notes to the agent (issue #26):
  * - *Add Note for Agent* on the selection of the right-hand (after) side of a change-set diff editor
- *   (changeSetDocuments.ts); the context key `agentSwitchboard.changeSetAfterSide` says when that side is the
- *   active editor, so the command shows only there. Its text is asked for (or given, for automation).
+ *   (changeSetDocuments.ts); a context key says when that side is the active editor, so the command shows only
+ *   there (afterSide.ts). Its text is asked for (or given, for automation).
  * - *Send Notes to Agent* and *Discard Notes*: the run given (a tree node or run key), else the run of the active
  *   change-set editor, else the selected run.
  */
@@ -12,37 +12,20 @@ import { notePlace } from '../../changeSets/reviewNoteMessage';
 import { MAX_NOTE_CHARS } from '../../protocol/reviewNotes';
 import { visibleText } from '../../protocol/visibleText';
 import { readChangeSet } from '../changeSets/changeSetReading';
-import { CHANGES_SCHEME } from '../changeSets/changeSetDocuments';
 import type { CommandContext } from '../commands/commandContext';
 import { runKeyOfTarget } from '../commands/commandContext';
+import type { CommandHandler } from '../lazyCommands';
+import { afterSideOf } from './afterSide';
 import type { NotesSendOutcome, ReviewNoteActions } from './reviewNoteActions';
 
-export const AFTER_SIDE_CONTEXT = 'agentSwitchboard.changeSetAfterSide';
-
-/** The run and file of a change-set document's after side, from its URI (undefined: not one). */
-export function afterSideOf(uri: vscode.Uri): { runKey: string; fileIndex: number } | undefined {
-  if (uri.scheme !== CHANGES_SCHEME) {
-    return undefined;
-  }
-  const query = new URLSearchParams(uri.query);
-  const runKey = query.get('run');
-  const fileIndex = Number(query.get('file'));
-  return query.get('side') === 'after' && runKey && Number.isInteger(fileIndex) && fileIndex >= 0 ? { runKey, fileIndex } : undefined;
-}
-
-export function registerReviewNoteCommands(ctx: CommandContext, notes: ReviewNoteActions): vscode.Disposable[] {
-  const updateContext = (): void => {
-    const uri = vscode.window.activeTextEditor?.document.uri;
-    void vscode.commands.executeCommand('setContext', AFTER_SIDE_CONTEXT, uri !== undefined && afterSideOf(uri) !== undefined);
-  };
-  updateContext();
+/** The handlers of the note commands (registered by ui/reviewTools/reviewTools.ts, loaded with their bundle). */
+export function reviewNoteHandlers(ctx: CommandContext, notes: ReviewNoteActions): [string, CommandHandler][] {
   const runKeyOf = (target: unknown): string | undefined => {
     const uri = vscode.window.activeTextEditor?.document.uri;
     return runKeyOfTarget(target) ?? (uri && afterSideOf(uri)?.runKey) ?? ctx.selection.runKey;
   };
   return [
-    vscode.window.onDidChangeActiveTextEditor(updateContext),
-    vscode.commands.registerCommand('agentSwitchboard.addNoteForAgent', async (text?: unknown) => {
+    ['agentSwitchboard.addNoteForAgent', async (text?: unknown) => {
       const editor = vscode.window.activeTextEditor;
       const side = editor && afterSideOf(editor.document.uri);
       if (!editor || !side) {
@@ -50,19 +33,19 @@ export function registerReviewNoteCommands(ctx: CommandContext, notes: ReviewNot
         return undefined;
       }
       return addFromEditor(ctx, notes, editor, side, typeof text === 'string' ? text : undefined);
-    }),
-    vscode.commands.registerCommand('agentSwitchboard.sendNotesToAgent', async (target?: unknown): Promise<NotesSendOutcome | undefined> => {
+    }],
+    ['agentSwitchboard.sendNotesToAgent', async (target?: unknown): Promise<NotesSendOutcome | undefined> => {
       const runKey = runKeyOf(target);
       if (!runKey) {
         void vscode.window.showInformationMessage('Select the run whose notes to send first.');
         return undefined;
       }
       return notes.send(runKey);
-    }),
-    vscode.commands.registerCommand('agentSwitchboard.discardNotes', async (target?: unknown): Promise<boolean> => {
+    }],
+    ['agentSwitchboard.discardNotes', async (target?: unknown): Promise<boolean> => {
       const runKey = runKeyOf(target);
       return runKey ? notes.discard(runKey) : false;
-    }),
+    }],
   ];
 }
 

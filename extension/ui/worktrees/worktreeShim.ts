@@ -5,10 +5,11 @@
  * activation has none until *New Run…* (which loads it) makes one.
  */
 import { readdirSync } from 'node:fs';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { ConnectionProfile } from '../../drivers/driver';
 import type { Capability } from '../../model/modelTypes';
 import type { NewRunArgs } from '../commands/newRunPrompts';
+import { registerLazyCommands } from '../lazyCommands';
 import type * as Feature from './worktreeFeature';
 
 export const WORKTREE_COMMANDS = [
@@ -24,7 +25,7 @@ export class WorktreeShim implements vscode.Disposable {
   private readonly commands: vscode.Disposable[];
 
   constructor(private readonly deps: Feature.WorktreeFeatureDeps) {
-    this.commands = WORKTREE_COMMANDS.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => this.load().handlers.get(id)?.(...args)));
+    this.commands = registerLazyCommands(WORKTREE_COMMANDS, () => this.load().handlers);
     // Worktrees (or a crash's leftovers) from before: their badges, access and orphan check are needed from the start.
     if (deps.folder !== undefined && hasEntries(deps.folder)) {
       this.load();
