@@ -6,14 +6,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ConnectionManager } from './drivers/connectionManager';
-import type { ConnectionProfile } from './drivers/driver';
 import { driverFactories } from './drivers/daemonRegistry';
 import { RunStore } from './model/runStore';
-import type { FrameTap } from './transport/frameTap';
-import { combineTaps, ProtocolTrace } from './transport/protocolTrace';
-import { frameLogLine } from './transport/frameLogLine';
 import { processSecretValues } from './transport/secretValues';
 import { redactingLog } from './ui/redactingLog';
+import { connectionContexts, TraceSetting } from './ui/connectionContexts';
 import { ApprovalAttention, WindowFocus } from './ui/approvals/approvalAttention';
 import { ApprovalCenter } from './ui/approvals/approvalCenter';
 import { ApprovalRules } from './ui/approvals/approvalRules';
@@ -32,7 +29,6 @@ import { registerRunBoard } from './ui/board/runBoard';
 import type { TreeNode } from './ui/connectionsTreeProvider';
 import { ConnectionsTreeProvider } from './ui/connectionsTreeProvider';
 import { DaemonActions, registerDaemonActionCommands } from './ui/daemonActions/actionCommands';
-import { connectionSecrets } from './ui/connectionSecrets';
 import { forgetRemovedProfileSecrets } from './ui/profileSecretCleanup';
 import { DraftStore } from './ui/draftStore';
 import { RunResidency } from './ui/runResidency';
@@ -45,7 +41,6 @@ import { RunSelection } from './ui/runSelection';
 import { rememberSelection } from './ui/selectionMemory';
 import { RemovedRuns } from './ui/removedRuns';
 import { reopenRestoredChangeTabs } from './ui/changeSets/staleChangeTabs';
-import { historyRetention, traceFile } from './ui/settings';
 import { TranscriptPanels } from './ui/transcript/transcriptPanels';
 import type { SurfaceDeps } from './ui/transcript/transcriptSurface';
 import { TranscriptActionHandler } from './ui/transcriptActions';
@@ -97,27 +92,8 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const store = new RunStore(Date.now, (error) => log.error(`Internal error: ${error instanceof Error ? error.stack : String(error)}`));
   context.subscriptions.push({ dispose: () => store.dispose() });
 
-  let trace: ProtocolTrace | undefined;
-  const openTrace = (): void => {
-    const file = traceFile();
-    if (trace?.file === file) {
-      return;
-    }
-    trace?.dispose();
-    trace = file ? new ProtocolTrace(file, (error) => log.error(`Protocol trace ${file} failed: ${String(error)}`)) : undefined;
-    if (file) {
-      log.info(`Writing the protocol trace to ${file}`);
-    }
-  };
-  openTrace();
-  context.subscriptions.push({ dispose: () => trace?.dispose() });
-
-  // Every frame of every transport, at Trace level (Show Protocol Log offers to switch to it).
-  const logTap = (connection: string): FrameTap => (dir, frame, http) => {
-    if (log.logLevel === vscode.LogLevel.Trace) {
-      log.trace(frameLogLine(connection, dir, frame, http));
-    }
-  };
+  const trace = new TraceSetting(log);
+  context.subscriptions.push(trace);
   const storageDir = context.globalStorageUri.fsPath;
   // Every window of this machine shares storageDir; each run's journal has one writer, its owner window's id kept here.
   const windowId = editorWindowId(context.workspaceState);
@@ -139,29 +115,13 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   // by the driver that deleted them (DriverContext.runRemoved); their owners subscribe further down, before any connect.
   const removedRuns = new RemovedRuns();
   context.subscriptions.push(removedRuns);
-  const connections = new ConnectionManager(store, driverFactories, (connectionId, profile: ConnectionProfile, origin) => ({
-    // The trace is looked up per frame so enabling it in settings applies to open connections too.
-    tap: combineTaps((dir, frame, http) => trace?.tap(profile.protocol, profile.name)(dir, frame, http), logTap(profile.name)),
-    storageDir,
-    windowId,
-    windowName: vscode.workspace.name ?? 'a window without a folder',
-    workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
-    workspace,
-    terminals,
-    connectRefusal: () => workspaceConnections.refusal(connectionId),
-    retention: historyRetention,
+  const contexts = connectionContexts({
+    storageDir, windowId, workspace, terminals, secrets: context.secrets, log, trace,
+    connectRefusal: (connectionId) => workspaceConnections.refusal(connectionId),
     runRemoved: (runKey) => removedRuns.removed(runKey),
-    runRemoval: (runId): Promise<() => Promise<void>> => runWorktrees.removalOf(connectionId)(runId),
-    secrets: connectionSecrets(context.secrets, connectionId, profile, origin, {
-      info: (m) => log.info(`[${profile.name}] ${m}`),
-      warn: (m) => log.warn(`[${profile.name}] ${m}`),
-    }),
-    log: {
-      info: (m) => log.info(`[${profile.name}] ${m}`),
-      warn: (m) => log.warn(`[${profile.name}] ${m}`),
-      error: (m) => log.error(`[${profile.name}] ${m}`),
-    },
-  }), workspaceConnections.gate);
+    runRemoval: (connectionId) => (runId) => runWorktrees.removalOf(connectionId)(runId),
+  });
+  const connections = new ConnectionManager(store, driverFactories, contexts, workspaceConnections.gate);
   context.subscriptions.push({ dispose: () => void connections.dispose() });
   // Run worktrees live in this workspace's storage (none without a workspace: the option then says why).
   const runWorktrees: WorktreeShim = new WorktreeShim({ folder: context.storageUri && path.join(context.storageUri.fsPath, 'worktrees'), store, connections, log });
@@ -283,7 +243,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentSwitchboard.trace.file')) {
-        openTrace();
+        trace.reopen();
       }
       if (e.affectsConfiguration('agentSwitchboard.connections') || e.affectsConfiguration('agentSwitchboard.autoConnect')) {
         void reloadProfiles();
@@ -299,7 +259,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   log.info(`Agent Switchboard ${String(context.extension.packageJSON.version)} activated`);
 
   return publicApi({
-    store, connections, selection, board: runBoard.board, transcriptTabs, terminals, drafts, reloadProfiles, flushTrace: () => trace?.flush() ?? Promise.resolve(),
+    store, connections, selection, board: runBoard.board, transcriptTabs, terminals, drafts, reloadProfiles, flushTrace: () => trace.flush(),
   });
 }
 
