@@ -24,10 +24,13 @@ import type { RunJournal } from '../../storage/runJournal';
 export const PROBE_MS = 2_000;
 /**
  * How long a lease its window released (closed the connection cleanly: a reload, or the window closed) stays that
- * window's: ownership survives a reload, which brings the same window back within seconds. A window whose host died
- * left a lease with a dead pid: that one may be taken over at once.
+ * window's: ownership survives a reload, which brings the same window back — within seconds on a quiet machine, but a
+ * reload measured 46 and 87 s on a saturated one (two cores, a test suite and five builds), and a 30 s grace let the
+ * other window take the run over mid-reload. Waiting longer loses nothing: while nobody writes the run nobody acks
+ * it, so the daemon keeps its events and the window that takes it over afterwards rejoins from the journal's end
+ * (runWriters `behind`). A window whose host died left a lease with a dead pid: that one may be taken over at once.
  */
-export const RELOAD_GRACE_MS = 30_000;
+export const RELOAD_GRACE_MS = 180_000;
 
 export interface RunWritersOptions {
   readonly journal: RunJournal;
