@@ -12,6 +12,7 @@ import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { connectReferenceAgent, endedTurns, pendingApproval, removeConnections } from './acpSupport';
 import { api, screenshot, testHooks, ui, waitFor, workspaceDir } from './support';
+import { wideSidebarScreenshot } from './screenshotFraming';
 
 const NAME = 'Away agent';
 const CONNECTION = `acp:${NAME}`;
@@ -81,7 +82,8 @@ suite('While you were away', () => {
       return rows.find((r) => r.includes('Hello from the worker') && r.includes('2 files changed'));
     });
     assert.match(text, /\u25CF 2 files changed/);
-    await screenshot('away-board-changed.png');
+    // Wide enough for the rows' descriptions (the narrow sidebar cuts them after the title).
+    await wideSidebarScreenshot('away-board-changed.png');
 
     // Selecting the row on the board shows the run in the Transcript view: seen, the summary goes.
     await hooks.board.view.reveal(hooks.board.provider.runNode(worker), { select: true, focus: true });
@@ -105,6 +107,11 @@ suite('While you were away', () => {
     const approvalKey = await pendingApproval(a, watched);
     await vscode.commands.executeCommand('agentSwitchboard.board.allow', approvalKey);
     await waitFor('the watched session changed a file', () => rowOf(a, watched)?.away?.count === 1, 30000);
+    const shown = (): Promise<string[]> => ui<string[]>({ action: 'text', selector: BOARD_ROWS }).catch((): string[] => []);
+    await waitFor('its row in the view', async () => (await shown()).some((r) => r.includes('Hello from the watched one') && /\u25CF \d+ files? changed/.test(r))).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}: ${JSON.stringify(await shown())}`);
+    });
+    await wideSidebarScreenshot('away-board.png');
     await vscode.commands.executeCommand('agentSwitchboard.board.markAllSeen');
     assert.equal(rowOf(a, watched)?.away, undefined);
   });

@@ -68,6 +68,9 @@ suite('Checkpoints and rewind', () => {
   test('two turns edit a long file in the middle: a checkpoint marker per turn', async () => {
     await turn(`edit:${LONG_FILE}:100 please`, 1, true);
     await waitFor('the file after turn 1', () => fs.readFileSync(file, 'utf8') === AFTER_TURN_1);
+    // The next message once turn 1's marker is there, as a person's would be: the snapshot ends whenever git is done,
+    // and its marker goes where the transcript is then (fileCheckpointRows.ts), mid-answer if the next turn runs.
+    await waitFor('the marker of turn 1', async () => (await markers()).some((m) => m.turn === 1), 30000);
     await turn(`edit:${LONG_FILE}:150 please`, 2);
     await waitFor('the file after turn 2', () => fs.readFileSync(file, 'utf8') === AFTER_TURN_2);
     const shown = await waitFor('three markers', async () => ((await markers()).length === 3 ? markers() : undefined));
@@ -105,7 +108,8 @@ suite('Checkpoints and rewind', () => {
     await clearNotifications();
     const turnOne = (await markers()).find((m) => m.turn === 1)!;
     await vscode.commands.executeCommand('agentSwitchboard.openInEditor', runKey);
-    await ui({ action: 'click', selector: `[data-item-id="${turnOne.id}"] .checkpoint-rewind`, webview: true, frame: tabWebview() });
+    // From the keyboard: scrolled into view, the marker of turn 1 can sit under the tab's sticky run header.
+    await ui({ action: 'press', selector: `[data-item-id="${turnOne.id}"] .checkpoint-rewind`, value: 'Enter', webview: true, frame: tabWebview() });
     await waitFor('the rewind', () => fs.readFileSync(file, 'utf8') === AFTER_TURN_1, 30000);
     assert.equal(asked.length, 1);
     assert.match(asked[0]!.message, /Rewind the files of .* to turn 1\?/);
@@ -117,6 +121,12 @@ suite('Checkpoints and rewind', () => {
     assert.equal(rewound.redo, true);
     await vscode.commands.executeCommand('agentSwitchboard.openInEditor', runKey);
     await waitFor('the rewind in the tab', async () => (await tabLabels()).some((t) => t.includes('Files rewound · to turn 1: 1 file restored')));
+    // The tab stayed where the rewind was pressed (turn 1's marker): to the end, where the rewind and its Redo are.
+    const inTab = { webview: true, frame: tabWebview() } as const;
+    if ((await ui<number>({ action: 'count', selector: '#jump-to-latest:visible', ...inTab })) > 0) {
+      await ui({ action: 'click', selector: '#jump-to-latest', ...inTab });
+    }
+    await ui({ action: 'waitFor', selector: '.item-checkpoint', hasText: 'Files rewound', ...inTab });
     await screenshot('checkpoints-rewound.png');
 
     const redo = await vscode.commands.executeCommand('agentSwitchboard.redoRewind', runKey);

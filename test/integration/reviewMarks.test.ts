@@ -14,7 +14,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
-import { setViewExpanded } from './acpSupport';
+import { CHANGES_SCHEME } from '../../extension/ui/changeSets/changeSetDocuments';
+import { NOTIFICATION_BUTTON, setViewExpanded } from './acpSupport';
+import { wideSidebarScreenshot } from './screenshotFraming';
 import { api, screenshot, setConnections, SIDEBAR_WEBVIEW, testHooks, ui, waitFor } from './support';
 
 const NAME = 'Review marks daemon';
@@ -39,6 +41,8 @@ function env(name: string): string {
 
 const sample = (): string => path.join(env('SWITCHBOARD_TEST_WORKSPACE'), FILE);
 const inView = { webview: true, frame: SIDEBAR_WEBVIEW } as const;
+/** A notification, as a toast or in the notification center. */
+const NOTIFICATION = '.notification-toast .notification-list-item, .notifications-center .notification-list-item';
 const box = (hunk: number): string => `#cs-diff .cs-hunk input.cs-reviewed-box[data-file="0"][data-hunk="${hunk}"]`;
 
 suite('Review marks', () => {
@@ -62,6 +66,12 @@ async function showChangeSet(runKey: string): Promise<void> {
   await vscode.commands.executeCommand('agentSwitchboard.showChangeSet', runKey);
   // The multi-diff editor opens too: the review happens in the sidebar's view.
   await ui({ action: 'waitFor', selector: box(1), ...inView, timeout: 30000 });
+}
+
+/** The text of an open side of the sample's change-set diff (the multi-diff editor's documents). */
+function changeSetSide(side: 'before' | 'after'): string | undefined {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === CHANGES_SCHEME && d.uri.path === `/${FILE}` && new URLSearchParams(d.uri.query).get('side') === side);
+  return doc?.getText();
 }
 
 const summary = (): Promise<string> => ui<string[]>({ action: 'text', selector: '#cs-review-summary', ...inView }).then((t) => t[0] ?? '', () => '');
@@ -98,14 +108,39 @@ async function beforeReload(socketPath: string, marker: string): Promise<void> {
   await ui({ action: 'press', selector: '#cs-diff .cs-hunk .cs-undo', value: 'Enter', ...inView });
   await waitFor('line 3 written back', () => fs.readFileSync(sample(), 'utf8') === text({ 25: 'line twenty-five, by the agent' }), 30000);
   await waitFor('one hunk left, still reviewed', async () => (await summary()) === '1 of 1 hunk reviewed', 30000);
-  // What the notifications say (the Undo's carries *Redo*): logged, for the report.
-  console.log(`notifications after Undo: ${JSON.stringify(await ui<string[]>({ action: 'text', selector: '.notification-list-item' }).catch((e: unknown) => [String(e)]))}`);
-  await screenshot('review-marks-after-undo.png');
-  // Redo, as the notification's button does: the hunk of the change set as it was, applied to the file again.
+  // The message that reports the Undo offers *Redo*: clicked in the notification center (headless, toasts go there),
+  // the hunk of the change set as it was is applied to the file again, and its mark comes back (same content, same key).
+  await vscode.commands.executeCommand('notifications.showList');
+  await ui({ action: 'waitFor', selector: NOTIFICATION, hasText: `Reverted ${FILE} of the run` });
+  await ui({ action: 'click', selector: NOTIFICATION_BUTTON, hasText: 'Redo' });
+  await waitFor('line 3 as the agent wrote it again', () => fs.readFileSync(sample(), 'utf8') === AGENT, 30000);
+  await vscode.commands.executeCommand('notifications.hideList');
+  await waitFor('both hunks reviewed again', async () => (await summary()) === '2 of 2 hunks reviewed', 30000);
+  await vscode.commands.executeCommand('notifications.clearAll');
+
+  // The agent changes the second hunk again: its mark is dropped, and the view says so; the first keeps its mark.
+  fs.writeFileSync(sample(), text({ 3: 'line three, by the agent', 25: 'line twenty-five, changed again by the agent' }));
+  await vscode.commands.executeCommand('agentSwitchboard.showChangeSet', runKey);
+  await waitFor('the changed hunk unreviewed', async () => (await summary()) === '1 of 2 hunks reviewed', 30000);
+  await waitFor('the board row says so', () => hooks.board.provider.snapshot().flatMap((g) => g.rows).find((r) => r.runKey === runKey)?.review?.reviewed === 1);
+  await ui({ action: 'waitFor', selector: '#cs-diff .cs-review-dropped', hasText: '1 review mark dropped: a hunk changed or undone after your review', ...inView });
+  const hunkClasses = await ui<(string | null)[]>({ action: 'attribute', selector: '#cs-diff .cs-hunk', value: 'class', ...inView });
+  assert.deepEqual(hunkClasses.map((c) => (c ?? '').split(/\s+/).includes('cs-reviewed-row')), [true, false], 'the first hunk keeps its mark');
+  // The open multi-diff editor is redrawn from the change set as it is now, not left showing the one before.
+  await waitFor('the multi-diff editor redrawn', () => changeSetSide('after')?.includes('line twenty-five, changed again by the agent'), 30000);
+  // Both hunks in view: the board folded for the screenshot (its row's "1 of 2 hunks reviewed" is checked above).
+  const runsWasExpanded = await setViewExpanded('Runs', false);
+  try {
+    await wideSidebarScreenshot('review-marks.png', async () => {
+      await ui({ action: 'press', selector: '#cs-diff', value: 'Home', ...inView });
+    });
+  } finally {
+    await setViewExpanded('Runs', runsWasExpanded);
+  }
+  // The agent's version written back: the same content, the same key, the mark again.
   fs.writeFileSync(sample(), AGENT);
   await vscode.commands.executeCommand('agentSwitchboard.showChangeSet', runKey);
   await waitFor('both hunks reviewed again', async () => (await summary()) === '2 of 2 hunks reviewed', 30000);
-  await screenshot('review-marks-after-redo.png');
   // Ended: its change set is final (the run's start to the files now), and comes back from the stored trees.
   assert.equal(await vscode.commands.executeCommand('agentSwitchboard.endRun', runKey), true);
   await waitFor('the run ended with its change set', () => !['idle', 'running'].includes(a.store.state.runs.get(runKey)?.state ?? 'idle') && a.store.state.changeSets.get(runKey)?.status === 'ready', 30000);

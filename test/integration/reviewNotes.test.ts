@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { safeFileName } from '../../extension/storage/runFileName';
-import { api, screenshot, testHooks, ui, waitFor, workspaceDir } from './support';
+import { api, testHooks, ui, waitFor, workspaceDir } from './support';
+import { wideSidebarScreenshot } from './screenshotFraming';
 import { connectReferenceAgent, endedTurns, pendingApproval, removeConnections, setViewExpanded, traceOf, webviewTexts } from './acpSupport';
 
 const NAME = 'ACP notes';
@@ -85,8 +86,10 @@ suite('Notes to the agent', () => {
     await waitFor('both notes in the view', async () => (await webviewTexts('.cs-note-card .cs-note-place')).length === 2);
     assert.deepEqual(await webviewTexts('.cs-note-card .cs-note-place'), [`${FILE}:3-4`, `${FILE}:5`]);
     assert.match((await webviewTexts('#cs-notes-status'))[0] ?? '', /2 notes/);
-    await ui({ action: 'press', selector: '#cs-diff', value: 'End', webview: true }); // the notes, at the end of the diff, in view
-    await screenshot('notes-to-agent.png');
+    // The notes, at the end of the diff, in view; the sidebar wide enough for the diff's lines.
+    await wideSidebarScreenshot('notes-to-agent.png', async () => {
+      await ui({ action: 'press', selector: '#cs-diff', value: 'End', webview: true });
+    });
 
     // Send notes: one prompt with both, each with its place, quoted lines and text; then the notes are gone.
     const promptsBefore = (await traceOf(NAME)).filter((l) => l.dir === 'out' && l.frame.method === 'session/prompt').length;

@@ -116,6 +116,23 @@ suite('Run worktrees', () => {
     });
     await screenshot('worktree-conflict-diff.png');
     assert.equal(fs.readFileSync(file, 'utf8'), mine, 'comparing writes nothing');
+
+    // The conflict is still open: asked again, the choices for the file over its diff (the README's merge view).
+    // From the keyboard (Enter takes the only file), the pointer moved off the list: no hover over the choices.
+    const again = vscode.commands.executeCommand('agentSwitchboard.resolveRunMergeConflicts', runKey);
+    await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row', hasText: FILE });
+    await ui({ action: 'press', selector: '.quick-input-widget input', value: 'Enter' });
+    for (const choice of ['Compare and Take Hunks', 'Take the Run’s Version', 'Write with Conflict Markers', 'Keep Yours']) {
+      await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row', hasText: choice });
+    }
+    await ui({ action: 'hover', selector: '.part.statusbar' });
+    await screenshot('worktree-merge-conflict.png');
+    // Escape leaves the choices for the list of files, and Escape there ends the command.
+    await ui({ action: 'press', selector: '.quick-input-widget input', value: 'Escape' });
+    await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row', hasText: FILE });
+    await ui({ action: 'press', selector: '.quick-input-widget input', value: 'Escape' });
+    await again;
+    assert.equal(fs.readFileSync(file, 'utf8'), mine, 'nothing chosen, nothing written');
   });
 });
 
