@@ -23,6 +23,7 @@ import { onDidReadChangeSet } from '../changeSets/changeSetReading';
 import type { QuestionCounts } from './boardQuestions';
 import type { BoardNode } from './boardItems';
 import { approvalItem, groupItem, olderItem, runItem } from './boardItems';
+import { BoardNodes } from './boardNodes';
 import type { BoardSeen } from './boardAway';
 import { AwaySource } from './boardAway';
 
@@ -40,10 +41,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   private rows = new Map<string, PlacedRow>();
   private structure = '';
   private needsYou = -1;
-  private readonly groupNodes = new Map<BoardGroupId, BoardNode>();
-  private readonly runNodes = new Map<string, BoardNode>();
-  private readonly approvalNodes = new Map<string, BoardNode>();
-  private readonly olderNode: BoardNode = { type: 'older' };
+  private readonly nodes = new BoardNodes();
   private doneLimit = DONE_PAGE;
   private visible = false;
   private debounce: ReturnType<typeof setTimeout> | undefined;
@@ -127,15 +125,15 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 
   groupNode(id: BoardGroupId): BoardNode {
-    return cached(this.groupNodes, id, () => ({ type: 'group', id }));
+    return this.nodes.groupNode(id);
   }
 
   runNode(key: string): BoardNode {
-    return cached(this.runNodes, key, () => ({ type: 'run', key }));
+    return this.nodes.runNode(key);
   }
 
   approvalNode(key: string, runKey: string): BoardNode {
-    return cached(this.approvalNodes, key, () => ({ type: 'approval', key, runKey }));
+    return this.nodes.approvalNode(key, runKey);
   }
 
   getChildren(node?: BoardNode): BoardNode[] {
@@ -148,7 +146,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
         return [];
       }
       const rows = group.rows.map((r) => this.runNode(r.runKey));
-      return group.hidden > 0 ? [...rows, this.olderNode] : rows;
+      return group.hidden > 0 ? [...rows, this.nodes.olderNode] : rows;
     }
     if (node.type === 'run') {
       const row = this.rows.get(node.key)?.row;
@@ -253,7 +251,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     this.groups = groups;
     this.rows = rows;
     this.structure = structure;
-    this.forgetGone();
+    this.nodes.forgetGone(rows);
     if (restructured) {
       this.treeEmitter.fire(undefined);
     } else if (changed.length > 0) {
@@ -265,19 +263,6 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       this.countEmitter.fire(needsYou);
     }
     this.updateTicker();
-  }
-
-  private forgetGone(): void {
-    for (const key of this.runNodes.keys()) {
-      if (!this.rows.has(key)) {
-        this.runNodes.delete(key);
-      }
-    }
-    for (const [key, node] of this.approvalNodes) {
-      if (node.type === 'approval' && !this.rows.get(node.runKey)?.row.approvals.some((a) => a.key === key)) {
-        this.approvalNodes.delete(key);
-      }
-    }
   }
 
   /** Ticks only while someone can see it and a live run's elapsed time is shown; wakes when a text would change. */
@@ -295,13 +280,4 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       this.debounce = undefined;
     }
   }
-}
-
-function cached<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
-  return value;
 }
