@@ -8,13 +8,12 @@
 import * as vscode from 'vscode';
 import type { BoardSources } from '../../model/boardGroups';
 import { boardGroups, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS } from '../../model/boardGroups';
-import type { BoardGroup, BoardGroupId, BoardRow, PlacedRow } from '../../model/boardRows';
+import type { BoardGroup, BoardGroupId, PlacedRow } from '../../model/boardRows';
 import { boardStructure, isLiveRow, placedRows } from '../../model/boardRows';
 import type { ReviewMarksStore } from '../changeSets/reviewMarks';
 import { BoardTicker } from './boardTicker';
 import { lastOutputLine } from '../../model/lastOutputLine';
 import type { RunStore } from '../../model/runStore';
-import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import { endedBadly, runLookOf } from '../../model/runLook';
 import { Disposable } from '../disposable';
 import type { BoardAcknowledgements } from './boardAcknowledgements';
@@ -22,8 +21,7 @@ import { changeStatsOf } from './boardChangeStats';
 import { onDidReadChangeSet } from '../changeSets/changeSetReading';
 import type { QuestionCounts } from './boardQuestions';
 import type { BoardNode } from './boardItems';
-import { approvalItem, groupItem, olderItem, runItem } from './boardItems';
-import { BoardNodes } from './boardNodes';
+import { approvalItem, groupItem, olderItem, runItem, runItemContext } from './boardItems';
 import type { BoardSeen } from './boardAway';
 import { AwaySource } from './boardAway';
 
@@ -41,7 +39,10 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   private rows = new Map<string, PlacedRow>();
   private structure = '';
   private needsYou = -1;
-  private readonly nodes = new BoardNodes();
+  private readonly groupNodes = new Map<BoardGroupId, BoardNode>();
+  private readonly runNodes = new Map<string, BoardNode>();
+  private readonly approvalNodes = new Map<string, BoardNode>();
+  private readonly olderNode: BoardNode = { type: 'older' };
   private doneLimit = DONE_PAGE;
   private visible = false;
   private debounce: ReturnType<typeof setTimeout> | undefined;
@@ -125,15 +126,15 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 
   groupNode(id: BoardGroupId): BoardNode {
-    return this.nodes.groupNode(id);
+    return cached(this.groupNodes, id, () => ({ type: 'group', id }));
   }
 
   runNode(key: string): BoardNode {
-    return this.nodes.runNode(key);
+    return cached(this.runNodes, key, () => ({ type: 'run', key }));
   }
 
   approvalNode(key: string, runKey: string): BoardNode {
-    return this.nodes.approvalNode(key, runKey);
+    return cached(this.approvalNodes, key, () => ({ type: 'approval', key, runKey }));
   }
 
   getChildren(node?: BoardNode): BoardNode[] {
@@ -146,7 +147,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
         return [];
       }
       const rows = group.rows.map((r) => this.runNode(r.runKey));
-      return group.hidden > 0 ? [...rows, this.nodes.olderNode] : rows;
+      return group.hidden > 0 ? [...rows, this.olderNode] : rows;
     }
     if (node.type === 'run') {
       const row = this.rows.get(node.key)?.row;
@@ -182,7 +183,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       }
       case 'run': {
         const row = this.rows.get(node.key)?.row;
-        return row ? runItem(row, this.runContext(row)) : new vscode.TreeItem('(removed)');
+        return row ? runItem(row, runItemContext(this.store.state, row)) : new vscode.TreeItem('(removed)');
       }
       case 'approval': {
         const approval = this.rows.get(node.runKey)?.row.approvals.find((a) => a.key === node.key);
@@ -195,21 +196,6 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
         return _exhaustive;
       }
     }
-  }
-
-  private runContext(row: BoardRow): Parameters<typeof runItem>[1] {
-    const state = this.store.state;
-    const run = state.runs.get(row.runKey);
-    const connection = run ? state.connections.get(run.connectionId) : undefined;
-    const connected = connection?.state.kind === 'connected';
-    const capabilities = connection?.capabilities ?? [];
-    const active = !isTerminalRunState(row.state) && row.state !== 'stopped';
-    return {
-      now: Date.now(),
-      endable: connected && row.state === 'idle' && capabilities.includes('run.end'),
-      cancellable: connected && active && row.state !== 'idle' && capabilities.includes('run.cancel'),
-      hasChangeSet: state.changeSets.has(row.runKey),
-    };
   }
 
   private schedule(): void {
@@ -251,7 +237,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     this.groups = groups;
     this.rows = rows;
     this.structure = structure;
-    this.nodes.forgetGone(rows);
+    this.forgetGone();
     if (restructured) {
       this.treeEmitter.fire(undefined);
     } else if (changed.length > 0) {
@@ -263,6 +249,19 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       this.countEmitter.fire(needsYou);
     }
     this.updateTicker();
+  }
+
+  private forgetGone(): void {
+    for (const key of this.runNodes.keys()) {
+      if (!this.rows.has(key)) {
+        this.runNodes.delete(key);
+      }
+    }
+    for (const [key, node] of this.approvalNodes) {
+      if (node.type === 'approval' && !this.rows.get(node.runKey)?.row.approvals.some((a) => a.key === key)) {
+        this.approvalNodes.delete(key);
+      }
+    }
   }
 
   /** Ticks only while someone can see it and a live run's elapsed time is shown; wakes when a text would change. */
@@ -280,4 +279,13 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       this.debounce = undefined;
     }
   }
+}
+
+function cached<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
 }
