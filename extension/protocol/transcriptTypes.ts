@@ -274,30 +274,6 @@ export type TranscriptItem = z.infer<typeof transcriptItemSchema>;
 export type TranscriptItemKind = TranscriptItem['kind'];
 
 /**
- * Every item kind, in the order of its one-character code (`a` = user, …). A snapshot carries the kinds of the whole
- * transcript as a string of codes — one character per item — so the webview can estimate the height of items it has
- * not loaded (a windowed transcript) for about a byte each instead of the items themselves.
- */
-export const TRANSCRIPT_KINDS = [
-  'user', 'text', 'reasoning', 'tool', 'approval', 'usage', 'rateLimit', 'compaction', 'error', 'notice', 'gap', 'turn', 'message', 'raw', 'checkpoint',
-] as const satisfies readonly TranscriptItemKind[];
-// A kind missing from the list above fails to compile here.
-const _everyKindCoded: Exclude<TranscriptItemKind, (typeof TRANSCRIPT_KINDS)[number]> extends never ? true : never = true;
-void _everyKindCoded;
-const KIND_CODE_BASE = 97; // 'a'
-const CODE_OF_KIND = new Map<TranscriptItemKind, string>(TRANSCRIPT_KINDS.map((kind, i) => [kind, String.fromCharCode(KIND_CODE_BASE + i)]));
-
-/** The one-character code of `kind` (see TRANSCRIPT_KINDS). */
-export function kindCode(kind: TranscriptItemKind): string {
-  return CODE_OF_KIND.get(kind) ?? 'b';
-}
-
-/** The kind a code stands for; an unknown code reads as `text` (the commonest kind). */
-export function kindOfCode(code: number): TranscriptItemKind {
-  return TRANSCRIPT_KINDS[code - KIND_CODE_BASE] ?? 'text';
-}
-
-/**
  * One change to a transcript. `add` appends an item at the end; `append` grows a text field of an existing item in
  * O(chunk); `update` merges fields into an existing item (same kind; `id` and `kind` never change, and a `null`
  * value removes the field). Patches are applied strictly in order.

@@ -110,7 +110,7 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     start: z.optional(z.int()),
     /** Number of items in the whole transcript (absent: `start + items.length`). */
     total: z.optional(z.int()),
-    /** The kind of every item of the transcript, one code character each (transcriptTypes.ts `kindCode`), for height estimates. */
+    /** The kind of every item of the transcript, one code character each (kindCodes.ts `kindCode`), for height estimates. */
     kinds: z.optional(z.string()),
     /** Sequence number of the last patch already folded into `items`; the next patch has `seq + 1`. */
     seq: z.int(),

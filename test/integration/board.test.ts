@@ -16,51 +16,8 @@ import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { BoardGroupId } from '../../extension/model/boardRows';
 import { addConnections, endedTurns, fixturePath, removeConnections, setViewExpanded, webviewTexts } from './acpSupport';
+import { ACP, ACP_NAME, AP, AP_NAME, BOARD_ROWS, boardTexts, iconColour, newApRun, OTHER_VIEWS, rowOf } from './boardSupport';
 import { actionableNeed, api, testHooks, screenshot, startFixture, ui, waitFor, workspaceDir } from './support';
-
-const AP_NAME = 'Board daemon';
-const AP = `agency-proxy:${AP_NAME}`;
-const ACP_NAME = 'Board agent';
-const ACP = `acp:${ACP_NAME}`;
-/** The board's rows in the workbench (its pane is the one headed "Runs"). */
-const BOARD_ROWS = '.pane:has(.pane-header:has-text("Runs")) .monaco-list-row';
-/** The sidebar's views below the board. */
-const OTHER_VIEWS = ['Connections', 'Approval Rules', 'Transcript'];
-
-type Api = Awaited<ReturnType<typeof api>>;
-
-async function newApRun(prompt: string, interactive = false): Promise<string> {
-  const runKey = await vscode.commands.executeCommand('agentSwitchboard.newRun', { connectionId: AP, provider: 'claude', model: '', permission: 'edit', prompt, interactive });
-  assert.equal(typeof runKey, 'string', 'the command returns the new run');
-  return runKey as string;
-}
-
-function rowOf(a: Api, runKey: string) {
-  return a.board.provider
-    .snapshot()
-    .flatMap((g) => g.rows)
-    .find((r) => r.runKey === runKey);
-}
-
-/** `#rgb` / `#rrggbb` / `#rrggbbff` (a theme token's value) as the browser computes a colour: `rgb(r, g, b)`. */
-function rgbOf(hex: string): string {
-  const h = hex.trim().replace(/^#/, '');
-  const full = h.length === 3 ? [...h].map((c) => c + c).join('') : h.length === 8 && h.endsWith('ff') ? h.slice(0, 6) : h;
-  assert.match(full, /^[0-9a-f]{6}$/i, `an opaque colour: ${hex}`);
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16));
-  return `rgb(${r}, ${g}, ${b})`;
-}
-
-/** The computed colour of the icon of the board row showing `text`, and the current theme's value of `token`. */
-async function iconColour(text: string, token: string): Promise<{ icon: string; token: string }> {
-  const variable = `--vscode-${token.replace(/\./g, '-')}`;
-  const style = await ui<Record<string, string>>({ action: 'style', selector: `${BOARD_ROWS}:has-text("${text}") .custom-view-tree-node-item-icon`, properties: ['color', variable] });
-  return { icon: style.color ?? '', token: rgbOf(style[variable] ?? '') };
-}
-
-async function boardTexts(): Promise<string[]> {
-  return ui<string[]>({ action: 'text', selector: BOARD_ROWS }).catch((): string[] => []);
-}
 
 suite('Run board', () => {
   let daemon: ChildProcess | undefined;

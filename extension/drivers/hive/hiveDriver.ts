@@ -20,6 +20,7 @@ import { HiveClient } from './client';
 import type { AgentBook } from './hiveAgentBook';
 import { HiveAgentSync } from './hiveAgentSync';
 import type { HiveSocketRole, HostJournalQuery, ScheduleEdit } from './hiveClientOptions';
+import { HiveManagerCalls } from './hiveManagerCalls';
 import { hiveUserError, sendOperatorMessage } from './hiveOperatorMessage';
 import { ACTION_CANCEL, ACTION_MARK_DONE, LOOSE_ENDS_PANEL, parseLooseEndEntryId } from './hivePanels';
 import type { HiveAgentSummary } from './hiveRoster';
@@ -39,8 +40,6 @@ export interface HiveDriverOptions {
   readonly reconnectBaseMs?: number;
 }
 
-export type HiveLifecycleVerb = 'start' | 'kill' | 'restart' | 'update';
-
 export type { HiveAgentSummary };
 
 export class HiveDriver extends BaseDriver implements Driver {
@@ -56,6 +55,7 @@ export class HiveDriver extends BaseDriver implements Driver {
   private readonly roster: HiveRoster;
   private readonly mirror: HiveStoreMirror;
   private readonly agentSync: HiveAgentSync;
+  private readonly manager: HiveManagerCalls;
   private readonly warned = new Set<string>();
 
   constructor(
@@ -72,6 +72,7 @@ export class HiveDriver extends BaseDriver implements Driver {
     const newClient = (socketPath: string, role: HiveSocketRole): HiveClient => this.newClient(socketPath, role);
     const sync = { ...options, sweepMs: options.sweepMs ?? 120_000, clock };
     this.agentSync = new HiveAgentSync(ctx, this.target, this.roster, this.mirror, newClient, (key, message) => this.warnOnce(key, message), sync, this.runs);
+    this.manager = new HiveManagerCalls(this.roster, this.mirror, this.agentSync, () => this.target);
   }
 
   /** The directory (or single socket) this profile watches. */
@@ -153,28 +154,28 @@ export class HiveDriver extends BaseDriver implements Driver {
   /** Polls only while someone can see the hive's runs (hiveAgentSync.ts `setWatched`). */
   readonly setWatched = (watched: boolean): void => this.agentSync.setWatched(watched);
 
-  // ---- manager (privileged, on the manager socket) ---------------------------------------------------------------
+  // ---- manager (privileged, on the manager socket: hiveManagerCalls.ts) ------------------------------------------
 
   startAgent(name: string): Promise<void> {
-    return this.lifecycle('start', name);
+    return this.manager.lifecycle('start', name);
   }
 
   /** `kill`: a graceful stop of the agent's container. */
   stopAgent(name: string): Promise<void> {
-    return this.lifecycle('kill', name);
+    return this.manager.lifecycle('kill', name);
   }
 
   restartAgent(name: string): Promise<void> {
-    return this.lifecycle('restart', name);
+    return this.manager.lifecycle('restart', name);
   }
 
   /** Rebuild the agent against the current hyperhive flake (may take minutes). */
   updateAgent(name: string): Promise<void> {
-    return this.lifecycle('update', name);
+    return this.manager.lifecycle('update', name);
   }
 
   agentLogs(name: string, lines?: number): Promise<string> {
-    return this.managerCall((m) => m.getLogs(name, lines));
+    return this.manager.call((m) => m.getLogs(name, lines));
   }
 
   /** The host journal, over the manager socket or (no manager) the given agent's own socket. */
@@ -190,35 +191,35 @@ export class HiveDriver extends BaseDriver implements Driver {
   }
 
   listSchedules(): Promise<Lenient<WireSchedule>[]> {
-    return this.managerCall((m) => m.listSchedules());
+    return this.manager.call((m) => m.listSchedules());
   }
 
   async fireScheduleNow(id: number): Promise<void> {
-    await this.managerCall((m) => m.fireScheduleNow(id));
+    await this.manager.call((m) => m.fireScheduleNow(id));
     this.markAllDirty();
   }
 
   async editSchedule(id: number, edit: ScheduleEdit): Promise<void> {
-    await this.managerCall((m) => m.editSchedule(id, edit));
+    await this.manager.call((m) => m.editSchedule(id, edit));
   }
 
   async cancelSchedule(id: number, targets?: readonly string[]): Promise<void> {
-    await this.managerCall((m) => m.cancelSchedule(id, targets));
+    await this.manager.call((m) => m.cancelSchedule(id, targets));
   }
 
   /** Queues an approval; it is decided on the host admin side (dashboard / host.sock), not here. */
   async requestInitConfig(name: string, description?: string): Promise<void> {
-    await this.managerCall((m) => m.requestInitConfig(name, description));
+    await this.manager.call((m) => m.requestInitConfig(name, description));
     this.markAllDirty();
   }
 
   async requestUpdateMetaInputs(inputs: readonly string[], description?: string): Promise<void> {
-    await this.managerCall((m) => m.requestUpdateMetaInputs(inputs, description));
+    await this.manager.call((m) => m.requestUpdateMetaInputs(inputs, description));
     this.markAllDirty();
   }
 
   async requestSchedulePrompt(payload: SchedulePromptPayload): Promise<void> {
-    await this.managerCall((m) => m.requestSchedulePrompt(payload));
+    await this.manager.call((m) => m.requestSchedulePrompt(payload));
     this.markAllDirty();
   }
 
@@ -234,35 +235,6 @@ export class HiveDriver extends BaseDriver implements Driver {
   }
 
   // ---- helpers ---------------------------------------------------------------------------------------------------
-
-  private async lifecycle(verb: HiveLifecycleVerb, name: string): Promise<void> {
-    if (name === this.roster.managerName) {
-      throw new DriverError('The manager cannot start, stop, restart or update itself over its own socket.');
-    }
-    const book = this.roster.get(name);
-    try {
-      await this.managerCall((m) => m[verb](name));
-    } finally {
-      await this.roster.readDescendants().catch(() => false);
-      if (book) {
-        await this.agentSync.sync(book).catch(() => false);
-      }
-      this.mirror.publishConnection();
-      this.agentSync.poller.reset();
-    }
-  }
-
-  private async managerCall<T>(call: (manager: HiveClient) => Promise<T>): Promise<T> {
-    const manager = this.roster.managerClient;
-    if (!manager) {
-      throw new DriverError(`This needs the hive manager's socket (${this.target}/manager/mcp.sock), which is not available.`);
-    }
-    try {
-      return await call(manager);
-    } catch (error) {
-      throw hiveUserError(error);
-    }
-  }
 
   private markAllDirty(): void {
     this.roster.markAllDirty();

@@ -7,8 +7,9 @@
  */
 import * as z from 'zod/mini';
 import type { CheckpointApproval, CheckpointRun } from '../../model/runCheckpoint';
+import { TRANSCRIPT_KINDS } from '../../protocol/kindCodes';
 import { panelSchema } from '../../protocol/panels';
-import { approvalDecisionSchema, approvalStatusSchema, approvalSubjectSchema, decisionSurfaceSchema, runStateSchema, TRANSCRIPT_KINDS } from '../../protocol/transcriptTypes';
+import { approvalDecisionSchema, approvalStatusSchema, approvalSubjectSchema, decisionSurfaceSchema, runStateSchema } from '../../protocol/transcriptTypes';
 import type { TranscriptItem } from '../../protocol/transcriptTypes';
 
 /**

@@ -8,9 +8,9 @@ import type { BoardGroup, BoardRow } from '../../model/boardRows';
 import { awayText, changeStatsText, isLiveRow, reviewCountText, waitsForText } from '../../model/boardRows';
 import { authorText } from '../../model/changeAttribution';
 import { elapsedText } from '../../model/elapsedText';
-import type { ApprovalInfo } from '../../model/modelTypes';
+import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
 import { isProtectedSubject } from '../../model/pathRules';
-import { decisionLabel, shownDecisions } from '../../protocol/transcriptTypes';
+import { decisionLabel, isTerminalRunState, shownDecisions } from '../../protocol/transcriptTypes';
 import { usageLongText, usageShortText } from '../../protocol/runUsage';
 import { visibleExcerpt, visibleText } from '../../protocol/visibleText';
 import { runIcon, runStateLabel } from '../runPresentation';
@@ -39,6 +39,21 @@ export interface RunItemContext {
   readonly cancellable: boolean;
   readonly endable: boolean;
   readonly hasChangeSet: boolean;
+}
+
+/** What `row` offers now: End and Cancel only while its connection is up and its daemon can do them. */
+export function runItemContext(state: ModelState, row: BoardRow): RunItemContext {
+  const run = state.runs.get(row.runKey);
+  const connection = run ? state.connections.get(run.connectionId) : undefined;
+  const connected = connection?.state.kind === 'connected';
+  const capabilities = connection?.capabilities ?? [];
+  const active = !isTerminalRunState(row.state) && row.state !== 'stopped';
+  return {
+    now: Date.now(),
+    endable: connected && row.state === 'idle' && capabilities.includes('run.end'),
+    cancellable: connected && active && row.state !== 'idle' && capabilities.includes('run.cancel'),
+    hasChangeSet: state.changeSets.has(row.runKey),
+  };
 }
 
 /** The board row's resource: a scheme of its own, so the Connections tree's decorations (approval counts) stay there. */

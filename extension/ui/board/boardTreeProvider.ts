@@ -8,13 +8,12 @@
 import * as vscode from 'vscode';
 import type { BoardSources } from '../../model/boardGroups';
 import { boardGroups, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS } from '../../model/boardGroups';
-import type { BoardGroup, BoardGroupId, BoardRow, PlacedRow } from '../../model/boardRows';
+import type { BoardGroup, BoardGroupId, PlacedRow } from '../../model/boardRows';
 import { boardStructure, isLiveRow, placedRows } from '../../model/boardRows';
 import type { ReviewMarksStore } from '../changeSets/reviewMarks';
 import { BoardTicker } from './boardTicker';
 import { lastOutputLine } from '../../model/lastOutputLine';
 import type { RunStore } from '../../model/runStore';
-import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import { endedBadly, runLookOf } from '../../model/runLook';
 import { Disposable } from '../disposable';
 import type { BoardAcknowledgements } from './boardAcknowledgements';
@@ -22,7 +21,7 @@ import { changeStatsOf } from './boardChangeStats';
 import { onDidReadChangeSet } from '../changeSets/changeSetReading';
 import type { QuestionCounts } from './boardQuestions';
 import type { BoardNode } from './boardItems';
-import { approvalItem, groupItem, olderItem, runItem } from './boardItems';
+import { approvalItem, groupItem, olderItem, runItem, runItemContext } from './boardItems';
 import type { BoardSeen } from './boardAway';
 import { AwaySource } from './boardAway';
 
@@ -184,7 +183,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       }
       case 'run': {
         const row = this.rows.get(node.key)?.row;
-        return row ? runItem(row, this.runContext(row)) : new vscode.TreeItem('(removed)');
+        return row ? runItem(row, runItemContext(this.store.state, row)) : new vscode.TreeItem('(removed)');
       }
       case 'approval': {
         const approval = this.rows.get(node.runKey)?.row.approvals.find((a) => a.key === node.key);
@@ -197,21 +196,6 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
         return _exhaustive;
       }
     }
-  }
-
-  private runContext(row: BoardRow): Parameters<typeof runItem>[1] {
-    const state = this.store.state;
-    const run = state.runs.get(row.runKey);
-    const connection = run ? state.connections.get(run.connectionId) : undefined;
-    const connected = connection?.state.kind === 'connected';
-    const capabilities = connection?.capabilities ?? [];
-    const active = !isTerminalRunState(row.state) && row.state !== 'stopped';
-    return {
-      now: Date.now(),
-      endable: connected && row.state === 'idle' && capabilities.includes('run.end'),
-      cancellable: connected && active && row.state !== 'idle' && capabilities.includes('run.cancel'),
-      hasChangeSet: state.changeSets.has(row.runKey),
-    };
   }
 
   private schedule(): void {

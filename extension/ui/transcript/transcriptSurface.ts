@@ -5,7 +5,7 @@
  * tick (O(delta), never the whole transcript). The composer draft comes with the snapshot and goes back to the
  * shared DraftStore, so every surface of a run shows the same draft (one that is not being typed in follows live).
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { PatchEvent, RunStore } from '../../model/runStore';
 import type { ChangeSetMessage, DaemonActionButton, HostToWebview, RunSummary, WebviewToHost } from '../../protocol/webviewMessages';
 import { hostToWebviewSchema, webviewToHostSchema } from '../../protocol/webviewMessages';
@@ -14,8 +14,8 @@ import type { DraftStore } from '../draftStore';
 import { locateApproval, tailWindow } from '../../model/transcriptWindow';
 import { runSummaryOf } from '../runSummary';
 import { onDidReadChangeSet } from '../changeSets/changeSetReading';
-import { renderWebviewHtml } from '../webviewHtml';
 import { PatchCoalescer } from './patchCoalescer';
+import { loadTranscriptWebview } from './transcriptWebview';
 import { answerViewRequest } from './viewRequests';
 import type { ViewRequest } from './viewRequests';
 import type { RunResidency } from '../runResidency';
@@ -60,18 +60,7 @@ export class TranscriptSurface extends Disposable {
     private readonly deps: SurfaceDeps,
   ) {
     super();
-    const distUri = vscode.Uri.joinPath(deps.extensionUri, 'dist');
-    const mediaUri = vscode.Uri.joinPath(deps.extensionUri, 'media');
-    webview.options = { enableScripts: true, localResourceRoots: [distUri, mediaUri] };
-    webview.html = renderWebviewHtml({
-      cspSource: webview.cspSource,
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(distUri, 'webview.js')).toString(),
-      styleUris: [
-        webview.asWebviewUri(vscode.Uri.joinPath(distUri, 'codicons', 'codicon.css')).toString(),
-        webview.asWebviewUri(vscode.Uri.joinPath(mediaUri, 'transcript.css')).toString(),
-      ],
-      title: 'Agent transcript',
-    });
+    loadTranscriptWebview(webview, deps.extensionUri);
     this._register(webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
     this._register(deps.store.onDidPatch((event) => this.onPatch(event)));
     this._register(deps.store.onDidChange(() => this.onStoreChange()));

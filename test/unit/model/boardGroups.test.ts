@@ -1,46 +1,12 @@
-/** The run board's projection: which group each run is in, the order, the cap, and what a row says. */
+/** The run board's projection: which group each run is in, the order and the cap (a row's text: boardRows.test.ts). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { BoardOptions, BoardSources } from '../../../extension/model/boardGroups';
-import type { BoardGroup } from '../../../extension/model/boardRows';
-import { elapsedText, untilNextChange } from '../../../extension/model/elapsedText';
+import type { BoardSources } from '../../../extension/model/boardGroups';
 import { boardGroups, DEFAULT_FAILED_WINDOW_MS } from '../../../extension/model/boardGroups';
-import { boardStructure, changeStatsText, placedRows, reviewCountText, rowSignature } from '../../../extension/model/boardRows';
-import type { RunEvent } from '../../../extension/model/modelActions';
-import type { Capability } from '../../../extension/model/modelTypes';
+import { boardStructure, placedRows, rowSignature } from '../../../extension/model/boardRows';
 import { runKeyOf } from '../../../extension/model/modelTypes';
-import type { ProtocolName } from '../../../extension/protocol/protocolNames';
-import type { RunState } from '../../../extension/protocol/transcriptTypes';
-import { RunStore } from '../../../extension/model/runStore';
 import { CHANGE_SET_REFUSED_DISPLAY, runDisplay } from '../../../extension/protocol/runStateDisplay';
-
-const NOW = 10_000_000;
-
-function world() {
-  let clock = NOW - 1000;
-  const store = new RunStore(() => clock, (e) => assert.fail(String(e)));
-  const connect = (id: string, name: string, protocol: ProtocolName, capabilities: readonly Capability[], connected = true) => {
-    store.dispatch({ type: 'connectionAdded', connection: { id, name, protocol } });
-    store.dispatch({ type: 'connectionInfo', connectionId: id, capabilities });
-    store.dispatch({ type: 'connectionState', connectionId: id, state: connected ? { kind: 'connected', since: 0 } : { kind: 'disconnected' } });
-  };
-  const run = (connectionId: string, runId: string, state: RunState, createdAt: number, title = runId) => {
-    store.dispatch({ type: 'runUpserted', connectionId, runId, fields: { title, state, createdAt } });
-    return runKeyOf(connectionId, runId);
-  };
-  const event = (runKey: string, e: RunEvent) => store.dispatch({ type: 'runEvent', runKey, event: e });
-  const approve = (runKey: string, approvalId: string, at: number) => {
-    clock = at;
-    event(runKey, { kind: 'approvalRequested', approvalId, title: `Edit ${approvalId}`, detail: {}, summary: `summary ${approvalId}`, options: ['allow_once', 'deny'] });
-  };
-  return { store, connect, run, event, approve };
-}
-
-const noSources: BoardSources = { lastLine: () => undefined, changeStats: () => undefined, questions: () => 0 };
-const options = (o: Partial<BoardOptions> = {}): BoardOptions => ({ doneLimit: 20, acknowledged: new Set(), failedWindowMs: DEFAULT_FAILED_WINDOW_MS, now: NOW, ...o });
-const keysOf = (groups: readonly BoardGroup[]) => Object.fromEntries(groups.map((g) => [g.id, g.rows.map((r) => r.runKey.split('::')[1])]));
-
-const AP: readonly Capability[] = ['run.start', 'run.inject', 'run.cancel', 'run.end', 'approvals'];
+import { AP, keysOf, noSources, NOW, options, world } from './boardKit';
 
 test('runs go to Needs you, Working or Done by what they need, in a fixed group order', () => {
   const w = world();
@@ -256,82 +222,10 @@ test('Done is newest first and capped; the rest is counted', () => {
   assert.deepEqual([...asked].sort(), ['r22', 'r23', 'r24'].map((id) => runKeyOf('ap', id)));
 });
 
-test('rows carry the last line and the change stats from the sources, and the daemon label per protocol', () => {
-  const w = world();
-  w.connect('ap', 'work', 'agency-proxy', AP);
-  w.connect('hive', 'hive', 'hive', ['hive.operatorMessage']);
-  const a = w.run('ap', 'a', 'running', 1, 'Tidy up');
-  const b = w.run('hive', 'b', 'completed', 2, 'Agent b');
-  const sources: BoardSources = {
-    lastLine: (key) => (key === a ? 'Reading README.md' : undefined),
-    changeStats: (key) => (key === b ? { added: 12, removed: 3 } : undefined),
-    questions: () => 0,
-  };
-  const groups = boardGroups(w.store.state, sources, options());
-  const rowA = groups[1]!.rows[0]!;
-  const rowB = groups[2]!.rows[0]!;
-  assert.equal(rowA.lastLine, 'Reading README.md');
-  assert.equal('changes' in rowA, false);
-  assert.deepEqual(rowB.changes, { added: 12, removed: 3 });
-  assert.equal('lastLine' in rowB, false);
-  assert.deepEqual([rowA.daemon, rowB.daemon], ['AgencyProxy', 'hyperhive']);
-  assert.equal(changeStatsText(rowB.changes!), '+12 \u22123');
-});
-
-test('rows carry "N of M hunks reviewed" when it is known and there is something to review; it changes the signature', () => {
-  const w = world();
-  w.connect('ap', 'work', 'agency-proxy', AP);
-  const a = w.run('ap', 'a', 'completed', 1, 'Reviewed in part');
-  const b = w.run('ap', 'b', 'completed', 2, 'Nothing to review');
-  const c = w.run('ap', 'c', 'completed', 3, 'Marks not read yet');
-  let reviewed = 2;
-  const sources: BoardSources = {
-    ...noSources,
-    reviewProgress: (key) => (key === a ? { reviewed, total: 5 } : key === b ? { reviewed: 0, total: 0 } : undefined),
-  };
-  const rows = new Map(boardGroups(w.store.state, sources, options())[2]!.rows.map((r) => [r.runKey, r]));
-  assert.deepEqual(rows.get(a)!.review, { reviewed: 2, total: 5 });
-  assert.equal(reviewCountText(rows.get(a)!.review!), '2 of 5 hunks reviewed');
-  assert.equal('review' in rows.get(b)!, false);
-  assert.equal('review' in rows.get(c)!, false);
-  const before = rowSignature(rows.get(a)!);
-  reviewed = 3;
-  const after = boardGroups(w.store.state, sources, options())[2]!.rows.find((r) => r.runKey === a)!;
-  assert.notEqual(rowSignature(after), before, 'a new count re-renders the row');
-  assert.equal(reviewCountText({ reviewed: 1, total: 1 }), '1 of 1 hunk reviewed');
-});
-
 test('a run without its connection is not on the board', () => {
   const w = world();
   w.connect('ap', 'AgencyProxy', 'agency-proxy', AP);
   w.run('ap', 'a', 'running', 1);
   w.store.dispatch({ type: 'connectionRemoved', connectionId: 'ap' });
   assert.deepEqual(keysOf(boardGroups(w.store.state, noSources, options())), { needsYou: [], working: [], done: [] });
-});
-
-test('signatures change with what a row shows; the structure only with where rows sit', () => {
-  const w = world();
-  w.connect('ap', 'AgencyProxy', 'agency-proxy', AP);
-  const a = w.run('ap', 'a', 'running', 1);
-  let line = 'one';
-  const sources: BoardSources = { lastLine: () => line, changeStats: () => undefined, questions: () => 0 };
-  const first = boardGroups(w.store.state, sources, options());
-  line = 'two';
-  const second = boardGroups(w.store.state, sources, options());
-  assert.equal(boardStructure(first), boardStructure(second));
-  assert.notEqual(rowSignature(first[1]!.rows[0]!), rowSignature(second[1]!.rows[0]!));
-  w.approve(a, 'x', 5);
-  const third = boardGroups(w.store.state, sources, options());
-  assert.notEqual(boardStructure(second), boardStructure(third));
-});
-
-test('elapsed time is compact, and the ticker wakes only when the text changes', () => {
-  assert.equal(elapsedText(0, 42_900), '42s');
-  assert.equal(elapsedText(0, 3 * 60_000 + 5_000), '3m');
-  assert.equal(elapsedText(0, 65 * 60_000), '1h 5m');
-  assert.equal(elapsedText(0, 2 * 3_600_000), '2h');
-  assert.equal(elapsedText(0, 52 * 3_600_000), '2d 4h');
-  assert.equal(elapsedText(1000, 0), '0s', 'a clock that went back says 0s');
-  assert.equal(untilNextChange(1_500), 520);
-  assert.equal(untilNextChange(61_000), 59_020);
 });

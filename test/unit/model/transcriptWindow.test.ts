@@ -9,7 +9,7 @@ import { Transcript } from '../../../extension/model/transcript';
 import { findInTranscript, findInTranscriptSliced, searchableText } from '../../../extension/model/transcriptSearch';
 import { TimeSlices } from '../../../extension/base/timeSlices';
 import { locate, locateApproval, rangeOf, tailWindow } from '../../../extension/model/transcriptWindow';
-import { kindCode, kindOfCode, TRANSCRIPT_KINDS } from '../../../extension/protocol/transcriptTypes';
+import { kindCode, kindOfCode, TRANSCRIPT_KINDS } from '../../../extension/protocol/kindCodes';
 import type { TranscriptItem } from '../../../extension/protocol/transcriptTypes';
 import { TRANSCRIPT_WINDOW } from '../../../extension/protocol/webviewMessages';
 import { answerViewRequest } from '../../../extension/ui/transcript/viewRequests';
