@@ -12,6 +12,10 @@ export interface FirstMessageDraft {
   /** Where the conversation stops, in words ("turn 1"). */
   readonly upTo: string;
   readonly draft: string;
+  /** `agent`: the agent goes on from its own copy of the session (`how`: its action, e.g. "Fork Run"), the draft is only
+   * the next message; `message`: the draft quotes the earlier conversation. */
+  readonly carriedBy: 'agent' | 'message';
+  readonly how?: string;
 }
 
 /** The message to send (the person's edit of the draft), or undefined: start nothing. */
@@ -19,7 +23,7 @@ export type EditFirstMessage = (draft: FirstMessageDraft) => Promise<string | un
 
 const START = 'Start Run';
 
-export const editorFirstMessage: EditFirstMessage = async ({ runTitle, upTo, draft }) => {
+export const editorFirstMessage: EditFirstMessage = async ({ runTitle, upTo, draft, carriedBy, how }) => {
   const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: draft });
   const editor = await vscode.window.showTextDocument(document, { preview: false });
   // The end of the draft is the instruction the person most likely rewrites: put the cursor there.
@@ -31,8 +35,12 @@ export const editorFirstMessage: EditFirstMessage = async ({ runTitle, upTo, dra
     closed ||= d === document;
   });
   try {
+    const what =
+      carriedBy === 'agent'
+        ? `the agent keeps the conversation itself (${how ?? 'its own session'}): write what it should do next`
+        : 'edit its first message in the editor (the earlier conversation, then what to do next)';
     const answer = await vscode.window.showInformationMessage(
-      `Continue “${runTitle}” from ${upTo} in a new run: edit its first message in the editor (the earlier conversation, then what to do next), then press Start Run.`,
+      `Continue “${runTitle}” from ${upTo} in a new run: ${what}, then press Start Run.`,
       START,
       'Cancel',
     );

@@ -46,6 +46,8 @@ export function createReviewToolsFeature({ ctx, notes, confirmRewind, editFirstM
     rewinds,
     editFirstMessage: () => editFirstMessage?.() ?? editorFirstMessage,
     newRun: (args) => vscode.commands.executeCommand<string | undefined>('agentSwitchboard.newRun', args),
+    runAction: (command, runKey, answers) => vscode.commands.executeCommand(command, runKey, answers),
+    send: (runKey, text) => vscode.commands.executeCommand('agentSwitchboard.sendMessage', runKey, text),
   });
   const noteActions = new ReviewNoteActions(ctx.store, ctx.connections, ctx.runs, notes);
   return {
