@@ -185,7 +185,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   const notes = reviewNoteStore(store, storageDir, log);
   context.subscriptions.push(notes);
   // Rewind, notes, review marks from the palette: loaded at their first use (ui/reviewTools/reviewToolsFeature.ts).
-  const reviewTools = new ReviewTools({ ctx: commandContext, notes, confirmRewind: prompts.confirmRewind });
+  const reviewTools = new ReviewTools({ ctx: commandContext, notes, confirmRewind: prompts.confirmRewind, editFirstMessage: () => testPrompts?.firstMessage });
   context.subscriptions.push(reviewTools);
 
   // The transcript's webviews: the sidebar view and the editor tabs, whose messages call the services above.

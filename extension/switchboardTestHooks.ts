@@ -14,6 +14,7 @@ import type { ConfirmRule } from './ui/approvals/approvalRuleFlow';
 import type { ConfirmProtectedApply, ConfirmProtectedWrite } from './ui/protectedPathPrompts';
 import type { ConsentPrompt } from './ui/workspaceConnections/workspaceConnections';
 import type { ConfirmRemoval } from './ui/commands/removalPrompt';
+import type { EditFirstMessage } from './ui/checkpoints/firstMessageEditor';
 import type { ConfirmRewind } from './ui/checkpoints/rewindPrompt';
 
 /** The command that returns the test hooks; registered only in `ExtensionMode.Test` and absent from the palette. */
@@ -43,6 +44,8 @@ export interface SwitchboardTestHooks extends TestServices {
   setRemovalConfirmation(confirm: ConfirmRemoval | undefined): void;
   /** Answers the question before a rewind or redo writes files (with a decision per path asked about); `undefined` restores the modal. */
   setRewindConfirmation(confirm: ConfirmRewind | undefined): void;
+  /** Answers *Continue from here*'s first message (the draft in, the message to send out); `undefined` restores the editor. */
+  setFirstMessageAnswer(edit: EditFirstMessage | undefined): void;
   /** Where the journals and run checkpoints are (the extension's global storage). */
   readonly storageDir: string;
 }

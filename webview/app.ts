@@ -136,6 +136,9 @@ export class App {
     const previous = this.store.run;
     if (this.store.setRun(message.run)) {
       this.renderRun(message.run, previous);
+      if (previous?.noContinue !== message.run.noContinue) {
+        this.transcript.refreshKind('checkpoint'); // their *Continue from here* follows the connection
+      }
     }
   }
 

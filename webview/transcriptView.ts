@@ -100,6 +100,7 @@ export class TranscriptView {
           deps.post({ type: 'locate', runKey, target: { kind: 'message', messageId } });
         }
       },
+      continueBlocked: () => store.run?.noContinue,
     };
     this.loader = new RangeLoader(store, deps.post, deps.requestFrame);
 
@@ -182,6 +183,17 @@ export class TranscriptView {
     this.loader.ensure(rendered);
     this.flashRevealed();
     this.find.paint();
+  }
+
+  /** Re-renders the mounted rows of items of `kind` (what they show depends on the run's header too). */
+  refreshKind(kind: TranscriptItem['kind']): void {
+    for (const [index, view] of this.views) {
+      const item = this.deps.store.at(index);
+      if (item?.kind === kind) {
+        view.update(item);
+      }
+    }
+    this.list.layout();
   }
 
   /** The host answered a `range`: loads it unless it is stale (then the loader asks again). */

@@ -92,6 +92,8 @@ export const runSummarySchema = z.object({
   usage: z.optional(z.object({ short: z.string(), long: z.string() })),
   /** The title of the run this one is a subagent of. */
   parentTitle: z.optional(z.string()),
+  /** Why *Continue from here* cannot be used on its checkpoint markers now (absent: it can). */
+  noContinue: z.optional(z.string()),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
@@ -241,6 +243,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rewindFiles'), runKey: z.string(), checkpointId: z.string() }),
   /** *Redo* on the newest rewind's marker: the files as they were before it. */
   z.object({ type: z.literal('redoRewind'), runKey: z.string(), checkpointId: z.string() }),
+  /** *Continue from here* on a turn's marker: the host shows the new run's first message, rewinds, then starts it. */
+  z.object({ type: z.literal('continueFromCheckpoint'), runKey: z.string(), checkpointId: z.string() }),
   z.object({ type: z.literal('panelAction'), runKey: z.string(), panelId: z.string(), entryId: z.string(), actionId: z.string() }),
   ...reviewNoteRequestSchemas,
 ]);

@@ -9,6 +9,7 @@ import { runLookOf } from '../model/runLook';
 import { usageLongText, usageShortText } from '../protocol/runUsage';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 import type { DaemonActionButton, RunSummary, SlashCommandView } from '../protocol/webviewMessages';
+import { continueRefusal } from './checkpoints/continueRefusal';
 import { runPanelsOf } from './runPanels';
 import { takesMessages } from './runMessaging';
 
@@ -28,6 +29,7 @@ export function runSummaryOf(state: ModelState, runKey: string, daemonActions: r
   const queues = capabilities.includes('run.queue');
   const canSend = connected && takesMessages(run, capabilities);
   const look = runLookOf(state, run);
+  const noContinue = continueRefusal(state, run);
   return {
     key: run.key,
     protocol: connection.protocol,
@@ -56,6 +58,7 @@ export function runSummaryOf(state: ModelState, runKey: string, daemonActions: r
     ...(run.slashCommands && run.slashCommands.length > 0 ? { slashCommands: run.slashCommands.map(slashCommandView) } : {}),
     ...(run.usage ? { usage: { short: usageShortText(run.usage), long: usageLongText(run.usage) } } : {}),
     ...(parent ? { parentTitle: parent.title } : {}),
+    ...(noContinue !== undefined ? { noContinue } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { SwitchboardTestHooks, TestServices } from '../switchboardTestHooks';
 import { TEST_HOOKS_COMMAND } from '../switchboardTestHooks';
 import type { WindowFocus } from './approvals/approvalAttention';
+import type { EditFirstMessage } from './checkpoints/firstMessageEditor';
 import type { UserPrompts } from './userPrompts';
 import { MODAL_PROMPTS } from './userPrompts';
 
@@ -24,6 +25,9 @@ export class SwitchablePrompts {
     confirmRemoval: (...args: Parameters<UserPrompts['confirmRemoval']>) => (this.answers.confirmRemoval ?? MODAL_PROMPTS.confirmRemoval)(...args),
     confirmRewind: (...args: Parameters<UserPrompts['confirmRewind']>) => (this.answers.confirmRewind ?? MODAL_PROMPTS.confirmRewind)(...args),
   });
+
+  /** The first message of a continued run, as a test answers it (undefined: the editor asks, as for a person). */
+  firstMessage: EditFirstMessage | undefined;
 
   /** Sets (or, with `undefined`, removes) the answers to some questions; the others are kept. */
   answer(answers: Answers): void {
@@ -48,6 +52,9 @@ export function registerTestHooks(targets: TestHookTargets): vscode.Disposable {
     setConsentPrompt: (prompt) => prompts.answer({ consent: prompt }),
     setRemovalConfirmation: (confirm) => prompts.answer({ confirmRemoval: confirm }),
     setRewindConfirmation: (confirm) => prompts.answer({ confirmRewind: confirm }),
+    setFirstMessageAnswer: (edit) => {
+      prompts.firstMessage = edit;
+    },
     storageDir,
   };
   return vscode.commands.registerCommand(TEST_HOOKS_COMMAND, () => hooks);

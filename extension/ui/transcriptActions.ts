@@ -187,6 +187,9 @@ export class TranscriptActionHandler implements TranscriptActions {
       case 'redoRewind':
         await this.tools.redo(runOf(message.runKey).run.key, message.checkpointId);
         return;
+      case 'continueFromCheckpoint':
+        await this.tools.continueFrom(runOf(message.runKey).run.key, message.checkpointId);
+        return;
       default: {
         const _exhaustive: never = message;
         return _exhaustive;

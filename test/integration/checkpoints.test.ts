@@ -3,7 +3,11 @@
  * middle in two turns; the transcript shows a checkpoint marker per turn; *Rewind files to here* on the first turn's
  * marker opens the preview diff (both sides from the checkpoint's git objects), asks (answered by the test hook, as
  * the modal would be), and puts the file back as after turn 1; *Redo Rewind* from the palette puts it back as after
- * turn 2. Screenshots of the markers and of the preview, looked at.
+ * turn 2. *Continue from here* on the first turn's marker: the new run's first message (the conversation up to turn
+ * 1, as a context block) shown to edit (answered by the test hook), the file rewound to turn 1 again, and a new run
+ * on the same agent whose first prompt is that message. From the newest turn, the agent's own fork carries the
+ * conversation (`session/fork`) and the message is only what comes next. Screenshots of the markers, the preview and
+ * the continued runs, looked at.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -12,9 +16,11 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { TranscriptItem } from '../../extension/protocol/transcriptTypes';
+import { DEFAULT_CONTINUATION, EARLIER_CONVERSATION_TAG } from '../../extension/model/earlierConversation';
+import type { FirstMessageDraft } from '../../extension/ui/checkpoints/firstMessageEditor';
 import type { RewindAsk } from '../../extension/ui/checkpoints/rewindPrompt';
 import { REWIND_SCHEME } from '../../extension/ui/checkpoints/rewindPreviewDocuments';
-import { api, screenshot, tabWebview, testHooks, ui, waitFor, workspaceDir } from './support';
+import { api, screenshot, tabWebview, testHooks, traceOf, ui, waitFor, workspaceDir } from './support';
 import { clearNotifications, connectReferenceAgent, endedTurns, itemsOf, pendingApproval, removeConnections, setViewExpanded } from './acpSupport';
 
 const NAME = 'ACP checkpoints';
@@ -27,6 +33,15 @@ const AFTER_TURN_1 = [...LINES.slice(0, 99), replaced(100), ...LINES.slice(100)]
 const AFTER_TURN_2 = [...LINES.slice(0, 99), replaced(100), ...LINES.slice(100, 149), replaced(150), ...LINES.slice(150)].join('');
 
 type Marker = Extract<TranscriptItem, { kind: 'checkpoint' }>;
+
+/** The file's text, or undefined while it is briefly absent (git's checkout-index writes it anew: unlink, create). */
+function textOf(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
 
 suite('Checkpoints and rewind', () => {
   let stateDir: string;
@@ -43,6 +58,7 @@ suite('Checkpoints and rewind', () => {
 
   suiteTeardown(async () => {
     (await testHooks()).setRewindConfirmation(undefined);
+    (await testHooks()).setFirstMessageAnswer(undefined);
     await setViewExpanded('Connections', true);
     await removeConnections([NAME]);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -67,12 +83,12 @@ suite('Checkpoints and rewind', () => {
 
   test('two turns edit a long file in the middle: a checkpoint marker per turn', async () => {
     await turn(`edit:${LONG_FILE}:100 please`, 1, true);
-    await waitFor('the file after turn 1', () => fs.readFileSync(file, 'utf8') === AFTER_TURN_1);
+    await waitFor('the file after turn 1', () => textOf(file) === AFTER_TURN_1);
     // The next message once turn 1's marker is there, as a person's would be: the snapshot ends whenever git is done,
     // and its marker goes where the transcript is then (fileCheckpointRows.ts), mid-answer if the next turn runs.
     await waitFor('the marker of turn 1', async () => (await markers()).some((m) => m.turn === 1), 30000);
     await turn(`edit:${LONG_FILE}:150 please`, 2);
-    await waitFor('the file after turn 2', () => fs.readFileSync(file, 'utf8') === AFTER_TURN_2);
+    await waitFor('the file after turn 2', () => textOf(file) === AFTER_TURN_2);
     const shown = await waitFor('three markers', async () => ((await markers()).length === 3 ? markers() : undefined));
     assert.deepEqual(shown.map((m) => [m.mark, m.turn, m.files]), [['turn', 0, 0], ['turn', 1, 1], ['turn', 2, 1]]);
 
@@ -110,7 +126,7 @@ suite('Checkpoints and rewind', () => {
     await vscode.commands.executeCommand('agentSwitchboard.openInEditor', runKey);
     // From the keyboard: scrolled into view, the marker of turn 1 can sit under the tab's sticky run header.
     await ui({ action: 'press', selector: `[data-item-id="${turnOne.id}"] .checkpoint-rewind`, value: 'Enter', webview: true, frame: tabWebview() });
-    await waitFor('the rewind', () => fs.readFileSync(file, 'utf8') === AFTER_TURN_1, 30000);
+    await waitFor('the rewind', () => textOf(file) === AFTER_TURN_1, 30000);
     assert.equal(asked.length, 1);
     assert.match(asked[0]!.message, /Rewind the files of .* to turn 1\?/);
     assert.deepEqual(asked[0]!.questions, [], 'nothing changed since the last checkpoint: nothing to ask');
@@ -136,5 +152,99 @@ suite('Checkpoints and rewind', () => {
     assert.match(asked[1]!.message, /^Redo:/);
     const all = await waitFor('the redo marker', async () => ((await markers()).filter((m) => m.mark === 'rewound').length === 2 ? markers() : undefined));
     assert.deepEqual(all.filter((m) => m.mark === 'rewound').map((m) => m.redo === true), [false, true], 'Redo only on the newest');
+  });
+
+  test('Continue from here on turn 1: the conversation up to it to edit, the file rewound, a new run started with it', async () => {
+    const a = await api();
+    const hooks = await testHooks();
+    const drafts: FirstMessageDraft[] = [];
+    const asked: RewindAsk[] = [];
+    const NEXT = 'Now say what you changed so far.';
+    hooks.setFirstMessageAnswer(async (draft) => {
+      drafts.push(draft);
+      return draft.draft.replace(DEFAULT_CONTINUATION, NEXT); // the person's edit: what to do next
+    });
+    hooks.setRewindConfirmation(async (ask) => {
+      asked.push(ask);
+      return ask.questions.map((q) => ({ top: q.top, path: q.path, decision: 'restore' as const }));
+    });
+    await clearNotifications();
+    const turnOne = (await markers()).find((m) => m.mark === 'turn' && m.turn === 1)!;
+    const runsBefore = new Set(a.store.state.runs.keys());
+    await vscode.commands.executeCommand('agentSwitchboard.openInEditor', runKey);
+    const button = `[data-item-id="${turnOne.id}"] .checkpoint-continue`;
+    await ui({ action: 'waitFor', selector: button, webview: true, frame: tabWebview() });
+    await screenshot('checkpoints-continue-marker.png');
+    await ui({ action: 'click', selector: button, webview: true, frame: tabWebview() });
+    // New Run asks the agent's model and mode, as for any new run: the plan mode keeps the carried prompt from editing.
+    await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row', hasText: 'Reference small' });
+    await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row', hasText: 'Reference small' });
+    await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row', hasText: 'Plan only' });
+    await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row', hasText: 'Plan only' });
+    const newKey = await waitFor('the new run', () => [...a.store.state.runs.keys()].find((k) => !runsBefore.has(k)), 30000);
+
+    // The draft: the conversation up to turn 1 only, marked as a block.
+    assert.equal(drafts.length, 1);
+    assert.equal(drafts[0]!.upTo, 'turn 1');
+    const draft = drafts[0]!.draft;
+    assert.ok(draft.startsWith(`Continued from “`), draft.slice(0, 200));
+    assert.ok(draft.includes(`\n<${EARLIER_CONVERSATION_TAG} run="`), draft.slice(0, 300));
+    assert.ok(draft.includes(`<user>\nedit:${LONG_FILE}:100 please\n</user>`), 'the first prompt');
+    assert.match(draft, /<tool name="[^"]+" status="succeeded">/, 'the edit, summarized');
+    assert.ok(!draft.includes(`:150 please`), 'not the second turn');
+    assert.ok(draft.endsWith(`</${EARLIER_CONVERSATION_TAG}>\n\n${DEFAULT_CONTINUATION}`));
+    // The files: back as after turn 1, previewed and asked like any rewind.
+    assert.equal(asked.length, 1);
+    assert.match(asked[0]!.message, /Rewind the files of .* to turn 1\?/);
+    assert.equal(fs.readFileSync(file, 'utf8'), AFTER_TURN_1);
+    // The new run: on the same agent, its first prompt the edited message.
+    assert.equal(a.store.state.runs.get(newKey)?.connectionId, CONNECTION);
+    await waitFor('its first turn', () => endedTurns(a, newKey, 'completed').length === 1, 30000);
+    const firstPrompt = itemsOf(a, newKey).find((i) => i.kind === 'user');
+    assert.equal(firstPrompt?.kind === 'user' ? firstPrompt.text : undefined, draft.replace(DEFAULT_CONTINUATION, NEXT));
+    assert.equal(fs.readFileSync(file, 'utf8'), AFTER_TURN_1, 'the plan mode edited nothing');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('agentSwitchboard.openInEditor', newKey);
+    await ui({ action: 'waitFor', selector: '.item-user', hasText: NEXT, webview: true, frame: tabWebview() });
+    await screenshot('checkpoints-continued-run.png');
+  });
+
+  test('Continue from here on the newest turn: the agent forks its own session, the message is only what comes next', async () => {
+    const a = await api();
+    const hooks = await testHooks();
+    const drafts: FirstMessageDraft[] = [];
+    const NEXT = 'Say hello from the fork.';
+    hooks.setFirstMessageAnswer(async (draft) => {
+      drafts.push(draft);
+      return NEXT;
+    });
+    hooks.setRewindConfirmation(async (ask) => ask.questions.map((q) => ({ top: q.top, path: q.path, decision: 'restore' as const })));
+    await clearNotifications();
+    const turnTwo = (await markers()).find((m) => m.mark === 'turn' && m.turn === 2)!;
+    const runsBefore = new Set(a.store.state.runs.keys());
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('agentSwitchboard.openInEditor', runKey);
+    const button = `[data-item-id="${turnTwo.id}"] .checkpoint-continue`;
+    await ui({ action: 'waitFor', selector: button, webview: true, frame: tabWebview() });
+    await ui({ action: 'click', selector: button, webview: true, frame: tabWebview() });
+    const forkKey = await waitFor('the forked run', () => [...a.store.state.runs.keys()].find((k) => !runsBefore.has(k)), 30000);
+
+    assert.equal(drafts.length, 1);
+    const { upTo, draft, carriedBy, how } = drafts[0]!;
+    assert.deepEqual({ upTo, draft, carriedBy, how }, { upTo: 'turn 2', draft: DEFAULT_CONTINUATION, carriedBy: 'agent', how: 'Fork Run' });
+    await waitFor('the file as after turn 2', () => textOf(file) === AFTER_TURN_2, 30000);
+    await waitFor('the message in the fork', () => itemsOf(a, forkKey).some((i) => i.kind === 'user' && i.text === NEXT), 30000);
+    await waitFor("the fork's turn", () => endedTurns(a, forkKey, 'completed').length >= 1, 30000);
+    assert.equal(a.store.state.runs.get(forkKey)?.connectionId, CONNECTION);
+    assert.ok(
+      itemsOf(a, forkKey).every((i) => i.kind !== 'user' || !i.text.includes(EARLIER_CONVERSATION_TAG)),
+      'the agent has the conversation: nothing is quoted',
+    );
+    const forks = (await traceOf(NAME)).filter((l) => l.dir === 'out' && l.frame.method === 'session/fork');
+    assert.equal(forks.length, 1, 'one session/fork');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('agentSwitchboard.openInEditor', forkKey);
+    await ui({ action: 'waitFor', selector: '.item-user', hasText: NEXT, webview: true, frame: tabWebview() });
+    await screenshot('checkpoints-continued-fork.png');
   });
 });

@@ -13,6 +13,8 @@ export interface RenderContext {
   readonly setExpansion: (key: string, open: boolean, defaultOpen: boolean) => void;
   /** Scrolls to the hyperhive message with this id (asked of the host, which has the whole transcript). */
   readonly revealMessage: (messageId: string) => void;
+  /** Why *Continue from here* cannot be used on this run's checkpoint markers now (undefined: it can). */
+  readonly continueBlocked: () => string | undefined;
 }
 
 /** One rendered transcript item. The element is the list row; it is reused until the item scrolls out of view. */

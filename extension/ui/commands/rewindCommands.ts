@@ -1,14 +1,16 @@
 /**
  * File checkpoints from the palette and the run menus (issue #26): *Rewind Run Files to Checkpoint…* (a run, then
- * one of its turn checkpoints, newest first) and *Redo Rewind* (the run's newest rewind, while nothing came after
- * it). Both take the run as a tree node or run key (else the selected run, else a pick) and a checkpoint id when
- * given, and go through FileRewinds, as the transcript's marker buttons do.
+ * one of its turn checkpoints, newest first), *Redo Rewind* (the run's newest rewind, while nothing came after
+ * it) and *Continue from Checkpoint in a New Run…* (a run, then one of its turns). They take the run as a tree node
+ * or run key (else the selected run, else a pick) and a checkpoint id when given, and go through FileRewinds and
+ * CheckpointContinuations, as the transcript's marker buttons do.
  */
 import * as vscode from 'vscode';
 import type { FileCheckpoint } from '../../changeSets/fileCheckpointRecords';
 import type { RunInfo } from '../../model/modelTypes';
 import { checkpointName } from '../checkpoints/fileRewinds';
 import type { FileRewinds, RewindResult } from '../checkpoints/fileRewinds';
+import type { CheckpointContinuations, ContinueResult, ContinueRunArgs } from '../checkpoints/checkpointContinuations';
 import type { CommandContext } from './commandContext';
 import { errorText, runKeyOfTarget } from './commandContext';
 import { pickRun } from './pickers';
@@ -34,8 +36,8 @@ function describe(checkpoint: FileCheckpoint): string {
 }
 
 /** The handlers of the rewind commands (registered by ui/reviewTools/reviewTools.ts, loaded with their bundle). */
-export function rewindCommandHandlers(ctx: CommandContext, rewinds: FileRewinds): [string, CommandHandler][] {
-  const guarded = (what: string, task: (...args: unknown[]) => Promise<RewindResult | undefined>) => async (...args: unknown[]): Promise<RewindResult | undefined> => {
+export function rewindCommandHandlers(ctx: CommandContext, rewinds: FileRewinds, continuations: CheckpointContinuations): [string, CommandHandler][] {
+  const guarded = <T>(what: string, task: (...args: unknown[]) => Promise<T | undefined>) => async (...args: unknown[]): Promise<T | undefined> => {
     try {
       return await task(...args);
     } catch (error) {
@@ -46,7 +48,7 @@ export function rewindCommandHandlers(ctx: CommandContext, rewinds: FileRewinds)
   return [
     [
       'agentSwitchboard.rewindRunFiles',
-      guarded('Rewind', async (target?: unknown, checkpointId?: unknown) => {
+      guarded<RewindResult>('Rewind', async (target?: unknown, checkpointId?: unknown) => {
         const run = await runOf(ctx, rewinds, target, 'Rewind the files of which run?');
         if (run === undefined) {
           return undefined;
@@ -69,7 +71,7 @@ export function rewindCommandHandlers(ctx: CommandContext, rewinds: FileRewinds)
     ],
     [
       'agentSwitchboard.redoRewind',
-      guarded('Redo', async (target?: unknown) => {
+      guarded<RewindResult>('Redo', async (target?: unknown) => {
         const run = await runOf(ctx, rewinds, target, 'Redo the last rewind of which run?');
         if (run === undefined) {
           return undefined;
@@ -80,6 +82,31 @@ export function rewindCommandHandlers(ctx: CommandContext, rewinds: FileRewinds)
           return undefined;
         }
         return rewinds.redo(run.key, latest.id);
+      }),
+    ],
+    [
+      'agentSwitchboard.continueFromCheckpoint',
+      guarded<ContinueResult>('Continue from checkpoint', async (target?: unknown, checkpointId?: unknown, runArgs?: unknown) => {
+        const run = await runOf(ctx, rewinds, target, 'Continue which run from one of its turns?');
+        if (run === undefined) {
+          return undefined;
+        }
+        continuations.check(run); // says why before any pick
+        const args = runArgs !== null && typeof runArgs === 'object' ? (runArgs as ContinueRunArgs) : {};
+        if (typeof checkpointId === 'string') {
+          return continuations.continueFrom(run.key, checkpointId, args);
+        }
+        const { checkpoints } = await rewinds.list(run.key);
+        const turns = checkpoints.filter((c) => c.kind === 'turn' && c.trees.length > 0 && (c.turn ?? 0) > 0).reverse();
+        if (turns.length === 0) {
+          void vscode.window.showInformationMessage(`“${run.title}” has no finished turn with a file checkpoint yet: one is taken at the end of each turn, in its workspace folders.`);
+          return undefined;
+        }
+        const picked = await vscode.window.showQuickPick(
+          turns.map((c) => ({ label: checkpointName(c), description: new Date(c.at).toLocaleString(), detail: describe(c), checkpoint: c })),
+          { placeHolder: `Continue “${run.title}” in a new run from… (its files are rewound there, the conversation up to it is given to the new run)`, matchOnDescription: true },
+        );
+        return picked && continuations.continueFrom(run.key, picked.checkpoint.id, args);
       }),
     ],
   ];

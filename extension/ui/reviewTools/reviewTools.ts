@@ -1,9 +1,10 @@
 /**
  * What the core holds of the review tools (reviewToolsFeature.ts, a bundle loaded on demand): the registrations of
  * their commands, the context keys of those commands' `when` clauses, and the calls the transcript's webview makes
- * (rewind, redo, send or discard notes) — each loading the bundle at its first use.
+ * (rewind, redo, continue from a checkpoint, send or discard notes) — each loading the bundle at its first use.
  */
 import type * as vscode from 'vscode';
+import type { ContinueResult } from '../checkpoints/checkpointContinuations';
 import type { RewindResult } from '../checkpoints/fileRewinds';
 import { watchChangeSetContextKeys } from '../commands/changeSetContextKeys';
 import { registerLazyCommands } from '../lazyCommands';
@@ -14,6 +15,7 @@ import type * as Feature from './reviewToolsFeature';
 export const REVIEW_TOOL_COMMANDS = [
   'agentSwitchboard.rewindRunFiles',
   'agentSwitchboard.redoRewind',
+  'agentSwitchboard.continueFromCheckpoint',
   'agentSwitchboard.addNoteForAgent',
   'agentSwitchboard.sendNotesToAgent',
   'agentSwitchboard.discardNotes',
@@ -26,6 +28,8 @@ export const REVIEW_TOOL_COMMANDS = [
 export interface ReviewToolActions {
   rewind(runKey: string, checkpointId: string): Promise<RewindResult>;
   redo(runKey: string, rewindId: string): Promise<RewindResult>;
+  /** *Continue from here*: the first message edited, the files rewound, a new run started. */
+  continueFrom(runKey: string, checkpointId: string): Promise<ContinueResult>;
   sendNotes(runKey: string): Promise<NotesSendOutcome>;
   discardNotes(runKey: string): Promise<boolean>;
 }
@@ -54,6 +58,10 @@ export class ReviewTools implements ReviewToolActions, vscode.Disposable {
 
   redo(runKey: string, rewindId: string): Promise<RewindResult> {
     return this.load().rewinds.redo(runKey, rewindId);
+  }
+
+  continueFrom(runKey: string, checkpointId: string): Promise<ContinueResult> {
+    return this.load().continuations.continueFrom(runKey, checkpointId);
   }
 
   sendNotes(runKey: string): Promise<NotesSendOutcome> {
