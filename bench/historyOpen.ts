@@ -2,9 +2,14 @@
  * History that costs nothing until it is opened (issue #25 §2): the real extension (bench/stubbedExtension.ts)
  * activated on a global storage holding N finished AgencyProxy runs of RECORDS journal records each, as the extension
  * leaves them — journals, the run index with each run's summary, and (for the first figure) checkpoints. Timed, wall
- * clock: from `activate()` until every run is in the store and the connection's journal replay is over (the driver
- * starts connecting only after it: BaseDriver.connect; the profile's socket answers nobody, so no daemon work is
- * timed). N = 1,000 against N = 10, side by side in one process; the target is the ratio (≤ 1.2×), with and without
+ * clock: from `activate()` until the board and the Connections tree have what they show — the connection's journal
+ * replay is over (the driver starts connecting only after it: BaseDriver.connect; the profile's socket answers nobody,
+ * so no daemon work is timed), and the model holds every unfinished run, the newest page of finished ones
+ * (drivers/kit/olderRuns.ts: twenty per connection, as many as the board's Done group shows) and the number of the
+ * others, which the "N older runs…" rows count and load on demand. It is not "every stored run in the model": the
+ * others stay in the run index until a row, a search or their key asks for them (the note says how many runs the
+ * model held after the open). The rendering of the two views is not timed (the board's projection is debounced).
+ * N = 1,000 against N = 10, side by side in one process; the target is the ratio (≤ 1.2×), with and without
  * checkpoints, and the extension host's heap after GC with 1,000 stored runs against 10.
  *
  * Set-up (untimed, once per process): each run's records are recorded through the kit's door (DriverRuns, one batch
@@ -17,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { DriverRuns } from '../extension/drivers/kit/driverRuns';
+import { OLDER_PAGE } from '../extension/drivers/kit/olderRuns';
 import type { RunInput } from '../extension/drivers/kit/journalRecords';
 import { RunStore } from '../extension/model/runStore';
 import { safeFileName } from '../extension/storage/runJournal';
@@ -119,9 +125,12 @@ async function openHome(extension: StubbedExtension, runs: number): Promise<Open
   const { store } = instance.hooks;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the ${runs} stored runs did not come back`)), 600_000);
+    // What the board and the tree show: the newest page in the model, the rest counted (every run when fewer).
+    const page = Math.min(runs, OLDER_PAGE);
     const check = (): void => {
-      const kind = store.state.connections.get(CONNECTION)?.state.kind;
-      if (store.state.runs.size >= runs && kind !== undefined && kind !== 'idle') {
+      const connection = store.state.connections.get(CONNECTION);
+      const kind = connection?.state.kind;
+      if (store.state.runs.size >= page && (connection?.olderRuns ?? 0) === runs - page && kind !== undefined && kind !== 'idle') {
         clearTimeout(timer);
         subscription.dispose();
         resolve();
@@ -192,7 +201,7 @@ export async function benchHistoryOpen(large = 1_000, small = 10, records = RECO
     ratio: b.ms / a.ms,
     target: '≤ 1.2×',
     met: b.ms / a.ms <= 1.2,
-    note: `${b.shown} and ${a.shown} runs shown (from their summaries; transcripts load when opened); the main thread ran ${b.cpuMs.toFixed(1)} ms and ${a.cpuMs.toFixed(1)} ms (${(b.cpuMs / a.cpuMs).toFixed(2)}×: the wall clock less the waits for a CPU of a loaded machine)`,
+    note: `${b.shown} and ${a.shown} runs in the model after the open (from their summaries; transcripts load when opened; the older runs are counted and load from the "older…" rows); the main thread ran ${b.cpuMs.toFixed(1)} ms and ${a.cpuMs.toFixed(1)} ms (${(b.cpuMs / a.cpuMs).toFixed(2)}×: the wall clock less the waits for a CPU of a loaded machine)`,
   });
   return [
     row('history.open', 'with checkpoints', smallOpen, largeOpen),
@@ -208,6 +217,6 @@ export async function benchHistoryOpen(large = 1_000, small = 10, records = RECO
       met: largeOpen.heapMb / smallOpen.heapMb <= 1.2,
       note: `+${(largeOpen.heapMb - smallOpen.heapMb).toFixed(1)} MB for ${large - small} more runs`,
     },
-    stallRow('history.openStall', `Stall while the extension opens with ${large.toLocaleString('en-US')} stored finished runs`, stall, idle, 'activate, read the run index, every run shown from its summary, the connect begins'),
+    stallRow('history.openStall', `Stall while the extension opens with ${large.toLocaleString('en-US')} stored finished runs`, stall, idle, 'activate, read the run index, the newest page shown from its summaries, the connect begins'),
   ];
 }

@@ -142,7 +142,10 @@ export interface RunWriterWindow {
 
 /** What the UI does with a connection's stored runs (drivers/kit/driverRuns.ts implements it). */
 export interface DriverHistory {
-  /** Replays a run shown from its summary; resolves once its transcript is in the store (at once if it is). */
+  /**
+   * Replays a run shown from its summary; resolves once its transcript is in the store (at once if it is). A run
+   * listed older (not in the model) is brought into it first.
+   */
   load(runId: string): Promise<void>;
   /** Drops a finished run's transcript from memory; false when it must stay (live, waiting, loading). */
   release(runId: string): Promise<boolean>;
@@ -155,4 +158,11 @@ export interface DriverHistory {
   archived(): Promise<readonly StoredRun[]>;
   /** Puts an archived run back in the model from its summary (then it is opened like any run). */
   unarchive(runId: string): Promise<boolean>;
+  /**
+   * Brings the next page of the connection's older finished runs into the model (stored, but older than the page a
+   * connect loads: kit/olderRuns.ts; the model counts them in `ConnectionInfo.olderRuns`); resolves with how many came.
+   */
+  showOlder(count?: number): Promise<number>;
+  /** Whether the run is stored but older than what the model holds: `load` brings it in. */
+  isOlder(runId: string): boolean;
 }

@@ -35,7 +35,7 @@ export interface BoardSources {
 }
 
 export interface BoardOptions {
-  /** How many *Done* rows to show; the rest are counted in `hidden`. */
+  /** How many *Done* rows to show; the rest, and the finished runs not in the model, are counted in `hidden`. */
   readonly doneLimit: number;
   /** Runs that ended badly which the user has looked at or acted on since: they go to *Done*. */
   readonly acknowledged: ReadonlySet<string>;
@@ -98,10 +98,16 @@ export function boardGroups(state: ModelState, sources: BoardSources, options: B
   done.sort((a, b) => newestFirst(a.run, b.run));
   const limit = Math.max(0, options.doneLimit);
   const shown = (rows: readonly BoardRow[]) => withAway(rows, sources);
+  // Finished runs stored but older than what the model holds (drivers/kit/olderRuns.ts) are Done runs too: counted in
+  // the "N older runs…" row, which loads them a page at a time.
+  let older = 0;
+  for (const connection of state.connections.values()) {
+    older += connection.olderRuns ?? 0;
+  }
   return [
     { id: 'needsYou', label: GROUP_LABELS.needsYou, rows: shown(needsYou), hidden: 0 },
     { id: 'working', label: GROUP_LABELS.working, rows: shown(working), hidden: 0 },
-    { id: 'done', label: GROUP_LABELS.done, rows: shown(done.slice(0, limit).map((placed) => fullRow(placed, sources))), hidden: Math.max(0, done.length - limit) },
+    { id: 'done', label: GROUP_LABELS.done, rows: shown(done.slice(0, limit).map((placed) => fullRow(placed, sources))), hidden: Math.max(0, done.length - limit) + older },
   ];
 }
 

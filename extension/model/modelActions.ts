@@ -189,8 +189,9 @@ export type ModelAction =
    * Stored runs shown from their index summaries, their transcripts not loaded (runHistory.ts): each created with
    * its fields and counts, `unloaded` set; one that is in the model already is left as it is. One action for all the
    * runs a connect brings back: one reducer pass and one change notification, however many runs (issue #25 §2).
+   * `olderRuns`: how many of the connection's finished runs are stored but not in the model now (kit/olderRuns.ts).
    */
-  | { readonly type: 'runsSummarized'; readonly connectionId: string; readonly runs: readonly SummarizedRun[] }
+  | { readonly type: 'runsSummarized'; readonly connectionId: string; readonly runs: readonly SummarizedRun[]; readonly olderRuns?: number }
   /**
    * The run's transcript is about to be replayed: it starts empty again (counts, streaming books), fields kept. Only
    * a run shown from its summary, unless `again`: a loaded run read back from its journal (a window that took the

@@ -66,6 +66,11 @@ export interface ConnectionInfo {
   readonly details?: Readonly<Record<string, unknown>>;
   /** A warning about the endpoint (e.g. a socket directory writable by others). */
   readonly warning?: string;
+  /**
+   * Finished runs of this connection that are stored but not in the model (older than the page a connect loads:
+   * drivers/kit/olderRuns.ts): what the board's and the tree's "N older runs…" rows count.
+   */
+  readonly olderRuns?: number;
 }
 
 /**

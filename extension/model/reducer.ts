@@ -181,7 +181,12 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
           runs = runs.set(key, summarizedRun(action.connectionId, runId, fields, summary, now)); // a summary never replaces a transcript
         }
       }
-      return runs === state.runs ? unchanged(state) : { state: { ...state, runs }, patches: [], changed: true };
+      const connection = state.connections.get(action.connectionId);
+      const older = action.olderRuns !== undefined && connection && connection.olderRuns !== action.olderRuns ? { ...connection, olderRuns: action.olderRuns } : undefined;
+      if (runs === state.runs && !older) {
+        return unchanged(state);
+      }
+      return { state: { ...(older ? withConnection(state, older) : state), runs }, patches: [], changed: true };
     }
     case 'runLoading': {
       const run = state.runs.get(action.runKey);

@@ -41,6 +41,12 @@ export class RunKeyCache {
   }
 }
 
+/** The parts of a run key (a connection id has no `::`; a run id may). */
+export function runKeyParts(runKey: string): { readonly connectionId: string; readonly runId: string } | undefined {
+  const at = runKey.indexOf(SEPARATOR);
+  return at > 0 ? { connectionId: runKey.slice(0, at), runId: runKey.slice(at + SEPARATOR.length) } : undefined;
+}
+
 export function approvalKeyOf(runKey: RunKey, approvalId: string): ApprovalKey {
   return `${runKey}${SEPARATOR}${approvalId}`;
 }

@@ -15,7 +15,7 @@ import { isTerminalRunState } from '../protocol/transcriptTypes';
 import { Disposable } from './disposable';
 import { markRefusedChangeSet, refusedChangeSetDecoration } from './changeSetRefusal';
 import { takesMessages } from './runMessaging';
-import { connectionIcon, connectionStateText, runDescription, runIcon, runStateLabel } from './runPresentation';
+import { connectionIcon, connectionStateText, olderRunsItem, runDescription, runIcon, runStateLabel } from './runPresentation';
 import type { SessionRow } from './sessionRows';
 import { sessionRows } from './sessionRows';
 
@@ -23,7 +23,9 @@ export type TreeNode =
   | { readonly type: 'connection'; readonly id: string }
   | { readonly type: 'run'; readonly key: string }
   /** Ended SCV sessions of one name, collapsed under the live one (sessionRows.ts). */
-  | { readonly type: 'ended'; readonly connectionId: string; readonly title: string };
+  | { readonly type: 'ended'; readonly connectionId: string; readonly title: string }
+  /** "N older runs…": the connection's finished runs stored but not in the model (a click loads the next page). */
+  | { readonly type: 'older'; readonly connectionId: string };
 
 /** The daemon actions that apply to a connection (no run) or one of its runs now (ui/daemonActions/actionTargets.ts). */
 export type ActionsFor = (state: ModelState, connectionId: string, run?: RunInfo) => readonly DaemonAction[];
@@ -45,6 +47,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   private readonly connectionNodes = new Map<string, TreeNode>();
   private readonly runNodes = new Map<string, TreeNode>();
   private readonly endedNodes = new Map<string, TreeNode>();
+  private readonly olderNodes = new Map<string, TreeNode>();
   private countdown: ReturnType<typeof setInterval> | undefined;
   /** Whether the view is visible (`setVisible`): the countdown ticks only for someone who can see it. */
   private visible = false;
@@ -96,7 +99,11 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
       return [...state.connections.values()].sort((a, b) => a.name.localeCompare(b.name)).map((c) => this.connectionNode(c.id));
     }
     if (node.type === 'connection') {
-      return this.rowsOf(node.id).map((row) => (row.kind === 'run' ? this.runNode(row.key) : this.endedNode(node.id, row.title)));
+      const rows = this.rowsOf(node.id).map((row) => (row.kind === 'run' ? this.runNode(row.key) : this.endedNode(node.id, row.title)));
+      return (state.connections.get(node.id)?.olderRuns ?? 0) > 0 ? [...rows, this.olderNode(node.id)] : rows;
+    }
+    if (node.type === 'older') {
+      return [];
     }
     if (node.type === 'ended') {
       return this.endedRow(node)?.keys.map((key) => this.runNode(key)) ?? [];
@@ -128,7 +135,11 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
       const group = this.rowsOf(run.connectionId).find((row) => row.kind === 'ended' && row.keys.includes(node.key));
       return group?.kind === 'ended' ? this.endedNode(run.connectionId, group.title) : this.connectionNode(run.connectionId);
     }
-    return node.type === 'ended' ? this.connectionNode(node.connectionId) : undefined;
+    return node.type === 'ended' || node.type === 'older' ? this.connectionNode(node.connectionId) : undefined;
+  }
+
+  private olderNode(connectionId: string): TreeNode {
+    return cachedNode(this.olderNodes, connectionId, () => ({ type: 'older', connectionId }));
   }
 
   private rowsOf(connectionId: string): SessionRow[] {
@@ -147,6 +158,9 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     if (node.type === 'connection') {
       const connection = state.connections.get(node.id);
       return connection ? this.connectionItem(connection) : new vscode.TreeItem('(removed)');
+    }
+    if (node.type === 'older') {
+      return olderRunsItem(node.connectionId, state.connections.get(node.connectionId)?.olderRuns ?? 0);
     }
     if (node.type === 'ended') {
       const count = this.endedRow(node)?.keys.length ?? 0;
@@ -285,4 +299,13 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
       this.countdown = undefined;
     }
   }
+}
+
+function cachedNode(nodes: Map<string, TreeNode>, id: string, make: () => TreeNode): TreeNode {
+  let node = nodes.get(id);
+  if (!node) {
+    node = make();
+    nodes.set(id, node);
+  }
+  return node;
 }

@@ -79,3 +79,17 @@ export function titleFromPrompt(prompt: string, max = 60): string {
   const line = prompt.trim().split(/\r?\n/, 1)[0] ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line || 'Untitled run';
 }
+
+/**
+ * A connection's "N older runs…" row in the Connections tree: its finished runs stored but older than what the model
+ * holds (drivers/kit/olderRuns.ts); a click loads the next page of them.
+ */
+export function olderRunsItem(connectionId: string, count: number): vscode.TreeItem {
+  const item = new vscode.TreeItem(`${count} older run${count === 1 ? '' : 's'}…`, vscode.TreeItemCollapsibleState.None);
+  item.id = `older:${connectionId}`;
+  item.iconPath = new vscode.ThemeIcon('history');
+  item.tooltip = 'Show more of this connection\'s finished runs (Search Run History… finds any stored run)';
+  item.command = { command: 'agentSwitchboard.showOlderRuns', title: 'Show Older Runs', arguments: [connectionId] };
+  item.contextValue = 'olderRuns';
+  return item;
+}

@@ -7,6 +7,7 @@
  */
 import type { ConnectionManager } from '../drivers/connectionManager';
 import type { RunStore } from '../model/runStore';
+import { runKeyParts } from '../model/runKeys';
 import { Disposable } from './disposable';
 
 /** How long a run nobody shows keeps its transcript. */
@@ -30,13 +31,24 @@ export class RunResidency extends Disposable {
     this._register({ dispose: () => this.timer !== undefined && clearTimeout(this.timer) });
   }
 
-  /** Whether the run is shown from its summary (its transcript not in memory). */
+  /**
+   * Whether the run is shown from its summary (its transcript not in memory), or stored but older than what the model
+   * holds (drivers/kit/olderRuns.ts: not in the model at all).
+   */
   isUnloaded(runKey: string): boolean {
-    return this.store.state.runs.get(runKey)?.unloaded !== undefined;
+    const run = this.store.state.runs.get(runKey);
+    return run ? run.unloaded !== undefined : this.olderOf(runKey) !== undefined;
   }
 
-  /** Brings the run's transcript into the store if it is not there; resolves once it is (or could not be). */
+  /**
+   * Brings the run's transcript into the store if it is not there — and the run itself when it is stored but older
+   * than what the model holds (a command given its key, a restored tab) — resolving once it is (or could not be).
+   */
   async ensureLoaded(runKey: string): Promise<void> {
+    const older = this.store.state.runs.has(runKey) ? undefined : this.olderOf(runKey);
+    if (older) {
+      await this.load(older.connectionId, older.runId, runKey);
+    }
     const run = this.store.state.runs.get(runKey);
     if (!run) {
       return;
@@ -45,14 +57,23 @@ export class RunResidency extends Disposable {
       this.loadedHere.set(runKey, this.now());
       this.arm();
     }
-    if (run.unloaded === undefined) {
-      return;
+    if (run.unloaded !== undefined) {
+      await this.load(run.connectionId, run.runId, run.title);
     }
+  }
+
+  private async load(connectionId: string, runId: string, what: string): Promise<void> {
     try {
-      await this.connections.driver(run.connectionId)?.history?.load(run.runId);
+      await this.connections.driver(connectionId)?.history?.load(runId);
     } catch (error) {
-      this.log.warn(`Could not load the transcript of ${run.title}: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(`Could not load the transcript of ${what}: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** The run's parts when its driver lists it older (stored, not in the model). */
+  private olderOf(runKey: string): { readonly connectionId: string; readonly runId: string } | undefined {
+    const parts = runKeyParts(runKey);
+    return parts && this.connections.driver(parts.connectionId)?.history?.isOlder(parts.runId) ? parts : undefined;
   }
 
   /** Releases the runs it loaded that no view showed for the grace period (the timer calls it; tests may too). */

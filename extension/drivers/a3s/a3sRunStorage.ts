@@ -144,7 +144,7 @@ export class A3sRunStorage {
         }
       },
       lazy: true,
-      keepsLoaded: (stored, summary) => a3sExtraOf(stored.extra)?.stranded === true || summary.changes === undefined,
+      keepsLoaded: (stored, peek) => a3sExtraOf(stored.extra)?.stranded === true || !peek.hasChanges,
       // Replayed events must not move the state: the stored one is the last we knew.
       state: 'as indexed',
       legacy: () => legacyA3sDecoder(),

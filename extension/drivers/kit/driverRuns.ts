@@ -23,6 +23,7 @@ import { modelActionOf } from './runRecorder';
 import type { RunRecorder } from './runRecorder';
 import { journalOf, replayHandlersOf, replayRuns, storedRunOf } from './runJournaling';
 import type { DoorReplayHandlers, Journaling, RestorePolicy } from './runJournaling';
+import type { StoredRun } from '../../storage/runJournal';
 import { DriverRunWriters } from './driverRunWriters';
 import { RunHistory } from './runHistory';
 import { archivedRunIds, DEFAULT_RETENTION } from './runRetention';
@@ -107,7 +108,7 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
    * rejects when they could not be written.
    */
   record(runId: string, inputs: readonly RunInput<C>[]): Promise<void> {
-    if (this.history.mustLoadFirst(runId, inputs.every((input) => 'fields' in input))) {
+    if (this.history.mustShowFirst(runId) || this.history.mustLoadFirst(runId, inputs.every((input) => 'fields' in input))) {
       // A run shown from its summary gets news (a continued run): its transcript comes back first, then this. Fields
       // alone (a daemon's run list restating a state) change no transcript: folded as they are.
       return this.history.load(runId).then(() => this.record(runId, inputs));
@@ -230,7 +231,8 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
       }
       this.archivedIds = policy.lazy ? archivedRunIds(await recorder.loadRuns(), retention, this.ctx.now?.() ?? Date.now()) : new Set<string>();
       // One policy per driver: the handlers are built once and kept (see `handlers`).
-      this.handlers ??= replayHandlersOf(this, this.ctx, terms, policy, (stored) => this.archivedIds.has(stored.runId));
+      const pages = { paged: (older: readonly StoredRun[]) => this.history.pages.listed(older), listed: (runId: string) => this.history.isOlder(runId) };
+      this.handlers ??= replayHandlersOf(this, this.ctx, terms, policy, (stored) => this.archivedIds.has(stored.runId), pages);
       await replayRuns(recorder, this.handlers, onlyNew);
     }
   }

@@ -15,6 +15,7 @@ import { restoredFieldsOf } from './runJournaling';
 import type { DoorReplayHandlers } from './runJournaling';
 import { coldSummaryOf, digestOf, storedSummaryOf, summaryCountsOf, summaryOf } from './runSummaries';
 import type { StoredSummary } from './runSummaries';
+import { RunPaging } from './runPaging';
 
 /** What the history reads of its door. */
 export interface HistoryDoor<C> {
@@ -48,7 +49,22 @@ export class RunHistory<C> implements DriverHistory {
   /** What else goes with a removed run, each read before its files are deleted (file checkpoints: turnCheckpoints.ts). */
   private readonly removals: Array<(runId: string) => Promise<() => Promise<void>>> = [];
 
-  constructor(private readonly door: HistoryDoor<C>) {}
+  /** The connection's finished runs older than what the model holds (kit/olderRuns.ts), brought in on demand. */
+  readonly pages: RunPaging<C>;
+
+  constructor(private readonly door: HistoryDoor<C>) {
+    this.pages = new RunPaging(door);
+  }
+
+  /** Brings the next page of older runs into the model (an "older…" row); resolves with how many came. */
+  showOlder(count?: number): Promise<number> {
+    return this.pages.showOlder(count);
+  }
+
+  /** Whether the run is stored but older than what the model holds (it loads when asked for by its key). */
+  isOlder(runId: string): boolean {
+    return this.pages.has(runId);
+  }
 
   /**
    * Adds to what a removal deletes: `prepare` reads what it needs while the run's files still exist and returns the
@@ -59,11 +75,17 @@ export class RunHistory<C> implements DriverHistory {
   }
 
   /**
-   * Whether the run is left out of the model on purpose — archived at connect, or removed in this window — so that a
+   * Whether the run is left out of the model on purpose — archived at connect, listed older than the connect's page
+   * (runPaging.ts), or removed in this window — so that a
    * daemon's run list that still names it (finished) does not bring it back.
    */
   leftOut(runId: string): boolean {
-    return this.removedIds.has(runId) || (this.door.get(runId) === undefined && this.door.archived(runId));
+    return this.removedIds.has(runId) || (this.door.get(runId) === undefined && (this.door.archived(runId) || this.pages.has(runId)));
+  }
+
+  /** Whether news for a run listed older must wait: the run comes into the model (and is loaded) first. */
+  mustShowFirst(runId: string): boolean {
+    return this.pages.has(runId);
   }
 
   /**
@@ -89,11 +111,17 @@ export class RunHistory<C> implements DriverHistory {
     }
   }
 
-  /** Replays a run shown from its summary (a view opens it); resolves once its transcript is in the store. */
+  /**
+   * Replays a run shown from its summary (a view opens it); resolves once its transcript is in the store. A run listed
+   * older (not in the model) is brought in first.
+   */
   load(runId: string): Promise<void> {
     const pending = this.loading.get(runId);
     if (pending) {
       return pending;
+    }
+    if (this.pages.has(runId)) {
+      return this.pages.showOne(runId).then(() => this.load(runId));
     }
     const recorder = this.door.journal();
     const handlers = this.door.handlers();
@@ -175,6 +203,9 @@ export class RunHistory<C> implements DriverHistory {
 
   /** Brings an archived run into the model from its summary (it is then opened, and loaded, like any other). */
   async unarchive(runId: string): Promise<boolean> {
+    if (await this.pages.showOne(runId)) {
+      return this.door.get(runId) !== undefined; // listed older, not archived: shown as a connect would have
+    }
     const stored = await this.door.journal()?.loadRun(runId);
     const summary = stored && coldSummaryOf(stored);
     const handlers = this.door.handlers();
@@ -239,6 +270,7 @@ export class RunHistory<C> implements DriverHistory {
     }
     this.removedIds.add(runId);
     this.recordedAt.delete(runId);
+    this.pages.forget(runId);
     this.door.removed(runId);
     return 'removed';
   }

@@ -19,8 +19,8 @@ import type { DriverRuns } from './driverRuns';
 import type { RunInput } from './journalRecords';
 import { RunRecorder } from './runRecorder';
 import type { LegacyDecoder, ReplayHandlers } from './runRecorder';
-import { coldSummaryOf, summaryCountsOf } from './runSummaries';
-import type { StoredSummary } from './runSummaries';
+import { coldSummaryOf, peekColdSummary, summaryCountsOf } from './runSummaries';
+import type { ColdPeek } from './runSummaries';
 import type { CheckpointBooks } from './runCheckpoints';
 
 /** A journaling driver's terms: its resume records and the books a run checkpoint must carry for it. */
@@ -90,9 +90,10 @@ export interface RestorePolicy<C> {
   readonly lazy?: boolean;
   /**
    * A finished run the driver still needs whole at connect (a stranded A3S run it offers to recover, one whose
-   * change set it may still have to fetch): replayed then, as without `lazy`.
+   * change set it may still have to fetch): replayed then, as without `lazy`. Asked of every stored finished run at
+   * connect, with its entry peeked, not validated (runSummaries.ts `peekColdSummary`): a cheap, pure answer.
    */
-  keepsLoaded?(stored: StoredRun, summary: StoredSummary): boolean;
+  keepsLoaded?(stored: StoredRun, peek: ColdPeek): boolean;
 }
 
 /** What a reload ended for a restored run. */
@@ -194,12 +195,20 @@ export interface DoorReplayHandlers<C> extends ReplayHandlers<C> {
   forget(runId: string): void;
 }
 
+/** Where a connect's cold runs past its page go (the door's OlderRuns), and whether a run is listed there. */
+export interface ConnectPages {
+  paged(older: readonly StoredRun[]): void;
+  listed(runId: string): boolean;
+}
+
+const NO_PAGES: ConnectPages = { paged: () => undefined, listed: () => false };
+
 /**
  * The handlers a replay runs a driver's stored runs through — at connect, and again when a run shown from its
  * summary is opened (DriverRuns.load). Built once per door: it remembers which runs' index entries the policy
  * restored (`open`), so a run opened, released and opened again is not restored twice.
  */
-export function replayHandlersOf<C>(runs: DriverRuns<C>, ctx: Pick<DriverContext, 'store' | 'log'>, terms: JournalTerms<C>, policy: RestorePolicy<C>, hidden: (stored: StoredRun) => boolean = () => false): DoorReplayHandlers<C> {
+export function replayHandlersOf<C>(runs: DriverRuns<C>, ctx: Pick<DriverContext, 'store' | 'log'>, terms: JournalTerms<C>, policy: RestorePolicy<C>, hidden: (stored: StoredRun) => boolean = () => false, pages: ConnectPages = NO_PAGES): DoorReplayHandlers<C> {
   const opened = new Set<string>();
   const openOnce = (stored: StoredRun): boolean => {
     if (opened.has(stored.runId)) {
@@ -226,19 +235,23 @@ export function replayHandlersOf<C>(runs: DriverRuns<C>, ctx: Pick<DriverContext
     ...(terms.books !== 'none' ? { books: terms.books } : {}),
     ...(policy.lazy
       ? {
-          summarized: (stored: StoredRun) => {
-            const summary = coldSummaryOf(stored);
-            if (summary === undefined || policy.keepsLoaded?.(stored, summary)) {
+          cold: (stored: StoredRun) => {
+            // Read, not validated: every entry is asked at connect, and only the page shown is validated (`summarized`).
+            const peek = peekColdSummary(stored);
+            if (peek === undefined || policy.keepsLoaded?.(stored, peek)) {
               return undefined;
             }
-            if (hidden(stored)) {
-              // An archived run (retention) is summarized into nothing: it stays on disk, searchable, out of the model.
-              return 'archived';
-            }
-            // Its index entry now (ownership, session: what acting on it needs), its transcript when it is opened. A
-            // run the policy refuses is left to `open`, which asks again and leaves it out.
-            return openOnce(stored) ? { fields: restoredFieldsOf(stored), counts: summaryCountsOf(summary) } : undefined;
+            // An archived run (retention) stays on disk, searchable, out of the model.
+            return hidden(stored) ? 'archived' : 'cold';
           },
+          summarized: (stored: StoredRun) => {
+            const summary = coldSummaryOf(stored);
+            // Its index entry now (ownership, session: what acting on it needs), its transcript when it is opened. A
+            // run the policy refuses, or whose summary does not read, is left to `open` (replayed whole, or left out).
+            return summary !== undefined && openOnce(stored) ? { fields: restoredFieldsOf(stored), counts: summaryCountsOf(summary) } : undefined;
+          },
+          paged: (older: readonly StoredRun[]) => pages.paged(older),
+          skip: (stored: StoredRun) => pages.listed(stored.runId) || hidden(stored),
         }
       : {}),
     close: (stored) => runs.history.settle(stored.runId, async () => {

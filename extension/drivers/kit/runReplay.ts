@@ -15,6 +15,7 @@ import type { RunJournal, StoredRun } from '../../storage/runJournal';
 import type { JournalRecord, RunInput } from './journalRecords';
 import { diskRecordOf, isCurrentRecord, runInputOf } from './journalRecords';
 import type { CheckpointBooks, RunCheckpoints } from './runCheckpoints';
+import { newestFirst, OLDER_PAGE } from './olderRuns';
 
 /**
  * Turns one line in a 0.1.0 format into inputs (shaped like `RunInput`, contents unchecked: each is validated like
@@ -38,11 +39,24 @@ export interface ReplayHandlers<C> {
    */
   books?: CheckpointBooks;
   /**
-   * What a stored run shows without its transcript, when it may come back that way (runSummaries.ts): the replay
-   * then shows it (`runsSummarized`) and reads nothing else of it, and none of the handlers above run for it until
-   * `replayRun` loads it. Undefined: replayed now.
+   * Whether a stored run may come back from its summary, read cheaply — the entry is not validated (runSummaries.ts
+   * `peekColdSummary`): `'archived'` (past the retention setting: left out), `'cold'` (finished: from its summary, or
+   * not in the model at all when older than the connect's page), undefined: replayed now. Without it every run is.
    */
-  summarized?(stored: StoredRun): { readonly fields: RunFields; readonly counts: RunSummaryCounts } | 'archived' | undefined;
+  cold?(stored: StoredRun): 'archived' | 'cold' | undefined;
+  /**
+   * What a cold run in the connect's page shows without its transcript (its summary validated now): the replay shows
+   * it (`runsSummarized`) and reads nothing else of it, and none of the handlers above run for it until `replayRun`
+   * loads it. Undefined: replayed now.
+   */
+  summarized?(stored: StoredRun): { readonly fields: RunFields; readonly counts: RunSummaryCounts } | undefined;
+  /**
+   * The cold runs past the connect's page (kit/olderRuns.ts), newest first: not in the model, their entries not read
+   * further. Called once per full replay (not for `onlyNew`), before the page is shown.
+   */
+  paged?(older: readonly StoredRun[]): void;
+  /** A run an `onlyNew` replay leaves alone though the model does not hold it (listed older, or archived). */
+  skip?(stored: StoredRun): boolean;
 }
 
 /** What a replay found (a driver may log it; skipped lines are already reported through `warn`). */
@@ -59,6 +73,8 @@ export interface ReplayStats {
   readonly summarized: number;
   /** Finished runs past the retention setting: left on disk, out of the model (Search Run History finds them). */
   readonly archived: number;
+  /** Finished runs past the connect's page: counted in the model, not in it (kit/olderRuns.ts). */
+  readonly older: number;
 }
 
 /**
@@ -66,13 +82,13 @@ export interface ReplayStats {
  * the event loop between them, so that no one pass of the reducer and the views stalls the host).
  */
 const SUMMARIES_PER_ACTION = 2_000;
-/** Index entries read (each summary parsed) between two turns of the event loop at connect. */
-const ENTRIES_PER_TURN = 250;
+/** Index entries peeked (runSummaries.ts `peekColdSummary`, about a microsecond each) between two turns of the event loop. */
+const ENTRIES_PER_TURN = 5_000;
 
 export type MutableStats = { -readonly [K in keyof ReplayStats]: ReplayStats[K] };
 
 export function noStats(): MutableStats {
-  return { runs: 0, records: 0, invalid: 0, torn: 0, checkpoints: 0, summarized: 0, archived: 0 };
+  return { runs: 0, records: 0, invalid: 0, torn: 0, checkpoints: 0, summarized: 0, archived: 0, older: 0 };
 }
 
 /** What a replay reads through and writes into: the recorder's journal, checkpoints and store. */
@@ -98,26 +114,48 @@ export async function replayStoredRuns<C>(source: ReplaySource<C>, handlers: Rep
   // Runs shown from their summaries go into the model together: one action, one reducer pass, one notification of
   // the views, whatever the number (one action and one notification per run cost 50 µs a run at 1,000 runs).
   let summarized: SummarizedRun[] = [];
+  /** The number of runs listed older, until an action carried it to the model. */
+  let olderRuns: number | undefined;
   const showSummarized = async (): Promise<void> => {
-    if (summarized.length > 0) {
-      source.store.dispatch({ type: 'runsSummarized', connectionId: source.connectionId, runs: summarized });
+    if (summarized.length > 0 || olderRuns !== undefined) {
+      source.store.dispatch({ type: 'runsSummarized', connectionId: source.connectionId, runs: summarized, ...(olderRuns !== undefined ? { olderRuns } : {}) });
       summarized = [];
+      olderRuns = undefined;
       await new Promise<void>((resolve) => setImmediate(resolve)); // a history of many thousands is not one stall
     }
   };
+  // Which stored runs come back how: peeked in the index's order (nothing validated yet), then the newest page of the
+  // cold ones shown from their summaries, the older cold ones handed to the door (not in the model), the rest replayed.
+  const cold: StoredRun[] = [];
+  const kinds = new Map<StoredRun, 'cold' | 'replay'>();
   let examined = 0;
   for (const stored of await source.journal.loadRuns()) {
-    if (onlyNew && source.store.state?.runs.has(runKeyOf(source.connectionId, stored.runId))) {
-      continue; // shown already (live, or replayed before)
+    if (onlyNew && (source.store.state?.runs.has(runKeyOf(source.connectionId, stored.runId)) || handlers.skip?.(stored))) {
+      continue; // shown already (live, or replayed before), or listed older
     }
     if (++examined % ENTRIES_PER_TURN === 0) {
-      await new Promise<void>((resolve) => setImmediate(resolve)); // reading a thousand entries is not one stall
+      await new Promise<void>((resolve) => setImmediate(resolve)); // reading many thousand entries is not one stall
     }
-    const summary = handlers.summarized?.(stored);
-    if (summary === 'archived') {
+    const kind = handlers.cold?.(stored);
+    if (kind === 'archived') {
       stats.archived += 1;
-      continue;
+    } else if (kind === 'cold' && handlers.summarized) {
+      cold.push(stored);
+      kinds.set(stored, 'cold');
+    } else {
+      kinds.set(stored, 'replay');
     }
+  }
+  if (!onlyNew && handlers.paged) {
+    // Another window's new runs (`onlyNew`) are few and new: they all go in. A connect keeps the newest page.
+    const older = [...cold].sort(newestFirst).slice(OLDER_PAGE);
+    older.forEach((stored) => kinds.delete(stored));
+    stats.older = older.length;
+    olderRuns = older.length;
+    handlers.paged(older);
+  }
+  for (const [stored, kind] of kinds) {
+    const summary = kind === 'cold' ? handlers.summarized?.(stored) : undefined;
     if (summary !== undefined) {
       // Its journal is not read now: opening the run replays it (replayRun).
       summarized.push({ runId: stored.runId, fields: summary.fields, summary: summary.counts });

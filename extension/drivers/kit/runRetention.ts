@@ -2,15 +2,15 @@
  * Which finished runs a connection keeps on its board (issue #25 §2): the rest are archived — their files stay,
  * they are not in the model, not replayed, and *Search Run History…* finds them by their index summary. Decided at
  * connect from the `agentSwitchboard.history.*` settings; nothing is stored about it, so raising a limit brings runs
- * back at the next connect. Only runs that may come back from a summary are ever archived (runSummaries.ts: finished,
- * nothing waiting); a run without a summary yet is replayed and gets one when the connection closes.
+ * back at the next connect. Only runs that may come back from a summary are ever archived (runSummaries.ts `peekColdSummary`:
+ * finished, nothing waiting; read without validating every entry); a run without a summary yet is replayed and gets one when the connection closes.
  *
  * The size limit is the one that deletes: what a connection's runs take on disk (each index entry says, StoredRun.bytes)
  * is kept under `keepMegabytes` by removing the least recently active finished runs for good, as *Remove Run* does
  * (runHistoryTrim.ts). Archiving alone would free no disk.
  */
 import type { StoredRun } from '../../storage/runJournal';
-import { coldSummaryOf } from './runSummaries';
+import { peekColdSummary } from './runSummaries';
 
 export interface HistoryRetention {
   /** Finished runs older than this many days (by their last activity) are archived; 0: no age limit. */
@@ -36,7 +36,7 @@ export function archivedRunIds(stored: readonly StoredRun[], retention: HistoryR
     return new Set(); // no limit: nothing to sort
   }
   const finished = stored
-    .map((run) => ({ runId: run.runId, at: coldSummaryOf(run)?.activeAt }))
+    .map((run) => ({ runId: run.runId, at: peekColdSummary(run)?.activeAt }))
     .filter((run): run is { runId: string; at: number } => run.at !== undefined)
     .sort((a, b) => b.at - a.at);
   const archived = new Set<string>();
@@ -65,7 +65,7 @@ export function overSizeRunIds(stored: readonly StoredRun[], retention: HistoryR
     return []; // under the limit (every connect but the one that crosses it): no summary read, nothing sorted
   }
   const oldestFirst = stored
-    .map((run) => ({ runId: run.runId, bytes: run.bytes ?? 0, at: coldSummaryOf(run)?.activeAt }))
+    .map((run) => ({ runId: run.runId, bytes: run.bytes ?? 0, at: peekColdSummary(run)?.activeAt }))
     .filter((run): run is { runId: string; bytes: number; at: number } => run.at !== undefined)
     .sort((a, b) => a.at - b.at);
   const out: string[] = [];

@@ -97,6 +97,27 @@ export function coldSummaryOf(stored: StoredRun): StoredSummary | undefined {
   return summary && summary.pendingApprovals === 0 && isTerminalRunState(storedStateOf(stored)) ? summary : undefined;
 }
 
+/**
+ * What a connect reads of an index entry without validating it (issue #25 §2: an entry is validated when its run is
+ * loaded, not every entry at every connect): whether it may come back from its summary — a finished state, a summary
+ * of this version with nothing waiting for a person — and when it was last active (what retention ages it by). A
+ * peeked run whose summary then fails validation is replayed whole, as one without a summary.
+ */
+export interface ColdPeek {
+  readonly activeAt: number;
+  /** Its summary keeps change stats (`changes`). */
+  readonly hasChanges: boolean;
+}
+
+/** The peek of a run that may come back from its summary (see ColdPeek); undefined: it is loaded whole. */
+export function peekColdSummary(stored: StoredRun): ColdPeek | undefined {
+  const summary = stored.summary as { v?: unknown; pendingApprovals?: unknown; activeAt?: unknown; changes?: unknown } | null | undefined;
+  if (typeof summary !== 'object' || summary === null || summary.v !== 1 || summary.pendingApprovals !== 0 || typeof summary.activeAt !== 'number') {
+    return undefined;
+  }
+  return isTerminalRunState(storedStateOf(stored)) ? { activeAt: summary.activeAt, hasChanges: summary.changes !== undefined } : undefined;
+}
+
 /** The model's counts of a summarized run. */
 export function summaryCountsOf(summary: StoredSummary): RunSummaryCounts {
   return { itemCount: summary.items, lastSequence: summary.lastSequence, ...(summary.usage ? { usage: summary.usage } : {}), digest: digestOf(summary) };

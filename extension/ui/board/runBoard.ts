@@ -9,6 +9,8 @@ import type { ApprovalDecision } from '../../protocol/transcriptTypes';
 import { isAllowing } from '../../protocol/transcriptTypes';
 import type { Event } from '../../base/emitter';
 import type { CommandContext } from '../commands/commandContext';
+import { showOlderRuns } from '../commands/historyCommands';
+import { asConnectionId } from '../../model/runKeys';
 import type { BoardNode } from './boardItems';
 import { BoardAcknowledgements } from './boardAcknowledgements';
 import { BoardQuestions } from './boardQuestions';
@@ -121,7 +123,24 @@ export function registerRunBoard(ctx: CommandContext, removedRuns?: Event<string
         await ctx.diffs.show(approval);
       }
     }),
-    vscode.commands.registerCommand('agentSwitchboard.board.showOlder', () => provider.showOlder()),
+    // The board's "N older runs…" row: more Done rows, and the next page of every connection's older runs (stored,
+    // not in the model) so that the rows it shows are the newest.
+    vscode.commands.registerCommand('agentSwitchboard.board.showOlder', async () => {
+      provider.showOlder();
+      return showOlderRuns(ctx);
+    }),
+    // The palette's, and a connection's row in the Connections tree (its id as the argument).
+    vscode.commands.registerCommand('agentSwitchboard.showOlderRuns', async (target?: unknown) => {
+      const connectionId = asConnectionId(target);
+      if (connectionId === undefined) {
+        provider.showOlder();
+      }
+      const shown = await showOlderRuns(ctx, connectionId);
+      if (shown === 0 && connectionId === undefined) {
+        void vscode.window.showInformationMessage('Every stored run is shown already (archived runs: Search Run History…).');
+      }
+      return shown;
+    }),
     vscode.commands.registerCommand('agentSwitchboard.nextApproval', nextApproval),
   );
   return { board: { provider, view, seen }, disposables };

@@ -30,6 +30,25 @@ interface ArchivedRun {
   readonly stored: StoredRun;
 }
 
+/**
+ * Brings the next page of older finished runs into the model — stored, but older than the page a connect loads
+ * (drivers/kit/olderRuns.ts) — for one connection (its "N older runs…" row in the Connections tree) or every one (the
+ * board's row, *Show Older Runs* in the palette); resolves with how many came.
+ */
+export async function showOlderRuns(ctx: Pick<CommandContext, 'store' | 'connections' | 'log'>, connectionId?: string): Promise<number> {
+  let shown = 0;
+  for (const connection of ctx.store.state.connections.values()) {
+    if ((connectionId === undefined || connection.id === connectionId) && (connection.olderRuns ?? 0) > 0) {
+      try {
+        shown += (await ctx.connections.driver(connection.id)?.history?.showOlder()) ?? 0;
+      } catch (error) {
+        ctx.log.error(`Show older runs of ${connection.name}: ${errorText(error)}`);
+      }
+    }
+  }
+  return shown;
+}
+
 export function registerHistoryCommands(ctx: CommandContext, removedRuns: Pick<RemovedRuns, 'removed' | 'onDidRemove'>, confirmRemoval: ConfirmRemoval): vscode.Disposable[] {
   const historyOf = (connectionId: string): DriverHistory | undefined => ctx.connections.driver(connectionId)?.history;
   const finished = (run: RunInfo): boolean => isTerminalRunState(run.state) && historyOf(run.connectionId) !== undefined;

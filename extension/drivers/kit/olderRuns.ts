@@ -1,0 +1,56 @@
+/**
+ * A connection's stored finished runs that are not in the model (issue #25 §2: a connect costs what the board and the
+ * Connections tree show, not the history). At connect the model gets every run that is not finished or waits for a
+ * person, and the newest page (OLDER_PAGE) of the finished ones; the others stay in the run index and are listed here,
+ * newest first by creation (the order the board's Done group and the tree show runs in), their entries not validated.
+ * The model holds only their number (`ConnectionInfo.olderRuns`), so the board's and the tree's "N older runs…" rows
+ * stay true; such a row loads the next page, and a run opened by its key (a command, a restored tab, Search Run
+ * History) is loaded on its own (kit/runHistory.ts). Runs past the retention setting are archived, not listed here.
+ */
+import type { StoredRun } from '../../storage/runJournal';
+
+/**
+ * Finished runs a connect (or an "older…" row) puts in the model per connection: the board shows twenty Done rows
+ * across connections, so the newest twenty of each connection hold every row it can show first.
+ */
+export const OLDER_PAGE = 20;
+
+export class OlderRuns {
+  /** Newest first. */
+  private entries: StoredRun[];
+  private readonly ids: Set<string>;
+
+  constructor(entries: readonly StoredRun[] = []) {
+    this.entries = [...entries].sort(newestFirst);
+    this.ids = new Set(this.entries.map((stored) => stored.runId));
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  has(runId: string): boolean {
+    return this.ids.has(runId);
+  }
+
+  /** Takes the newest `count` runs off the list (they go into the model). */
+  take(count: number): StoredRun[] {
+    const taken = this.entries.splice(0, Math.max(0, count));
+    taken.forEach((stored) => this.ids.delete(stored.runId));
+    return taken;
+  }
+
+  /** Takes one run off the list (loaded on its own, or removed); undefined: not listed. */
+  remove(runId: string): StoredRun | undefined {
+    if (!this.ids.delete(runId)) {
+      return undefined;
+    }
+    const at = this.entries.findIndex((stored) => stored.runId === runId);
+    return at >= 0 ? this.entries.splice(at, 1)[0] : undefined;
+  }
+}
+
+/** The board's and the tree's order: the newest run first, ties by id. */
+export function newestFirst(a: StoredRun, b: StoredRun): number {
+  return b.createdAt - a.createdAt || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0);
+}
