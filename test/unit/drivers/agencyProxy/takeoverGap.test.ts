@@ -74,6 +74,8 @@ async function assertTakenOver(g: Gap): Promise<void> {
   await until('B writes the run', () => leaseOf(g).window === 'window-B');
   assert.equal(leaseOf(g).releasedAt, undefined);
   await until('B acks the run through what it stored', () => acked(fx, runId) === latest(fx, runId));
+  // The last turn's file checkpoint marker is journaled when its snapshot is done, after the turn's events.
+  await b.driver.checkpoints.settled();
   await b.driver.flushStorage();
   assertOnceInOrder(journaledSequences(storage, runId), latest(fx, runId), 'the run (with what only B had folded)');
   assert.ok(g.unstored > g.stored);
