@@ -11,11 +11,11 @@ import { runKeyOf } from '../model/runKeys';
 import { runLookOf } from '../model/runLook';
 import { usageLongText } from '../protocol/runUsage';
 import type { RunStore } from '../model/runStore';
-import { isTerminalRunState } from '../protocol/transcriptTypes';
 import { Disposable } from './disposable';
 import { markRefusedChangeSet, refusedChangeSetDecoration } from './changeSetRefusal';
-import { takesMessages } from './runMessaging';
-import { connectionIcon, connectionStateText, olderRunsItem, runDescription, runIcon, runStateLabel } from './runPresentation';
+import { connectionTreeItem, runContextFlags } from './connectionTreeItems';
+import { olderRunsItem, runDescription, runIcon, runStateLabel } from './runPresentation';
+import type { ConnectionNote } from './connectionTreeItems';
 import type { SessionRow } from './sessionRows';
 import { sessionRows } from './sessionRows';
 
@@ -31,7 +31,7 @@ export type TreeNode =
 export type ActionsFor = (state: ModelState, connectionId: string, run?: RunInfo) => readonly DaemonAction[];
 
 /** What the tree adds to a connection row that a repository's settings define (ui/workspaceConnections). */
-export type NoteFor = (connectionId: string) => { readonly description?: string; readonly tooltip: string; readonly flag: string } | undefined;
+export type NoteFor = (connectionId: string) => ConnectionNote | undefined;
 
 export const RUN_URI_SCHEME = 'agent-switchboard-run';
 
@@ -193,36 +193,8 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   }
 
   private connectionItem(connection: ConnectionInfo): vscode.TreeItem {
-    const item = new vscode.TreeItem(connection.name, vscode.TreeItemCollapsibleState.Expanded);
-    item.id = `connection:${connection.id}`;
-    item.description = connectionStateText(connection, Date.now());
-    item.iconPath = connectionIcon(connection);
-    const tooltip = new vscode.MarkdownString(undefined, false);
-    tooltip.appendText(`${connection.name} (${connection.protocol})\n\n${item.description}`);
-    if (connection.warning) {
-      tooltip.appendText(`\n\n⚠ ${connection.warning}`);
-    }
-    // Daemon-reported status lines (e.g. SCV components and delegations); structured values stay out of the tooltip.
-    const detailLines = Object.entries(connection.details ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string');
-    if (detailLines.length > 0) {
-      tooltip.appendText(`\n\n${detailLines.map(([k, v]) => `${k}: ${v}`).join('\n')}`);
-    }
-    const note = this.noteFor(connection.id);
-    if (note) {
-      // While it is not connected, what keeps it from connecting (not allowed yet, refused, untrusted) is its state.
-      if (note.description && (connection.state.kind === 'idle' || connection.state.kind === 'disconnected')) {
-        item.description = note.description;
-        item.iconPath = new vscode.ThemeIcon('workspace-untrusted');
-      }
-      tooltip.appendText(`\n\n${note.tooltip}`);
-    }
-    item.tooltip = tooltip;
-    let flags = note?.flag ?? '';
-    flags += connection.capabilities.includes('run.start') ? '+start' : '';
-    // The daemon's declared actions that apply now: package.json's menus match these flags.
-    flags += this.actionsFor(this.store.state, connection.id).map(actionContextFlag).join('');
-    item.contextValue = `connection.${connection.state.kind}${flags}`;
-    return item;
+    const actionFlags = this.actionsFor(this.store.state, connection.id).map(actionContextFlag).join('');
+    return connectionTreeItem(connection, this.noteFor(connection.id), actionFlags);
   }
 
   private runItem(run: RunInfo, state: ModelState): vscode.TreeItem {
@@ -245,26 +217,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     ].join('\n');
     item.command = { command: 'agentSwitchboard.showTranscript', title: 'Show Transcript', arguments: [this.runNode(run.key)] };
     markRefusedChangeSet(item, state.changeSets.get(run.key));
-    const capabilities = state.connections.get(run.connectionId)?.capabilities ?? [];
-    const active = !isTerminalRunState(run.state) && run.state !== 'stopped';
-    let flags = '';
-    if (takesMessages(run, capabilities)) {
-      flags += '+send';
-    }
-    const connected = state.connections.get(run.connectionId)?.state.kind === 'connected';
-    if (connected && run.state === 'idle' && capabilities.includes('run.end')) {
-      // Waiting for the user: End Run (the same cancel_run) says what it does; Cancel would suggest work is stopped.
-      flags += '+end';
-    } else if (active && capabilities.includes('run.cancel')) {
-      flags += '+cancel';
-    }
-    if (run.pendingApprovals.length > 0) {
-      flags += '+approval';
-    }
-    if (state.changeSets.has(run.key)) {
-      flags += '+changes';
-    }
-    flags += this.actionsFor(state, run.connectionId, run).map(actionContextFlag).join('');
+    const flags = runContextFlags(run, state) + this.actionsFor(state, run.connectionId, run).map(actionContextFlag).join('');
     item.contextValue = `run.${run.state}${flags}`;
     return item;
   }
