@@ -107,6 +107,10 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
    * rejects when they could not be written.
    */
   record(runId: string, inputs: readonly RunInput<C>[]): Promise<void> {
+    if (this.history.removals.removedForGood(runId)) {
+      // The person removed it (here or in another window of this machine): news of it brings nothing back.
+      return Promise.resolve();
+    }
     if (this.history.mustLoadFirst(runId, inputs.every((input) => 'fields' in input))) {
       // A run shown from its summary gets news (a continued run): its transcript comes back first, then this. Fields
       // alone (a daemon's run list restating a state) change no transcript: folded as they are.
@@ -232,6 +236,7 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
       // One policy per driver: the handlers are built once and kept (see `handlers`).
       this.handlers ??= replayHandlersOf(this, this.ctx, terms, policy, (stored) => this.archivedIds.has(stored.runId));
       await replayRuns(recorder, this.handlers, onlyNew);
+      this.history.removals.dropRemovedElsewhere(); // the index was read: what other windows removed goes here too
     }
   }
 
