@@ -6,12 +6,13 @@
  * entry is never saved again from here, and `removed` says which runs any window of this machine removed.
  */
 import type { RemovedRuns } from './removedRunsFile';
-import { readRemovedRuns } from './removedRunsFile';
+import { readRemovedRuns, REMOVED_RUNS_FILE } from './removedRunsFile';
+import { watchJournalDir } from './journalDirWatch';
 import type { RunIndexChanges, RunIndexState, StoredRun } from './runIndexFile';
 import { mergeRunIndex, readRunIndexState } from './runIndexFile';
 
 /** What a journal's users read and change of the removed run ids (the rest is the journal's: `remove`). */
-export type RemovedRunIds = Pick<RunIndex, 'removed' | 'removedAll' | 'takeRemovedElsewhere' | 'releaseRemoved'>;
+export type RemovedRunIds = Pick<RunIndex, 'removed' | 'removedAll' | 'takeRemovedElsewhere' | 'releaseRemoved' | 'watchRemoved' | 'unremove'>;
 
 export class RunIndex {
   private index = new Map<string, StoredRun>();
@@ -75,6 +76,18 @@ export class RunIndex {
     this.removedRuns = this.withUnwritten(onDisk);
   }
 
+  /**
+   * Calls `onRemoved` when another window changed the removed ids (read again first; `takeRemovedElsewhere` says
+   * which). Returns its stop. A directory that cannot be watched is not: such a window drops them at its next read.
+   */
+  watchRemoved(onRemoved: () => void): () => void {
+    return watchJournalDir(this.dir, (names) => {
+      if (names.has(REMOVED_RUNS_FILE)) {
+        this.refreshRemoved().then(onRemoved, () => undefined);
+      }
+    }, () => undefined);
+  }
+
   /** The runs another window removed since the last call (the driver drops them from its model). */
   takeRemovedElsewhere(): string[] {
     const out = [...this.removedElsewhere].filter((runId) => this.removedRuns.has(runId));
@@ -121,6 +134,17 @@ export class RunIndex {
       this.unwrittenRemovals.delete(runId);
       this.unwrittenReleases.add(runId);
     }
+    await this.writeChanges();
+  }
+
+  /** The person brings a removed run back on purpose (it was opened again by name): its id is no longer kept. */
+  async unremove(runId: string): Promise<void> {
+    await this.all();
+    if (!this.removedRuns.delete(runId)) {
+      return;
+    }
+    this.unwrittenRemovals.delete(runId);
+    this.unwrittenReleases.add(runId);
     await this.writeChanges();
   }
 

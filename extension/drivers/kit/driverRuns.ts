@@ -47,6 +47,8 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
   private archivedIds: ReadonlySet<string> = new Set();
   /** Runs shown from their summary, loaded and released; archived runs; removal (kit/runHistory.ts). */
   readonly history: RunHistory<C>;
+  /** Stops following other windows' removals (started with the first replay, when windows may share the journals). */
+  private stopRemovalWatch: (() => void) | undefined;
   /** A stream asks for its run's key once per frame. */
   private readonly keys: RunKeyCache;
 
@@ -237,6 +239,9 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
       this.handlers ??= replayHandlersOf(this, this.ctx, terms, policy, (stored) => this.archivedIds.has(stored.runId));
       await replayRuns(recorder, this.handlers, onlyNew);
       this.history.removals.dropRemovedElsewhere(); // the index was read: what other windows removed goes here too
+      if (this.ctx.windowId !== undefined && !this.closed) {
+        this.stopRemovalWatch ??= this.history.removals.watch();
+      }
     }
   }
 
@@ -250,6 +255,7 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
    * flushes and closes the journal; writes after this fail quietly (a disposed driver's late events).
    */
   async close(): Promise<void> {
+    this.stopRemovalWatch?.();
     if (this.recorder) {
       await this.history.saveSummaries(this.all());
     }

@@ -66,6 +66,15 @@ export class RunRemovals<C> {
   }
 
   /**
+   * The person opens a removed run again by name, on purpose (ACP's *Open Agent Session…* picks a session whose run was
+   * removed): it is no longer kept out, and comes back as a run taken up afresh.
+   */
+  async reopen(runId: string): Promise<void> {
+    this.removedHere.delete(runId);
+    await this.door.journal()?.removals.unremove(runId);
+  }
+
+  /**
    * Drops from this window's model the runs another window removed since the index was last read (their files are
    * gone already): out of the model, the driver's books and the editor (draft, selection, tab).
    */
@@ -80,6 +89,15 @@ export class RunRemovals<C> {
       this.door.ctx.store.dispatch({ type: 'runRemoved', runKey: this.door.key(runId) });
       this.door.ctx.runRemoved?.(this.door.key(runId));
     }
+  }
+
+  /**
+   * Follows removals by other windows of this machine (the removed ids' file changing) and drops those runs here at
+   * once, whatever the driver (one that follows the run index, AgencyProxy, also drops them at its next read of it).
+   * Returns the stop.
+   */
+  watch(): () => void {
+    return this.door.journal()?.removals.watchRemoved(() => this.dropRemovedElsewhere()) ?? (() => undefined);
   }
 
   /** See RunHistory.remove. */

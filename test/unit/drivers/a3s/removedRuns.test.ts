@@ -2,7 +2,7 @@
  * A removed A3S run stays removed (issue #25 §2 follow-up), against the reference harness. The harness lists no runs
  * (WIRE.md §3: the client pages the events of the runs it names), and still holds the removed run's events: after a
  * reload the editor neither shows the run nor asks the harness anything about it, while a new run is followed as ever;
- * a second window that still showed it puts it back neither in the run index nor on disk.
+ * a second window that showed it drops it and puts it back neither in the run index nor on disk.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ async function open(url: string, storageDir: string, windowId: string): Promise<
   return w;
 }
 
-test('removed, the run is not shown after a reload nor asked about, a second window does not put it back, and a new run is followed', async () => {
+test('removed, the run is not shown after a reload nor asked about, a second window drops it and does not put it back, and a new run is followed', async () => {
   const { harness } = await startHarness();
   const a = await open(harness.url, makeDriver(harness.url).storageDir, 'window-A');
   const dir = dirOf(a.storageDir, a.connectionId);
@@ -46,8 +46,9 @@ test('removed, the run is not shown after a reload nor asked about, a second win
   await until('B shows A\'s run', () => b.store.state.runs.has(runKeyOf(b.connectionId, gone)));
 
   assert.equal(await a.driver.history!.remove(gone), 'removed');
+  await until('B dropped it (the removed ids\' file changed)', () => !b.store.state.runs.has(runKeyOf(b.connectionId, gone)));
   await a.driver.dispose();
-  await b.driver.dispose(); // B, which still shows it, saves every run's summary as it closes
+  await b.driver.dispose(); // B saves every run's summary as it closes
   assert.equal(indexed(dir).includes(gone), false, 'not put back in the index');
   assert.deepEqual(filesOf(dir, gone), [], 'no file of it (journal, checkpoint, change set, lease)');
 

@@ -1,8 +1,8 @@
 /**
  * A removed SCV session stays removed (issue #25 §2 follow-up), against the reference daemon. SCV lists no sessions
  * (WIRE.md §2: a session belongs to its connection and ends with it), so only the editor's own storage could bring one
- * back: after a reload it is not shown (the next session is), and a second window of this machine that still shows it
- * puts it back neither in the run index nor on disk as it closes, so no window shows it again.
+ * back: after a reload it is not shown (the next session is), and a second window of this machine that showed it
+ * drops it, puts it back neither in the run index nor on disk as it closes, and no window shows it again.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -61,7 +61,7 @@ describe('a removed SCV session', () => {
     }
   });
 
-  it('removed in one window is put back by no other window that still shows it, and no window shows it after a reload', async () => {
+  it('removed in one window is dropped by another that showed it, put back by none, and shown by no window after a reload', async () => {
     const s = await scvDriverSetup();
     const a = await windowOn(s, 'window-A');
     let b: Awaited<ReturnType<typeof windowOn>> | undefined;
@@ -72,6 +72,7 @@ describe('a removed SCV session', () => {
       b = await windowOn(s, 'window-B');
       await until('B shows A\'s ended session', () => b!.shows(ended));
       assert.equal(await a.driver.history.remove(ended), 'removed');
+      await until('B dropped it (the removed ids\' file changed)', () => !b!.shows(ended));
       // B closes (it saves every run's summary as it goes) and comes back.
       await b.driver.flushStorage();
       await b.driver.disconnect();
