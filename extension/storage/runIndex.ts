@@ -2,9 +2,17 @@
  * One journal's view of its connection's run index (`runs.json`, runIndexFile.ts): read once, then kept in memory
  * with this window's own changes, which are merged into the file (never a whole rewrite of a stale view: other
  * windows' entries are kept). Writes are coalesced: saves made while one is queued ride along with it.
+ * With it, the ids of the runs removed for good (removedRunsFile.ts), read and written with the index: a removed run's
+ * entry is never saved again from here, and `removed` says which runs any window of this machine removed.
  */
-import type { RunIndexChanges, StoredRun } from './runIndexFile';
-import { mergeRunIndex, readRunIndex } from './runIndexFile';
+import type { RemovedRuns } from './removedRunsFile';
+import { readRemovedRuns, REMOVED_RUNS_FILE } from './removedRunsFile';
+import { watchJournalDir } from './journalDirWatch';
+import type { RunIndexChanges, RunIndexState, StoredRun } from './runIndexFile';
+import { mergeRunIndex, readRunIndexState } from './runIndexFile';
+
+/** What a journal's users read and change of the removed run ids (the rest is the journal's: `remove`). */
+export type RemovedRunIds = Pick<RunIndex, 'removed' | 'removedAll' | 'takeRemovedElsewhere' | 'releaseRemoved' | 'watchRemoved' | 'unremove'>;
 
 export class RunIndex {
   private index = new Map<string, StoredRun>();
@@ -15,6 +23,12 @@ export class RunIndex {
   /** This journal's index changes not yet merged into the file. */
   private readonly unsaved = new Map<string, StoredRun>();
   private readonly unremoved = new Set<string>();
+  /** Runs removed for good, as last read or written (with this journal's own removals and releases not yet written). */
+  private removedRuns = new Map<string, number>();
+  private readonly unwrittenRemovals = new Map<string, number>();
+  private readonly unwrittenReleases = new Set<string>();
+  /** Runs another window removed, seen since the last `takeRemovedElsewhere` (not the ones of the first read). */
+  private readonly removedElsewhere = new Set<string>();
 
   /** `measure`: what a run's data takes on disk now, put in every entry this journal writes (StoredRun.bytes). */
   constructor(
@@ -39,29 +53,98 @@ export class RunIndex {
 
   /** Reads the index again (another window may have added runs), keeping this journal's own unsaved changes. */
   async reload(): Promise<StoredRun[]> {
+    const first = !this.loaded;
     this.loaded = true;
-    const index = new Map((await readRunIndex(this.dir)).map((run) => [run.runId, run]));
-    this.unremoved.forEach((runId) => index.delete(runId));
-    this.unsaved.forEach((run, runId) => index.set(runId, run));
-    this.index = index;
-    return [...index.values()];
+    this.adopt(await readRunIndexState(this.dir), !first);
+    return [...this.index.values()];
+  }
+
+  /** Whether any window of this machine removed the run for good (as last read; `refreshRemoved` reads again). */
+  removed(runId: string): boolean {
+    return this.removedRuns.has(runId);
+  }
+
+  /** The runs removed for good, with when (as last read). */
+  removedAll(): RemovedRuns {
+    return this.removedRuns;
+  }
+
+  /** Reads the removed ids again (a run's writer is about to be decided: one another window removed is not written). */
+  async refreshRemoved(): Promise<void> {
+    const onDisk = await readRemovedRuns(this.dir);
+    this.noteRemovedElsewhere(onDisk);
+    this.removedRuns = this.withUnwritten(onDisk);
+  }
+
+  /**
+   * Calls `onRemoved` when another window changed the removed ids (read again first; `takeRemovedElsewhere` says
+   * which). Returns its stop. A directory that cannot be watched is not: such a window drops them at its next read.
+   */
+  watchRemoved(onRemoved: () => void): () => void {
+    return watchJournalDir(this.dir, (names) => {
+      if (names.has(REMOVED_RUNS_FILE)) {
+        this.refreshRemoved().then(onRemoved, () => undefined);
+      }
+    }, () => undefined);
+  }
+
+  /** The runs another window removed since the last call (the driver drops them from its model). */
+  takeRemovedElsewhere(): string[] {
+    const out = [...this.removedElsewhere].filter((runId) => this.removedRuns.has(runId));
+    this.removedElsewhere.clear();
+    return out;
   }
 
   /** Records the run's entry (merged into the index on disk: other windows' entries are kept). */
   async save(run: StoredRun): Promise<void> {
     await this.all();
+    if (this.removedRuns.has(run.runId)) {
+      return; // removed for good (here or in another window): never indexed again
+    }
     this.index.set(run.runId, run);
     this.unremoved.delete(run.runId);
     this.unsaved.set(run.runId, run);
     return this.writeChanges();
   }
 
-  /** Takes the run out of the index. */
-  async forget(runId: string): Promise<void> {
+  /** Takes the run out of the index for good: its id is kept as removed (removedRunsFile.ts), `at` when. */
+  async remove(runId: string, at: number): Promise<void> {
     await this.all();
     this.index.delete(runId);
     this.unsaved.delete(runId);
     this.unremoved.add(runId);
+    this.unwrittenReleases.delete(runId);
+    this.unwrittenRemovals.set(runId, at);
+    this.removedRuns.set(runId, at);
+    await this.writeChanges();
+  }
+
+  /**
+   * Drops the removed ids that no daemon can bring back any more: removed before `before` (when the daemon's list
+   * was asked for) and not in that list (`listed`) — its daemon forgot them (it restarted). Writes only when one goes.
+   */
+  async releaseRemoved(listed: ReadonlySet<string>, before: number): Promise<void> {
+    await this.all();
+    const gone = [...this.removedRuns].filter(([runId, at]) => at < before && !listed.has(runId)).map(([runId]) => runId);
+    if (gone.length === 0) {
+      return;
+    }
+    for (const runId of gone) {
+      this.removedRuns.delete(runId);
+      this.unwrittenRemovals.delete(runId);
+      this.unwrittenReleases.add(runId);
+    }
+    await this.writeChanges();
+  }
+
+  /** The person brings a removed run back on purpose (it was opened again by name): its id is no longer kept. */
+  async unremove(runId: string): Promise<void> {
+    await this.all();
+    if (!this.removedRuns.delete(runId)) {
+      return;
+    }
+    this.unwrittenRemovals.delete(runId);
+    this.unwrittenReleases.add(runId);
     await this.writeChanges();
   }
 
@@ -79,12 +162,8 @@ export class RunIndex {
       measured.set(run.runId, await this.measure(run.runId));
     }
     await this.settled();
-    const merged = await mergeRunIndex(this.dir, { saved: new Map(), removed: new Set(), measured });
-    const index = new Map(merged.map((run) => [run.runId, run]));
-    this.unremoved.forEach((runId) => index.delete(runId));
-    this.unsaved.forEach((run, runId) => index.set(runId, run));
-    this.index = index;
-    return [...index.values()];
+    this.adopt(await mergeRunIndex(this.dir, { saved: new Map(), removed: new Set(), measured }), true);
+    return [...this.index.values()];
   }
 
   /** Saves the run's entry again if what its data takes on disk changed since it was saved (a checkpoint written). */
@@ -111,8 +190,14 @@ export class RunIndex {
     this.writeQueued = true;
     this.write = this.write.catch(() => undefined).then(async () => {
       this.writeQueued = false;
-      const changes: RunIndexChanges = { saved: new Map(this.unsaved), removed: new Set(this.unremoved) };
-      if (changes.saved.size === 0 && changes.removed.size === 0) {
+      const added = new Map(this.unwrittenRemovals);
+      const dropped = new Set(this.unwrittenReleases);
+      const changes: RunIndexChanges = {
+        saved: new Map(this.unsaved),
+        removed: new Set(this.unremoved),
+        ...(added.size > 0 || dropped.size > 0 ? { removedForGood: { added, dropped } } : {}),
+      };
+      if (changes.saved.size === 0 && changes.removed.size === 0 && !changes.removedForGood) {
         return;
       }
       // Each entry written carries what its run takes on disk now (a stat or two per run saved, at most once a write).
@@ -120,15 +205,43 @@ export class RunIndex {
       for (const [runId, run] of changes.saved) {
         measured.set(runId, { ...run, bytes: await this.measure(runId) });
       }
-      const merged = await mergeRunIndex(this.dir, { saved: measured, removed: changes.removed });
+      const merged = await mergeRunIndex(this.dir, { ...changes, saved: measured });
       // Written: what was merged is no longer this journal's to put in (unless it changed again meanwhile).
       changes.saved.forEach((run, runId) => this.unsaved.get(runId) === run && this.unsaved.delete(runId));
       changes.removed.forEach((runId) => this.unremoved.delete(runId));
-      const index = new Map(merged.map((run) => [run.runId, run]));
-      this.unremoved.forEach((runId) => index.delete(runId));
-      this.unsaved.forEach((run, runId) => index.set(runId, run));
-      this.index = index;
+      added.forEach((at, runId) => this.unwrittenRemovals.get(runId) === at && this.unwrittenRemovals.delete(runId));
+      dropped.forEach((runId) => this.unwrittenReleases.delete(runId));
+      this.adopt(merged, true);
     });
     return this.write;
+  }
+
+  /** Takes what is on disk as this journal's view, with its own changes not yet written put over it. */
+  private adopt(state: RunIndexState, noteElsewhere: boolean): void {
+    const index = new Map(state.entries.map((run) => [run.runId, run]));
+    this.unremoved.forEach((runId) => index.delete(runId));
+    this.unsaved.forEach((run, runId) => index.set(runId, run));
+    if (noteElsewhere) {
+      this.noteRemovedElsewhere(state.removed);
+    }
+    this.removedRuns = this.withUnwritten(state.removed);
+    this.removedRuns.forEach((_at, runId) => index.delete(runId));
+    this.index = index;
+  }
+
+  private withUnwritten(onDisk: RemovedRuns): Map<string, number> {
+    const removed = new Map(onDisk);
+    this.unwrittenReleases.forEach((runId) => removed.delete(runId));
+    this.unwrittenRemovals.forEach((at, runId) => removed.set(runId, at));
+    return removed;
+  }
+
+  /** Ids on disk this journal did not know as removed: another window removed them. */
+  private noteRemovedElsewhere(onDisk: RemovedRuns): void {
+    for (const runId of onDisk.keys()) {
+      if (!this.removedRuns.has(runId)) {
+        this.removedElsewhere.add(runId);
+      }
+    }
   }
 }

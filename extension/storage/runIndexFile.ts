@@ -5,12 +5,18 @@
  * runWriterLease.ts): read what is on disk now, put this window's changed entries in (or take its removed ones out),
  * write a temporary file and rename it over. Another window's entry is never lost to a whole rewrite of a stale view.
  *
+ * The ids of runs removed for good are kept beside it (`removed.json`, removedRunsFile.ts) and changed in the same
+ * locked step: a removal writes its id there first, then the index without its entry; an entry saved for a removed
+ * run is refused, and one found in the index anyway (an older version's window wrote it) is left out on every read.
+ *
  * The lock is held for one read and one write (milliseconds). A lock whose holder died, or that is older than
  * LOCK_STALE_MS (a holder that hangs must not stop every window's index for good), is broken.
  */
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mergedRemovedRuns, readRemovedRuns, writeRemovedRuns } from './removedRunsFile';
+import type { RemovedRuns, RemovedRunsChanges } from './removedRunsFile';
 import { pidAlive } from './runWriterLease';
 
 /** A run's entry in the index: what the run list shows of it without its journal. */
@@ -45,6 +51,18 @@ const LOCK_WAIT_MS = 2_000;
 const isEntry = (entry: unknown): entry is StoredRun =>
   entry !== null && typeof entry === 'object' && typeof (entry as StoredRun).runId === 'string';
 
+/** The index and the removed run ids as they are on disk now (entries of removed runs left out). */
+export interface RunIndexState {
+  readonly entries: StoredRun[];
+  readonly removed: RemovedRuns;
+}
+
+/** Reads the index and the removed ids; an entry of a removed run is left out. */
+export async function readRunIndexState(dir: string): Promise<RunIndexState> {
+  const [entries, removed] = await Promise.all([readRunIndex(dir), readRemovedRuns(dir)]);
+  return { entries: removed.size === 0 ? entries : entries.filter((entry) => !removed.has(entry.runId)), removed };
+}
+
 /** The index as it is on disk now, in its order (missing or unreadable: empty). */
 export async function readRunIndex(dir: string): Promise<StoredRun[]> {
   try {
@@ -64,22 +82,38 @@ export interface RunIndexChanges {
    * never another window's entry replaced by this window's view of it).
    */
   readonly measured?: ReadonlyMap<string, number>;
+  /** Runs removed for good (their entries go, in `removed` or not) and runs no daemon can bring back (removedRunsFile.ts). */
+  readonly removedForGood?: RemovedRunsChanges;
 }
 
-/** Merges `changes` into the index on disk under the lock; resolves with the index as written. */
-export async function mergeRunIndex(dir: string, changes: RunIndexChanges): Promise<StoredRun[]> {
+/**
+ * Merges `changes` into the index on disk under the lock; resolves with the index as written and the removed ids.
+ * An entry saved for a removed run is not written (another window still showing it must not put it back).
+ */
+export async function mergeRunIndex(dir: string, changes: RunIndexChanges): Promise<RunIndexState> {
   await mkdir(dir, { recursive: true });
   const unlock = await lockIndex(dir);
   try {
+    const onDisk = await readRemovedRuns(dir);
+    const removedNow = changes.removedForGood ? mergedRemovedRuns(onDisk, changes.removedForGood) : undefined;
+    const removed = removedNow ?? onDisk;
+    if (removedNow) {
+      // First: a crash before the index is written leaves an entry that every read leaves out.
+      await writeRemovedRuns(dir, removedNow);
+    }
     const merged = new Map<string, StoredRun>();
     for (const entry of await readRunIndex(dir)) {
-      merged.set(entry.runId, entry);
+      if (!removed.has(entry.runId)) {
+        merged.set(entry.runId, entry);
+      }
     }
     for (const runId of changes.removed) {
       merged.delete(runId);
     }
     for (const [runId, entry] of changes.saved) {
-      merged.set(runId, entry);
+      if (!removed.has(runId)) {
+        merged.set(runId, entry);
+      }
     }
     for (const [runId, bytes] of changes.measured ?? []) {
       const entry = merged.get(runId);
@@ -91,7 +125,7 @@ export async function mergeRunIndex(dir: string, changes: RunIndexChanges): Prom
     const tmp = join(dir, `runs.json.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     await writeFile(tmp, JSON.stringify(entries));
     await rename(tmp, join(dir, 'runs.json'));
-    return entries;
+    return { entries, removed };
   } finally {
     await unlock();
   }

@@ -18,6 +18,7 @@ import { endsLineAt, readJournalLines, tailDigestOf } from './journalFileReads';
 import type { JournalLine } from './journalFileReads';
 import { safeFileName } from './runFileName';
 import { RunIndex } from './runIndex';
+import type { RemovedRunIds } from './runIndex';
 import type { StoredRun } from './runIndexFile';
 import { removeRunFiles, runDataBytes, runFileOf } from './runFiles';
 import { releaseLease, takeLease } from './runWriterLease';
@@ -25,7 +26,7 @@ import type { LeaseHolder, LeaseIdentity, LeaseOutcome } from './runWriterLease'
 
 // Where they always were for their importers; they live apart so the lease and index files need not import the journal.
 export { safeFileName };
-export type { JournalLine, StoredRun };
+export type { JournalLine, RemovedRunIds, StoredRun };
 
 interface PendingWrite {
   readonly line: string;
@@ -40,6 +41,8 @@ export class RunJournal {
   /** Bytes of each run's file as this journal knows them (opened for appending, or read to its end). */
   private readonly sizes = new Map<string, number>();
   private readonly index: RunIndex;
+  /** The runs any window of this machine removed for good (read and written with the index: removedRunsFile.ts). */
+  readonly removals: RemovedRunIds;
   /** Runs whose writer lease this journal holds. */
   private readonly leases = new Set<string>();
   private closed = false;
@@ -56,6 +59,7 @@ export class RunJournal {
       const journal = this.settledSize(runId);
       return runDataBytes(dir, runId, typeof journal === 'number' ? journal : undefined);
     });
+    this.removals = this.index;
   }
 
   /** Every run in the index (read from disk once; `reloadRuns` reads it again). */
@@ -78,20 +82,15 @@ export class RunJournal {
     return this.index.save(run);
   }
 
-  /** Takes the run out of the index (its files stay: `removeRun` deletes them too). */
-  forgetRun(runId: string): Promise<void> {
-    return this.index.forget(runId);
-  }
-
   /**
-   * Removes the run for good: its index entry, then every file of it (runFiles.ts). Its lease is taken first when this
-   * journal leases runs (another window that writes the run refuses it: `held elsewhere`, with who holds it).
+   * Removes the run for good: its entry (its id kept as removed, removedRunsFile.ts), then every file of it (runFiles.ts).
+   * Its lease is taken first when this journal leases runs (another window writing it refuses: `held elsewhere`).
    */
   async removeRun(runId: string): Promise<{ readonly kind: 'removed' } | { readonly kind: 'held elsewhere'; readonly holder: LeaseHolder }> {
     if (this.writer) {
       const lease = await this.takeLease(runId);
-      if (lease.kind !== 'taken') {
-        return lease;
+      if (lease.kind === 'held elsewhere') {
+        return lease; // ('removed' by another window already: what is left of it here goes all the same)
       }
     }
     // Its queued writes first, so no append re-creates the file behind the delete.
@@ -101,7 +100,7 @@ export class RunJournal {
     await handle?.close().catch(() => undefined);
     this.sizes.delete(runId);
     this.queues.delete(runId);
-    await this.forgetRun(runId);
+    await this.index.remove(runId, Date.now());
     await removeRunFiles(this.dir, runId);
     this.leases.delete(runId);
     return { kind: 'removed' };
@@ -114,11 +113,8 @@ export class RunJournal {
 
   // --- Writer leases (runWriterLease.ts) ------------------------------------------------------------------------------
 
-  /**
-   * Takes the run's writer lease for this window, if no live window holds it (`graceMs`: a lease another window
-   * released stays that window's for this long; runWriterLease.ts).
-   */
-  async takeLease(runId: string, graceMs = 0): Promise<LeaseOutcome> {
+  /** Takes the run's lease for this window if no live window holds it (`graceMs`: a released lease stays its holder's). */
+  async takeLease(runId: string, graceMs = 0): Promise<LeaseOutcome | { readonly kind: 'removed' }> {
     if (!this.writer) {
       return { kind: 'taken' };
     }
@@ -128,6 +124,10 @@ export class RunJournal {
     }
     if (this.leases.has(runId)) {
       return { kind: 'taken' };
+    }
+    await this.index.refreshRemoved(); // a run another window removed is written by no one (its files would come back)
+    if (this.index.removed(runId)) {
+      return { kind: 'removed' };
     }
     const outcome = await takeLease(this.dir, runId, this.writer, Date.now(), graceMs);
     if (outcome.kind === 'taken') {

@@ -44,6 +44,7 @@ const OWN_LAUNCHES = {
   'Reload phase 2': ['Reload phase 2', 'Reload phase 2: ACP session'],
   'Window reload': ['Window reload: transcript tabs'],
   'Review marks': ['Review marks'],
+  'Run history reload': ['Run history reload: a removed run'],
   'Hostile repository': ['Hostile repository'],
   'Untrusted repository': ['Untrusted repository'],
   'Two windows': ['Two windows: window A', 'Two windows: window B'],
@@ -52,7 +53,7 @@ const OWN_LAUNCHES = {
 /** The launches with two windows (codeShim.cjs: SHIM_SECOND_WINDOW), each of which must report. */
 const WINDOWS = { 'Two windows': ['A', 'B'] };
 /** Suites that run only in a launch of their own (the host-kill check reports no suites: hostKill.mjs). */
-const EXCLUDED = /^(Reload phase|Window reload|Review marks|Hostile repository|Untrusted repository|Two windows|Host kill|Installed package)/;
+const EXCLUDED = /^(Reload phase|Window reload|Review marks|Run history reload|Hostile repository|Untrusted repository|Two windows|Host kill|Installed package)/;
 
 /**
  * Starts the reference AgencyProxy outside VS Code, so its runs outlive a window (the reload and two-window suites);
@@ -128,7 +129,7 @@ async function main() {
     // 1. Every suite but those with launches of their own, in one window (those are excluded, not skipped).
     // A grep that names only suites with launches of their own needs no first window.
     const alternatives = /^\/(.+)\/$/.exec(only ?? '')?.[1]?.split('|') ?? [only ?? ''];
-    if (!only || !alternatives.every((alt) => /^\^?\(?(Reload phase|Window reload|Review marks|Hostile repository|Untrusted repository|Two windows|Host kill|Installed package)/.test(alt))) {
+    if (!only || !alternatives.every((alt) => /^\^?\(?(Reload phase|Window reload|Review marks|Run history reload|Hostile repository|Untrusted repository|Two windows|Host kill|Installed package)/.test(alt))) {
       ok = (await launch('first', profile, only ?? '', EXCLUDED.source)) && ok;
     }
     // 2. A window reload with three live runs: phase 1 starts them and the window goes away; phase 2 is a new
@@ -136,7 +137,8 @@ async function main() {
     const phases = wanted('Reload phase 1');
     const windowReload = wanted('Window reload');
     const reviewMarks = wanted('Review marks');
-    if (phases || windowReload || reviewMarks) {
+    const historyReload = wanted('Run history reload');
+    if (phases || windowReload || reviewMarks || historyReload) {
       daemon = startReloadDaemon(reloadProfile, workspace);
     }
     if (phases) {
@@ -171,7 +173,19 @@ async function main() {
         rmSync(reviewProfile, { recursive: true, force: true });
       }
     }
-    // 3b. Two windows (two extension hosts) on one profile and one daemon: window A starts a run, window B watches
+    // 3b. A removed run through a real window reload (test/integration/runHistoryReload.test.ts): the daemon outlives
+    //     the window and still lists the run. A launch of its own, as 3a, for the same reason.
+    if (historyReload) {
+      const historyProfile = mkdtempSync(join(tmpdir(), 'switchboard-history-reload-'));
+      const historyEnv = { SWITCHBOARD_RELOAD_SOCKET: daemon.socket, SWITCHBOARD_HISTORY_RELOAD_STATE: join(historyProfile, 'state') };
+      mkdirSync(historyEnv.SWITCHBOARD_HISTORY_RELOAD_STATE, { recursive: true });
+      try {
+        ok = (await launch('Run history reload', historyProfile, 'Run history reload', '', historyEnv)) && ok;
+      } finally {
+        rmSync(historyProfile, { recursive: true, force: true });
+      }
+    }
+    // 3c. Two windows (two extension hosts) on one profile and one daemon: window A starts a run, window B watches
     //     it, both reload while it streams (test/integration/twoWindows.test.ts). Each window has a folder of its own,
     //     as desktop VS Code never opens one folder twice; they coordinate through files in a shared directory.
     if (wanted('Two windows')) {

@@ -155,6 +155,8 @@ export class AcpAgentSessions {
 
   /** A session this connection has no run of: a run now, its history replayed where the agent can. */
   private async takeUp(info: SessionInfo): Promise<void> {
+    // Picked by the person: a session whose run they removed comes back (kit/runRemovals.ts keeps it out otherwise).
+    await this.deps.runs.history.removals.reopen(info.sessionId);
     const session = this.deps.sessions.add(info.sessionId, info.cwd, false);
     const title = shownAgentTitle(info.title) ?? `Session ${shownAgentText(info.sessionId, 40)}`;
     await this.deps.storage.created(session, title, this.deps.provider());

@@ -58,8 +58,10 @@ export class AgencyProxyAttachments {
     }
     for (const snapshot of runs) {
       const existing = model.get(snapshot.runId);
-      if (!existing && isWireTerminal(snapshot.state) && model.history.leftOut(snapshot.runId)) {
-        continue; // archived or removed here: the daemon's list does not bring it back (nor its journal again)
+      // Removed by the person (here or in another window of this machine, before or after a reload): never back,
+      // whatever the daemon says of it. Archived (retention) and finished: its list does not bring it back either.
+      if (!existing && (model.history.removals.removed(snapshot.runId) || (isWireTerminal(snapshot.state) && model.history.leftOut(snapshot.runId)))) {
+        continue;
       }
       const title = typeof snapshot.metadata.title === 'string' ? snapshot.metadata.title : snapshot.runId;
       activity.setInteractiveFromMetadata(snapshot.runId, snapshot.metadata);

@@ -7,8 +7,9 @@
  * after the last stored sequence: nothing lost, nothing doubled. A run the daemon no longer knows (it restarted) is
  * kept and marked lost; `continueInNewRun` resumes its provider session in a new run.
  *
- * The class wires its parts: `agencyProxyConnectionInfo.ts` (opening a client), `agencyProxyAttachments.ts`
- * (reconcile and attach), `agencyProxyEventFolder.ts` (events into the model), `agencyProxyRunStart.ts`,
+ * The class wires its parts: `agencyProxyConnectionInfo.ts` (opening a client), `agencyProxyRunSync.ts` (the run
+ * list's sync) and `agencyProxyAttachments.ts` (reconcile and attach), `agencyProxyEventFolder.ts` (events into the
+ * model), `agencyProxyDaemonControl.ts` (providers, usage, stopping the daemon), `agencyProxyRunStart.ts`,
  * `agencyProxyLocalChanges.ts`, `agencyProxyRunParts.ts` (the books), `agencyProxyRunStorage.ts` and
  * `agencyProxyRecords.ts` (what is journaled, and how a run comes back: finished ones from their summary).
  * Reconnecting, cleanup and the door into the model (journaled) are the base driver's.
@@ -26,8 +27,10 @@ import { toDriverError } from '../kit/errors';
 import { isAgencyProxyError } from './agencyProxyError';
 import { AgencyProxyAttachments } from './agencyProxyAttachments';
 import { openAgencyProxyClient, publishAgencyProxyConnection } from './agencyProxyConnectionInfo';
+import { agencyProxyAccountUsage, agencyProxyProviders, stopAgencyProxy } from './agencyProxyDaemonControl';
 import { AgencyProxyEventFolder } from './agencyProxyEventFolder';
 import { AgencyProxyRunStorage } from './agencyProxyRunStorage';
+import { AgencyProxyRunSync } from './agencyProxyRunSync';
 import type { AgencyProxyRunParts } from './agencyProxyRunParts';
 import { agencyProxyRunParts } from './agencyProxyRunParts';
 import type { AgencyProxyCursor } from './agencyProxyRecords';
@@ -42,8 +45,8 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
   readonly protocol = 'agency-proxy' as const;
   protected readonly journaling: Journaling<AgencyProxyCursor>;
   private client: AgencyProxyClient | undefined;
-  /** The run-list sync under way (refresh): one at a time. */
-  private syncing: Promise<void> = Promise.resolve();
+  /** The run list's sync (refresh): one at a time. */
+  private readonly sync: AgencyProxyRunSync;
   /** How the runs are journaled and come back after a reload (agencyProxyRunStorage.ts). */
   private readonly storage: AgencyProxyRunStorage;
   private lastWarning = '';
@@ -61,6 +64,7 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
     this.journaling = this.storage.journalTerms((runId) => this.attachments.forget(runId));
     this.attachments = new AgencyProxyAttachments(this.parts, () => this.client);
     this.folder = new AgencyProxyEventFolder(this.parts, (runId) => this.attachments.refreshFinalState(runId));
+    this.sync = new AgencyProxyRunSync(this.runs, this.storage, this.attachments);
   }
 
   /** The runs' file checkpoints (issue #26: rewind). */
@@ -68,17 +72,8 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
     return this.parts.checkpoints;
   }
 
-  async listProviders(): Promise<readonly ProviderChoice[]> {
-    const providers = await this.requireClient().probeProviders();
-    return providers.map((p) => ({
-      provider: p.provider,
-      installed: p.installed,
-      ...(p.version ? { version: p.version } : {}),
-      outdated: p.outdated,
-      authState: p.authState,
-      detail: p.detail,
-      loginHint: p.loginHint,
-    }));
+  listProviders(): Promise<readonly ProviderChoice[]> {
+    return agencyProxyProviders(this.requireClient());
   }
 
   /** `continuation` is for continueInNewRun: the provider session to resume, and the title naming the old run. */
@@ -181,13 +176,7 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
    * from the start. One sync at a time: a watcher's, the view's poll and a reconnect never interleave.
    */
   refresh(): Promise<void> {
-    const client = this.requireClient();
-    const sync = this.syncing.catch(() => undefined).then(async () => {
-      await this.storage.loadOtherWindowsRuns();
-      await this.attachments.reconcile(client, await client.listRuns());
-    });
-    this.syncing = sync;
-    return sync;
+    return this.sync.refresh(this.requireClient());
   }
 
   /** The connection's name, as the user named it (for views titled after it). */
@@ -196,30 +185,18 @@ export class AgencyProxyDriver extends BaseDriver<AgencyProxyCursor> implements 
   }
 
   /** Provider account usage as the daemon reports it (provider-specific; shown raw). */
-  async readAccountUsage(): Promise<readonly { provider: string; supported: boolean; usage: unknown; error: string | null }[]> {
-    try {
-      return await this.requireClient().readAccountUsage();
-    } catch (error) {
-      throw toDriverError(error);
-    }
+  readAccountUsage(): Promise<readonly { provider: string; supported: boolean; usage: unknown; error: string | null }[]> {
+    return agencyProxyAccountUsage(this.requireClient());
   }
 
   /** Stops the daemon only when no run is active (`conflict` otherwise, said plainly). */
-  async shutdownIfIdle(): Promise<void> {
-    try {
-      await this.requireClient().shutdownIfIdle();
-    } catch (error) {
-      throw toDriverError(error);
-    }
+  shutdownIfIdle(): Promise<void> {
+    return stopAgencyProxy(this.requireClient(), 'if idle');
   }
 
   /** Stops the daemon (drain lets runs finish; terminate cancels them). */
-  async shutdown(mode: 'drain' | 'terminate'): Promise<void> {
-    try {
-      await this.requireClient().shutdown(mode);
-    } catch (error) {
-      throw toDriverError(error);
-    }
+  shutdown(mode: 'drain' | 'terminate'): Promise<void> {
+    return stopAgencyProxy(this.requireClient(), mode);
   }
 
   // --- connection (the base driver reconnects) -------------------------------------------------------------------

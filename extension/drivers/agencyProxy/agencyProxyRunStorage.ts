@@ -28,8 +28,8 @@ export class AgencyProxyRunStorage {
     const { acks, activity, ownership, localChanges, runs, saveRun } = this.parts;
     return {
       cursor: agencyProxyCursorSchema,
-      // The run was removed: nothing of it stays in the driver's books (a daemon listing it again is refused by
-      // `leftOut`, agencyProxyAttachments.ts).
+      // The run was removed (here, or in another window: kit/runRemovals.ts): nothing of it stays in the driver's
+      // books (a daemon listing it again is refused, agencyProxyAttachments.ts).
       removed: (runId) => {
         acks.forget(runId);
         activity.forget(runId);

@@ -48,6 +48,8 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
   private archivedIds: ReadonlySet<string> = new Set();
   /** Runs shown from their summary, loaded and released; archived runs; removal (kit/runHistory.ts). */
   readonly history: RunHistory<C>;
+  /** Stops following other windows' removals (started with the first replay, when windows may share the journals). */
+  private stopRemovalWatch: (() => void) | undefined;
   /** A stream asks for its run's key once per frame. */
   private readonly keys: RunKeyCache;
 
@@ -108,6 +110,10 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
    * rejects when they could not be written.
    */
   record(runId: string, inputs: readonly RunInput<C>[]): Promise<void> {
+    if (this.history.removals.removedForGood(runId)) {
+      // The person removed it (here or in another window of this machine): news of it brings nothing back.
+      return Promise.resolve();
+    }
     if (this.history.mustShowFirst(runId) || this.history.mustLoadFirst(runId, inputs.every((input) => 'fields' in input))) {
       // A run shown from its summary gets news (a continued run): its transcript comes back first, then this. Fields
       // alone (a daemon's run list restating a state) change no transcript: folded as they are.
@@ -234,6 +240,10 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
       const pages = { paged: (older: readonly StoredRun[]) => this.history.pages.listed(older), listed: (runId: string) => this.history.isOlder(runId) };
       this.handlers ??= replayHandlersOf(this, this.ctx, terms, policy, (stored) => this.archivedIds.has(stored.runId), pages);
       await replayRuns(recorder, this.handlers, onlyNew);
+      this.history.removals.dropRemovedElsewhere(); // the index was read: what other windows removed goes here too
+      if (this.ctx.windowId !== undefined && !this.closed) {
+        this.stopRemovalWatch ??= this.history.removals.watch();
+      }
     }
   }
 
@@ -247,6 +257,7 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
    * flushes and closes the journal; writes after this fail quietly (a disposed driver's late events).
    */
   async close(): Promise<void> {
+    this.stopRemovalWatch?.();
     if (this.recorder) {
       await this.history.saveSummaries(this.all());
     }

@@ -2,13 +2,14 @@
  * A connection's stored runs beyond the ones it shows whole (issue #25 §2): a finished run comes back at connect from
  * its index summary (runSummaries.ts) and is replayed here when a view opens it (`load`), released again when none
  * shows it (`release`); runs past the retention setting are archived (`archived`, `unarchive`); `remove` deletes a
- * finished run. The door (driverRuns.ts) owns it and hands it the recorder and the replay handlers of the connect;
+ * finished run for good (runRemovals.ts: it never comes back). The door (driverRuns.ts) owns it and hands it the recorder and the replay handlers of the connect;
  * the UI reaches it as `Driver.history` (ui/runResidency.ts, the history commands).
  */
 import type { RunInfo } from '../../model/modelTypes';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { StoredRun } from '../../storage/runJournal';
 import type { DriverHistory, RunRemoval, RunWriterWindow } from '../driver';
+import { RunRemovals } from './runRemovals';
 import type { DriverContext } from '../connectionManager';
 import type { RunRecorder } from './runRecorder';
 import { restoredFieldsOf } from './runJournaling';
@@ -43,17 +44,18 @@ export class RunHistory<C> implements DriverHistory {
   /** When this window last recorded something other than fields for each run (what dates its summary). */
   private readonly recordedAt = new Map<string, number>();
 
-  /** Runs removed in this window: a daemon that still lists one does not bring it back (`leftOut`). */
-  private readonly removedIds = new Set<string>();
-
-  /** What else goes with a removed run, each read before its files are deleted (file checkpoints: turnCheckpoints.ts). */
-  private readonly removals: Array<(runId: string) => Promise<() => Promise<void>>> = [];
+  /** Removed runs: deleting them, and keeping them out for good (runRemovals.ts). */
+  readonly removals: RunRemovals<C>;
 
   /** The connection's finished runs older than what the model holds (kit/olderRuns.ts), brought in on demand. */
   readonly pages: RunPaging<C>;
 
   constructor(private readonly door: HistoryDoor<C>) {
     this.pages = new RunPaging(door);
+    this.removals = new RunRemovals(door, (runId) => {
+      this.recordedAt.delete(runId);
+      this.pages.forget(runId);
+    });
   }
 
   /** Brings the next page of older runs into the model (an "older…" row); resolves with how many came. */
@@ -71,16 +73,16 @@ export class RunHistory<C> implements DriverHistory {
    * step that deletes it, run only once the run's files are gone (not when the removal is refused).
    */
   onRemoval(prepare: (runId: string) => Promise<() => Promise<void>>): void {
-    this.removals.push(prepare);
+    this.removals.onRemoval(prepare);
   }
 
   /**
    * Whether the run is left out of the model on purpose — archived at connect, listed older than the connect's page
-   * (runPaging.ts), or removed in this window — so that a
-   * daemon's run list that still names it (finished) does not bring it back.
+   * (runPaging.ts), or removed (runRemovals.ts) — so that a daemon's run list that still names it (finished) does not
+   * bring it back.
    */
   leftOut(runId: string): boolean {
-    return this.removedIds.has(runId) || (this.door.get(runId) === undefined && (this.door.archived(runId) || this.pages.has(runId)));
+    return this.removals.removed(runId) || (this.door.get(runId) === undefined && (this.door.archived(runId) || this.pages.has(runId)));
   }
 
   /** Whether news for a run listed older must wait: the run comes into the model (and is loaded) first. */
@@ -221,58 +223,16 @@ export class RunHistory<C> implements DriverHistory {
    * Removes a finished run: out of the model, then its journal, checkpoint and index entry deleted. A run that is
    * not finished is refused (its daemon may still be writing it: stop it first) — the caller says so.
    */
-  async remove(runId: string): Promise<RunRemoval> {
-    const run = this.door.get(runId);
-    if (run && !isTerminalRunState(run.state)) {
-      return 'not finished';
-    }
-    await this.loading.get(runId)?.catch(() => undefined);
-    const removed = await this.deleteStored(runId);
-    if (removed !== 'removed') {
-      return removed;
-    }
-    this.door.handlers()?.forget(runId);
-    if (run) {
-      this.door.ctx.store.dispatch({ type: 'runRemoved', runKey: this.door.key(runId) });
-    }
-    this.door.ctx.runRemoved?.(this.door.key(runId));
-    return 'removed';
+  remove(runId: string): Promise<RunRemoval> {
+    return this.removals.remove(runId, this.loading.get(runId));
   }
 
   /**
    * Removes a run that is not in the model — the size limit at connect (runHistoryTrim.ts) — the same way as
    * `remove`: its files and what goes with them deleted, then the editor told (its draft, selection and board note go).
    */
-  async removeStored(runId: string): Promise<'removed' | { readonly heldBy: RunWriterWindow }> {
-    const removed = await this.deleteStored(runId);
-    if (removed === 'removed') {
-      this.door.ctx.runRemoved?.(this.door.key(runId));
-    }
-    return removed;
-  }
-
-  /**
-   * Deletes what is stored of a run — its files, and everything registered with `onRemoval` and the driver's own
-   * `removed` — without looking at the model, so that `remove` and `removeStored` take the same things with the run.
-   */
-  private async deleteStored(runId: string): Promise<'removed' | { readonly heldBy: RunWriterWindow }> {
-    const afterwards = await Promise.all(this.removals.map((prepare) => prepare(runId).catch((error: unknown) => {
-      this.door.failed(runId, error);
-      return () => Promise.resolve();
-    })));
-    // Another window of this machine writing it keeps it (its writer would recreate the files): refused, and said.
-    const removed = (await this.door.journal()?.removeRun(runId)) ?? { kind: 'removed' };
-    if (removed.kind === 'held elsewhere') {
-      return { heldBy: { pid: removed.holder.pid, ...(removed.holder.name !== undefined ? { name: removed.holder.name } : {}) } };
-    }
-    for (const step of afterwards) {
-      await step().catch((error: unknown) => this.door.failed(runId, error));
-    }
-    this.removedIds.add(runId);
-    this.recordedAt.delete(runId);
-    this.pages.forget(runId);
-    this.door.removed(runId);
-    return 'removed';
+  removeStored(runId: string): Promise<'removed' | { readonly heldBy: RunWriterWindow }> {
+    return this.removals.removeStored(runId);
   }
 
   /** Saves every loaded run's summary (one coalesced index write: the next connect shows finished runs from them). */

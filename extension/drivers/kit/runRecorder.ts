@@ -10,7 +10,7 @@ import type * as z from 'zod/mini';
 import { RunKeyCache } from '../../model/runKeys';
 import type { RunStore } from '../../model/runStore';
 import { RunJournal } from '../../storage/runJournal';
-import type { StoredRun } from '../../storage/runJournal';
+import type { RemovedRunIds, StoredRun } from '../../storage/runJournal';
 import type { LeaseHolder, LeaseIdentity } from '../../storage/runWriterLease';
 import { watchJournalDir } from '../../storage/journalDirWatch';
 import type { JournalRecord, RunInput } from './journalRecords';
@@ -68,10 +68,13 @@ export class RunRecorder<C = never> {
   /** What an ack may cover (journaledSequences.ts). */
   private readonly sequences: JournaledSequences<C>;
   private readonly keys: RunKeyCache;
+  /** The runs removed for good by any window of this machine (kept beside the index: storage/removedRunsFile.ts). */
+  readonly removals: RemovedRunIds;
 
   constructor(private readonly options: RunRecorderOptions<C>) {
     this.keys = new RunKeyCache(options.connectionId);
     this.journal = new RunJournal(options.dir, options.writer);
+    this.removals = this.journal.removals;
     this.schema = journalRecordSchema(options.cursor);
     this.sequences = new JournaledSequences(this.journal, this.schema);
     if (options.writer) {
@@ -156,11 +159,6 @@ export class RunRecorder<C = never> {
     return this.writers?.rejoined(runId, ok) ?? Promise.resolve();
   }
 
-  /** Readers of runs ask again whether they may write them (a lease changed). */
-  probeWriters(): void {
-    this.writers?.probeSoon();
-  }
-
   /**
    * Watches the journal directory: `onIndex` when the run index changed (another window added or changed a run),
    * readers probe again when a lease changed. Returns its stop; a directory that cannot be watched logs why once, and
@@ -169,7 +167,7 @@ export class RunRecorder<C = never> {
   watch(onIndex: () => void): () => void {
     return watchJournalDir(this.options.dir, (names) => {
       if ([...names].some((name) => name.endsWith('.lease'))) {
-        this.probeWriters();
+        this.writers?.probeSoon(); // readers of runs ask again whether they may write them
       }
       if (names.has('runs.json')) {
         onIndex();

@@ -153,6 +153,9 @@ export class RunWriters {
     this.roles.set(runId, role);
     role.probedAt = this.o.now();
     const outcome = await this.o.journal.takeLease(runId, RELOAD_GRACE_MS);
+    if (outcome.kind === 'removed') {
+      return false; // another window removed it: nobody writes it (its model drops it: RunHistory.dropRemovedElsewhere)
+    }
     if (outcome.kind !== 'taken') {
       if (!role.told) {
         role.told = true;

@@ -6,7 +6,9 @@
  * Removal deletes what this editor stored of the run: its index entry and every file of it — journal, checkpoint, lease,
  * a driver's per-run cache such as A3S's change set (the driver's `history.remove`) — and, through `RemovedRuns`
  * (which the driver tells, as it does for a run the history size limit removes at connect), what the editor keeps of
- * it (its composer draft, the remembered selection, the board's acknowledgement); its tab closes. A run that is not
+ * it (its composer draft, the remembered selection, the board's acknowledgement); its tab closes. The run does not come
+ * back: not from a daemon that still lists it, not after a reload, not from another window of this machine, which
+ * drops it too (drivers/kit/runRemovals.ts). A run that is not
  * finished is refused, and the message says why: its daemon may still be writing it, and this editor would record it
  * again; so is a run another editor window records, and the message names that window.
  * The confirmation goes through `UserPrompts` (removalPrompt.ts), so a test host can answer it.
@@ -95,7 +97,7 @@ export function registerHistoryCommands(ctx: CommandContext, removedRuns: Pick<R
       }
       const confirmed = await confirmRemoval({
         message: `Remove the run “${run.title}”?`,
-        detail: 'Its transcript, checkpoint, cached change set and draft are deleted from this editor. What the daemon keeps of it is not touched.',
+        detail: 'Its transcript, checkpoint, cached change set and draft are deleted from this editor (every window of it), and it is not shown again, even while its daemon still lists it. What the daemon keeps of it is not touched.',
       });
       if (!confirmed) {
         return false;
@@ -125,7 +127,7 @@ export function registerHistoryCommands(ctx: CommandContext, removedRuns: Pick<R
         void vscode.window.showInformationMessage('There is no finished run to clear.');
         return 0;
       }
-      const detail = `${archived.length > 0 ? `${archived.length} of them archived. ` : ''}Their transcripts, checkpoints, cached change sets and drafts are deleted from this editor; runs still going are kept. What the daemons keep is not touched.`;
+      const detail = `${archived.length > 0 ? `${archived.length} of them archived. ` : ''}Their transcripts, checkpoints, cached change sets and drafts are deleted from this editor (every window of it), and they are not shown again, even while their daemons still list them; runs still going are kept. What the daemons keep is not touched.`;
       if (!(await confirmRemoval({ message: `Remove ${total} finished run${total === 1 ? '' : 's'}?`, detail }))) {
         return 0;
       }

@@ -23,7 +23,7 @@ test('records survive a reopen, in order; the index keeps run metadata', async (
     assert.deepEqual((await b.loadRuns()).map((r) => r.runId), ['run/1']);
     const records = await linesOf(b, 'run/1');
     assert.deepEqual(records, Array.from({ length: 200 }, (_, i) => ({ ok: true, value: { s: i + 1 } })));
-    await b.forgetRun('run/1');
+    assert.deepEqual(await b.removeRun('run/1'), { kind: 'removed' });
     assert.deepEqual(await new RunJournal(dir).loadRuns(), []);
   } finally {
     rmSync(dir, { recursive: true, force: true, maxRetries: 20 });

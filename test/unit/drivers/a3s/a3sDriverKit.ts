@@ -47,7 +47,8 @@ export function driverTestBed(prefix: string) {
     return { harness, workspace };
   }
 
-  function makeDriver(url: string, storageDir = mkdtempSync(join(base, 's-')), profile: Partial<ConnectionProfile> = {}, options: A3sDriverOptions = {}) {
+  /** `windowId`: the editor window it runs in (its runs are then written under writer leases, as in the extension). */
+  function makeDriver(url: string, storageDir = mkdtempSync(join(base, 's-')), profile: Partial<ConnectionProfile> = {}, options: A3sDriverOptions = {}, windowId?: string) {
     const frames: Frame[] = [];
     const logs: LogLine[] = [];
     const { store, connectionId, ctx } = driverSetup({ name: 'test', protocol: 'a3s', url, releaseIdentity: DEFAULT_RELEASE, ...profile }, storageDir, {
@@ -62,7 +63,7 @@ export function driverTestBed(prefix: string) {
         },
       },
     });
-    const driver = new A3sDriver(ctx, { ...FAST, ...options });
+    const driver = new A3sDriver(windowId !== undefined ? { ...ctx, windowId } : ctx, { ...FAST, ...options });
     cleanups.push(() => driver.dispose());
     return { store, driver, connectionId, frames, logs, storageDir };
   }
