@@ -175,7 +175,8 @@ suite('Checkpoints and rewind', () => {
     const button = `[data-item-id="${turnOne.id}"] .checkpoint-continue`;
     await ui({ action: 'waitFor', selector: button, webview: true, frame: tabWebview() });
     await screenshot('checkpoints-continue-marker.png');
-    await ui({ action: 'click', selector: button, webview: true, frame: tabWebview() });
+    // From the keyboard, as Rewind above: scrolled into view, the marker can sit under the sticky header or a row.
+    await ui({ action: 'press', selector: button, value: 'Enter', webview: true, frame: tabWebview() });
     // New Run asks the agent's model and mode, as for any new run: the plan mode keeps the carried prompt from editing.
     await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row', hasText: 'Reference small' });
     await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row', hasText: 'Reference small' });
@@ -226,7 +227,7 @@ suite('Checkpoints and rewind', () => {
     await vscode.commands.executeCommand('agentSwitchboard.openInEditor', runKey);
     const button = `[data-item-id="${turnTwo.id}"] .checkpoint-continue`;
     await ui({ action: 'waitFor', selector: button, webview: true, frame: tabWebview() });
-    await ui({ action: 'click', selector: button, webview: true, frame: tabWebview() });
+    await ui({ action: 'press', selector: button, value: 'Enter', webview: true, frame: tabWebview() });
     const forkKey = await waitFor('the forked run', () => [...a.store.state.runs.keys()].find((k) => !runsBefore.has(k)), 30000);
 
     assert.equal(drafts.length, 1);
