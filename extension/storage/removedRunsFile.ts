@@ -15,9 +15,9 @@
  * The file is `{"v":1,"runs":[[runId, removedAtMs], …]}`: pairs, not an object keyed by the ids, because ids come
  * from daemons (an id such as `__proto__` is just a string here).
  */
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { replaceFile } from './replaceFile';
 
 /** Removed run ids kept per connection at most (the oldest removals are dropped past it). */
 export const MAX_REMOVED_RUNS = 10_000;
@@ -80,7 +80,5 @@ export function mergedRemovedRuns(onDisk: RemovedRuns, changes: RemovedRunsChang
 
 /** Writes the removed ids (the caller holds the index lock): a temporary file renamed over, never a torn file. */
 export async function writeRemovedRuns(dir: string, runs: RemovedRuns): Promise<void> {
-  const tmp = join(dir, `${REMOVED_RUNS_FILE}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  await writeFile(tmp, JSON.stringify({ v: 1, runs: [...runs] }));
-  await rename(tmp, join(dir, REMOVED_RUNS_FILE));
+  await replaceFile(join(dir, REMOVED_RUNS_FILE), JSON.stringify({ v: 1, runs: [...runs] }));
 }

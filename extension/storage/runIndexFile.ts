@@ -13,11 +13,12 @@
  * LOCK_STALE_MS (a holder that hangs must not stop every window's index for good), is broken.
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mergedRemovedRuns, readRemovedRuns, writeRemovedRuns } from './removedRunsFile';
 import type { RemovedRuns, RemovedRunsChanges } from './removedRunsFile';
 import { pidAlive } from './runWriterLease';
+import { replaceFile } from './replaceFile';
 
 /** A run's entry in the index: what the run list shows of it without its journal. */
 export interface StoredRun {
@@ -122,9 +123,7 @@ export async function mergeRunIndex(dir: string, changes: RunIndexChanges): Prom
       }
     }
     const entries = [...merged.values()];
-    const tmp = join(dir, `runs.json.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    await writeFile(tmp, JSON.stringify(entries));
-    await rename(tmp, join(dir, 'runs.json'));
+    await replaceFile(join(dir, 'runs.json'), JSON.stringify(entries));
     return { entries, removed };
   } finally {
     await unlock();

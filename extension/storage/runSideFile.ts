@@ -6,9 +6,9 @@
  * Read leniently: no file, or one that is not JSON, is `undefined` — a damaged file is no data, never a crash; what
  * the value must look like is each caller's schema, not this file's.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { replaceFile } from './replaceFile';
 import { safeFileName } from './runFileName';
 
 export function runSideFileOf(dir: string, runId: string, suffix: string): string {
@@ -32,12 +32,5 @@ export async function writeRunSideFile(dir: string, runId: string, suffix: strin
     return;
   }
   await mkdir(dir, { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, JSON.stringify(value));
-    await rename(tmp, file);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
+  await replaceFile(file, JSON.stringify(value));
 }
