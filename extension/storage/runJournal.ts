@@ -12,8 +12,9 @@
  * without it is refused, never written. The index is merged, not rewritten whole (runIndex.ts, runIndexFile.ts):
  * this journal puts in only the entries it saved or removed.
  */
-import { mkdir, open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import { drainRun } from './journalAppends';
+import type { PendingWrite, RunWrites } from './journalAppends';
 import { endsLineAt, readJournalLines, tailDigestOf } from './journalFileReads';
 import type { JournalLine } from './journalFileReads';
 import { safeFileName } from './runFileName';
@@ -28,18 +29,9 @@ import type { LeaseHolder, LeaseIdentity, LeaseOutcome } from './runWriterLease'
 export { safeFileName };
 export type { JournalLine, RemovedRunIds, StoredRun };
 
-interface PendingWrite {
-  readonly line: string;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
-
 export class RunJournal {
-  private readonly queues = new Map<string, PendingWrite[]>();
-  private readonly writing = new Set<string>();
-  private readonly handles = new Map<string, FileHandle>();
-  /** Bytes of each run's file as this journal knows them (opened for appending, or read to its end). */
-  private readonly sizes = new Map<string, number>();
+  /** Per run: its write queue, its batch being written, its open file, its length as known (journalAppends.ts). */
+  private readonly appends: RunWrites = { queues: new Map<string, PendingWrite[]>(), writing: new Set<string>(), handles: new Map<string, FileHandle>(), sizes: new Map<string, number>() };
   private readonly index: RunIndex;
   /** The runs any window of this machine removed for good (read and written with the index: removedRunsFile.ts). */
   readonly removals: RemovedRunIds;
@@ -48,6 +40,8 @@ export class RunJournal {
   private closed = false;
   /** Set when close begins: no lease is taken from then on. */
   private closing = false;
+  /** Runs being removed (then the index says so): a late record (a close, a turn's end) must not bring a file back. */
+  private readonly removing = new Set<string>();
 
   /** `dir`: one connection profile's. `writer`: this window's lease identity (absent: a lone writer, tools and tests). */
   constructor(
@@ -93,16 +87,21 @@ export class RunJournal {
         return lease; // ('removed' by another window already: what is left of it here goes all the same)
       }
     }
-    // Its queued writes first, so no append re-creates the file behind the delete.
-    await this.flush();
-    const handle = this.handles.get(runId);
-    this.handles.delete(runId);
-    await handle?.close().catch(() => undefined);
-    this.sizes.delete(runId);
-    this.queues.delete(runId);
-    await this.index.remove(runId, Date.now());
-    await removeRunFiles(this.dir, runId);
-    this.leases.delete(runId);
+    // Its queued writes first, and none after, so no append re-creates the file behind the delete.
+    this.removing.add(runId);
+    try {
+      await this.flush();
+      const handle = this.appends.handles.get(runId);
+      this.appends.handles.delete(runId);
+      await handle?.close().catch(() => undefined);
+      this.appends.sizes.delete(runId);
+      this.appends.queues.delete(runId);
+      await this.index.remove(runId, Date.now());
+      await removeRunFiles(this.dir, runId);
+      this.leases.delete(runId);
+    } finally {
+      this.removing.delete(runId);
+    }
     return { kind: 'removed' };
   }
 
@@ -133,8 +132,8 @@ export class RunJournal {
     if (outcome.kind === 'taken') {
       this.leases.add(runId);
       // Another window wrote it until now: its length is known again once this journal opens it.
-      if (!this.handles.has(runId)) {
-        this.sizes.delete(runId);
+      if (!this.appends.handles.has(runId)) {
+        this.appends.sizes.delete(runId);
       }
     }
     return outcome;
@@ -151,8 +150,8 @@ export class RunJournal {
       return;
     }
     await this.flush();
-    await this.handles.get(runId)?.close().catch(() => undefined);
-    this.handles.delete(runId);
+    await this.appends.handles.get(runId)?.close().catch(() => undefined);
+    this.appends.handles.delete(runId);
     await releaseLease(this.dir, runId, this.writer, Date.now()).catch(() => undefined);
   }
 
@@ -164,8 +163,8 @@ export class RunJournal {
    */
   async readLines(runId: string, visit: (line: JournalLine) => void, from = 0): Promise<number> {
     const position = await readJournalLines(this.fileOf(runId), visit, from);
-    if (!this.sizes.has(runId) && !this.writing.has(runId) && !(this.queues.get(runId)?.length ?? 0)) {
-      this.sizes.set(runId, position); // read to the end with nothing written meanwhile: the file's size
+    if (!this.appends.sizes.has(runId) && !this.appends.writing.has(runId) && !(this.appends.queues.get(runId)?.length ?? 0)) {
+      this.appends.sizes.set(runId, position); // read to the end with nothing written meanwhile: the file's size
     }
     return position;
   }
@@ -176,7 +175,7 @@ export class RunJournal {
    * those bytes, and no other. A checkpoint covers exactly them (drivers/kit/runCheckpoints.ts).
    */
   settledSize(runId: string): number | 'busy' | undefined {
-    return this.writing.has(runId) || (this.queues.get(runId)?.length ?? 0) > 0 ? 'busy' : this.sizes.get(runId);
+    return this.appends.writing.has(runId) || (this.appends.queues.get(runId)?.length ?? 0) > 0 ? 'busy' : this.appends.sizes.get(runId);
   }
 
   /** The sha256 of the (up to 4 KiB of) bytes before `end`: whether the file still holds what a checkpoint saw. */
@@ -198,18 +197,21 @@ export class RunJournal {
     if (this.closed) {
       return Promise.reject(new Error('the transcript journal is closed'));
     }
+    if (this.removing.has(runId) || this.index.removed(runId)) {
+      return Promise.resolve(); // removed for good: nothing of it is written again
+    }
     if (!this.writes(runId)) {
       // One writer per journal: another window writes this run (or none was decided yet), never both.
       return Promise.reject(new Error(`run ${runId} is written by another window`));
     }
     return new Promise((resolve, reject) => {
-      let queue = this.queues.get(runId);
+      let queue = this.appends.queues.get(runId);
       if (!queue) {
         queue = [];
-        this.queues.set(runId, queue);
+        this.appends.queues.set(runId, queue);
       }
       queue.push({ line: `${JSON.stringify(record)}\n`, resolve, reject });
-      if (!this.writing.has(runId)) {
+      if (!this.appends.writing.has(runId)) {
         void this.drain(runId);
       }
     });
@@ -218,12 +220,12 @@ export class RunJournal {
   /** Resolves once every record appended so far (and the run index) is on disk, whatever the outcome of each. */
   async flush(): Promise<void> {
     const pending: Promise<unknown>[] = [this.index.settled()];
-    for (const [runId, queue] of this.queues) {
-      if (queue.length > 0 || this.writing.has(runId)) {
+    for (const [runId, queue] of this.appends.queues) {
+      if (queue.length > 0 || this.appends.writing.has(runId)) {
         // An empty marker behind everything queued: the drain resolves it after the records before it.
         pending.push(new Promise<void>((resolve) => {
           queue.push({ line: '', resolve, reject: () => resolve() });
-          if (!this.writing.has(runId)) {
+          if (!this.appends.writing.has(runId)) {
             void this.drain(runId);
           }
         }));
@@ -236,13 +238,13 @@ export class RunJournal {
     this.closing = true;
     await this.flush();
     // What it wrote may have grown since the entry was saved (a checkpoint at close): retention goes by the index.
-    await Promise.all([...new Set([...this.leases, ...this.handles.keys()])].map((runId) => this.index.remeasure(runId).catch(() => undefined)));
+    await Promise.all([...new Set([...this.leases, ...this.appends.handles.keys()])].map((runId) => this.index.remeasure(runId).catch(() => undefined)));
     await this.index.settled();
     this.closed = true;
-    for (const handle of this.handles.values()) {
+    for (const handle of this.appends.handles.values()) {
       await handle.close().catch(() => undefined);
     }
-    this.handles.clear();
+    this.appends.handles.clear();
     // Released last, once every record and the index are on disk: the next writer starts from a whole file.
     const writer = this.writer;
     if (writer) {
@@ -256,43 +258,7 @@ export class RunJournal {
     return runFileOf(this.dir, runId, 'jsonl');
   }
 
-  /** Writes everything queued for a run as one batch, then the next batch, until the queue is empty. */
-  private async drain(runId: string): Promise<void> {
-    this.writing.add(runId);
-    try {
-      for (;;) {
-        const batch = this.queues.get(runId)?.splice(0) ?? [];
-        if (batch.length === 0) {
-          return;
-        }
-        try {
-          let handle = this.handles.get(runId);
-          if (!handle) {
-            await mkdir(this.dir, { recursive: true });
-            handle = await open(this.fileOf(runId), 'a');
-            this.handles.set(runId, handle);
-            this.sizes.set(runId, (await handle.stat()).size);
-          }
-          const text = batch.map((w) => w.line).join('');
-          await handle.appendFile(text);
-          this.sizes.set(runId, (this.sizes.get(runId) ?? 0) + Buffer.byteLength(text));
-          await handle.datasync();
-          for (const w of batch) {
-            w.resolve();
-          }
-        } catch (error) {
-          // Part of the batch may be on disk: the file's length is no longer known (no checkpoint may trust it) until
-          // the next write opens the file again and reads its length.
-          this.sizes.delete(runId);
-          void this.handles.get(runId)?.close().catch(() => undefined);
-          this.handles.delete(runId);
-          for (const w of batch) {
-            w.reject(error);
-          }
-        }
-      }
-    } finally {
-      this.writing.delete(runId);
-    }
+  private drain(runId: string): Promise<void> {
+    return drainRun(this.appends, this.dir, this.fileOf(runId), runId);
   }
 }

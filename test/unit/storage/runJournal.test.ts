@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { JournalLine } from '../../../extension/storage/runJournal';
-import { RunJournal } from '../../../extension/storage/runJournal';
+import { RunJournal, safeFileName } from '../../../extension/storage/runJournal';
 
 async function linesOf(journal: RunJournal, runId: string): Promise<JournalLine[]> {
   const lines: JournalLine[] = [];
@@ -95,7 +95,7 @@ test('settledSize: the bytes on disk when nothing is queued; unknown after a fai
     assert.equal(journal.settledSize('r'), 'busy');
     await pending;
     // A write that fails part-way (disk full): a line may be half on disk.
-    const handles = (journal as unknown as { handles: Map<string, { appendFile(text: string): Promise<void> }> }).handles;
+    const handles = (journal as unknown as { appends: { handles: Map<string, { appendFile(text: string): Promise<void> }> } }).appends.handles;
     const handle = handles.get('r')!;
     handle.appendFile = async (text: string) => {
       appendFileSync(file, text.slice(0, 3));
@@ -105,6 +105,28 @@ test('settledSize: the bytes on disk when nothing is queued; unknown after a fai
     assert.equal(journal.settledSize('r'), undefined, 'no checkpoint may trust a length it does not know');
     await journal.append('r', { n: 4 });
     assert.equal(journal.settledSize('r'), statSync(file).size, 'known again once the file is reopened');
+    await journal.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a record for a removed run, during its removal or after it, brings no file back (a late close, a turn ending)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+  try {
+    const journal = new RunJournal(dir);
+    await journal.append('r', { n: 1 });
+    await journal.saveRun({ runId: 'r', title: 'r', state: 'completed', createdAt: 1 });
+    const files = (): string[] => readdirSync(dir).filter((f) => f.startsWith(`${safeFileName('r')}.`));
+    assert.equal(files().length, 1);
+    const removing = journal.removeRun('r');
+    const during = journal.append('r', { n: 2 }); // queued while the removal runs
+    assert.deepEqual(await removing, { kind: 'removed' });
+    await during;
+    await journal.append('r', { n: 3 });
+    await journal.flush();
+    assert.deepEqual(files(), []);
+    assert.equal(await journal.loadRun('r'), undefined);
     await journal.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
