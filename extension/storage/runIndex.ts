@@ -10,13 +10,18 @@ import { readRemovedRuns, REMOVED_RUNS_FILE } from './removedRunsFile';
 import { watchJournalDir } from './journalDirWatch';
 import type { RunIndexChanges, RunIndexState, StoredRun } from './runIndexFile';
 import { mergeRunIndex, readRunIndexState } from './runIndexFile';
+import type { ColdTest, ConnectIndex } from './runIndexDigest';
+import { connectIndexOf, readDigest, sameStamp, stampOf, withoutRuns, writeDigest } from './runIndexDigest';
 
 /** What a journal's users read and change of the removed run ids (the rest is the journal's: `remove`). */
 export type RemovedRunIds = Pick<RunIndex, 'removed' | 'removedAll' | 'takeRemovedElsewhere' | 'releaseRemoved' | 'watchRemoved' | 'unremove'>;
 
 export class RunIndex {
   private index = new Map<string, StoredRun>();
-  private loaded = false;
+  /** Merges this journal adopted (a read begun before the last of them is stale). */
+  private merges = 0;
+  /** The first read of the whole index, once begun. */
+  private firstRead: Promise<void> | undefined;
   private write: Promise<void> = Promise.resolve();
   /** A write of the index is queued and has not taken its snapshot yet: later saves ride along with it. */
   private writeQueued = false;
@@ -29,6 +34,13 @@ export class RunIndex {
   private readonly unwrittenReleases = new Set<string>();
   /** Runs another window removed, seen since the last `takeRemovedElsewhere` (not the ones of the first read). */
   private readonly removedElsewhere = new Set<string>();
+  /** The removed ids were read once (a later read notes the ones another window removed meanwhile). */
+  private removedKnown = false;
+  /**
+   * Which entries a connect may leave out of the model (the kit's call, set once it knows how its runs come back):
+   * with it, every merge writes the connect's digest (runIndexDigest.ts) and `connect` reads that instead of the index.
+   */
+  coldAt: ColdTest | undefined;
 
   /** `measure`: what a run's data takes on disk now, put in every entry this journal writes (StoredRun.bytes). */
   constructor(
@@ -38,10 +50,8 @@ export class RunIndex {
 
   /** Every run in the index (read from disk once; `reload` reads it again). */
   async all(): Promise<StoredRun[]> {
-    if (!this.loaded) {
-      this.loaded = true;
-      await this.reload();
-    }
+    // One first read, whoever asks meanwhile waits for it (an empty view handed out meanwhile would say "not stored").
+    await (this.firstRead ??= this.read());
     return [...this.index.values()];
   }
 
@@ -51,14 +61,46 @@ export class RunIndex {
     return this.index.get(runId);
   }
 
+  /**
+   * The index as a connect reads it: from the digest while it matches the index on disk (a few dozen entries, and the
+   * older finished runs' ids), else from the index read whole — and the digest is written again for the next connect.
+   * The whole index is then read at the first use that needs it (a save, a search), not at the open.
+   */
+  async connect(): Promise<ConnectIndex> {
+    const coldAt = this.coldAt;
+    if (this.firstRead === undefined && coldAt) {
+      const [digest, removed] = await Promise.all([readDigest(this.dir), readRemovedRuns(this.dir)]);
+      if (digest) {
+        this.noteRemoved(removed);
+        // A crash between writing the removed ids and the index leaves a removed run's entry: it is not shown.
+        return this.removedRuns.size === 0 ? digest : withoutRuns(digest, this.removedRuns);
+      }
+      const before = await stampOf(this.dir);
+      const entries = await this.reload();
+      const after = await stampOf(this.dir);
+      if (before && after && sameStamp(before, after) && this.unsaved.size === 0 && this.unremoved.size === 0) {
+        // Outside the lock: a merge meanwhile makes this digest name an older file, and it is not used.
+        await writeDigest(this.dir, entries, coldAt, after).catch(() => undefined);
+      }
+      return connectIndexOf(entries, coldAt);
+    }
+    return connectIndexOf(await this.all(), coldAt ?? (() => undefined));
+  }
+
   /** Reads the index again (another window may have added runs), keeping this journal's own unsaved changes. */
   async reload(): Promise<StoredRun[]> {
-    const first = !this.loaded;
-    this.loaded = true;
-    this.adopt(await readRunIndexState(this.dir), !first);
+    const read = this.read();
+    this.firstRead ??= read;
+    await read;
     return [...this.index.values()];
   }
 
+  private read(): Promise<void> {
+    const merges = this.merges;
+    // A merge adopted meanwhile is at least as new as this read (it read and wrote under the lock): this one is stale,
+    // and taking it would bring back an entry just removed, and forget that it was.
+    return readRunIndexState(this.dir).then((state) => void (this.merges === merges && this.adopt(state)));
+  }
   /** Whether any window of this machine removed the run for good (as last read; `refreshRemoved` reads again). */
   removed(runId: string): boolean {
     return this.removedRuns.has(runId);
@@ -71,9 +113,7 @@ export class RunIndex {
 
   /** Reads the removed ids again (a run's writer is about to be decided: one another window removed is not written). */
   async refreshRemoved(): Promise<void> {
-    const onDisk = await readRemovedRuns(this.dir);
-    this.noteRemovedElsewhere(onDisk);
-    this.removedRuns = this.withUnwritten(onDisk);
+    this.noteRemoved(await readRemovedRuns(this.dir));
   }
 
   /**
@@ -162,7 +202,7 @@ export class RunIndex {
       measured.set(run.runId, await this.measure(run.runId));
     }
     await this.settled();
-    this.adopt(await mergeRunIndex(this.dir, { saved: new Map(), removed: new Set(), measured }), true);
+    this.adoptMerged(await mergeRunIndex(this.dir, { saved: new Map(), removed: new Set(), measured }, this.coldAt));
     return [...this.index.values()];
   }
 
@@ -205,28 +245,40 @@ export class RunIndex {
       for (const [runId, run] of changes.saved) {
         measured.set(runId, { ...run, bytes: await this.measure(runId) });
       }
-      const merged = await mergeRunIndex(this.dir, { ...changes, saved: measured });
+      const merged = await mergeRunIndex(this.dir, { ...changes, saved: measured }, this.coldAt);
       // Written: what was merged is no longer this journal's to put in (unless it changed again meanwhile).
       changes.saved.forEach((run, runId) => this.unsaved.get(runId) === run && this.unsaved.delete(runId));
       changes.removed.forEach((runId) => this.unremoved.delete(runId));
       added.forEach((at, runId) => this.unwrittenRemovals.get(runId) === at && this.unwrittenRemovals.delete(runId));
       dropped.forEach((runId) => this.unwrittenReleases.delete(runId));
-      this.adopt(merged, true);
+      this.adoptMerged(merged);
     });
     return this.write;
   }
 
+  /** Takes a merge's result as this journal's view (reads begun before it are stale: `read`). */
+  private adoptMerged(state: RunIndexState): void {
+    this.merges += 1;
+    this.adopt(state);
+  }
+
   /** Takes what is on disk as this journal's view, with its own changes not yet written put over it. */
-  private adopt(state: RunIndexState, noteElsewhere: boolean): void {
+  private adopt(state: RunIndexState): void {
     const index = new Map(state.entries.map((run) => [run.runId, run]));
     this.unremoved.forEach((runId) => index.delete(runId));
     this.unsaved.forEach((run, runId) => index.set(runId, run));
-    if (noteElsewhere) {
-      this.noteRemovedElsewhere(state.removed);
-    }
-    this.removedRuns = this.withUnwritten(state.removed);
+    this.noteRemoved(state.removed);
     this.removedRuns.forEach((_at, runId) => index.delete(runId));
     this.index = index;
+  }
+
+  /** Takes the removed ids on disk as known, with this journal's own not yet written over them. */
+  private noteRemoved(onDisk: RemovedRuns): void {
+    if (this.removedKnown) {
+      this.noteRemovedElsewhere(onDisk);
+    }
+    this.removedKnown = true;
+    this.removedRuns = this.withUnwritten(onDisk);
   }
 
   private withUnwritten(onDisk: RemovedRuns): Map<string, number> {

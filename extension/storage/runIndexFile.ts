@@ -19,6 +19,8 @@ import { mergedRemovedRuns, readRemovedRuns, writeRemovedRuns } from './removedR
 import type { RemovedRuns, RemovedRunsChanges } from './removedRunsFile';
 import { pidAlive } from './runWriterLease';
 import { replaceFile } from './replaceFile';
+import type { ColdTest } from './runIndexDigest';
+import { writeDigest } from './runIndexDigest';
 
 /** A run's entry in the index: what the run list shows of it without its journal. */
 export interface StoredRun {
@@ -89,9 +91,10 @@ export interface RunIndexChanges {
 
 /**
  * Merges `changes` into the index on disk under the lock; resolves with the index as written and the removed ids.
- * An entry saved for a removed run is not written (another window still showing it must not put it back).
+ * An entry saved for a removed run is not written (another window still showing it must not put it back). With
+ * `coldAt`, the connect's digest of the index is written too, under the same lock (runIndexDigest.ts).
  */
-export async function mergeRunIndex(dir: string, changes: RunIndexChanges): Promise<RunIndexState> {
+export async function mergeRunIndex(dir: string, changes: RunIndexChanges, coldAt?: ColdTest): Promise<RunIndexState> {
   await mkdir(dir, { recursive: true });
   const unlock = await lockIndex(dir);
   try {
@@ -124,6 +127,9 @@ export async function mergeRunIndex(dir: string, changes: RunIndexChanges): Prom
     }
     const entries = [...merged.values()];
     await replaceFile(join(dir, 'runs.json'), JSON.stringify(entries));
+    if (coldAt) {
+      await writeDigest(dir, entries, coldAt);
+    }
     return { entries, removed };
   } finally {
     await unlock();

@@ -32,7 +32,8 @@ export type { JournalLine, RemovedRunIds, StoredRun };
 export class RunJournal {
   /** Per run: its write queue, its batch being written, its open file, its length as known (journalAppends.ts). */
   private readonly appends: RunWrites = { queues: new Map<string, PendingWrite[]>(), writing: new Set<string>(), handles: new Map<string, FileHandle>(), sizes: new Map<string, number>() };
-  private readonly index: RunIndex;
+  /** The run index (a connect reads it through `index.connect`: runIndexDigest.ts). */
+  readonly index: RunIndex;
   /** The runs any window of this machine removed for good (read and written with the index: removedRunsFile.ts). */
   readonly removals: RemovedRunIds;
   /** Runs whose writer lease this journal holds. */

@@ -21,9 +21,10 @@ import type { RunInput } from './journalRecords';
 import { runInput } from './journalRecords';
 import { modelActionOf } from './runRecorder';
 import type { RunRecorder } from './runRecorder';
-import { journalOf, replayHandlersOf, replayRuns, storedRunOf } from './runJournaling';
+import { coldTestOf, journalOf, replayHandlersOf, replayRuns, storedRunOf } from './runJournaling';
 import type { DoorReplayHandlers, Journaling, RestorePolicy } from './runJournaling';
 import type { StoredRun } from '../../storage/runJournal';
+import type { OlderStub } from '../../storage/runIndexDigest';
 import { DriverRunWriters } from './driverRunWriters';
 import { RunHistory } from './runHistory';
 import { archivedRunIds, DEFAULT_RETENTION } from './runRetention';
@@ -232,14 +233,19 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
     const terms = this.journaling();
     if (recorder && terms !== 'not journaled') {
       const retention = this.ctx.retention?.() ?? DEFAULT_RETENTION;
-      if (!onlyNew) {
-        await trimHistory(recorder, retention, this.ctx.log, (runId) => this.history.removeStored(runId)); // the size limit deletes
+      if (policy.lazy) {
+        recorder.keepDigest(coldTestOf(policy)); // the next connect reads a digest of the index (storage/runIndexDigest.ts)
       }
-      this.archivedIds = policy.lazy ? archivedRunIds(await recorder.loadRuns(), retention, this.ctx.now?.() ?? Date.now()) : new Set<string>();
+      let index = onlyNew ? undefined : await recorder.connectRuns();
+      if (index && (await trimHistory(recorder, retention, this.ctx.log, (runId) => this.history.removeStored(runId), index)).length > 0) {
+        index = await recorder.connectRuns(); // the size limit deleted runs
+      }
+      this.archivedIds = policy.lazy ? archivedRunIds(index?.runs ?? (await recorder.loadRuns()), retention, this.ctx.now?.() ?? Date.now(), index?.older) : new Set<string>();
+      const view = index && { ...index, older: index.older.filter(([runId]) => !this.archivedIds.has(runId)) };
       // One policy per driver: the handlers are built once and kept (see `handlers`).
-      const pages = { paged: (older: readonly StoredRun[]) => this.history.pages.listed(older), listed: (runId: string) => this.history.isOlder(runId) };
+      const pages = { paged: (older: readonly StoredRun[], stubs: readonly OlderStub[]) => this.history.pages.listed(older, stubs), listed: (runId: string) => this.history.isOlder(runId) };
       this.handlers ??= replayHandlersOf(this, this.ctx, terms, policy, (stored) => this.archivedIds.has(stored.runId), pages);
-      await replayRuns(recorder, this.handlers, onlyNew);
+      await replayRuns(recorder, this.handlers, onlyNew, view);
       this.history.removals.dropRemovedElsewhere(); // the index was read: what other windows removed goes here too
       if (this.ctx.windowId !== undefined && !this.closed) {
         this.stopRemovalWatch ??= this.history.removals.watch();

@@ -7,7 +7,18 @@
  * stay true; such a row loads the next page, and a run opened by its key (a command, a restored tab, Search Run
  * History) is loaded on its own (kit/runHistory.ts). Runs past the retention setting are archived, not listed here.
  */
+import type { OlderStub } from '../../storage/runIndexDigest';
 import type { StoredRun } from '../../storage/runJournal';
+
+/**
+ * A run listed older: its id and creation time, and its index entry when the connect read it (the index's digest
+ * gives only the order of the oldest: storage/runIndexDigest.ts; their entries are read when they are brought in).
+ */
+export interface OlderRun {
+  readonly runId: string;
+  readonly createdAt: number;
+  readonly stored?: StoredRun;
+}
 
 /**
  * Finished runs a connect (or an "older…" row) puts in the model per connection: the board shows twenty Done rows
@@ -17,12 +28,12 @@ export const OLDER_PAGE = 20;
 
 export class OlderRuns {
   /** Newest first. */
-  private entries: StoredRun[];
+  private entries: OlderRun[];
   private readonly ids: Set<string>;
 
-  constructor(entries: readonly StoredRun[] = []) {
-    this.entries = [...entries].sort(newestFirst);
-    this.ids = new Set(this.entries.map((stored) => stored.runId));
+  constructor(entries: readonly StoredRun[] = [], stubs: readonly OlderStub[] = []) {
+    this.entries = [...entries.map((stored): OlderRun => ({ runId: stored.runId, createdAt: stored.createdAt, stored })), ...stubs.map(([runId, createdAt]): OlderRun => ({ runId, createdAt }))].sort(newestFirst);
+    this.ids = new Set(this.entries.map((older) => older.runId));
   }
 
   get size(): number {
@@ -34,14 +45,14 @@ export class OlderRuns {
   }
 
   /** Takes the newest `count` runs off the list (they go into the model). */
-  take(count: number): StoredRun[] {
+  take(count: number): OlderRun[] {
     const taken = this.entries.splice(0, Math.max(0, count));
     taken.forEach((stored) => this.ids.delete(stored.runId));
     return taken;
   }
 
   /** Takes one run off the list (loaded on its own, or removed); undefined: not listed. */
-  remove(runId: string): StoredRun | undefined {
+  remove(runId: string): OlderRun | undefined {
     if (!this.ids.delete(runId)) {
       return undefined;
     }
@@ -51,6 +62,6 @@ export class OlderRuns {
 }
 
 /** The board's and the tree's order: the newest run first, ties by id. */
-export function newestFirst(a: StoredRun, b: StoredRun): number {
+export function newestFirst(a: Pick<StoredRun, 'createdAt' | 'runId'>, b: Pick<StoredRun, 'createdAt' | 'runId'>): number {
   return b.createdAt - a.createdAt || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0);
 }

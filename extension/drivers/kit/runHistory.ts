@@ -12,9 +12,8 @@ import type { DriverHistory, RunRemoval, RunWriterWindow } from '../driver';
 import { RunRemovals } from './runRemovals';
 import type { DriverContext } from '../connectionManager';
 import type { RunRecorder } from './runRecorder';
-import { restoredFieldsOf } from './runJournaling';
 import type { DoorReplayHandlers } from './runJournaling';
-import { coldSummaryOf, digestOf, storedSummaryOf, summaryCountsOf, summaryOf } from './runSummaries';
+import { digestOf, storedSummaryOf, summaryOf } from './runSummaries';
 import type { StoredSummary } from './runSummaries';
 import { RunPaging } from './runPaging';
 
@@ -192,31 +191,14 @@ export class RunHistory<C> implements DriverHistory {
     return true;
   }
 
-  /** The archived runs' index entries with a summary (Search Run History), newest first. */
-  async archived(): Promise<StoredRun[]> {
-    const recorder = this.door.journal();
-    if (!recorder || !this.door.handlers()?.summarized) {
-      return [];
-    }
-    return (await recorder.loadRuns())
-      .filter((stored) => this.door.get(stored.runId) === undefined && coldSummaryOf(stored) !== undefined)
-      .sort((a, b) => (coldSummaryOf(b)?.activeAt ?? 0) - (coldSummaryOf(a)?.activeAt ?? 0));
+  /** The stored runs not in the model (archived, or listed older) with a summary: Search Run History's, newest first. */
+  archived(): Promise<StoredRun[]> {
+    return this.pages.notShown();
   }
 
-  /** Brings an archived run into the model from its summary (it is then opened, and loaded, like any other). */
-  async unarchive(runId: string): Promise<boolean> {
-    if (await this.pages.showOne(runId)) {
-      return this.door.get(runId) !== undefined; // listed older, not archived: shown as a connect would have
-    }
-    const stored = await this.door.journal()?.loadRun(runId);
-    const summary = stored && coldSummaryOf(stored);
-    const handlers = this.door.handlers();
-    // Its index entry is restored as at connect (ownership, session: what acting on it needs).
-    if (!stored || !summary || !handlers?.summarized || !handlers.openIndex(stored)) {
-      return false;
-    }
-    this.door.ctx.store.dispatch({ type: 'runsSummarized', connectionId: this.door.ctx.connectionId, runs: [{ runId, fields: restoredFieldsOf(stored), summary: summaryCountsOf(summary) }] });
-    return true;
+  /** Brings a stored run not in the model into it from its summary (it is then opened, and loaded, like any other). */
+  unarchive(runId: string): Promise<boolean> {
+    return this.pages.unarchive(runId);
   }
 
   /**

@@ -6,14 +6,15 @@
  * files. A run another window of this machine writes is kept (its writer would write it again).
  */
 import type { DriverLog } from '../connectionManager';
+import type { ConnectIndex } from '../../storage/runIndexDigest';
 import type { RunRecorder } from './runRecorder';
 import type { HistoryRetention } from './runRetention';
 import { overSizeRunIds } from './runRetention';
 
 /** Removes the runs over the size limit; resolves with the ids removed. */
-export async function trimHistory<C>(recorder: RunRecorder<C>, retention: HistoryRetention, log: Pick<DriverLog, 'info' | 'warn'>, remove: (runId: string) => Promise<unknown>): Promise<string[]> {
-  if (retention.keepMegabytes <= 0) {
-    return [];
+export async function trimHistory<C>(recorder: RunRecorder<C>, retention: HistoryRetention, log: Pick<DriverLog, 'info' | 'warn'>, remove: (runId: string) => Promise<unknown>, index?: Pick<ConnectIndex, 'bytes' | 'unmeasured'>): Promise<string[]> {
+  if (retention.keepMegabytes <= 0 || (index && index.unmeasured === 0 && index.bytes <= retention.keepMegabytes * 1024 * 1024)) {
+    return []; // no limit, or under it by the index's own sum (the connect's digest: no entry read)
   }
   const over = overSizeRunIds(await recorder.measuredRuns(), retention);
   const gone: string[] = [];

@@ -14,6 +14,7 @@ import { runStateSchema } from '../../protocol/transcriptTypes';
 import { safeFileName } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
 import type { LeaseHolder } from '../../storage/runWriterLease';
+import type { ConnectIndex, OlderStub } from '../../storage/runIndexDigest';
 import type { DriverContext } from '../connectionManager';
 import type { DriverRuns } from './driverRuns';
 import type { RunInput } from './journalRecords';
@@ -183,8 +184,8 @@ export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' |
  * Replays the driver's stored runs through the door (see the file comment); `onlyNew`: only runs not yet in the model
  * (another window's new runs, seen in the shared run index: runWriters.ts).
  */
-export async function replayRuns<C>(recorder: RunRecorder<C>, handlers: ReplayHandlers<C>, onlyNew = false): Promise<void> {
-  await (onlyNew ? recorder.replayNew(handlers) : recorder.replay(handlers));
+export async function replayRuns<C>(recorder: RunRecorder<C>, handlers: ReplayHandlers<C>, onlyNew = false, index?: ConnectIndex): Promise<void> {
+  await (onlyNew ? recorder.replayNew(handlers) : recorder.replay(handlers, false, index));
 }
 
 /** The replay handlers of a door, with what its history asks of them (kit/runHistory.ts). */
@@ -195,9 +196,17 @@ export interface DoorReplayHandlers<C> extends ReplayHandlers<C> {
   forget(runId: string): void;
 }
 
+/** When a stored run may stay out of the model at connect (the index digest's test): its last activity, or undefined. */
+export function coldTestOf<C>(policy: Pick<RestorePolicy<C>, 'keepsLoaded'>): (stored: StoredRun) => number | undefined {
+  return (stored) => {
+    const peek = peekColdSummary(stored);
+    return peek === undefined || policy.keepsLoaded?.(stored, peek) ? undefined : peek.activeAt;
+  };
+}
+
 /** Where a connect's cold runs past its page go (the door's OlderRuns), and whether a run is listed there. */
 export interface ConnectPages {
-  paged(older: readonly StoredRun[]): void;
+  paged(older: readonly StoredRun[], stubs: readonly OlderStub[]): void;
   listed(runId: string): boolean;
 }
 
@@ -210,6 +219,7 @@ const NO_PAGES: ConnectPages = { paged: () => undefined, listed: () => false };
  */
 export function replayHandlersOf<C>(runs: DriverRuns<C>, ctx: Pick<DriverContext, 'store' | 'log'>, terms: JournalTerms<C>, policy: RestorePolicy<C>, hidden: (stored: StoredRun) => boolean = () => false, pages: ConnectPages = NO_PAGES): DoorReplayHandlers<C> {
   const opened = new Set<string>();
+  const coldAt = coldTestOf(policy);
   const openOnce = (stored: StoredRun): boolean => {
     if (opened.has(stored.runId)) {
       return true;
@@ -237,8 +247,7 @@ export function replayHandlersOf<C>(runs: DriverRuns<C>, ctx: Pick<DriverContext
       ? {
           cold: (stored: StoredRun) => {
             // Read, not validated: every entry is asked at connect, and only the page shown is validated (`summarized`).
-            const peek = peekColdSummary(stored);
-            if (peek === undefined || policy.keepsLoaded?.(stored, peek)) {
+            if (coldAt(stored) === undefined) {
               return undefined;
             }
             // An archived run (retention) stays on disk, searchable, out of the model.
@@ -250,7 +259,7 @@ export function replayHandlersOf<C>(runs: DriverRuns<C>, ctx: Pick<DriverContext
             // run the policy refuses, or whose summary does not read, is left to `open` (replayed whole, or left out).
             return summary !== undefined && openOnce(stored) ? { fields: restoredFieldsOf(stored), counts: summaryCountsOf(summary) } : undefined;
           },
-          paged: (older: readonly StoredRun[]) => pages.paged(older),
+          paged: (older: readonly StoredRun[], stubs: readonly OlderStub[]) => pages.paged(older, stubs),
           skip: (stored: StoredRun) => pages.listed(stored.runId) || hidden(stored),
         }
       : {}),

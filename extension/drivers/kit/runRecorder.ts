@@ -8,14 +8,12 @@
  */
 import type * as z from 'zod/mini';
 import { RunKeyCache } from '../../model/runKeys';
-import type { RunStore } from '../../model/runStore';
 import { RunJournal } from '../../storage/runJournal';
 import type { RemovedRunIds, StoredRun } from '../../storage/runJournal';
-import type { LeaseHolder, LeaseIdentity } from '../../storage/runWriterLease';
+import type { LeaseHolder } from '../../storage/runWriterLease';
 import { watchJournalDir } from '../../storage/journalDirWatch';
 import type { JournalRecord, RunInput } from './journalRecords';
 import { diskRecordOf, journalRecordSchema } from './journalRecords';
-import type { Clock } from './clock';
 import { systemClock } from './clock';
 import { JournaledSequences } from './journaledSequences';
 import { RunCheckpoints } from './runCheckpoints';
@@ -23,39 +21,13 @@ import { modelActionOf } from './runInputActions';
 import { noStats, replayStoredRun, replayStoredRuns } from './runReplay';
 import type { ReplayHandlers, ReplaySource, ReplayStats } from './runReplay';
 import { RunWriters } from './runWriters';
+import type { RunRecorderOptions } from './runRecorderOptions';
+import type { ColdTest, ConnectIndex } from '../../storage/runIndexDigest';
 
 // Where they always were for their importers.
 export { modelActionOf };
 export type { LegacyDecoder, ReplayHandlers, ReplayStats } from './runReplay';
-
-/** What a recorder writes into and how it reads its driver's cursors. */
-export interface RunRecorderOptions<C> {
-  /**
-   * `holdChanges`, where the store has it, makes a replay notify views once (RunStore.holdChanges); with `state` and
-   * `transcript` too, runs are checkpointed (runCheckpoints.ts).
-   */
-  readonly store: Pick<RunStore, 'dispatch'> & Partial<Pick<RunStore, 'holdChanges' | 'state' | 'transcript'>>;
-  readonly connectionId: string;
-  /** The connection's journal directory (private to one connection profile). */
-  readonly dir: string;
-  /** The schema of the driver's cursor records; `z.never()` for a driver that keeps none. */
-  readonly cursor: z.ZodMiniType<C>;
-  /** Told how many lines of a run were skipped on replay (unreadable, or of no known shape), and of checkpoints not used. */
-  readonly warn?: (message: string) => void;
-  /** When checkpoints are due (tests pass a ManualClock). */
-  readonly clock?: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'>;
-  /**
-   * This editor window (and its extension host), when several windows may share the directory: each run is then
-   * journaled by one window only, the holder of its writer lease (runWriters.ts). Absent: the lone writer.
-   */
-  readonly writer?: LeaseIdentity;
-  /** Told of what concerns the user less than `warn` (which window writes a run). */
-  readonly info?: (message: string) => void;
-  /** This window now writes the run's journal (it started the run, or took it over from `previous`). */
-  readonly writing?: (runId: string, previous: LeaseHolder | undefined) => void;
-  /** This window took the run over but its file ends at `journalEnd`, not where the model stands (runWriters.ts). */
-  readonly behind?: (runId: string, journalEnd: number) => void;
-}
+export type { RunRecorderOptions } from './runRecorderOptions';
 
 /** One connection's journal: records model inputs as they are folded, and replays them after a reload. */
 export class RunRecorder<C = never> {
@@ -226,6 +198,16 @@ export class RunRecorder<C = never> {
     return (await this.journal.reloadRuns()).find((run) => run.runId === runId);
   }
 
+  /** The index as a connect reads it (storage/runIndexDigest.ts: a digest of it while it matches). */
+  connectRuns(): Promise<ConnectIndex> {
+    return this.journal.index.connect();
+  }
+
+  /** Which entries a connect may leave out of the model: every index write keeps a digest for the next connect. */
+  keepDigest(coldAt: ColdTest): void {
+    this.journal.index.coldAt = coldAt;
+  }
+
   /** Every run in the index. */
   loadRuns(): Promise<StoredRun[]> {
     return this.journal.loadRuns();
@@ -251,11 +233,11 @@ export class RunRecorder<C = never> {
     return this.journal.close();
   }
 
-  /** Replays every stored run, record by record (see the file comment). */
-  async replay(handlers: ReplayHandlers<C>, onlyNew = false): Promise<ReplayStats> {
+  /** Replays every stored run, record by record (see the file comment); `index`: the connect's view of the index. */
+  async replay(handlers: ReplayHandlers<C>, onlyNew = false, index?: ConnectIndex): Promise<ReplayStats> {
     const release = this.options.store.holdChanges?.();
     try {
-      return await replayStoredRuns(this.replaySource(), handlers, onlyNew);
+      return await replayStoredRuns(this.replaySource(), handlers, onlyNew, index);
     } finally {
       release?.();
     }

@@ -16,6 +16,7 @@ import type { JournalRecord, RunInput } from './journalRecords';
 import { diskRecordOf, isCurrentRecord, runInputOf } from './journalRecords';
 import type { CheckpointBooks, RunCheckpoints } from './runCheckpoints';
 import { newestFirst, OLDER_PAGE } from './olderRuns';
+import type { ConnectIndex, OlderStub } from '../../storage/runIndexDigest';
 
 /**
  * Turns one line in a 0.1.0 format into inputs (shaped like `RunInput`, contents unchecked: each is validated like
@@ -54,7 +55,7 @@ export interface ReplayHandlers<C> {
    * The cold runs past the connect's page (kit/olderRuns.ts), newest first: not in the model, their entries not read
    * further. Called once per full replay (not for `onlyNew`), before the page is shown.
    */
-  paged?(older: readonly StoredRun[]): void;
+  paged?(older: readonly StoredRun[], stubs: readonly OlderStub[]): void;
   /** A run an `onlyNew` replay leaves alone though the model does not hold it (listed older, or archived). */
   skip?(stored: StoredRun): boolean;
 }
@@ -105,8 +106,12 @@ export interface ReplaySource<C> {
   readTo(runId: string, bytes: number): void;
 }
 
-/** Replays every stored run (`onlyNew`: only those the store does not show yet). */
-export async function replayStoredRuns<C>(source: ReplaySource<C>, handlers: ReplayHandlers<C>, onlyNew: boolean): Promise<ReplayStats> {
+/**
+ * Replays every stored run (`onlyNew`: only those the store does not show yet). `index`: the connect's view of the
+ * run index (storage/runIndexDigest.ts: the oldest finished runs only as ids, listed older as they are); without it
+ * the index is read whole.
+ */
+export async function replayStoredRuns<C>(source: ReplaySource<C>, handlers: ReplayHandlers<C>, onlyNew: boolean, index?: ConnectIndex): Promise<ReplayStats> {
   const stats = noStats();
   if (!handlers.record || handlers.books) {
     source.checkpoints?.enable(handlers.books);
@@ -129,7 +134,7 @@ export async function replayStoredRuns<C>(source: ReplaySource<C>, handlers: Rep
   const cold: StoredRun[] = [];
   const kinds = new Map<StoredRun, 'cold' | 'replay'>();
   let examined = 0;
-  for (const stored of await source.journal.loadRuns()) {
+  for (const stored of onlyNew || !index ? await source.journal.loadRuns() : index.runs) {
     if (onlyNew && (source.store.state?.runs.has(runKeyOf(source.connectionId, stored.runId)) || handlers.skip?.(stored))) {
       continue; // shown already (live, or replayed before), or listed older
     }
@@ -150,9 +155,10 @@ export async function replayStoredRuns<C>(source: ReplaySource<C>, handlers: Rep
     // Another window's new runs (`onlyNew`) are few and new: they all go in. A connect keeps the newest page.
     const older = [...cold].sort(newestFirst).slice(OLDER_PAGE);
     older.forEach((stored) => kinds.delete(stored));
-    stats.older = older.length;
-    olderRuns = older.length;
-    handlers.paged(older);
+    const stubs = index?.older ?? [];
+    stats.older = older.length + stubs.length;
+    olderRuns = stats.older;
+    handlers.paged(older, stubs);
   }
   for (const [stored, kind] of kinds) {
     const summary = kind === 'cold' ? handlers.summarized?.(stored) : undefined;

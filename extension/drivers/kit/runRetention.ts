@@ -10,6 +10,7 @@
  * (runHistoryTrim.ts). Archiving alone would free no disk.
  */
 import type { StoredRun } from '../../storage/runJournal';
+import type { OlderStub } from '../../storage/runIndexDigest';
 import { peekColdSummary } from './runSummaries';
 
 export interface HistoryRetention {
@@ -30,13 +31,15 @@ const MIB = 1024 * 1024;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The ids of the stored runs past the retention limits, at `now`. */
-export function archivedRunIds(stored: readonly StoredRun[], retention: HistoryRetention, now: number): Set<string> {
+/**
+ * The ids of the stored runs past the retention limits, at `now` (`stubs`: the oldest finished runs as the index's
+ * digest lists them, id and last activity: storage/runIndexDigest.ts).
+ */
+export function archivedRunIds(stored: readonly StoredRun[], retention: HistoryRetention, now: number, stubs: readonly OlderStub[] = []): Set<string> {
   if (retention.keepRuns <= 0 && retention.keepDays <= 0) {
     return new Set(); // no limit: nothing to sort
   }
-  const finished = stored
-    .map((run) => ({ runId: run.runId, at: peekColdSummary(run)?.activeAt }))
+  const finished = [...stored.map((run) => ({ runId: run.runId, at: peekColdSummary(run)?.activeAt })), ...stubs.map(([runId, , at]) => ({ runId, at }))]
     .filter((run): run is { runId: string; at: number } => run.at !== undefined)
     .sort((a, b) => b.at - a.at);
   const archived = new Set<string>();
