@@ -20,6 +20,7 @@ export const LAZY_BUNDLES = [
   { entry: 'extension/ui/worktrees/worktreeFeature.ts', out: 'worktreeFeature.js' },
   { entry: 'extension/ui/reviewTools/reviewToolsFeature.ts', out: 'reviewToolsFeature.js' },
   { entry: 'extension/base/pathGlob.ts', out: 'pathGlob.js' },
+  { entry: 'extension/ui/runHistory/runHistoryFeature.ts', out: 'runHistoryFeature.js' },
 ];
 
 const common = (production) => ({
