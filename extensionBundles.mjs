@@ -21,6 +21,7 @@ export const LAZY_BUNDLES = [
   { entry: 'extension/ui/reviewTools/reviewToolsFeature.ts', out: 'reviewToolsFeature.js' },
   { entry: 'extension/base/pathGlob.ts', out: 'pathGlob.js' },
   { entry: 'extension/ui/runHistory/runHistoryFeature.ts', out: 'runHistoryFeature.js' },
+  { entry: 'extension/ui/connectionEditor/manageConnectionsFeature.ts', out: 'manageConnectionsFeature.js' },
 ];
 
 const common = (production) => ({
