@@ -22,6 +22,8 @@ export const LAZY_BUNDLES = [
   { entry: 'extension/base/pathGlob.ts', out: 'pathGlob.js' },
   { entry: 'extension/ui/runHistory/runHistoryFeature.ts', out: 'runHistoryFeature.js' },
   { entry: 'extension/ui/connectionEditor/manageConnectionsFeature.ts', out: 'manageConnectionsFeature.js' },
+  { entry: 'extension/ui/workspaceConnections/workspaceConsentFeature.ts', out: 'workspaceConsentFeature.js' },
+  { entry: 'extension/ui/commands/approvalRuleCommandsFeature.ts', out: 'approvalRuleCommandsFeature.js' },
 ];
 
 const common = (production) => ({
