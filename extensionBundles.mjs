@@ -20,6 +20,10 @@ export const LAZY_BUNDLES = [
   { entry: 'extension/ui/worktrees/worktreeFeature.ts', out: 'worktreeFeature.js' },
   { entry: 'extension/ui/reviewTools/reviewToolsFeature.ts', out: 'reviewToolsFeature.js' },
   { entry: 'extension/base/pathGlob.ts', out: 'pathGlob.js' },
+  { entry: 'extension/ui/runHistory/runHistoryFeature.ts', out: 'runHistoryFeature.js' },
+  { entry: 'extension/ui/connectionEditor/manageConnectionsFeature.ts', out: 'manageConnectionsFeature.js' },
+  { entry: 'extension/ui/workspaceConnections/workspaceConsentFeature.ts', out: 'workspaceConsentFeature.js' },
+  { entry: 'extension/ui/commands/approvalRuleCommandsFeature.ts', out: 'approvalRuleCommandsFeature.js' },
 ];
 
 const common = (production) => ({

@@ -23,7 +23,7 @@ import { registerChangeSetRevertCommands } from './ui/commands/changeSetRevertCo
 import type { CommandContext } from './ui/commands/commandContext';
 import { registerConnectionCommands } from './ui/commands/connectionCommands';
 import { registerRunCommands } from './ui/commands/runCommands';
-import { registerHistoryCommands } from './ui/commands/historyCommands';
+import { registerRunHistoryCommands } from './ui/runHistory/runHistory';
 import { registerTranscriptTabCommands } from './ui/commands/transcriptTabCommands';
 import { registerRunBoard } from './ui/board/runBoard';
 import type { TreeNode } from './ui/connectionsTreeProvider';
@@ -207,7 +207,7 @@ async function activateInner(context: vscode.ExtensionContext, log: vscode.LogOu
   context.subscriptions.push(
     ...registerConnectionCommands(commandContext),
     ...registerRunCommands(commandContext, runWorktrees),
-    ...registerHistoryCommands(commandContext, removedRuns, prompts.confirmRemoval),
+    ...registerRunHistoryCommands(commandContext, removedRuns, prompts.confirmRemoval),
     ...registerApprovalCommands(commandContext),
     ...registerApprovalRuleCommands(commandContext, approvalRulesView),
     ...registerChangeSetCommands(commandContext),

@@ -78,4 +78,18 @@ suite('Installed package', () => {
     assert.match((await style('.codicon', ['font-family']))['font-family']!, /codicon/);
     await screenshot('installed-package-transcript.png');
   });
+
+  test('the palette flows loaded on demand run from the package (their bundles ship)', async () => {
+    const a = await api();
+    // Each call loads its bundle (dist/runHistoryFeature.js, dist/approvalRuleCommandsFeature.js,
+    // dist/workspaceConsentFeature.js, dist/manageConnectionsFeature.js): one the package left out rejects here.
+    assert.equal(await vscode.commands.executeCommand('agentSwitchboard.searchRunHistory'), undefined, 'no run is archived');
+    assert.equal(await vscode.commands.executeCommand('agentSwitchboard.revokeApprovalRule', 'no-such-rule'), false, 'no such rule');
+    await vscode.commands.executeCommand('agentSwitchboard.forgetWorkspaceConnectionConsent');
+    const profiles = vscode.workspace.getConfiguration('agentSwitchboard').get<{ socketPath?: string }[]>('connections') ?? [];
+    const socketPath = profiles.find((p) => p.socketPath !== undefined)?.socketPath;
+    assert.ok(socketPath, 'the daemon of the test before');
+    assert.equal(await vscode.commands.executeCommand('agentSwitchboard.manageConnections', { socketPath, name: 'Packaged again' }), 'Packaged again');
+    await waitFor('the added profile loaded', () => a.store.state.connections.has('agency-proxy:Packaged again'));
+  });
 });

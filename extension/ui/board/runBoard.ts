@@ -9,7 +9,7 @@ import type { ApprovalDecision } from '../../protocol/transcriptTypes';
 import { isAllowing } from '../../protocol/transcriptTypes';
 import type { Event } from '../../base/emitter';
 import type { CommandContext } from '../commands/commandContext';
-import { showOlderRuns } from '../commands/historyCommands';
+import { showOlderRuns } from '../runHistory/olderRuns';
 import { asConnectionId } from '../../model/runKeys';
 import type { BoardNode } from './boardItems';
 import { BoardAcknowledgements } from './boardAcknowledgements';

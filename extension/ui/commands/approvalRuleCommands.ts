@@ -1,75 +1,21 @@
-/** Approval rules from the palette and the Approval Rules view: save one from a request, revoke one, reset all. */
-import * as vscode from 'vscode';
-import type { ApprovalRule } from '../../model/approvalRules';
-import { sanitizeCommandText, sanitizeNotificationText } from '../notificationText';
+/**
+ * The approval rules' palette commands (*Allow or Deny Similar Requests…*, *Revoke Approval Rule…*, *Reset Approval
+ * Rules…*, also the Approval Rules view's actions): registered at activation, handled by approvalRuleCommandsFeature.ts,
+ * a bundle loaded at the first use of one.
+ */
+import type * as vscode from 'vscode';
 import type { ApprovalRulesView } from '../approvals/approvalRulesView';
+import type { CommandHandler } from '../lazyCommands';
+import { registerLazyCommands } from '../lazyCommands';
+import type * as Feature from './approvalRuleCommandsFeature';
 import type { CommandContext } from './commandContext';
 
-function ruleIdOf(target: unknown): string | undefined {
-  if (typeof target === 'string') {
-    return target;
-  }
-  if (target !== null && typeof target === 'object' && 'id' in target && typeof target.id === 'string') {
-    return target.id;
-  }
-  return undefined;
-}
+export const APPROVAL_RULE_COMMANDS = ['agentSwitchboard.ruleFromApproval', 'agentSwitchboard.revokeApprovalRule', 'agentSwitchboard.resetApprovalRules'] as const;
 
 export function registerApprovalRuleCommands(ctx: CommandContext, view: ApprovalRulesView): vscode.Disposable[] {
-  const rules = ctx.approvals.rules;
-  const pickRule = async (): Promise<ApprovalRule | undefined> => {
-    const all = rules.all();
-    if (all.length === 0) {
-      void vscode.window.showInformationMessage('There are no approval rules.');
-      return undefined;
-    }
-    const items = all.map((rule) => ({ label: sanitizeCommandText(rule.label, 120), description: view.describe(rule), rule }));
-    return (await vscode.window.showQuickPick(items, { placeHolder: 'Which approval rule should stop answering requests?' }))?.rule;
-  };
-
-  return [
-    vscode.commands.registerCommand('agentSwitchboard.ruleFromApproval', async (approvalKey?: unknown) => {
-      const approval =
-        typeof approvalKey === 'string'
-          ? ctx.approvals.find(approvalKey)
-          : (
-              await vscode.window.showQuickPick(
-                ctx.approvals.pending().map((a) => ({ label: sanitizeNotificationText(a.title, 80), detail: sanitizeCommandText(a.summary ?? '', 120), approval: a })),
-                { placeHolder: 'Which approval request?' },
-              )
-            )?.approval;
-      if (!approval) {
-        if (ctx.approvals.pending().length === 0) {
-          void vscode.window.showInformationMessage('No approval requests are waiting.');
-        }
-        return false;
-      }
-      return ctx.approvals.ruleFlow.pick(approval, 'palette');
-    }),
-    vscode.commands.registerCommand('agentSwitchboard.revokeApprovalRule', async (target?: unknown) => {
-      const id = ruleIdOf(target) ?? (await pickRule())?.id;
-      if (id === undefined) {
-        return false;
-      }
-      const removed = await rules.revoke(id);
-      if (!removed) {
-        void vscode.window.showInformationMessage('That approval rule no longer exists.');
-      }
-      return removed;
-    }),
-    vscode.commands.registerCommand('agentSwitchboard.resetApprovalRules', async () => {
-      const count = rules.all().length;
-      const reset = 'Reset Approval Rules';
-      const choice = await vscode.window.showWarningMessage(
-        'Remove every approval rule?',
-        { modal: true, detail: `${count} rule${count === 1 ? '' : 's'} will stop answering requests, the ones stored in this workspace too. Requests are asked again.` },
-        reset,
-      );
-      if (choice !== reset) {
-        return false;
-      }
-      await rules.reset();
-      return true;
-    }),
-  ];
+  let handlers: ReadonlyMap<string, CommandHandler> | undefined;
+  const load = (): ReadonlyMap<string, CommandHandler> =>
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load of a separate bundle, by design
+    (handlers ??= (require('./approvalRuleCommandsFeature') as typeof Feature).approvalRuleHandlers(ctx, view));
+  return registerLazyCommands(APPROVAL_RULE_COMMANDS, load, 'approval rule commands');
 }

@@ -2,18 +2,21 @@
 import * as vscode from 'vscode';
 import type { CommandContext } from './commandContext';
 import { connectionIdOfTarget, errorText } from './commandContext';
-import type { AddConnectionArgs } from './manageConnections';
-import { manageConnections } from './manageConnections';
+import type * as ConnectionEditor from '../connectionEditor/manageConnectionsFeature';
+import type { CommandHandler } from '../lazyCommands';
+import { registerLazyCommands } from '../lazyCommands';
 import { pickConnection } from './pickers';
 import { showProtocolLog } from './protocolLogCommand';
 import { ConsentDeclined } from '../workspaceConnections/workspaceConnections';
 
-function isAddConnectionArgs(value: unknown): value is AddConnectionArgs {
-  return value !== null && typeof value === 'object' && typeof (value as { socketPath?: unknown }).socketPath === 'string';
-}
-
 export function registerConnectionCommands(ctx: CommandContext): vscode.Disposable[] {
+  // Manage Connections (the pick of daemons found, ACP agents, a socket path): a bundle loaded at its first use.
+  let editor: ReadonlyMap<string, CommandHandler> | undefined;
+  const loadEditor = (): ReadonlyMap<string, CommandHandler> =>
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load of a separate bundle, by design
+    (editor ??= (require('../connectionEditor/manageConnectionsFeature') as typeof ConnectionEditor).manageConnectionsHandlers(ctx));
   return [
+    ...registerLazyCommands(['agentSwitchboard.manageConnections'], loadEditor, 'connection editor'),
     vscode.commands.registerCommand('agentSwitchboard.connect', async (target?: unknown) => {
       const id =
         connectionIdOfTarget(target) ??
@@ -40,9 +43,6 @@ export function registerConnectionCommands(ctx: CommandContext): vscode.Disposab
         await ctx.connections.disconnect(id);
       }
     }),
-    vscode.commands.registerCommand('agentSwitchboard.manageConnections', (args?: unknown) =>
-      manageConnections(ctx, isAddConnectionArgs(args) ? args : undefined),
-    ),
     vscode.commands.registerCommand('agentSwitchboard.showLog', () => showProtocolLog(ctx.log)),
     vscode.commands.registerCommand('agentSwitchboard.refresh', async () => {
       for (const connection of ctx.store.state.connections.values()) {

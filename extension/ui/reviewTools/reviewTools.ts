@@ -40,7 +40,7 @@ export class ReviewTools implements ReviewToolActions, vscode.Disposable {
 
   constructor(private readonly deps: Feature.ReviewToolsDeps) {
     this.disposables = [
-      ...registerLazyCommands(REVIEW_TOOL_COMMANDS, () => this.load().handlers),
+      ...registerLazyCommands(REVIEW_TOOL_COMMANDS, () => this.load().handlers, 'review tools'),
       watchChangeSetContextKeys(deps.ctx.store),
       watchAfterSideContext(),
     ];

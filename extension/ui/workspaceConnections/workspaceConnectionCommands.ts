@@ -1,13 +1,15 @@
 /**
  * What the user sees of workspace-defined connections (workspaceConnections.ts): one notification when the window
  * finds some waiting for a decision, the tree row's text and Review action, and the palette's *Review Workspace
- * Connections…* and *Forget Workspace Connection Consent*.
+ * Connections…* and *Forget Workspace Connection Consent* (their handlers: workspaceConsentFeature.ts, a bundle
+ * loaded at the first use of one).
  */
 import * as vscode from 'vscode';
-import type { ConnectionManager } from '../../drivers/connectionManager';
 import type { CommandContext } from '../commands/commandContext';
-import { connectionIdOfTarget, errorText } from '../commands/commandContext';
+import type { CommandHandler } from '../lazyCommands';
+import { registerLazyCommands } from '../lazyCommands';
 import type { WorkspaceConnections, WorkspaceConnectionStatus } from './workspaceConnections';
+import type * as Feature from './workspaceConsentFeature';
 
 export const REVIEW_COMMAND = 'agentSwitchboard.reviewWorkspaceConnections';
 export const FORGET_COMMAND = 'agentSwitchboard.forgetWorkspaceConnectionConsent';
@@ -21,7 +23,7 @@ export interface ConnectionNote {
 }
 
 /** The status first: the sidebar is narrow, and the end of a row's text is what gets cut off. */
-const STATUS_TEXT: Record<WorkspaceConnectionStatus, string> = {
+export const STATUS_TEXT: Record<WorkspaceConnectionStatus, string> = {
   untrusted: 'needs a trusted workspace · workspace settings',
   refused: 'refused · workspace settings',
   allowed: 'allowed · workspace settings',
@@ -68,64 +70,10 @@ export function announceWorkspaceConnections(workspace: WorkspaceConnections): v
   });
 }
 
-/** Asks for consent to one workspace connection (or says why it cannot be used) and connects it when allowed. */
-async function reviewOne(ctx: CommandContext, workspace: WorkspaceConnections, connectionId: string): Promise<void> {
-  const status = workspace.status(connectionId);
-  const name = workspace.nameOf(connectionId);
-  if (status === 'untrusted') {
-    const choice = await vscode.window.showWarningMessage(`"${name}" comes from this workspace's settings, which are used only in a trusted workspace.`, 'Manage Workspace Trust');
-    if (choice) {
-      await vscode.commands.executeCommand('workbench.trust.manage');
-    }
-    return;
-  }
-  if (status === 'refused') {
-    void vscode.window.showErrorMessage(`"${name}" from this workspace's settings is not used: ${workspace.review(connectionId)?.refusal ?? ''}`);
-    return;
-  }
-  await connectAllowed(ctx.connections, ctx, workspace, connectionId);
-}
-
-async function connectAllowed(connections: ConnectionManager, ctx: CommandContext, workspace: WorkspaceConnections, connectionId: string): Promise<void> {
-  if (workspace.status(connectionId) !== 'allowed' && !(await workspace.ask(connectionId))) {
-    return;
-  }
-  try {
-    await connections.connect(connectionId);
-  } catch (error) {
-    ctx.log.error(`Connect ${connectionId}: ${errorText(error)}`);
-    void vscode.window.showErrorMessage(`Could not connect: ${errorText(error)}`);
-  }
-}
-
 export function registerWorkspaceConnectionCommands(ctx: CommandContext, workspace: WorkspaceConnections): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand(REVIEW_COMMAND, async (target?: unknown) => {
-      const targetId = connectionIdOfTarget(target);
-      if (targetId && workspace.isWorkspaceDefined(targetId)) {
-        return reviewOne(ctx, workspace, targetId);
-      }
-      const ids = workspace.ids();
-      if (ids.length === 0) {
-        void vscode.window.showInformationMessage("This workspace's settings define no connections.");
-        return undefined;
-      }
-      const pick = await vscode.window.showQuickPick(
-        ids.map((id) => ({ id, label: workspace.nameOf(id), description: STATUS_TEXT[workspace.status(id) ?? 'unreviewed'], detail: workspace.review(id)?.effects[0] })),
-        { title: 'Review Workspace Connections', placeHolder: "Connections defined by this workspace's settings: pick one to review it" },
-      );
-      return pick ? reviewOne(ctx, workspace, pick.id) : undefined;
-    }),
-    vscode.commands.registerCommand(FORGET_COMMAND, async () => {
-      const allowed = await workspace.forgetConsent();
-      for (const id of allowed) {
-        await ctx.connections.disconnect(id);
-      }
-      void vscode.window.showInformationMessage(
-        allowed.length === 0
-          ? 'No workspace connection was allowed in this workspace.'
-          : `Forgot your consent to ${allowed.length} workspace connection${allowed.length === 1 ? '' : 's'} and disconnected ${allowed.length === 1 ? 'it' : 'them'}.`,
-      );
-    }),
-  ];
+  let handlers: ReadonlyMap<string, CommandHandler> | undefined;
+  const load = (): ReadonlyMap<string, CommandHandler> =>
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load of a separate bundle, by design
+    (handlers ??= (require('./workspaceConsentFeature') as typeof Feature).workspaceConsentHandlers(ctx, workspace));
+  return registerLazyCommands([REVIEW_COMMAND, FORGET_COMMAND], load, 'workspace connection review');
 }

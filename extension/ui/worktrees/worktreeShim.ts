@@ -25,7 +25,7 @@ export class WorktreeShim implements vscode.Disposable {
   private readonly commands: vscode.Disposable[];
 
   constructor(private readonly deps: Feature.WorktreeFeatureDeps) {
-    this.commands = registerLazyCommands(WORKTREE_COMMANDS, () => this.load().handlers);
+    this.commands = registerLazyCommands(WORKTREE_COMMANDS, () => this.load().handlers, 'worktree commands');
     // Worktrees (or a crash's leftovers) from before: their badges, access and orphan check are needed from the start.
     if (deps.folder !== undefined && hasEntries(deps.folder)) {
       this.load();

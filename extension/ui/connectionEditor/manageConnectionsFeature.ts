@@ -4,6 +4,8 @@
  * ACP (Claude Code, Codex, Gemini CLI: found on PATH or run through npx at a pinned version, see drivers/acpPresets), and the settings
  * editor. Picking one writes a profile into `agentSwitchboard.connections`; the settings listener then loads and
  * connects it like any other profile.
+ *
+ * A bundle of its own, loaded at the command's first use (commands/connectionCommands.ts registers it).
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
@@ -12,9 +14,10 @@ import { acceptsConnections, describeSearchPlaces, findLiveSockets } from '../..
 import { configuredSocketPaths, profileNameForSocket, uniqueProfileName, withSocketProfile } from '../../drivers/agencyProxy/socketProfiles';
 import type { AcpPreset } from '../../drivers/acpPresets/acpPresets';
 import { acpPresets } from '../../drivers/acpPresets/acpPresets';
+import type { CommandContext } from '../commands/commandContext';
+import { errorText } from '../commands/commandContext';
+import type { CommandHandler } from '../lazyCommands';
 import { readProfiles } from '../settings';
-import type { CommandContext } from './commandContext';
-import { errorText } from './commandContext';
 
 /** What tests and automation may pass to skip the pick: add this socket, or this ACP preset (under this name). */
 export interface AddConnectionArgs {
@@ -106,7 +109,7 @@ async function askSocketPath(): Promise<string | undefined> {
 }
 
 /** Returns the name of the profile it added, if any. */
-export async function manageConnections(ctx: CommandContext, args?: AddConnectionArgs): Promise<string | undefined> {
+async function manageConnections(ctx: CommandContext, args?: AddConnectionArgs): Promise<string | undefined> {
   if (args?.socketPath) {
     return addProfile(ctx, args.socketPath, args.name ?? 'AgencyProxy', false);
   }
@@ -153,4 +156,13 @@ export async function manageConnections(ctx: CommandContext, args?: AddConnectio
       }
     }
   }
+}
+
+function isAddConnectionArgs(value: unknown): value is AddConnectionArgs {
+  return value !== null && typeof value === 'object' && typeof (value as { socketPath?: unknown }).socketPath === 'string';
+}
+
+/** The handler of `agentSwitchboard.manageConnections`. */
+export function manageConnectionsHandlers(ctx: CommandContext): ReadonlyMap<string, CommandHandler> {
+  return new Map<string, CommandHandler>([['agentSwitchboard.manageConnections', (args?: unknown) => manageConnections(ctx, isAddConnectionArgs(args) ? args : undefined)]]);
 }

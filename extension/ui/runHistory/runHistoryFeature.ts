@@ -12,6 +12,8 @@
  * finished is refused, and the message says why: its daemon may still be writing it, and this editor would record it
  * again; so is a run another editor window records, and the message names that window.
  * The confirmation goes through `UserPrompts` (removalPrompt.ts), so a test host can answer it.
+ *
+ * A bundle of its own, loaded at the first use of one of its commands (runHistory.ts registers them).
  */
 import * as vscode from 'vscode';
 import type { DriverHistory, RunRemoval } from '../../drivers/driver';
@@ -20,11 +22,12 @@ import { runKeyOf } from '../../model/runKeys';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { StoredRun } from '../../storage/runJournal';
 import type { RemovedRuns } from '../removedRuns';
-import type { CommandContext } from './commandContext';
-import { errorText, runKeyOfTarget } from './commandContext';
-import { heldElsewhereText, NOT_FINISHED_TEXT } from './historyTexts';
-import { pickRun } from './pickers';
-import type { ConfirmRemoval } from './removalPrompt';
+import type { CommandContext } from '../commands/commandContext';
+import { errorText, runKeyOfTarget } from '../commands/commandContext';
+import { heldElsewhereText, NOT_FINISHED_TEXT } from '../commands/historyTexts';
+import { pickRun } from '../commands/pickers';
+import type { ConfirmRemoval } from '../commands/removalPrompt';
+import type { CommandHandler } from '../lazyCommands';
 
 interface ArchivedRun {
   readonly connectionId: string;
@@ -32,37 +35,10 @@ interface ArchivedRun {
   readonly stored: StoredRun;
 }
 
-/**
- * Brings the next page of older finished runs into the model — stored, but older than the page a connect loads
- * (drivers/kit/olderRuns.ts) — for one connection (its "N older runs…" row in the Connections tree) or every one (the
- * board's row, *Show Older Runs* in the palette); resolves with how many came.
- */
-export async function showOlderRuns(ctx: Pick<CommandContext, 'store' | 'connections' | 'log'>, connectionId?: string): Promise<number> {
-  let shown = 0;
-  for (const connection of ctx.store.state.connections.values()) {
-    if ((connectionId === undefined || connection.id === connectionId) && (connection.olderRuns ?? 0) > 0) {
-      try {
-        shown += (await ctx.connections.driver(connection.id)?.history?.showOlder()) ?? 0;
-      } catch (error) {
-        ctx.log.error(`Show older runs of ${connection.name}: ${errorText(error)}`);
-      }
-    }
-  }
-  return shown;
-}
-
-export function registerHistoryCommands(ctx: CommandContext, removedRuns: Pick<RemovedRuns, 'removed' | 'onDidRemove'>, confirmRemoval: ConfirmRemoval): vscode.Disposable[] {
+/** The handlers of RUN_HISTORY_COMMANDS (runHistory.ts registers them). */
+export function runHistoryHandlers(ctx: CommandContext, removedRuns: Pick<RemovedRuns, 'removed'>, confirmRemoval: ConfirmRemoval): ReadonlyMap<string, CommandHandler> {
   const historyOf = (connectionId: string): DriverHistory | undefined => ctx.connections.driver(connectionId)?.history;
   const finished = (run: RunInfo): boolean => isTerminalRunState(run.state) && historyOf(run.connectionId) !== undefined;
-
-  // A removed run's tab closes and its selection goes, whoever removed it: the commands below or the history size
-  // limit at connect (the driver tells RemovedRuns either way; their owners forget its draft and the rest).
-  const forgetInUi = removedRuns.onDidRemove((runKey) => {
-    ctx.transcriptTabs.panelOf(runKey)?.dispose();
-    if (ctx.selection.runKey === runKey) {
-      ctx.selection.select(undefined);
-    }
-  });
 
   const removeOne = async (connectionId: string, runId: string): Promise<RunRemoval> => {
     const history = historyOf(connectionId);
@@ -83,9 +59,8 @@ export function registerHistoryCommands(ctx: CommandContext, removedRuns: Pick<R
     return out;
   };
 
-  return [
-    new vscode.Disposable(() => forgetInUi.dispose()),
-    vscode.commands.registerCommand('agentSwitchboard.removeRun', async (target?: unknown): Promise<boolean> => {
+  return new Map<string, CommandHandler>([
+    ['agentSwitchboard.removeRun', async (target?: unknown): Promise<boolean> => {
       const key = runKeyOfTarget(target);
       const run = (key ? ctx.store.state.runs.get(key) : undefined) ?? (await pickRun(ctx.store.state, 'Remove which finished run?', finished));
       if (!run) {
@@ -118,8 +93,8 @@ export function registerHistoryCommands(ctx: CommandContext, removedRuns: Pick<R
         void vscode.window.showErrorMessage(`The run was not removed: ${errorText(error)}`);
         return false;
       }
-    }),
-    vscode.commands.registerCommand('agentSwitchboard.clearFinishedRuns', async (): Promise<number> => {
+    }],
+    ['agentSwitchboard.clearFinishedRuns', async (): Promise<number> => {
       const shown = [...ctx.store.state.runs.values()].filter(finished);
       const archived = await archivedRuns();
       const total = shown.length + archived.length;
@@ -149,8 +124,8 @@ export function registerHistoryCommands(ctx: CommandContext, removedRuns: Pick<R
         void vscode.window.showWarningMessage(kept.length === 1 ? kept[0]! : `${kept.length} runs are kept: other editor windows are recording them. ${kept[0]!}`);
       }
       return removed;
-    }),
-    vscode.commands.registerCommand('agentSwitchboard.searchRunHistory', async (): Promise<string | undefined> => {
+    }],
+    ['agentSwitchboard.searchRunHistory', async (): Promise<string | undefined> => {
       const archived = await archivedRuns();
       if (archived.length === 0) {
         void vscode.window.showInformationMessage('No run is archived: every stored run is on the board.');
@@ -178,6 +153,6 @@ export function registerHistoryCommands(ctx: CommandContext, removedRuns: Pick<R
       const runKey = runKeyOf(connectionId, stored.runId);
       await ctx.runs.show(runKey);
       return runKey;
-    }),
-  ];
+    }],
+  ]);
 }
