@@ -6,6 +6,7 @@
  */
 import type { RunSnapshot } from '../../protocol/agencyProxy';
 import { isTerminalRunState as isWireTerminal } from '../../protocol/agencyProxy';
+import type { RunState } from '../../protocol/transcriptTypes';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import { errorText } from '../kit/errors';
 import type { AgencyProxyRunParts } from './agencyProxyRunParts';
@@ -69,21 +70,19 @@ export class AgencyProxyAttachments {
       if (this.attached.has(snapshot.runId)) {
         continue; // followed live on this connection
       }
-      const { state, detail } = mapRunState(snapshot.state);
+      const held = existing?.lastSequence ?? 0;
       void model.fields(snapshot.runId, {
         ...(existing ? {} : { title }),
         provider: snapshot.provider,
         // The snapshot repeats the requested model, '' for the provider's default; the name `session_opened` gave
         // (journaled, so a reload has it too) must not be blanked by it.
         ...(snapshot.model || !existing?.model ? { model: snapshot.model } : {}),
-        state: activity.present(snapshot.runId, state),
-        ...(detail ? { stateDetail: detail } : {}),
+        ...this.snapshotState(snapshot, held, existing === undefined),
         workspaceRoots: snapshot.workspaceRoots,
       });
       if (!existing) {
         await this.parts.saveRun(snapshot.runId);
       }
-      const held = model.get(snapshot.runId)?.lastSequence ?? 0;
       if (!isWireTerminal(snapshot.state) || held < snapshot.latestSequence) {
         await this.attach(client, snapshot.runId);
       }
@@ -111,9 +110,29 @@ export class AgencyProxyAttachments {
     if (snapshot.acknowledgedSequence > folded) {
       void model.gap(runId, folded, snapshot.acknowledgedSequence, 'acknowledged by another client before this editor stored them');
     }
-    const { state, detail } = mapRunState(snapshot.state);
-    void model.fields(runId, { state: this.parts.activity.present(runId, state), ...(detail ? { stateDetail: detail } : {}) });
+    const fields = this.snapshotState(snapshot, folded, false);
+    if (fields.state !== undefined) {
+      void model.fields(runId, fields);
+    }
     this.confirmRestoredApprovals(runId, snapshot.state === 'waiting_approval');
+  }
+
+  /**
+   * The run fields a snapshot's state gives, `held` being the last sequence the model folded. A terminal state waits
+   * for the events it stands after: while the journal still holds events past `held` (the connection dropped between
+   * a `tool_call` and its `tool_result`, and the run finished before the editor was back), folding `completed` now
+   * would end the call in flight, and the replayed result would find no open call and add a second tool row
+   * (finishedWhileCut.test.ts). Those events end with the run's terminal event, after which the final state is read
+   * anyway (`refreshFinalState`); until then the run keeps the state it has (a run new to the model: `running`, its
+   * replay starts now). Events acknowledged away (`acknowledgedSequence`) will not come: then the snapshot is all.
+   */
+  private snapshotState(snapshot: RunSnapshot, held: number, isNew: boolean): { state?: RunState; stateDetail?: string } {
+    const { state, detail } = mapRunState(snapshot.state);
+    const toCome = held < snapshot.latestSequence && snapshot.acknowledgedSequence < snapshot.latestSequence;
+    if (isTerminalRunState(state) && toCome) {
+      return isNew ? { state: 'running' } : {};
+    }
+    return { state: this.parts.activity.present(snapshot.runId, state), ...(detail ? { stateDetail: detail } : {}) };
   }
 
   /** After a terminal event, the snapshot has the exact final state (completed / failed / canceled). */
