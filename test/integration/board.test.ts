@@ -145,7 +145,10 @@ suite('Run board', () => {
     assert.equal(row.daemon, 'ACP');
     assert.equal(row.canReply, true);
     assert.ok(row.lastLine, 'the row has the last line of the answer');
-    // A click on the row's inline Reply, as a user would: it asks for the message, which goes to this session.
+    // A click on the row's inline Reply, as a user would: it asks for the message, which goes to this session. The
+    // row is on screen first (the board's projection is debounced: a reveal of a row the tree has not drawn yet can
+    // come to nothing, as a click on it could not happen).
+    await ui({ action: 'waitFor', selector: BOARD_ROWS, hasText: row.title });
     await hooks.board.view.reveal(hooks.board.provider.runNode(runKey), { select: true, focus: true });
     await waitFor('the session selected', () => {
       const node = hooks.board.view.selection[0];
