@@ -127,8 +127,7 @@ suite('Run board', () => {
       const node = hooks.board.view.selection[0];
       return node?.type === 'approval' && node.key === secondApproval;
     });
-    // Its run's row redraws every second while its elapsed time ticks, and the request's row with it: a click that
-    // lands while the actions are redrawn reaches nothing (the CI saw it once), and a person would click again.
+    // The row redraws each second with its run's elapsed time; a click landing mid-redraw is lost: click again.
     const denied = (): boolean => a.store.state.approvals.get(secondApproval)?.status === 'decided';
     await waitFor('denied from its row', async () => {
       if (!denied()) {
@@ -152,9 +151,8 @@ suite('Run board', () => {
     assert.equal(row.daemon, 'ACP');
     assert.equal(row.canReply, true);
     assert.ok(row.lastLine, 'the row has the last line of the answer');
-    // A click on the row's inline Reply, as a user would: it asks for the message, which goes to this session. The
-    // row is on screen first (the board's projection is debounced: a reveal of a row the tree has not drawn yet can
-    // come to nothing, as a click on it could not happen).
+    // A click on the row's inline Reply, as a user would (once the debounced board has drawn the row): it asks for
+    // the message, which goes to this session.
     await ui({ action: 'waitFor', selector: BOARD_ROWS, hasText: row.title });
     await hooks.board.view.reveal(hooks.board.provider.runNode(runKey), { select: true, focus: true });
     await waitFor('the session selected', () => {
