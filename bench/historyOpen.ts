@@ -33,6 +33,13 @@ import { StubbedExtension } from './stubbedExtension';
 
 const CONNECTION = 'agency-proxy:AgencyProxy';
 const RECORDS = 2_000;
+/**
+ * Opens of each storage per process, interleaved. An open takes 4–8 ms, and single opens range from 4 to 17 ms (GC,
+ * the file system thread pool, descheduling); with three rounds (until session 15) a run's ratios spread 0.97–1.66×.
+ */
+const ROUNDS = 25;
+/** A quiet host before each open (bench/historyOpen.ts `open`). */
+const SETTLE_MS = 50;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 /** The storage directories made, removed when the group's process exits. */
 const made: string[] = [];
@@ -110,6 +117,8 @@ async function open(fixture: string, runs: number, weigh = true): Promise<Opened
   }
   const { extension, storageDir } = home;
   renameSync(fixture, storageDir);
+  // What the last instance left running (its watchers closing, its timers) does not land in this open's time.
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   try {
     return await openHome(extension, runs, weigh);
   } finally {
@@ -176,9 +185,9 @@ export async function benchHistoryOpen(large = 1_000, small = 10, records = RECO
   })();
   const dirs = await fixtures;
   await open(dirs.small, small); // the extension's modules load on the first activation: not timed
-  // Interleaved, three rounds, the median of each: a ratio of two opens measured under the same load.
+  // Interleaved rounds, the median of each: a ratio of two opens measured under the same load.
   const rounds = { smallOpen: [] as Opened[], largeOpen: [] as Opened[], smallBare: [] as Opened[], largeBare: [] as Opened[] };
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     rounds.smallOpen.push(await open(dirs.small, small));
     rounds.largeOpen.push(await open(dirs.large, large));
     rounds.smallBare.push(await open(dirs.smallBare, small));

@@ -11,7 +11,7 @@ import { watchJournalDir } from './journalDirWatch';
 import type { RunIndexChanges, RunIndexState, StoredRun } from './runIndexFile';
 import { mergeRunIndex, readRunIndexState } from './runIndexFile';
 import type { ColdTest, ConnectIndex } from './runIndexDigest';
-import { connectIndexOf, readDigest, sameStamp, stampOf, withoutRuns, writeDigest } from './runIndexDigest';
+import { connectIndexOf, digestView, readDigest, sameStamp, stampOf, writeDigest } from './runIndexDigest';
 
 /** What a journal's users read and change of the removed run ids (the rest is the journal's: `remove`). */
 export type RemovedRunIds = Pick<RunIndex, 'removed' | 'removedAll' | 'takeRemovedElsewhere' | 'releaseRemoved' | 'watchRemoved' | 'unremove'>;
@@ -69,18 +69,17 @@ export class RunIndex {
   async connect(): Promise<ConnectIndex> {
     const coldAt = this.coldAt;
     if (this.firstRead === undefined && coldAt) {
-      const [digest, removed] = await Promise.all([readDigest(this.dir), readRemovedRuns(this.dir)]);
+      const [digest, removed, removedNow] = await Promise.all([readDigest(this.dir), readRemovedRuns(this.dir), stampOf(this.dir, REMOVED_RUNS_FILE)]);
       if (digest) {
         this.noteRemoved(removed);
-        // A crash between writing the removed ids and the index leaves a removed run's entry: it is not shown.
-        return this.removedRuns.size === 0 ? digest : withoutRuns(digest, this.removedRuns);
+        return digestView(digest, this.removedRuns, removed, removedNow); // a removed run's entry is not shown
       }
-      const before = await stampOf(this.dir);
+      const [before, removedBefore] = await Promise.all([stampOf(this.dir), stampOf(this.dir, REMOVED_RUNS_FILE)]);
       const entries = await this.reload();
       const after = await stampOf(this.dir);
       if (before && after && sameStamp(before, after) && this.unsaved.size === 0 && this.unremoved.size === 0) {
         // Outside the lock: a merge meanwhile makes this digest name an older file, and it is not used.
-        await writeDigest(this.dir, entries, coldAt, after).catch(() => undefined);
+        await writeDigest(this.dir, entries, coldAt, after, removedBefore ?? null).catch(() => undefined);
       }
       return connectIndexOf(entries, coldAt);
     }

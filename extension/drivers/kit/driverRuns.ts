@@ -22,12 +22,11 @@ import { runInput } from './journalRecords';
 import { modelActionOf } from './runRecorder';
 import type { RunRecorder } from './runRecorder';
 import { coldTestOf, journalOf, replayHandlersOf, replayRuns, storedRunOf } from './runJournaling';
-import type { DoorReplayHandlers, Journaling, RestorePolicy } from './runJournaling';
-import type { StoredRun } from '../../storage/runJournal';
-import type { OlderStub } from '../../storage/runIndexDigest';
+import type { ConnectPages, DoorReplayHandlers, Journaling, RestorePolicy } from './runJournaling';
 import { DriverRunWriters } from './driverRunWriters';
 import { RunHistory } from './runHistory';
-import { archivedRunIds, DEFAULT_RETENTION } from './runRetention';
+import { DEFAULT_RETENTION, retainedRuns } from './runRetention';
+import type { RunIds } from './runRetention';
 import { trimHistory } from './runHistoryTrim';
 import type { HistoryRetention } from './runRetention';
 
@@ -46,7 +45,7 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
    */
   private handlers: DoorReplayHandlers<C> | undefined;
   /** Runs past the retention setting at the last replay (left out of the model). */
-  private archivedIds: ReadonlySet<string> = new Set();
+  private archivedIds: RunIds = new Set<string>();
   /** Runs shown from their summary, loaded and released; archived runs; removal (kit/runHistory.ts). */
   readonly history: RunHistory<C>;
   /** Stops following other windows' removals (started with the first replay, when windows may share the journals). */
@@ -240,12 +239,12 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
       if (index && (await trimHistory(recorder, retention, this.ctx.log, (runId) => this.history.removeStored(runId), index)).length > 0) {
         index = await recorder.connectRuns(); // the size limit deleted runs
       }
-      this.archivedIds = policy.lazy ? archivedRunIds(index?.runs ?? (await recorder.loadRuns()), retention, this.ctx.now?.() ?? Date.now(), index?.older) : new Set<string>();
-      const view = index && { ...index, older: index.older.filter(([runId]) => !this.archivedIds.has(runId)) };
+      const retained = policy.lazy ? retainedRuns(index?.runs ?? (await recorder.loadRuns()), retention, this.ctx.now?.() ?? Date.now(), index?.older) : undefined;
+      this.archivedIds = retained?.archived ?? new Set<string>();
       // One policy per driver: the handlers are built once and kept (see `handlers`).
-      const pages = { paged: (older: readonly StoredRun[], stubs: readonly OlderStub[]) => this.history.pages.listed(older, stubs), listed: (runId: string) => this.history.isOlder(runId) };
+      const pages: ConnectPages = { paged: (older, stubs) => this.history.pages.listed(older, stubs), listed: (runId) => this.history.isOlder(runId) };
       this.handlers ??= replayHandlersOf(this, this.ctx, terms, policy, (stored) => this.archivedIds.has(stored.runId), pages);
-      await replayRuns(recorder, this.handlers, onlyNew, view);
+      await replayRuns(recorder, this.handlers, onlyNew, index && retained ? { ...index, older: retained.older } : index);
       this.history.removals.dropRemovedElsewhere(); // the index was read: what other windows removed goes here too
       if (this.ctx.windowId !== undefined && !this.closed) {
         this.stopRemovalWatch ??= this.history.removals.watch();

@@ -7,7 +7,7 @@
  * stay true; such a row loads the next page, and a run opened by its key (a command, a restored tab, Search Run
  * History) is loaded on its own (kit/runHistory.ts). Runs past the retention setting are archived, not listed here.
  */
-import type { OlderStub } from '../../storage/runIndexDigest';
+import { OlderStubs } from '../../storage/olderStubs';
 import type { StoredRun } from '../../storage/runJournal';
 
 /**
@@ -30,22 +30,31 @@ export class OlderRuns {
   /** Newest first. */
   private entries: OlderRun[];
   private readonly ids: Set<string>;
+  /**
+   * The digest's oldest, not decoded until a page reaches them or one of them is asked for by id (a connect needs only
+   * their number). Every one of them is older than every entry: the digest keeps the newest finished runs whole.
+   */
+  private stubs: OlderStubs | undefined;
 
-  constructor(entries: readonly StoredRun[] = [], stubs: readonly OlderStub[] = []) {
-    this.entries = [...entries.map((stored): OlderRun => ({ runId: stored.runId, createdAt: stored.createdAt, stored })), ...stubs.map(([runId, createdAt]): OlderRun => ({ runId, createdAt }))].sort(newestFirst);
+  constructor(entries: readonly StoredRun[] = [], stubs: OlderStubs = OlderStubs.none) {
+    this.entries = entries.map((stored): OlderRun => ({ runId: stored.runId, createdAt: stored.createdAt, stored })).sort(newestFirst);
     this.ids = new Set(this.entries.map((older) => older.runId));
+    this.stubs = stubs.count > 0 ? stubs : undefined;
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.entries.length + (this.stubs?.count ?? 0);
   }
 
   has(runId: string): boolean {
-    return this.ids.has(runId);
+    return this.ids.has(runId) || (this.stubs?.has(runId) ?? false);
   }
 
   /** Takes the newest `count` runs off the list (they go into the model). */
   take(count: number): OlderRun[] {
+    if (count > this.entries.length) {
+      this.decode();
+    }
     const taken = this.entries.splice(0, Math.max(0, count));
     taken.forEach((stored) => this.ids.delete(stored.runId));
     return taken;
@@ -53,11 +62,23 @@ export class OlderRuns {
 
   /** Takes one run off the list (loaded on its own, or removed); undefined: not listed. */
   remove(runId: string): OlderRun | undefined {
+    if (!this.ids.has(runId) && this.stubs?.has(runId)) {
+      this.decode();
+    }
     if (!this.ids.delete(runId)) {
       return undefined;
     }
     const at = this.entries.findIndex((stored) => stored.runId === runId);
     return at >= 0 ? this.entries.splice(at, 1)[0] : undefined;
+  }
+
+  /** The stubs join the entries, after them (they are older), in the board's order. */
+  private decode(): void {
+    const stubs = this.stubs?.all().filter(([runId]) => !this.ids.has(runId)) ?? [];
+    this.stubs = undefined;
+    const older = stubs.map(([runId, createdAt]): OlderRun => ({ runId, createdAt })).sort(newestFirst);
+    older.forEach((run) => this.ids.add(run.runId));
+    this.entries = this.entries.concat(older);
   }
 }
 

@@ -14,7 +14,8 @@ import { runStateSchema } from '../../protocol/transcriptTypes';
 import { safeFileName } from '../../storage/runJournal';
 import type { StoredRun } from '../../storage/runJournal';
 import type { LeaseHolder } from '../../storage/runWriterLease';
-import type { ConnectIndex, OlderStub } from '../../storage/runIndexDigest';
+import type { ConnectIndex } from '../../storage/runIndexDigest';
+import type { OlderStubs } from '../../storage/olderStubs';
 import type { DriverContext } from '../connectionManager';
 import type { DriverRuns } from './driverRuns';
 import type { RunInput } from './journalRecords';
@@ -206,7 +207,7 @@ export function coldTestOf<C>(policy: Pick<RestorePolicy<C>, 'keepsLoaded'>): (s
 
 /** Where a connect's cold runs past its page go (the door's OlderRuns), and whether a run is listed there. */
 export interface ConnectPages {
-  paged(older: readonly StoredRun[], stubs: readonly OlderStub[]): void;
+  paged(older: readonly StoredRun[], stubs: OlderStubs | undefined): void;
   listed(runId: string): boolean;
 }
 
@@ -259,7 +260,7 @@ export function replayHandlersOf<C>(runs: DriverRuns<C>, ctx: Pick<DriverContext
             // run the policy refuses, or whose summary does not read, is left to `open` (replayed whole, or left out).
             return summary !== undefined && openOnce(stored) ? { fields: restoredFieldsOf(stored), counts: summaryCountsOf(summary) } : undefined;
           },
-          paged: (older: readonly StoredRun[], stubs: readonly OlderStub[]) => pages.paged(older, stubs),
+          paged: (older: readonly StoredRun[], stubs: OlderStubs | undefined) => pages.paged(older, stubs),
           skip: (stored: StoredRun) => pages.listed(stored.runId) || hidden(stored),
         }
       : {}),

@@ -12,7 +12,7 @@ import { restoredFieldsOf } from './runJournaling';
 import { coldSummaryOf, summaryCountsOf } from './runSummaries';
 import { OLDER_PAGE, OlderRuns } from './olderRuns';
 import type { OlderRun } from './olderRuns';
-import type { OlderStub } from '../../storage/runIndexDigest';
+import type { OlderStubs } from '../../storage/olderStubs';
 
 export class RunPaging<C> {
   private older = new OlderRuns();
@@ -20,7 +20,7 @@ export class RunPaging<C> {
   constructor(private readonly door: HistoryDoor<C>) {}
 
   /** The connect's list (its replay's `paged`): what is older than its page now (`stubs`: the digest's oldest). */
-  listed(older: readonly StoredRun[], stubs: readonly OlderStub[] = []): void {
+  listed(older: readonly StoredRun[], stubs?: OlderStubs): void {
     this.older = new OlderRuns(older, stubs);
   }
 

@@ -16,7 +16,8 @@ import type { JournalRecord, RunInput } from './journalRecords';
 import { diskRecordOf, isCurrentRecord, runInputOf } from './journalRecords';
 import type { CheckpointBooks, RunCheckpoints } from './runCheckpoints';
 import { newestFirst, OLDER_PAGE } from './olderRuns';
-import type { ConnectIndex, OlderStub } from '../../storage/runIndexDigest';
+import type { ConnectIndex } from '../../storage/runIndexDigest';
+import type { OlderStubs } from '../../storage/olderStubs';
 
 /**
  * Turns one line in a 0.1.0 format into inputs (shaped like `RunInput`, contents unchecked: each is validated like
@@ -55,7 +56,7 @@ export interface ReplayHandlers<C> {
    * The cold runs past the connect's page (kit/olderRuns.ts), newest first: not in the model, their entries not read
    * further. Called once per full replay (not for `onlyNew`), before the page is shown.
    */
-  paged?(older: readonly StoredRun[], stubs: readonly OlderStub[]): void;
+  paged?(older: readonly StoredRun[], stubs: OlderStubs | undefined): void;
   /** A run an `onlyNew` replay leaves alone though the model does not hold it (listed older, or archived). */
   skip?(stored: StoredRun): boolean;
 }
@@ -155,8 +156,8 @@ export async function replayStoredRuns<C>(source: ReplaySource<C>, handlers: Rep
     // Another window's new runs (`onlyNew`) are few and new: they all go in. A connect keeps the newest page.
     const older = [...cold].sort(newestFirst).slice(OLDER_PAGE);
     older.forEach((stored) => kinds.delete(stored));
-    const stubs = index?.older ?? [];
-    stats.older = older.length + stubs.length;
+    const stubs = index?.older;
+    stats.older = older.length + (stubs?.count ?? 0);
     olderRuns = stats.older;
     handlers.paged(older, stubs);
   }

@@ -10,7 +10,7 @@
  * (runHistoryTrim.ts). Archiving alone would free no disk.
  */
 import type { StoredRun } from '../../storage/runJournal';
-import type { OlderStub } from '../../storage/runIndexDigest';
+import { OlderStubs } from '../../storage/olderStubs';
 import { peekColdSummary } from './runSummaries';
 
 export interface HistoryRetention {
@@ -31,26 +31,60 @@ const MIB = 1024 * 1024;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Runs by id: a Set, or the archived runs as `retainedRuns` decides them. */
+export interface RunIds {
+  has(runId: string): boolean;
+}
+
+/** Which finished runs are archived, and the older runs the digest lists that are not (`retainedRuns`). */
+export interface Retained {
+  readonly archived: RunIds;
+  readonly older: OlderStubs;
+}
+
 /**
- * The ids of the stored runs past the retention limits, at `now` (`stubs`: the oldest finished runs as the index's
- * digest lists them, id and last activity: storage/runIndexDigest.ts).
+ * The stored runs past the retention limits at `now`: `stored` are index entries, `stubs` the oldest finished runs as
+ * the index's digest lists them, most recently active first (storage/olderStubs.ts). Every finished run is ranked by
+ * its last activity (an entry before a stub of the same time); past `keepRuns`, or idle longer than `keepDays`, it is
+ * archived. Along the stubs both limits hold from some line on, so that line is found by a binary search: with a
+ * thousand stored runs a connect decodes a dozen of their lines, not a thousand.
  */
-export function archivedRunIds(stored: readonly StoredRun[], retention: HistoryRetention, now: number, stubs: readonly OlderStub[] = []): Set<string> {
+export function retainedRuns(stored: readonly StoredRun[], retention: HistoryRetention, now: number, stubs: OlderStubs = OlderStubs.none): Retained {
   if (retention.keepRuns <= 0 && retention.keepDays <= 0) {
-    return new Set(); // no limit: nothing to sort
+    return { archived: new Set(), older: stubs }; // no limit: nothing to sort
   }
-  const finished = [...stored.map((run) => ({ runId: run.runId, at: peekColdSummary(run)?.activeAt })), ...stubs.map(([runId, , at]) => ({ runId, at }))]
+  const finished = stored
+    .map((run) => ({ runId: run.runId, at: peekColdSummary(run)?.activeAt }))
     .filter((run): run is { runId: string; at: number } => run.at !== undefined)
     .sort((a, b) => b.at - a.at);
+  const past = (rank: number, at: number): boolean =>
+    (retention.keepRuns > 0 && rank >= retention.keepRuns) || (retention.keepDays > 0 && now - at > retention.keepDays * DAY_MS);
+  // An entry's rank: the entries before it, and the stubs more recently active than it.
   const archived = new Set<string>();
   finished.forEach((run, index) => {
-    const tooMany = retention.keepRuns > 0 && index >= retention.keepRuns;
-    const tooOld = retention.keepDays > 0 && now - run.at > retention.keepDays * DAY_MS;
-    if (tooMany || tooOld) {
+    if (past(index + stubs.firstWhere(([, , at]) => at <= run.at), run.at)) {
       archived.add(run.runId);
     }
   });
-  return archived;
+  // A stub's rank: the stubs before it, and the entries as recently active or more.
+  const kept = stubs.firstWhere(([, , at], line) => past(line + entriesFrom(finished, at), at));
+  const beyond = stubs.from(kept);
+  return { archived: { has: (runId) => archived.has(runId) || (beyond.count > 0 && beyond.has(runId)) }, older: stubs.head(kept) };
+}
+
+/** How many of `finished` (most recently active first) were active at `at` or later. */
+function entriesFrom(finished: ReadonlyArray<{ readonly at: number }>, at: number): number {
+  let low = 0;
+  let high = finished.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (finished[middle]!.at >= at) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low;
 }
 
 /**

@@ -18,6 +18,7 @@ import { boardGroups } from '../../../../extension/model/boardGroups';
 import { runKeyOf } from '../../../../extension/model/modelTypes';
 import { RunStore } from '../../../../extension/model/runStore';
 import { RunResidency } from '../../../../extension/ui/runResidency';
+import { OlderStubs } from '../../../../extension/storage/olderStubs';
 import { quietLog } from '../driverKit';
 
 const base = mkdtempSync(join(tmpdir(), 'older-'));
@@ -99,6 +100,34 @@ test('"older…" loads the next page, newest first; the count follows', async ()
   assert.deepEqual(ids(store), [...GOING, ...newest(STORED - 1, 2 * OLDER_PAGE)]);
   assert.equal(store.state.connections.get(C)?.olderRuns, STORED - 2 * OLDER_PAGE - GOING.length);
   assert.ok([...store.state.runs.values()].filter((run) => !GOING.includes(run.runId)).every((run) => run.unloaded !== undefined), 'from their summaries');
+  await runs.close();
+});
+
+test('a connect decodes none of the older runs the digest lists; pages past its head decode them once, in the board\'s order', async () => {
+  const store = newStore();
+  const runs = door(store, storageDir);
+  const { all, at } = OlderStubs.prototype;
+  let decoded = 0;
+  OlderStubs.prototype.all = function (this: OlderStubs) {
+    decoded += 1;
+    return all.call(this);
+  };
+  OlderStubs.prototype.at = function (this: OlderStubs, line: number) {
+    decoded += 1;
+    return at.call(this, line);
+  };
+  try {
+    await runs.replay(policy());
+    assert.equal(decoded, 0, 'their number only');
+    for (let page = 1; page <= 4; page++) {
+      assert.equal(await runs.history.showOlder(), OLDER_PAGE);
+    }
+    assert.ok(decoded > 0, 'the head of finished runs the digest keeps whole is two pages: the third reads the rest');
+    assert.deepEqual(ids(store), [...GOING, ...newest(STORED - 1, 5 * OLDER_PAGE)]);
+    assert.equal(store.state.connections.get(C)?.olderRuns, STORED - 5 * OLDER_PAGE - GOING.length);
+  } finally {
+    Object.assign(OlderStubs.prototype, { all, at });
+  }
   await runs.close();
 });
 
