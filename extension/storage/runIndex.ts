@@ -8,6 +8,7 @@
 import type { RemovedRuns } from './removedRunsFile';
 import { readRemovedRuns, REMOVED_RUNS_FILE } from './removedRunsFile';
 import { watchJournalDir } from './journalDirWatch';
+import { KnownRemovals } from './knownRemovals';
 import type { RunIndexChanges, RunIndexState, StoredRun } from './runIndexFile';
 import { mergeRunIndex, readRunIndexState } from './runIndexFile';
 import type { ColdTest, ConnectIndex } from './runIndexDigest';
@@ -29,13 +30,7 @@ export class RunIndex {
   private readonly unsaved = new Map<string, StoredRun>();
   private readonly unremoved = new Set<string>();
   /** Runs removed for good, as last read or written (with this journal's own removals and releases not yet written). */
-  private removedRuns = new Map<string, number>();
-  private readonly unwrittenRemovals = new Map<string, number>();
-  private readonly unwrittenReleases = new Set<string>();
-  /** Runs another window removed, seen since the last `takeRemovedElsewhere` (not the ones of the first read). */
-  private readonly removedElsewhere = new Set<string>();
-  /** The removed ids were read once (a later read notes the ones another window removed meanwhile). */
-  private removedKnown = false;
+  private readonly removals = new KnownRemovals();
   /**
    * Which entries a connect may leave out of the model (the kit's call, set once it knows how its runs come back):
    * with it, every merge writes the connect's digest (runIndexDigest.ts) and `connect` reads that instead of the index.
@@ -71,8 +66,8 @@ export class RunIndex {
     if (this.firstRead === undefined && coldAt) {
       const [digest, removed, removedNow] = await Promise.all([readDigest(this.dir), readRemovedRuns(this.dir), stampOf(this.dir, REMOVED_RUNS_FILE)]);
       if (digest) {
-        this.noteRemoved(removed);
-        return digestView(digest, this.removedRuns, removed, removedNow); // a removed run's entry is not shown
+        this.removals.note(removed);
+        return digestView(digest, this.removals.all(), removed, removedNow); // a removed run's entry is not shown
       }
       const [before, removedBefore] = await Promise.all([stampOf(this.dir), stampOf(this.dir, REMOVED_RUNS_FILE)]);
       const entries = await this.reload();
@@ -84,6 +79,27 @@ export class RunIndex {
       return connectIndexOf(entries, coldAt);
     }
     return connectIndexOf(await this.all(), coldAt ?? (() => undefined));
+  }
+
+  /**
+   * The entries in which another window's new runs are (an "only new" replay), at the cost of the digest, not of the
+   * history: while the digest matches the index, its whole entries — every unfinished run and the newest finished
+   * ones, which is where a run added since the last look is (a look follows every change of the index) — put over this
+   * journal's view once it has read the index; otherwise the index read whole.
+   */
+  async recent(): Promise<StoredRun[]> {
+    const merges = this.merges;
+    const digest = this.coldAt ? await readDigest(this.dir) : undefined;
+    if (!digest) {
+      return this.reload();
+    }
+    const entries = digest.runs.filter((run) => !this.removals.has(run.runId) && !this.unremoved.has(run.runId));
+    if (this.firstRead !== undefined && this.merges === merges) {
+      await this.firstRead;
+      // A merge adopted meanwhile is newer than the digest read before it (as in `read`); this journal's own changes win.
+      entries.forEach((run) => this.merges === merges && !this.unsaved.has(run.runId) && this.index.set(run.runId, run));
+    }
+    return entries.map((run) => this.unsaved.get(run.runId) ?? run);
   }
 
   /** Reads the index again (another window may have added runs), keeping this journal's own unsaved changes. */
@@ -102,17 +118,17 @@ export class RunIndex {
   }
   /** Whether any window of this machine removed the run for good (as last read; `refreshRemoved` reads again). */
   removed(runId: string): boolean {
-    return this.removedRuns.has(runId);
+    return this.removals.has(runId);
   }
 
   /** The runs removed for good, with when (as last read). */
   removedAll(): RemovedRuns {
-    return this.removedRuns;
+    return this.removals.all();
   }
 
   /** Reads the removed ids again (a run's writer is about to be decided: one another window removed is not written). */
   async refreshRemoved(): Promise<void> {
-    this.noteRemoved(await readRemovedRuns(this.dir));
+    this.removals.note(await readRemovedRuns(this.dir));
   }
 
   /**
@@ -129,15 +145,13 @@ export class RunIndex {
 
   /** The runs another window removed since the last call (the driver drops them from its model). */
   takeRemovedElsewhere(): string[] {
-    const out = [...this.removedElsewhere].filter((runId) => this.removedRuns.has(runId));
-    this.removedElsewhere.clear();
-    return out;
+    return this.removals.takeElsewhere();
   }
 
   /** Records the run's entry (merged into the index on disk: other windows' entries are kept). */
   async save(run: StoredRun): Promise<void> {
     await this.all();
-    if (this.removedRuns.has(run.runId)) {
+    if (this.removals.has(run.runId)) {
       return; // removed for good (here or in another window): never indexed again
     }
     this.index.set(run.runId, run);
@@ -152,9 +166,7 @@ export class RunIndex {
     this.index.delete(runId);
     this.unsaved.delete(runId);
     this.unremoved.add(runId);
-    this.unwrittenReleases.delete(runId);
-    this.unwrittenRemovals.set(runId, at);
-    this.removedRuns.set(runId, at);
+    this.removals.add(runId, at);
     await this.writeChanges();
   }
 
@@ -164,27 +176,20 @@ export class RunIndex {
    */
   async releaseRemoved(listed: ReadonlySet<string>, before: number): Promise<void> {
     await this.all();
-    const gone = [...this.removedRuns].filter(([runId, at]) => at < before && !listed.has(runId)).map(([runId]) => runId);
+    const gone = [...this.removals.all()].filter(([runId, at]) => at < before && !listed.has(runId)).map(([runId]) => runId);
     if (gone.length === 0) {
       return;
     }
-    for (const runId of gone) {
-      this.removedRuns.delete(runId);
-      this.unwrittenRemovals.delete(runId);
-      this.unwrittenReleases.add(runId);
-    }
+    gone.forEach((runId) => this.removals.release(runId));
     await this.writeChanges();
   }
 
   /** The person brings a removed run back on purpose (it was opened again by name): its id is no longer kept. */
   async unremove(runId: string): Promise<void> {
     await this.all();
-    if (!this.removedRuns.delete(runId)) {
-      return;
+    if (this.removals.release(runId)) {
+      await this.writeChanges();
     }
-    this.unwrittenRemovals.delete(runId);
-    this.unwrittenReleases.add(runId);
-    await this.writeChanges();
   }
 
   /**
@@ -229,13 +234,8 @@ export class RunIndex {
     this.writeQueued = true;
     this.write = this.write.catch(() => undefined).then(async () => {
       this.writeQueued = false;
-      const added = new Map(this.unwrittenRemovals);
-      const dropped = new Set(this.unwrittenReleases);
-      const changes: RunIndexChanges = {
-        saved: new Map(this.unsaved),
-        removed: new Set(this.unremoved),
-        ...(added.size > 0 || dropped.size > 0 ? { removedForGood: { added, dropped } } : {}),
-      };
+      const removedForGood = this.removals.unwritten();
+      const changes: RunIndexChanges = { saved: new Map(this.unsaved), removed: new Set(this.unremoved), ...(removedForGood ? { removedForGood } : {}) };
       if (changes.saved.size === 0 && changes.removed.size === 0 && !changes.removedForGood) {
         return;
       }
@@ -248,8 +248,9 @@ export class RunIndex {
       // Written: what was merged is no longer this journal's to put in (unless it changed again meanwhile).
       changes.saved.forEach((run, runId) => this.unsaved.get(runId) === run && this.unsaved.delete(runId));
       changes.removed.forEach((runId) => this.unremoved.delete(runId));
-      added.forEach((at, runId) => this.unwrittenRemovals.get(runId) === at && this.unwrittenRemovals.delete(runId));
-      dropped.forEach((runId) => this.unwrittenReleases.delete(runId));
+      if (removedForGood) {
+        this.removals.written(removedForGood);
+      }
       this.adoptMerged(merged);
     });
     return this.write;
@@ -266,33 +267,8 @@ export class RunIndex {
     const index = new Map(state.entries.map((run) => [run.runId, run]));
     this.unremoved.forEach((runId) => index.delete(runId));
     this.unsaved.forEach((run, runId) => index.set(runId, run));
-    this.noteRemoved(state.removed);
-    this.removedRuns.forEach((_at, runId) => index.delete(runId));
+    this.removals.note(state.removed);
+    this.removals.all().forEach((_at, runId) => index.delete(runId));
     this.index = index;
-  }
-
-  /** Takes the removed ids on disk as known, with this journal's own not yet written over them. */
-  private noteRemoved(onDisk: RemovedRuns): void {
-    if (this.removedKnown) {
-      this.noteRemovedElsewhere(onDisk);
-    }
-    this.removedKnown = true;
-    this.removedRuns = this.withUnwritten(onDisk);
-  }
-
-  private withUnwritten(onDisk: RemovedRuns): Map<string, number> {
-    const removed = new Map(onDisk);
-    this.unwrittenReleases.forEach((runId) => removed.delete(runId));
-    this.unwrittenRemovals.forEach((at, runId) => removed.set(runId, at));
-    return removed;
-  }
-
-  /** Ids on disk this journal did not know as removed: another window removed them. */
-  private noteRemovedElsewhere(onDisk: RemovedRuns): void {
-    for (const runId of onDisk.keys()) {
-      if (!this.removedRuns.has(runId)) {
-        this.removedElsewhere.add(runId);
-      }
-    }
   }
 }

@@ -72,6 +72,11 @@ export class RunJournal {
     return this.index.reload();
   }
 
+  /** The entries where another window's new runs are, without reading the whole index (RunIndex.recent). */
+  recentRuns(): Promise<StoredRun[]> {
+    return this.index.recent();
+  }
+
   /** Records the run's metadata (merged into the index on disk: other windows' entries are kept). */
   saveRun(run: StoredRun): Promise<void> {
     return this.index.save(run);

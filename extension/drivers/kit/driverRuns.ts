@@ -239,9 +239,10 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
       if (index && (await trimHistory(recorder, retention, this.ctx.log, (runId) => this.history.removeStored(runId), index)).length > 0) {
         index = await recorder.connectRuns(); // the size limit deleted runs
       }
-      const retained = policy.lazy ? retainedRuns(index?.runs ?? (await recorder.loadRuns()), retention, this.ctx.now?.() ?? Date.now(), index?.older) : undefined;
-      this.archivedIds = retained?.archived ?? new Set<string>();
-      // One policy per driver: the handlers are built once and kept (see `handlers`).
+      const retained = policy.lazy && index ? retainedRuns(index.runs, retention, this.ctx.now?.() ?? Date.now(), index.older) : undefined;
+      // An "only new" replay keeps what the connect archived: another window's new runs are the newest. One policy per
+      // driver: the handlers are built once and kept (see `handlers`).
+      this.archivedIds = retained?.archived ?? (onlyNew ? this.archivedIds : new Set<string>());
       const pages: ConnectPages = { paged: (older, stubs) => this.history.pages.listed(older, stubs), listed: (runId) => this.history.isOlder(runId) };
       this.handlers ??= replayHandlersOf(this, this.ctx, terms, policy, (stored) => this.archivedIds.has(stored.runId), pages);
       await replayRuns(recorder, this.handlers, onlyNew, index && retained ? { ...index, older: retained.older } : index);

@@ -23,6 +23,7 @@ import type { ReplayHandlers, ReplaySource, ReplayStats } from './runReplay';
 import { RunWriters } from './runWriters';
 import type { RunRecorderOptions } from './runRecorderOptions';
 import type { ColdTest, ConnectIndex } from '../../storage/runIndexDigest';
+import { OlderStubs } from '../../storage/olderStubs';
 
 // Where they always were for their importers.
 export { modelActionOf };
@@ -187,10 +188,12 @@ export class RunRecorder<C = never> {
     }
   }
 
-  /** Reads the index again and replays the stored runs this window does not show yet (another window's new runs). */
+  /**
+   * Replays the stored runs this window does not show yet (another window's new runs), looking for them where they
+   * are (storage/runIndex.ts `recent`): each change of the index costs what the digest holds, not the history.
+   */
   async replayNew(handlers: ReplayHandlers<C>): Promise<ReplayStats> {
-    await this.journal.reloadRuns();
-    return this.replay(handlers, true);
+    return this.replay(handlers, true, { runs: await this.journal.recentRuns(), older: OlderStubs.none, bytes: 0, unmeasured: 0 });
   }
 
   /** The run's entry in the index as it is on disk now (another window may have written it since this one read it). */

@@ -135,7 +135,7 @@ export async function replayStoredRuns<C>(source: ReplaySource<C>, handlers: Rep
   const cold: StoredRun[] = [];
   const kinds = new Map<StoredRun, 'cold' | 'replay'>();
   let examined = 0;
-  for (const stored of onlyNew || !index ? await source.journal.loadRuns() : index.runs) {
+  for (const stored of index ? index.runs : await source.journal.loadRuns()) {
     if (onlyNew && (source.store.state?.runs.has(runKeyOf(source.connectionId, stored.runId)) || handlers.skip?.(stored))) {
       continue; // shown already (live, or replayed before), or listed older
     }

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import fsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -173,4 +174,31 @@ test('another window\'s replay of new runs leaves the older ones out', async () 
   assert.equal(store.state.runs.size, before);
   assert.ok(!store.state.runs.has(runKeyOf(C, 'r100')));
   await runs.close();
+});
+
+test('another window\'s new run comes in from the index digest: a change of the index does not read it whole', async () => {
+  const dir = mkdtempSync(join(base, 'w'));
+  const storeA = newStore();
+  const a = door(storeA, dir);
+  await a.replay(policy());
+  const b = door(newStore(), dir);
+  await b.replay(policy());
+  await b.fields('from-b', { title: 'Started in window B', state: 'running', createdAt: 5 * DAY });
+  await b.event('from-b', { kind: 'textDelta', text: 'hello from B' }, 1);
+  await b.saveRun('from-b');
+  await b.flush();
+  const { readFile } = fsPromises;
+  let wholeReads = 0;
+  fsPromises.readFile = ((path: Parameters<typeof readFile>[0], ...rest: unknown[]) => {
+    wholeReads += String(path).endsWith('runs.json') ? 1 : 0;
+    return (readFile as (...args: unknown[]) => unknown)(path, ...rest);
+  }) as typeof readFile;
+  try {
+    await a.replay(policy(), true);
+  } finally {
+    fsPromises.readFile = readFile;
+  }
+  assert.deepEqual(storeA.transcript(runKeyOf(C, 'from-b'))?.snapshot().map((item) => item.kind), ['text']);
+  assert.equal(wholeReads, 0);
+  await Promise.all([a.close(), b.close()]);
 });
