@@ -102,9 +102,10 @@ export function benchIngestScv(count = 200_000): BenchRow[] {
       unit: 'events/s',
       baseline: { label: 'JSON.parse of each line', value: perSecond(baselineMs), unit: 'events/s' },
       ratio,
-      target: '≥ 0.5× JSON.parse',
-      met: ratio >= 0.5,
-      note: `${items.toLocaleString('en-US')} transcript items; CPU ${subjectMs.toFixed(0)} ms vs ${baselineMs.toFixed(0)} ms`,
+      // A context row since issue #25 (its target of 0.5× retired): what is left is V8's parse and GC of text the
+      // extension keeps, and no user waits on it; the effort went to stalls and history.
+      met: null,
+      note: `context, no target; ${items.toLocaleString('en-US')} transcript items; CPU ${subjectMs.toFixed(0)} ms vs ${baselineMs.toFixed(0)} ms`,
     },
   ];
 }
