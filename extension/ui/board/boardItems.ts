@@ -5,9 +5,9 @@
  */
 import * as vscode from 'vscode';
 import type { BoardGroup, BoardRow } from '../../model/boardRows';
-import { awayText, changeStatsText, isLiveRow, reviewCountText, waitsForText } from '../../model/boardRows';
+import { awayText, changeStatsText, isLiveRow, reviewCountText, rowTimeText, startedText, ticksElapsed, waitsForText } from '../../model/boardRows';
 import { authorText } from '../../model/changeAttribution';
-import { elapsedText } from '../../model/elapsedText';
+import { clockText, elapsedText } from '../../model/elapsedText';
 import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
 import { isProtectedSubject } from '../../model/pathRules';
 import { decisionLabel, isTerminalRunState, shownDecisions } from '../../protocol/transcriptTypes';
@@ -112,8 +112,9 @@ export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
  * icon's (and the tooltip's and screen reader's); the daemon is left out when the connection is named after it.
  */
 export function runDescription(row: BoardRow, now: number): string {
-  // Finished runs say how long ago they started; live ones how long they have been going.
-  const parts = [isLiveRow(row) ? elapsedText(row.createdAt, now) : `${elapsedText(row.createdAt, now)} ago`];
+  // Finished runs say how long ago they started; live ones how long they have been going, or (with requests or
+  // subagents under them, which a timer must not redraw) since when.
+  const parts = [rowTimeText(row, now)];
   // What happened while the user was away comes first: it is what the row is looked at for.
   if (row.away) {
     parts.unshift(`\u25CF ${awayText(row.away)}`);
@@ -153,7 +154,7 @@ function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
   md.appendMarkdown('**\n\n');
   md.appendText(`${row.daemon} · ${row.connectionName}\n`);
   md.appendMarkdown('\n\n');
-  md.appendText(`${runStateLabel(row.look)}${row.stateDetail ? ` (${row.stateDetail})` : ''} · started ${elapsedText(row.createdAt, now)} ago`);
+  md.appendText(`${runStateLabel(row.look)}${row.stateDetail ? ` (${row.stateDetail})` : ''} · ${startedText(row, now)}`);
   appendAway(md, row, now);
   if (row.look.changeSetRefused !== undefined) {
     md.appendMarkdown('\n\n');
@@ -192,7 +193,9 @@ function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
  */
 function appendAway(md: vscode.MarkdownString, row: BoardRow, now: number): void {
   if (row.away) {
-    const when = row.away.seenAt !== undefined ? `Since you looked ${elapsedText(row.away.seenAt, now)} ago` : 'Since it started (not looked at yet)';
+    // A row that does not tick is not redrawn with the time: it says the clock time instead (as its "started").
+    const looked = row.away.seenAt === undefined ? undefined : isLiveRow(row) && !ticksElapsed(row) ? `at ${clockText(row.away.seenAt, now)}` : `${elapsedText(row.away.seenAt, now)} ago`;
+    const when = looked !== undefined ? `Since you looked ${looked}` : 'Since it started (not looked at yet)';
     const names = row.away.files.map((f) => {
       const by = authorText(f.by);
       return `${visibleText(f.path)}${by ? ` (${visibleText(by)})` : ''}`;

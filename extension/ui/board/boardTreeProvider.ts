@@ -2,14 +2,15 @@
  * The "Runs" board: every run of every connection grouped Needs you / Working / Done (model/boardGroups.ts), as a
  * native tree so it is keyboard-first and accessible. Store changes arrive once per event while runs stream, so the
  * projection is debounced; when only rows changed, only those rows are re-rendered. Elapsed times tick only while the
- * view is visible and a run is live, and the timer wakes when a text would change (each second for the first
- * minute, then on the minute), never on an idle board.
+ * view is visible, on live rows without children (a row with requests under it says since when it waits: its redraw
+ * would redraw their Allow / Deny under a click), and the timer wakes when a text would change (each second for the
+ * first minute, then on the minute), never on an idle board.
  */
 import * as vscode from 'vscode';
 import type { BoardSources } from '../../model/boardGroups';
 import { boardGroups, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS } from '../../model/boardGroups';
 import type { BoardGroup, BoardGroupId, PlacedRow } from '../../model/boardRows';
-import { boardStructure, isLiveRow, placedRows } from '../../model/boardRows';
+import { boardStructure, placedRows, ticksElapsed } from '../../model/boardRows';
 import type { ReviewMarksStore } from '../changeSets/reviewMarks';
 import { BoardTicker } from './boardTicker';
 import { lastOutputLine } from '../../model/lastOutputLine';
@@ -47,7 +48,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   private visible = false;
   private debounce: ReturnType<typeof setTimeout> | undefined;
   private readonly ticker = new BoardTicker(() => {
-    this.treeEmitter.fire(this.liveRows().map((e) => this.runNode(e.row.runKey)));
+    this.treeEmitter.fire(this.tickingRows().map((e) => this.runNode(e.row.runKey)));
     this.updateTicker();
   });
   private readonly sources: BoardSources;
@@ -264,13 +265,17 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     }
   }
 
-  /** Ticks only while someone can see it and a live run's elapsed time is shown; wakes when a text would change. */
+  /** Ticks only while someone can see it and a ticking elapsed time is shown; wakes when a text would change. */
   private updateTicker(): void {
-    this.ticker.schedule(this.visible ? this.liveRows().map((e) => e.row.createdAt) : []);
+    this.ticker.schedule(this.visible ? this.tickingRows().map((e) => e.row.createdAt) : []);
   }
 
-  private liveRows() {
-    return [...this.rows.values()].filter((e) => e.group !== 'done' && isLiveRow(e.row));
+  /**
+   * The rows a timer redraws: live leaves only (model/boardRows.ts `ticksElapsed`). A redraw of a row re-renders its
+   * children, so a row with requests under it is never redrawn on a timer: a click on their Allow / Deny is not lost.
+   */
+  private tickingRows() {
+    return [...this.rows.values()].filter((e) => e.group !== 'done' && ticksElapsed(e.row));
   }
 
   private stopDebounce(): void {
