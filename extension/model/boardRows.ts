@@ -105,6 +105,11 @@ export function reviewCountText(review: ReviewCount): string {
   return `${review.reviewed} of ${review.total} hunk${review.total === 1 ? '' : 's'} reviewed`;
 }
 
+/** Whether the row has rows under it (its requests, its subagents): its tree item is another one (boardItems.ts). */
+export function isNestedRow(row: BoardRow): boolean {
+  return row.approvals.length > 0 || (row.children?.length ?? 0) > 0;
+}
+
 /** Whether the run is still going (its time is how long it has been going, not how long ago it started). */
 export function isLiveRow(row: BoardRow): boolean {
   return !isTerminalRunState(row.state) && row.state !== 'stopped';
@@ -118,7 +123,7 @@ export function isLiveRow(row: BoardRow): boolean {
  * without ever being redrawn, so nothing but an event redraws it (a request asked or decided, its state, its output).
  */
 export function ticksElapsed(row: BoardRow): boolean {
-  return isLiveRow(row) && row.approvals.length === 0 && (row.children?.length ?? 0) === 0;
+  return isLiveRow(row) && !isNestedRow(row);
 }
 
 /**

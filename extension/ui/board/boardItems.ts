@@ -18,7 +18,8 @@ import { runIcon, runStateLabel } from '../runPresentation';
 /** A row's node. Run nodes have the Connections tree's shape, so the run commands (send, cancel…) accept them. */
 export type BoardNode =
   | { readonly type: 'group'; readonly id: BoardGroup['id'] }
-  | { readonly type: 'run'; readonly key: string }
+  /** `nested`: drawn as a row with rows under it (fixed for the node's life: see BoardTreeProvider.runNode). */
+  | { readonly type: 'run'; readonly key: string; readonly nested?: boolean }
   | { readonly type: 'approval'; readonly key: string; readonly runKey: string }
   | { readonly type: 'older' };
 
@@ -63,8 +64,8 @@ export function boardRunUri(runKey: string): vscode.Uri {
   return vscode.Uri.from({ scheme: BOARD_RUN_URI_SCHEME, path: `/${encodeURIComponent(runKey)}` });
 }
 
-export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
-  const nested = row.approvals.length > 0 || (row.children?.length ?? 0) > 0;
+/** `nested`: the node's (isNestedRow when it was made), so that a node's id never changes. */
+export function runItem(row: BoardRow, ctx: RunItemContext, nested: boolean): vscode.TreeItem {
   const expandable = nested ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
   const item = new vscode.TreeItem(row.title, expandable);
   // VS Code keeps a row's folding by id: a row that was a leaf would stay folded when its first request (or

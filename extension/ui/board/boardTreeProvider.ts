@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { BoardSources } from '../../model/boardGroups';
 import { boardGroups, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS } from '../../model/boardGroups';
 import type { BoardGroup, BoardGroupId, PlacedRow } from '../../model/boardRows';
-import { boardStructure, placedRows, ticksElapsed } from '../../model/boardRows';
+import { boardStructure, isNestedRow, placedRows, ticksElapsed } from '../../model/boardRows';
 import type { ReviewMarksStore } from '../changeSets/reviewMarks';
 import { BoardTicker } from './boardTicker';
 import { lastOutputLine } from '../../model/lastOutputLine';
@@ -23,6 +23,7 @@ import { onDidReadChangeSet } from '../changeSets/changeSetReading';
 import type { QuestionCounts } from './boardQuestions';
 import type { BoardNode } from './boardItems';
 import { approvalItem, groupItem, olderItem, runItem, runItemContext } from './boardItems';
+import { BoardNodes } from './boardNodes';
 import type { BoardSeen } from './boardAway';
 import { AwaySource } from './boardAway';
 
@@ -40,10 +41,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   private rows = new Map<string, PlacedRow>();
   private structure = '';
   private needsYou = -1;
-  private readonly groupNodes = new Map<BoardGroupId, BoardNode>();
-  private readonly runNodes = new Map<string, BoardNode>();
-  private readonly approvalNodes = new Map<string, BoardNode>();
-  private readonly olderNode: BoardNode = { type: 'older' };
+  private readonly nodes = new BoardNodes();
   private doneLimit = DONE_PAGE;
   private visible = false;
   private debounce: ReturnType<typeof setTimeout> | undefined;
@@ -127,15 +125,17 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 
   groupNode(id: BoardGroupId): BoardNode {
-    return cached(this.groupNodes, id, () => ({ type: 'group', id }));
+    return this.nodes.group(id);
   }
 
+  /** The run's node as it is drawn now (a new one when rows come or go under it: BoardNodes.run). */
   runNode(key: string): BoardNode {
-    return cached(this.runNodes, key, () => ({ type: 'run', key }));
+    const entry = this.rows.get(key);
+    return this.nodes.run(key, entry ? isNestedRow(entry.row) : false);
   }
 
   approvalNode(key: string, runKey: string): BoardNode {
-    return cached(this.approvalNodes, key, () => ({ type: 'approval', key, runKey }));
+    return this.nodes.approval(key, runKey);
   }
 
   getChildren(node?: BoardNode): BoardNode[] {
@@ -148,7 +148,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
         return [];
       }
       const rows = group.rows.map((r) => this.runNode(r.runKey));
-      return group.hidden > 0 ? [...rows, this.olderNode] : rows;
+      return group.hidden > 0 ? [...rows, this.nodes.older] : rows;
     }
     if (node.type === 'run') {
       const row = this.rows.get(node.key)?.row;
@@ -184,7 +184,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       }
       case 'run': {
         const row = this.rows.get(node.key)?.row;
-        return row ? runItem(row, runItemContext(this.store.state, row)) : new vscode.TreeItem('(removed)');
+        return row ? runItem(row, runItemContext(this.store.state, row), node.nested ?? false) : new vscode.TreeItem('(removed)');
       }
       case 'approval': {
         const approval = this.rows.get(node.runKey)?.row.approvals.find((a) => a.key === node.key);
@@ -238,7 +238,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     this.groups = groups;
     this.rows = rows;
     this.structure = structure;
-    this.forgetGone();
+    this.nodes.forgetGone(rows);
     if (restructured) {
       this.treeEmitter.fire(undefined);
     } else if (changed.length > 0) {
@@ -250,19 +250,6 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       this.countEmitter.fire(needsYou);
     }
     this.updateTicker();
-  }
-
-  private forgetGone(): void {
-    for (const key of this.runNodes.keys()) {
-      if (!this.rows.has(key)) {
-        this.runNodes.delete(key);
-      }
-    }
-    for (const [key, node] of this.approvalNodes) {
-      if (node.type === 'approval' && !this.rows.get(node.runKey)?.row.approvals.some((a) => a.key === key)) {
-        this.approvalNodes.delete(key);
-      }
-    }
   }
 
   /** Ticks only while someone can see it and a ticking elapsed time is shown; wakes when a text would change. */
@@ -284,13 +271,4 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       this.debounce = undefined;
     }
   }
-}
-
-function cached<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
-  return value;
 }
