@@ -23,11 +23,35 @@ export type BoardNode =
   | { readonly type: 'approval'; readonly key: string; readonly runKey: string }
   | { readonly type: 'older' };
 
+/** The tree item id of a node: the same for the node's whole life (boardNodes.ts), gone or not. */
+export function nodeId(node: BoardNode): string {
+  switch (node.type) {
+    case 'group':
+      return `group:${node.id}`;
+    case 'run':
+      return node.nested ? `run:${node.key}:nested` : `run:${node.key}`;
+    case 'approval':
+      return `approval:${node.key}`;
+    case 'older':
+      return 'older';
+  }
+}
+
+/**
+ * What a node no longer shown says to a refresh of it still queued in VS Code (the refresh that drops it follows):
+ * its own id, so that VS Code does not change the item's handle in place (boardNodes.ts).
+ */
+export function goneItem(node: BoardNode, label: string): vscode.TreeItem {
+  const item = new vscode.TreeItem(label);
+  item.id = nodeId(node);
+  return item;
+}
+
 export function groupItem(group: BoardGroup): vscode.TreeItem {
   // Done is history: folded until asked for. VS Code keeps the user's own folding per id after that.
   const collapsed = group.id === 'done' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded;
   const item = new vscode.TreeItem(group.label, collapsed);
-  item.id = `group:${group.id}`;
+  item.id = nodeId({ type: 'group', id: group.id });
   const count = group.rows.length + group.hidden;
   item.description = String(count);
   item.contextValue = `boardGroup.${group.id}`;
@@ -70,7 +94,7 @@ export function runItem(row: BoardRow, ctx: RunItemContext, nested: boolean): vs
   const item = new vscode.TreeItem(row.title, expandable);
   // VS Code keeps a row's folding by id: a row that was a leaf would stay folded when its first request (or
   // subagent) arrives. A row with some is another id, so it opens with them shown.
-  item.id = nested ? `run:${row.runKey}:nested` : `run:${row.runKey}`;
+  item.id = nodeId({ type: 'run', key: row.runKey, nested });
   item.description = runDescription(row, ctx.now);
   item.iconPath =
     row.need === 'approval'
@@ -221,7 +245,7 @@ export function approvalItem(approval: ApprovalInfo, canShowDiff: boolean): vsco
   // middle, never at its end (protocol/visibleText.ts).
   const title = visibleText(approval.title);
   const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
-  item.id = `approval:${approval.key}`;
+  item.id = nodeId({ type: 'approval', key: approval.key, runKey: approval.runKey });
   const failed = approval.status === 'failed';
   const summary = approval.summary ? visibleExcerpt(approval.summary.trim().replace(/ {2,}/g, ' '), 120) : '';
   item.description = failed ? `not delivered — try again${summary ? ` · ${summary}` : ''}` : summary;
@@ -257,7 +281,7 @@ export function approvalItem(approval: ApprovalInfo, canShowDiff: boolean): vsco
 
 export function olderItem(hidden: number): vscode.TreeItem {
   const item = new vscode.TreeItem(`${hidden} older run${hidden === 1 ? '' : 's'}…`, vscode.TreeItemCollapsibleState.None);
-  item.id = 'older';
+  item.id = nodeId({ type: 'older' });
   item.iconPath = new vscode.ThemeIcon('history');
   item.tooltip = 'Show more of the finished runs';
   item.command = { command: 'agentSwitchboard.board.showOlder', title: 'Show Older Runs' };

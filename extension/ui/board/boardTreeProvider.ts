@@ -22,7 +22,7 @@ import { changeStatsOf } from './boardChangeStats';
 import { onDidReadChangeSet } from '../changeSets/changeSetReading';
 import type { QuestionCounts } from './boardQuestions';
 import type { BoardNode } from './boardItems';
-import { approvalItem, groupItem, olderItem, runItem, runItemContext } from './boardItems';
+import { approvalItem, goneItem, groupItem, olderItem, runItem, runItemContext } from './boardItems';
 import { BoardNodes } from './boardNodes';
 import type { BoardSeen } from './boardAway';
 import { AwaySource } from './boardAway';
@@ -180,15 +180,15 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     switch (node.type) {
       case 'group': {
         const group = this.groups.find((g) => g.id === node.id);
-        return group ? groupItem(group) : new vscode.TreeItem('(empty)');
+        return group ? groupItem(group) : goneItem(node, '(empty)');
       }
       case 'run': {
         const row = this.rows.get(node.key)?.row;
-        return row ? runItem(row, runItemContext(this.store.state, row), node.nested ?? false) : new vscode.TreeItem('(removed)');
+        return row ? runItem(row, runItemContext(this.store.state, row), node.nested ?? false) : goneItem(node, '(removed)');
       }
       case 'approval': {
         const approval = this.rows.get(node.runKey)?.row.approvals.find((a) => a.key === node.key);
-        return approval ? approvalItem(approval, this.canShowDiff(approval.key)) : new vscode.TreeItem('(decided)');
+        return approval ? approvalItem(approval, this.canShowDiff(approval.key)) : goneItem(node, '(decided)');
       }
       case 'older':
         return olderItem(this.groups.find((g) => g.id === 'done')?.hidden ?? 0);

@@ -15,7 +15,7 @@ let unload: () => void;
 before(async () => ({ Provider, unload } = await loadBoardProvider()));
 after(() => unload());
 
-test('a run row that gains a request is a new element; the old one keeps its id until the refresh that drops it', () => {
+test('a run row that gains a request is a new element; the old one (and a decided request) keeps its id until the refresh that drops it', () => {
   const b = board(Provider, ['r'], []);
   const id = (node: ReturnType<typeof b.provider.runNode>) => b.provider.getTreeItem(node).id;
   const leaf = b.provider.runNode(runKey('r'));
@@ -28,8 +28,12 @@ test('a run row that gains a request is a new element; the old one keeps its id 
   assert.deepEqual([id(leaf), id(nested)], [`run:${runKey('r')}`, `run:${runKey('r')}:nested`], 'a refresh of the old element still says its old id');
   assert.ok(b.provider.getChildren(b.provider.groupNode('needsYou')).includes(nested), 'the tree has the new one');
   assert.deepEqual(b.fired.at(-1), 'all', 'and is redrawn whole');
+  const [request] = b.provider.getChildren(nested);
+  const requestId = b.provider.getTreeItem(request!).id;
+  assert.equal(requestId, `approval:${runKey('r')}::r-1`);
   decide(b.store, 'r');
   b.provider.snapshot();
+  assert.deepEqual([b.provider.getTreeItem(request!).label, b.provider.getTreeItem(request!).id], ['(decided)', requestId], 'a decided request keeps its id too');
   const again = b.provider.runNode(runKey('r'));
   assert.notEqual(again, nested);
   assert.deepEqual([id(nested), id(again)], [`run:${runKey('r')}:nested`, `run:${runKey('r')}`]);
