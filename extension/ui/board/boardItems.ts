@@ -18,7 +18,7 @@ import { runIcon, runStateLabel } from '../runPresentation';
 /** A row's node. Run nodes have the Connections tree's shape, so the run commands (send, cancel…) accept them. */
 export type BoardNode =
   | { readonly type: 'group'; readonly id: BoardGroup['id'] }
-  /** `nested`: drawn as a row with rows under it (fixed for the node's life: see BoardTreeProvider.runNode). */
+  /** `nested`: drawn as a row with rows under it (fixed for the node's life: boardNodes.ts). */
   | { readonly type: 'run'; readonly key: string; readonly nested?: boolean }
   | { readonly type: 'approval'; readonly key: string; readonly runKey: string }
   | { readonly type: 'older' };
