@@ -7,6 +7,7 @@ import type { RunState } from '../protocol/transcriptTypes';
 import { isTerminalRunState } from '../protocol/transcriptTypes';
 import type { ApprovalInfo, RunUsage } from './modelTypes';
 import type { RunLook } from './runLook';
+import { clockText, elapsedText } from './elapsedText';
 
 export type BoardGroupId = 'needsYou' | 'working' | 'done';
 
@@ -104,9 +105,44 @@ export function reviewCountText(review: ReviewCount): string {
   return `${review.reviewed} of ${review.total} hunk${review.total === 1 ? '' : 's'} reviewed`;
 }
 
-/** Whether the row's elapsed time is still counting (the view refreshes those, and only while visible). */
+/** Whether the row has rows under it (its requests, its subagents): its tree item is another one (boardItems.ts). */
+export function isNestedRow(row: BoardRow): boolean {
+  return row.approvals.length > 0 || (row.children?.length ?? 0) > 0;
+}
+
+/** Whether the run is still going (its time is how long it has been going, not how long ago it started). */
 export function isLiveRow(row: BoardRow): boolean {
   return !isTerminalRunState(row.state) && row.state !== 'stopped';
+}
+
+/**
+ * Whether the row's elapsed time ticks (the view redraws the row on a timer, while visible, when its text would
+ * change). Only a live row without children: VS Code redraws a row's whole subtree with it (a refresh re-resolves its
+ * children and re-renders them), so a tick would redraw its requests' inline Allow / Deny — and a click landing during
+ * that redraw reaches nothing (a CI run lost one). Such a row says since when it waits (`rowTimeText`) instead: true
+ * without ever being redrawn, so nothing but an event redraws it (a request asked or decided, its state, its output).
+ */
+export function ticksElapsed(row: BoardRow): boolean {
+  return isLiveRow(row) && !isNestedRow(row);
+}
+
+/**
+ * The row's time: `42s` while it ticks; `waiting since 09:48` (its oldest request) or `started 09:48` for a live row
+ * that does not tick; `3m ago` for a finished one (redrawn only with other changes).
+ */
+export function rowTimeText(row: BoardRow, now: number): string {
+  if (!isLiveRow(row)) {
+    return `${elapsedText(row.createdAt, now)} ago`;
+  }
+  if (ticksElapsed(row)) {
+    return elapsedText(row.createdAt, now);
+  }
+  return row.approvals.length > 0 ? `waiting since ${clockText(Math.min(...row.approvals.map((a) => a.requestedAt)), now)}` : `started ${clockText(row.createdAt, now)}`;
+}
+
+/** The tooltip's "started …": how long ago while the row ticks (or is finished), else the clock time. */
+export function startedText(row: BoardRow, now: number): string {
+  return isLiveRow(row) && !ticksElapsed(row) ? `started ${clockText(row.createdAt, now)}` : `started ${elapsedText(row.createdAt, now)} ago`;
 }
 
 /** Everything a run row renders from: two projections with equal signatures render the same row. */

@@ -24,3 +24,12 @@ export function untilNextChange(ageMs: number): number {
   const step = age < 60_000 ? 1000 : 60_000;
   return step - (age % step) + 20;
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The local time of `at`: `09:48` on the day of `now`, `2 Dec 09:48` on another (a text that never goes stale). */
+export function clockText(at: number, now: number): string {
+  const when = new Date(at);
+  const time = `${String(when.getHours()).padStart(2, '0')}:${String(when.getMinutes()).padStart(2, '0')}`;
+  return when.toDateString() === new Date(now).toDateString() ? time : `${when.getDate()} ${MONTHS[when.getMonth()]} ${time}`;
+}

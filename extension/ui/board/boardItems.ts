@@ -5,9 +5,9 @@
  */
 import * as vscode from 'vscode';
 import type { BoardGroup, BoardRow } from '../../model/boardRows';
-import { awayText, changeStatsText, isLiveRow, reviewCountText, waitsForText } from '../../model/boardRows';
+import { awayText, changeStatsText, isLiveRow, reviewCountText, rowTimeText, startedText, ticksElapsed, waitsForText } from '../../model/boardRows';
 import { authorText } from '../../model/changeAttribution';
-import { elapsedText } from '../../model/elapsedText';
+import { clockText, elapsedText } from '../../model/elapsedText';
 import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
 import { isProtectedSubject } from '../../model/pathRules';
 import { decisionLabel, isTerminalRunState, shownDecisions } from '../../protocol/transcriptTypes';
@@ -18,15 +18,40 @@ import { runIcon, runStateLabel } from '../runPresentation';
 /** A row's node. Run nodes have the Connections tree's shape, so the run commands (send, cancel…) accept them. */
 export type BoardNode =
   | { readonly type: 'group'; readonly id: BoardGroup['id'] }
-  | { readonly type: 'run'; readonly key: string }
+  /** `nested`: drawn as a row with rows under it (fixed for the node's life: boardNodes.ts). */
+  | { readonly type: 'run'; readonly key: string; readonly nested?: boolean }
   | { readonly type: 'approval'; readonly key: string; readonly runKey: string }
   | { readonly type: 'older' };
+
+/** The tree item id of a node: the same for the node's whole life (boardNodes.ts), gone or not. */
+export function nodeId(node: BoardNode): string {
+  switch (node.type) {
+    case 'group':
+      return `group:${node.id}`;
+    case 'run':
+      return node.nested ? `run:${node.key}:nested` : `run:${node.key}`;
+    case 'approval':
+      return `approval:${node.key}`;
+    case 'older':
+      return 'older';
+  }
+}
+
+/**
+ * What a node no longer shown says to a refresh of it still queued in VS Code (the refresh that drops it follows):
+ * its own id, so that VS Code does not change the item's handle in place (boardNodes.ts).
+ */
+export function goneItem(node: BoardNode, label: string): vscode.TreeItem {
+  const item = new vscode.TreeItem(label);
+  item.id = nodeId(node);
+  return item;
+}
 
 export function groupItem(group: BoardGroup): vscode.TreeItem {
   // Done is history: folded until asked for. VS Code keeps the user's own folding per id after that.
   const collapsed = group.id === 'done' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded;
   const item = new vscode.TreeItem(group.label, collapsed);
-  item.id = `group:${group.id}`;
+  item.id = nodeId({ type: 'group', id: group.id });
   const count = group.rows.length + group.hidden;
   item.description = String(count);
   item.contextValue = `boardGroup.${group.id}`;
@@ -63,13 +88,13 @@ export function boardRunUri(runKey: string): vscode.Uri {
   return vscode.Uri.from({ scheme: BOARD_RUN_URI_SCHEME, path: `/${encodeURIComponent(runKey)}` });
 }
 
-export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
-  const nested = row.approvals.length > 0 || (row.children?.length ?? 0) > 0;
+/** `nested`: the node's (isNestedRow when it was made), so that a node's id never changes. */
+export function runItem(row: BoardRow, ctx: RunItemContext, nested: boolean): vscode.TreeItem {
   const expandable = nested ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
   const item = new vscode.TreeItem(row.title, expandable);
   // VS Code keeps a row's folding by id: a row that was a leaf would stay folded when its first request (or
   // subagent) arrives. A row with some is another id, so it opens with them shown.
-  item.id = nested ? `run:${row.runKey}:nested` : `run:${row.runKey}`;
+  item.id = nodeId({ type: 'run', key: row.runKey, nested });
   item.description = runDescription(row, ctx.now);
   item.iconPath =
     row.need === 'approval'
@@ -112,8 +137,9 @@ export function runItem(row: BoardRow, ctx: RunItemContext): vscode.TreeItem {
  * icon's (and the tooltip's and screen reader's); the daemon is left out when the connection is named after it.
  */
 export function runDescription(row: BoardRow, now: number): string {
-  // Finished runs say how long ago they started; live ones how long they have been going.
-  const parts = [isLiveRow(row) ? elapsedText(row.createdAt, now) : `${elapsedText(row.createdAt, now)} ago`];
+  // Finished runs say how long ago they started; live ones how long they have been going, or (with requests or
+  // subagents under them, which a timer must not redraw) since when.
+  const parts = [rowTimeText(row, now)];
   // What happened while the user was away comes first: it is what the row is looked at for.
   if (row.away) {
     parts.unshift(`\u25CF ${awayText(row.away)}`);
@@ -153,7 +179,7 @@ function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
   md.appendMarkdown('**\n\n');
   md.appendText(`${row.daemon} · ${row.connectionName}\n`);
   md.appendMarkdown('\n\n');
-  md.appendText(`${runStateLabel(row.look)}${row.stateDetail ? ` (${row.stateDetail})` : ''} · started ${elapsedText(row.createdAt, now)} ago`);
+  md.appendText(`${runStateLabel(row.look)}${row.stateDetail ? ` (${row.stateDetail})` : ''} · ${startedText(row, now)}`);
   appendAway(md, row, now);
   if (row.look.changeSetRefused !== undefined) {
     md.appendMarkdown('\n\n');
@@ -192,7 +218,9 @@ function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
  */
 function appendAway(md: vscode.MarkdownString, row: BoardRow, now: number): void {
   if (row.away) {
-    const when = row.away.seenAt !== undefined ? `Since you looked ${elapsedText(row.away.seenAt, now)} ago` : 'Since it started (not looked at yet)';
+    // A row that does not tick is not redrawn with the time: it says the clock time instead (as its "started").
+    const looked = row.away.seenAt === undefined ? undefined : isLiveRow(row) && !ticksElapsed(row) ? `at ${clockText(row.away.seenAt, now)}` : `${elapsedText(row.away.seenAt, now)} ago`;
+    const when = looked !== undefined ? `Since you looked ${looked}` : 'Since it started (not looked at yet)';
     const names = row.away.files.map((f) => {
       const by = authorText(f.by);
       return `${visibleText(f.path)}${by ? ` (${visibleText(by)})` : ''}`;
@@ -217,7 +245,7 @@ export function approvalItem(approval: ApprovalInfo, canShowDiff: boolean): vsco
   // middle, never at its end (protocol/visibleText.ts).
   const title = visibleText(approval.title);
   const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
-  item.id = `approval:${approval.key}`;
+  item.id = nodeId({ type: 'approval', key: approval.key, runKey: approval.runKey });
   const failed = approval.status === 'failed';
   const summary = approval.summary ? visibleExcerpt(approval.summary.trim().replace(/ {2,}/g, ' '), 120) : '';
   item.description = failed ? `not delivered — try again${summary ? ` · ${summary}` : ''}` : summary;
@@ -253,7 +281,7 @@ export function approvalItem(approval: ApprovalInfo, canShowDiff: boolean): vsco
 
 export function olderItem(hidden: number): vscode.TreeItem {
   const item = new vscode.TreeItem(`${hidden} older run${hidden === 1 ? '' : 's'}…`, vscode.TreeItemCollapsibleState.None);
-  item.id = 'older';
+  item.id = nodeId({ type: 'older' });
   item.iconPath = new vscode.ThemeIcon('history');
   item.tooltip = 'Show more of the finished runs';
   item.command = { command: 'agentSwitchboard.board.showOlder', title: 'Show Older Runs' };

@@ -2,14 +2,15 @@
  * The "Runs" board: every run of every connection grouped Needs you / Working / Done (model/boardGroups.ts), as a
  * native tree so it is keyboard-first and accessible. Store changes arrive once per event while runs stream, so the
  * projection is debounced; when only rows changed, only those rows are re-rendered. Elapsed times tick only while the
- * view is visible and a run is live, and the timer wakes when a text would change (each second for the first
- * minute, then on the minute), never on an idle board.
+ * view is visible, on live rows without children (a row with requests under it says since when it waits: its redraw
+ * would redraw their Allow / Deny under a click), and the timer wakes when a text would change (each second for the
+ * first minute, then on the minute), never on an idle board.
  */
 import * as vscode from 'vscode';
 import type { BoardSources } from '../../model/boardGroups';
 import { boardGroups, DEFAULT_DONE_LIMIT, DEFAULT_FAILED_WINDOW_MS } from '../../model/boardGroups';
 import type { BoardGroup, BoardGroupId, PlacedRow } from '../../model/boardRows';
-import { boardStructure, isLiveRow, placedRows } from '../../model/boardRows';
+import { boardStructure, isNestedRow, placedRows, ticksElapsed } from '../../model/boardRows';
 import type { ReviewMarksStore } from '../changeSets/reviewMarks';
 import { BoardTicker } from './boardTicker';
 import { lastOutputLine } from '../../model/lastOutputLine';
@@ -21,7 +22,8 @@ import { changeStatsOf } from './boardChangeStats';
 import { onDidReadChangeSet } from '../changeSets/changeSetReading';
 import type { QuestionCounts } from './boardQuestions';
 import type { BoardNode } from './boardItems';
-import { approvalItem, groupItem, olderItem, runItem, runItemContext } from './boardItems';
+import { approvalItem, goneItem, groupItem, olderItem, runItem, runItemContext } from './boardItems';
+import { BoardNodes } from './boardNodes';
 import type { BoardSeen } from './boardAway';
 import { AwaySource } from './boardAway';
 
@@ -39,15 +41,12 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   private rows = new Map<string, PlacedRow>();
   private structure = '';
   private needsYou = -1;
-  private readonly groupNodes = new Map<BoardGroupId, BoardNode>();
-  private readonly runNodes = new Map<string, BoardNode>();
-  private readonly approvalNodes = new Map<string, BoardNode>();
-  private readonly olderNode: BoardNode = { type: 'older' };
+  private readonly nodes = new BoardNodes();
   private doneLimit = DONE_PAGE;
   private visible = false;
   private debounce: ReturnType<typeof setTimeout> | undefined;
   private readonly ticker = new BoardTicker(() => {
-    this.treeEmitter.fire(this.liveRows().map((e) => this.runNode(e.row.runKey)));
+    this.treeEmitter.fire(this.tickingRows().map((e) => this.runNode(e.row.runKey)));
     this.updateTicker();
   });
   private readonly sources: BoardSources;
@@ -126,15 +125,17 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 
   groupNode(id: BoardGroupId): BoardNode {
-    return cached(this.groupNodes, id, () => ({ type: 'group', id }));
+    return this.nodes.group(id);
   }
 
+  /** The run's node as it is drawn now (a new one when rows come or go under it: BoardNodes.run). */
   runNode(key: string): BoardNode {
-    return cached(this.runNodes, key, () => ({ type: 'run', key }));
+    const entry = this.rows.get(key);
+    return this.nodes.run(key, entry ? isNestedRow(entry.row) : false);
   }
 
   approvalNode(key: string, runKey: string): BoardNode {
-    return cached(this.approvalNodes, key, () => ({ type: 'approval', key, runKey }));
+    return this.nodes.approval(key, runKey);
   }
 
   getChildren(node?: BoardNode): BoardNode[] {
@@ -147,7 +148,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
         return [];
       }
       const rows = group.rows.map((r) => this.runNode(r.runKey));
-      return group.hidden > 0 ? [...rows, this.olderNode] : rows;
+      return group.hidden > 0 ? [...rows, this.nodes.older] : rows;
     }
     if (node.type === 'run') {
       const row = this.rows.get(node.key)?.row;
@@ -179,15 +180,15 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     switch (node.type) {
       case 'group': {
         const group = this.groups.find((g) => g.id === node.id);
-        return group ? groupItem(group) : new vscode.TreeItem('(empty)');
+        return group ? groupItem(group) : goneItem(node, '(empty)');
       }
       case 'run': {
         const row = this.rows.get(node.key)?.row;
-        return row ? runItem(row, runItemContext(this.store.state, row)) : new vscode.TreeItem('(removed)');
+        return row ? runItem(row, runItemContext(this.store.state, row), node.nested ?? false) : goneItem(node, '(removed)');
       }
       case 'approval': {
         const approval = this.rows.get(node.runKey)?.row.approvals.find((a) => a.key === node.key);
-        return approval ? approvalItem(approval, this.canShowDiff(approval.key)) : new vscode.TreeItem('(decided)');
+        return approval ? approvalItem(approval, this.canShowDiff(approval.key)) : goneItem(node, '(decided)');
       }
       case 'older':
         return olderItem(this.groups.find((g) => g.id === 'done')?.hidden ?? 0);
@@ -237,7 +238,7 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     this.groups = groups;
     this.rows = rows;
     this.structure = structure;
-    this.forgetGone();
+    this.nodes.forgetGone(rows);
     if (restructured) {
       this.treeEmitter.fire(undefined);
     } else if (changed.length > 0) {
@@ -251,26 +252,17 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
     this.updateTicker();
   }
 
-  private forgetGone(): void {
-    for (const key of this.runNodes.keys()) {
-      if (!this.rows.has(key)) {
-        this.runNodes.delete(key);
-      }
-    }
-    for (const [key, node] of this.approvalNodes) {
-      if (node.type === 'approval' && !this.rows.get(node.runKey)?.row.approvals.some((a) => a.key === key)) {
-        this.approvalNodes.delete(key);
-      }
-    }
-  }
-
-  /** Ticks only while someone can see it and a live run's elapsed time is shown; wakes when a text would change. */
+  /** Ticks only while someone can see it and a ticking elapsed time is shown; wakes when a text would change. */
   private updateTicker(): void {
-    this.ticker.schedule(this.visible ? this.liveRows().map((e) => e.row.createdAt) : []);
+    this.ticker.schedule(this.visible ? this.tickingRows().map((e) => e.row.createdAt) : []);
   }
 
-  private liveRows() {
-    return [...this.rows.values()].filter((e) => e.group !== 'done' && isLiveRow(e.row));
+  /**
+   * The rows a timer redraws: live leaves only (model/boardRows.ts `ticksElapsed`). A redraw of a row re-renders its
+   * children, so a row with requests under it is never redrawn on a timer: a click on their Allow / Deny is not lost.
+   */
+  private tickingRows() {
+    return [...this.rows.values()].filter((e) => e.group !== 'done' && ticksElapsed(e.row));
   }
 
   private stopDebounce(): void {
@@ -279,13 +271,4 @@ export class BoardTreeProvider extends Disposable implements vscode.TreeDataProv
       this.debounce = undefined;
     }
   }
-}
-
-function cached<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
-  return value;
 }

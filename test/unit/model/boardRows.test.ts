@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { BoardSources } from '../../../extension/model/boardGroups';
 import { boardGroups } from '../../../extension/model/boardGroups';
-import { boardStructure, changeStatsText, reviewCountText, rowSignature } from '../../../extension/model/boardRows';
-import { AP, noSources, options, world } from './boardKit';
+import { boardStructure, changeStatsText, reviewCountText, rowSignature, rowTimeText, startedText, ticksElapsed } from '../../../extension/model/boardRows';
+import { clockText } from '../../../extension/model/elapsedText';
+import { AP, NOW, noSources, options, world } from './boardKit';
 
 test('rows carry the last line and the change stats from the sources, and the daemon label per protocol', () => {
   const w = world();
@@ -68,4 +69,29 @@ test('signatures change with what a row shows; the structure only with where row
   w.approve(a, 'x', 5);
   const third = boardGroups(w.store.state, sources, options());
   assert.notEqual(boardStructure(second), boardStructure(third));
+});
+
+test('only a live row without children ticks: a row with requests (or subagents) under it says since when, not how long', () => {
+  const w = world();
+  w.connect('ap', 'work', 'agency-proxy', AP);
+  w.connect('acp', 'acp', 'acp', ['run.start', 'approvals']);
+  w.run('ap', 'leaf', 'running', NOW - 42_000);
+  const asking = w.run('ap', 'asking', 'running', NOW - 90_000);
+  w.approve(asking, 'x', NOW - 30_000);
+  w.approve(asking, 'y', NOW - 10_000);
+  w.run('acp', 'parent', 'running', NOW - 5_000);
+  w.store.dispatch({ type: 'runUpserted', connectionId: 'acp', runId: 'kid', fields: { title: 'Explore', state: 'running', createdAt: NOW - 2_000, parentRunId: 'parent' } });
+  w.run('ap', 'done', 'completed', NOW - 180_000);
+  const rows = new Map(boardGroups(w.store.state, noSources, options()).flatMap((g) => g.rows).flatMap((r) => [r, ...(r.children ?? [])]).map((r) => [r.runKey.split('::')[1], r]));
+  assert.deepEqual(
+    [...rows].map(([k, r]) => [k, ticksElapsed(r)]).sort(),
+    [['asking', false], ['done', false], ['kid', true], ['leaf', true], ['parent', false]],
+    'the leaf and the subagent tick; the row with requests, the parent of a subagent and the finished run do not',
+  );
+  assert.equal(rowTimeText(rows.get('leaf')!, NOW), '42s');
+  assert.equal(rowTimeText(rows.get('asking')!, NOW), `waiting since ${clockText(NOW - 30_000, NOW)}`, 'since its oldest request');
+  assert.equal(rowTimeText(rows.get('asking')!, NOW + 3_600_000), rowTimeText(rows.get('asking')!, NOW), 'its text does not change with time');
+  assert.equal(rowTimeText(rows.get('parent')!, NOW), `started ${clockText(NOW - 5_000, NOW)}`);
+  assert.equal(rowTimeText(rows.get('done')!, NOW), '3m ago');
+  assert.deepEqual([startedText(rows.get('leaf')!, NOW), startedText(rows.get('asking')!, NOW)], ['started 42s ago', `started ${clockText(NOW - 90_000, NOW)}`]);
 });

@@ -1,7 +1,7 @@
 /** The board's elapsed times (model/elapsedText.ts): compact text, and when it next changes. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { elapsedText, untilNextChange } from '../../../extension/model/elapsedText';
+import { clockText, elapsedText, untilNextChange } from '../../../extension/model/elapsedText';
 
 test('elapsed time is compact, and the ticker wakes only when the text changes', () => {
   assert.equal(elapsedText(0, 42_900), '42s');
@@ -12,4 +12,10 @@ test('elapsed time is compact, and the ticker wakes only when the text changes',
   assert.equal(elapsedText(1000, 0), '0s', 'a clock that went back says 0s');
   assert.equal(untilNextChange(1_500), 520);
   assert.equal(untilNextChange(61_000), 59_020);
+});
+
+test('a clock time says the day only when it is not today (local time)', () => {
+  const at = new Date(2026, 11, 3, 9, 5).getTime();
+  assert.equal(clockText(at, new Date(2026, 11, 3, 23, 59).getTime()), '09:05');
+  assert.equal(clockText(at, new Date(2026, 11, 4, 0, 1).getTime()), '3 Dec 09:05');
 });
