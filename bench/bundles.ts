@@ -81,7 +81,7 @@ export async function benchBundles(): Promise<BenchRow[]> {
     const activation = await timeActivate(extension, join(outdir, 'storage'));
     return [
       { id: 'bundle.extension', name: 'dist/extension.js (production)', value: kb(extension), unit: 'KB', target: '≤ 400 KB', met: kb(extension) <= 400 },
-      { id: 'bundle.webview', name: 'dist/webview.js (production)', value: kb(webview), unit: 'KB', target: '≤ 200 KB', met: kb(webview) <= 200 },
+      { id: 'bundle.webview', name: 'dist/webview.js (production)', value: kb(webview), unit: 'KB', target: '≤ 220 KB', met: kb(webview) <= 220 },
       { id: 'bundle.driverClasses', name: 'dist/driverClasses.js (production; loaded when the first connection opens)', value: lazyKb('driverClasses.js'), unit: 'KB', met: null },
       { id: 'bundle.acpSdk', name: 'dist/acpSdk.js (production; loaded when an ACP agent first starts)', value: lazyKb('acpSdk.js'), unit: 'KB', met: null },
       {
