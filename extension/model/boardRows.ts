@@ -140,9 +140,14 @@ export function rowTimeText(row: BoardRow, now: number): string {
   return row.approvals.length > 0 ? `waiting since ${clockText(Math.min(...row.approvals.map((a) => a.requestedAt)), now)}` : `started ${clockText(row.createdAt, now)}`;
 }
 
+/** Whether the row's times are clock times (`09:48`): a live row that does not tick is never redrawn with the time. */
+export function showsClockTime(row: BoardRow): boolean {
+  return isLiveRow(row) && !ticksElapsed(row);
+}
+
 /** The tooltip's "started …": how long ago while the row ticks (or is finished), else the clock time. */
 export function startedText(row: BoardRow, now: number): string {
-  return isLiveRow(row) && !ticksElapsed(row) ? `started ${clockText(row.createdAt, now)}` : `started ${elapsedText(row.createdAt, now)} ago`;
+  return showsClockTime(row) ? `started ${clockText(row.createdAt, now)}` : `started ${elapsedText(row.createdAt, now)} ago`;
 }
 
 /** Everything a run row renders from: two projections with equal signatures render the same row. */

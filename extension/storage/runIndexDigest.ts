@@ -164,11 +164,6 @@ function isStamp(value: unknown): value is Stamp {
   return typeof stamp === 'object' && stamp !== null && typeof stamp.ino === 'number' && typeof stamp.size === 'number' && typeof stamp.mtimeMs === 'number';
 }
 
-/** The connect's view less the runs in `removed`. */
-export function withoutRuns(index: ConnectIndex, removed: ReadonlyMap<string, number>): ConnectIndex {
-  return { ...index, runs: index.runs.filter((run) => !removed.has(run.runId)), older: index.older.without(removed) };
-}
-
 /**
  * The digest's view less the removed runs (`removed`: as this window knows them; `onDisk`: `removed.json` now, whose
  * stamp is `removedNow`). A crash between writing the removed ids and the index leaves a removed run's entry in both.

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { BoardGroup, BoardRow } from '../../model/boardRows';
-import { awayText, changeStatsText, isLiveRow, reviewCountText, rowTimeText, startedText, ticksElapsed, waitsForText } from '../../model/boardRows';
+import { awayText, changeStatsText, reviewCountText, rowTimeText, showsClockTime, startedText, waitsForText } from '../../model/boardRows';
 import { authorText } from '../../model/changeAttribution';
 import { clockText, elapsedText } from '../../model/elapsedText';
 import type { ApprovalInfo, ModelState } from '../../model/modelTypes';
@@ -219,7 +219,7 @@ function runTooltip(row: BoardRow, now: number): vscode.MarkdownString {
 function appendAway(md: vscode.MarkdownString, row: BoardRow, now: number): void {
   if (row.away) {
     // A row that does not tick is not redrawn with the time: it says the clock time instead (as its "started").
-    const looked = row.away.seenAt === undefined ? undefined : isLiveRow(row) && !ticksElapsed(row) ? `at ${clockText(row.away.seenAt, now)}` : `${elapsedText(row.away.seenAt, now)} ago`;
+    const looked = row.away.seenAt === undefined ? undefined : showsClockTime(row) ? `at ${clockText(row.away.seenAt, now)}` : `${elapsedText(row.away.seenAt, now)} ago`;
     const when = looked !== undefined ? `Since you looked ${looked}` : 'Since it started (not looked at yet)';
     const names = row.away.files.map((f) => {
       const by = authorText(f.by);
