@@ -45,8 +45,31 @@ function run(cmd, args, env = {}) {
   });
 }
 
+/**
+ * What failed, in a few lines per failure, for the end of the run: CI shows only the tail of the output, and the
+ * closing counts alone do not say which test to look at. node:test's spec reporter repeats its failures after
+ * `✖ failing tests:`; each mocha launch of the integration tier lists its own after `N failing`.
+ */
+function failureReports(output) {
+  const lines = output.split('\n');
+  const reports = [];
+  for (let i = 0; i < lines.length; i++) {
+    const mochaFailing = /^(\[[^\]]+\] )?\s*\d+ failing\s*$/.test(lines[i]);
+    if (!mochaFailing && !/^✖ failing tests:/.test(lines[i])) continue;
+    const block = [];
+    for (let j = i + 1; j < lines.length && block.length < 12; j++) {
+      if (/^(\[[^\]]+\] )?integration launch result:|^ℹ |^##### |^=== |^\s*\d+ passed, \d+ failed$/.test(lines[j])) break;
+      if (lines[j].trim() !== '') block.push(lines[j].slice(0, 240));
+    }
+    reports.push(block.join('\n'));
+  }
+  return reports;
+}
+const failures = [];
+
 /** node:test's spec reporter ends with `ℹ pass N` / `ℹ fail N`. */
 function nodeTestCounts({ code, output }) {
+  failures.push(...failureReports(output));
   const pass = Number(/ℹ pass (\d+)/.exec(output)?.[1] ?? 0);
   const fail = Number(/ℹ fail (\d+)/.exec(output)?.[1] ?? 0);
   // A crashed runner that printed no counts still counts as a failure.
@@ -67,6 +90,7 @@ async function nodeTier(dir) {
 async function integrationTier() {
   const started = Date.now();
   const result = await run(process.execPath, ['test/harness/runIntegration.mjs']);
+  failures.push(...failureReports(result.output));
   // runIntegration.mjs gives the extension host a fresh trace of its own (its suites read it back and must not see
   // the unit tier's frames); it joins the suite trace here.
   const own = join(root, 'test-results', 'integration-trace.jsonl');
@@ -144,6 +168,11 @@ for (const tier of order) {
   summary.push(`${tier}: ${r.passed} passed, ${r.failed} failed`);
   passed += r.passed;
   failed += r.failed;
+}
+if (failures.length > 0) {
+  console.log(`\n##### what failed (the first lines of each report above)`);
+  for (const report of failures.slice(0, 10)) console.log(`${report}\n`);
+  if (failures.length > 10) console.log(`… and ${failures.length - 10} more reports above`);
 }
 console.log(`\n${summary.join('\n')}`);
 console.log(`${passed} passed, ${failed} failed`);
