@@ -21,7 +21,8 @@ import { sessionRows } from './sessionRows';
 
 export type TreeNode =
   | { readonly type: 'connection'; readonly id: string }
-  | { readonly type: 'run'; readonly key: string }
+  /** `nested`: the run had subagents under it when this element was made (its item's id says so, for its life). */
+  | { readonly type: 'run'; readonly key: string; readonly nested?: true }
   /** Ended SCV sessions of one name, collapsed under the live one (sessionRows.ts). */
   | { readonly type: 'ended'; readonly connectionId: string; readonly title: string }
   /** "N older runs…": the connection's finished runs stored but not in the model (a click loads the next page). */
@@ -48,6 +49,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   private readonly runNodes = new Map<string, TreeNode>();
   private readonly endedNodes = new Map<string, TreeNode>();
   private readonly olderNodes = new Map<string, TreeNode>();
+  private parents: { readonly runs: ModelState['runs']; readonly keys: ReadonlySet<string> } | undefined;
   private countdown: ReturnType<typeof setInterval> | undefined;
   /** Whether the view is visible (`setVisible`): the countdown ticks only for someone who can see it. */
   private visible = false;
@@ -74,13 +76,35 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     return node;
   }
 
-  runNode(key: string): TreeNode {
-    let node = this.runNodes.get(key);
-    if (!node) {
-      node = { type: 'run', key };
-      this.runNodes.set(key, node);
+  /**
+   * The run's element for its shape: one that gains (or loses) subagents under it is a new element, because its
+   * item's id changes with that (runItem) and VS Code must never see an element's id change — it then changes the
+   * item's handle in place, its renderer keeps the old one, and a later re-render of every row asks for the parent of
+   * an item its tree no longer has ("[TreeView] Failed to resolve parent", as the run board did: ui/board/boardNodes.ts).
+   */
+  runNode(key: string, nested: boolean = this.parentKeys().has(key)): TreeNode {
+    const node = this.runNodes.get(key);
+    if (node?.type === 'run' && (node.nested ?? false) === nested) {
+      return node;
     }
-    return node;
+    const made: TreeNode = nested ? { type: 'run', key, nested } : { type: 'run', key };
+    this.runNodes.set(key, made);
+    return made;
+  }
+
+  /** The keys of the runs with subagents under them, once per state of the runs (rows ask for it one by one). */
+  private parentKeys(): ReadonlySet<string> {
+    const runs = this.store.state.runs;
+    if (this.parents?.runs !== runs) {
+      const keys = new Set<string>();
+      for (const run of runs.values()) {
+        if (run.parentRunId !== undefined) {
+          keys.add(runKeyOf(run.connectionId, run.parentRunId));
+        }
+      }
+      this.parents = { runs, keys };
+    }
+    return this.parents.keys;
   }
 
   endedNode(connectionId: string, title: string): TreeNode {
@@ -173,7 +197,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
       return item;
     }
     const run = state.runs.get(node.key);
-    return run ? this.runItem(run, state) : new vscode.TreeItem('(removed)');
+    return run ? this.runItem(node, run, state) : new vscode.TreeItem('(removed)');
   }
 
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
@@ -197,11 +221,12 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     return connectionTreeItem(connection, this.noteFor(connection.id), actionFlags);
   }
 
-  private runItem(run: RunInfo, state: ModelState): vscode.TreeItem {
+  private runItem(node: { readonly nested?: true }, run: RunInfo, state: ModelState): vscode.TreeItem {
     const children = this.childrenOf(run.key).length;
     const item = new vscode.TreeItem(run.title, children > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    // A row that was a leaf would stay folded by id once its first subagent arrives: one with subagents is another id.
-    item.id = children > 0 ? `run:${run.key}:nested` : `run:${run.key}`;
+    // A row that was a leaf would stay folded by id once its first subagent arrives: one with subagents is another
+    // id, and so another element (runNode); an element's id is the one it was made with.
+    item.id = node.nested ? `run:${run.key}:nested` : `run:${run.key}`;
     const look = runLookOf(state, run);
     item.description = runDescription(run, look);
     item.iconPath = runIcon(look);
