@@ -119,11 +119,12 @@ export function isLiveRow(row: BoardRow): boolean {
  * Whether the row's elapsed time ticks (the view redraws the row on a timer, while visible, when its text would
  * change). Only a live row without children: VS Code redraws a row's whole subtree with it (a refresh re-resolves its
  * children and re-renders them), so a tick would redraw its requests' inline Allow / Deny — and a click landing during
- * that redraw reaches nothing (a CI run lost one). Such a row says since when it waits (`rowTimeText`) instead: true
+ * that redraw reaches nothing (a CI run lost one). Nor a row that needs the user (a question, a message awaited): its
+ * own inline Reply / End are redrawn with it. Such a row says since when it waits (`rowTimeText`) instead: true
  * without ever being redrawn, so nothing but an event redraws it (a request asked or decided, its state, its output).
  */
 export function ticksElapsed(row: BoardRow): boolean {
-  return isLiveRow(row) && !isNestedRow(row);
+  return isLiveRow(row) && !isNestedRow(row) && row.need === undefined;
 }
 
 /**

@@ -71,7 +71,7 @@ test('signatures change with what a row shows; the structure only with where row
   assert.notEqual(boardStructure(second), boardStructure(third));
 });
 
-test('only a live row without children ticks: a row with requests (or subagents) under it says since when, not how long', () => {
+test('only a live row without children that needs nobody ticks: a row with requests (or subagents) under it, or awaiting a message, says since when', () => {
   const w = world();
   w.connect('ap', 'work', 'agency-proxy', AP);
   w.connect('acp', 'acp', 'acp', ['run.start', 'approvals']);
@@ -82,16 +82,20 @@ test('only a live row without children ticks: a row with requests (or subagents)
   w.run('acp', 'parent', 'running', NOW - 5_000);
   w.store.dispatch({ type: 'runUpserted', connectionId: 'acp', runId: 'kid', fields: { title: 'Explore', state: 'running', createdAt: NOW - 2_000, parentRunId: 'parent' } });
   w.run('ap', 'done', 'completed', NOW - 180_000);
+  // Under Needs you, waiting for the user's next message: its inline Reply / End must not be redrawn under a click.
+  w.run('ap', 'idle', 'idle', NOW - 60_000);
   const rows = new Map(boardGroups(w.store.state, noSources, options()).flatMap((g) => g.rows).flatMap((r) => [r, ...(r.children ?? [])]).map((r) => [r.runKey.split('::')[1], r]));
   assert.deepEqual(
     [...rows].map(([k, r]) => [k, ticksElapsed(r)]).sort(),
-    [['asking', false], ['done', false], ['kid', true], ['leaf', true], ['parent', false]],
-    'the leaf and the subagent tick; the row with requests, the parent of a subagent and the finished run do not',
+    [['asking', false], ['done', false], ['idle', false], ['kid', true], ['leaf', true], ['parent', false]],
+    'the leaf and the subagent tick; the row with requests, the one awaiting a message, the parent of a subagent and the finished run do not',
   );
   assert.equal(rowTimeText(rows.get('leaf')!, NOW), '42s');
   assert.equal(rowTimeText(rows.get('asking')!, NOW), `waiting since ${clockText(NOW - 30_000, NOW)}`, 'since its oldest request');
   assert.equal(rowTimeText(rows.get('asking')!, NOW + 3_600_000), rowTimeText(rows.get('asking')!, NOW), 'its text does not change with time');
   assert.equal(rowTimeText(rows.get('parent')!, NOW), `started ${clockText(NOW - 5_000, NOW)}`);
   assert.equal(rowTimeText(rows.get('done')!, NOW), '3m ago');
+  assert.equal(rows.get('idle')!.need, 'message');
+  assert.equal(rowTimeText(rows.get('idle')!, NOW), `started ${clockText(NOW - 60_000, NOW)}`);
   assert.deepEqual([startedText(rows.get('leaf')!, NOW), startedText(rows.get('asking')!, NOW)], ['started 42s ago', `started ${clockText(NOW - 90_000, NOW)}`]);
 });
