@@ -10,6 +10,9 @@
 /** A finished run the digest keeps only the order of: its id, when it was created and last active. */
 export type OlderStub = readonly [runId: string, createdAt: number, activeAt: number];
 
+/** The shortest line `of` writes: `0 TAB 0 TAB "" LF`. */
+export const MIN_LINE_CHARS = 7;
+
 export class OlderStubs {
   static readonly none = new OlderStubs('', 0);
 
@@ -18,8 +21,17 @@ export class OlderStubs {
   private decoded: readonly OlderStub[] | undefined;
   private ids: ReadonlySet<string> | undefined;
 
-  /** `text`: `count` lines as `pack` writes them. */
-  constructor(readonly text: string, readonly count: number) {}
+  /** How many lines there are (at most as many as `text` can hold). */
+  readonly count: number;
+
+  /** `text`: `count` lines as `of` writes them. */
+  constructor(
+    readonly text: string,
+    count: number,
+  ) {
+    // A damaged digest's count is never trusted further than its text: a line index is allocated per line.
+    this.count = Math.max(0, Math.min(count, Math.floor(text.length / MIN_LINE_CHARS)));
+  }
 
   /** The stubs in the digest's order (most recently active first, ties by id). */
   static of(stubs: readonly OlderStub[]): OlderStubs {

@@ -19,7 +19,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { replaceFile } from './replaceFile';
 import type { StoredRun } from './runIndexFile';
-import { OlderStubs } from './olderStubs';
+import { MIN_LINE_CHARS, OlderStubs } from './olderStubs';
 import type { OlderStub } from './olderStubs';
 import { REMOVED_RUNS_FILE } from './removedRunsFile';
 
@@ -124,7 +124,8 @@ export async function readDigest(dir: string): Promise<ReadDigest | undefined> {
     const newline = bytes.indexOf(0x0a);
     const head = JSON.parse(bytes.toString('utf8', 0, newline < 0 ? bytes.length : newline)) as Partial<DigestHead> | null;
     const older = newline < 0 ? '' : bytes.toString('utf8', newline + 1);
-    if (!stamp || !isDigestHead(head) || !sameStamp(head.of, stamp) || head.olderChars !== older.length) {
+    // A count its lines cannot add up to is a damaged digest (OlderStubs allocates an index per line).
+    if (!stamp || !isDigestHead(head) || !sameStamp(head.of, stamp) || head.olderChars !== older.length || head.older * MIN_LINE_CHARS > older.length) {
       return undefined;
     }
     return {

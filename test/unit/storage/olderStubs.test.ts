@@ -54,4 +54,10 @@ test('a damaged text decodes to fewer runs, never to other ones', () => {
   assert.deepEqual(short.all().map(([runId]) => runId), ['a']);
   assert.equal(short.at(2), undefined, 'a line the text does not have');
   assert.equal(new OlderStubs('7\tx\t"id"\n', 1).at(0), undefined, 'a time that is not a number');
+  // A count past what the text can hold (a damaged digest says a billion) allocates nothing for lines it lacks.
+  const huge = new OlderStubs(text, 1e9);
+  assert.equal(huge.count, Math.floor(text.length / 7));
+  assert.deepEqual(huge.all().map(([runId]) => runId), ['a', 'b', 'c']);
+  assert.equal(huge.firstWhere(([, , activeAt]) => activeAt < 2), 2);
+  assert.equal(new OlderStubs('', 5).count, 0);
 });

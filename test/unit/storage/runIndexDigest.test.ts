@@ -155,3 +155,16 @@ test('a digest of the format before (the older runs as JSON arrays) is not used:
   await journal.close();
   assert.equal((await readDigest(dir))?.older.count, 60 - 1 - HEAD_COLD, 'written again in this format');
 });
+
+test('a digest whose count of older runs its lines cannot hold is not used (a damaged file allocates nothing for it)', async () => {
+  const dir = mkdtempSync(join(base, 'h'));
+  await storedIndex(dir, 60);
+  const digestFile = join(dir, 'runs.head.json');
+  const current = readFileSync(digestFile, 'utf8');
+  const newline = current.indexOf('\n');
+  const head = JSON.parse(current.slice(0, newline)) as { older: number };
+  assert.ok((await readDigest(dir))!.older.count > 0);
+  // Rewritten in place: the index's stamp (which the digest names) is unchanged, so only the count says it is damaged.
+  writeFileSync(digestFile, `${JSON.stringify({ ...head, older: 2 ** 40 })}${current.slice(newline)}`);
+  assert.equal(await readDigest(dir), undefined);
+});
