@@ -10,6 +10,7 @@ import Mocha from 'mocha';
 import type { Test } from 'mocha';
 import * as vscode from 'vscode';
 import { reloadAfterRunRequested } from './reloadAfterRun';
+import { screenshot } from './support';
 
 /** A grep as the runner passes it: "/a|b/" is a regular expression; anything else a plain substring. */
 function grepSource(grep: string): string {
@@ -47,6 +48,15 @@ export function run(): Promise<void> {
       mocha.addFile(path.join(__dirname, file));
     }
   }
+  // A failed test leaves a picture of the workbench as it failed (test-results/failed-*.png): a timed-out wait for a
+  // row says only that it never came, the picture shows what was there instead.
+  mocha.suite.afterEach(async function () {
+    const test = this.currentTest;
+    if (test?.state === 'failed') {
+      const name = test.fullTitle().replace(/[^A-Za-z0-9]+/g, '-').slice(0, 80);
+      await screenshot(`failed-${name}.png`).catch((error: unknown) => console.log(`no picture of the failure: ${String(error)}`));
+    }
+  });
   const suites: Record<string, SuiteCounts> = {};
   const count = (test: Test, what: keyof SuiteCounts): void => {
     const suite = test.titlePath()[0] ?? '';
