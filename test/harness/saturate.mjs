@@ -34,7 +34,9 @@ console.log(`saturating ${burners.length} core(s) with busy loops; ${runs} run(s
 
 function runTier(tier) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['test/run.mjs', tier], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    // Waits are for states; a loaded machine lengthens their timeouts (test/integration/support.ts TIME_SCALE).
+    const env = { ...process.env, SWITCHBOARD_TIME_SCALE: process.env.SWITCHBOARD_TIME_SCALE ?? '3' };
+    const child = spawn(process.execPath, ['test/run.mjs', tier], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => {
       out += chunk;

@@ -68,7 +68,8 @@ async function readStoredState(key) {
  */
 async function performAction(page, a) {
   if (a.action === 'storedState') return page.evaluate(readStoredState, a.value);
-  const timeout = a.timeout || 15000;
+  // SWITCHBOARD_TIME_SCALE: a loaded machine lengthens the wait (test/integration/support.ts TIME_SCALE).
+  const timeout = (a.timeout || 15000) * Math.max(1, Number(process.env.SWITCHBOARD_TIME_SCALE) || 1);
   const scope = a.webview ? page.frameLocator(await webviewFrame(page, a, timeout)).frameLocator('#active-frame') : page;
   let locator = scope.locator(a.selector);
   if (a.hasText) locator = locator.filter({ hasText: a.hasText });

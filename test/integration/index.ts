@@ -10,7 +10,7 @@ import Mocha from 'mocha';
 import type { Test } from 'mocha';
 import * as vscode from 'vscode';
 import { reloadAfterRunRequested } from './reloadAfterRun';
-import { screenshot } from './support';
+import { screenshot, TIME_SCALE } from './support';
 
 /** A grep as the runner passes it: "/a|b/" is a regular expression; anything else a plain substring. */
 function grepSource(grep: string): string {
@@ -38,7 +38,7 @@ interface SuiteCounts {
 }
 
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60000 });
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60000 * TIME_SCALE });
   const selected = selection(process.env.SWITCHBOARD_INTEGRATION_GREP || undefined, process.env.SWITCHBOARD_INTEGRATION_EXCLUDE || undefined);
   if (selected) {
     mocha.grep(selected);

@@ -123,7 +123,11 @@ suite('SCV', () => {
     assert.equal(a.store.state.runs.get(next.key)?.state, 'idle');
     assert.deepEqual((a.store.transcript(next.key)?.snapshot() ?? []).filter((i) => i.kind === 'user'), [], 'nothing was sent in the new session');
     await vscode.commands.executeCommand('workbench.view.extension.agentSwitchboard');
-    const labels = await ui<string[]>({ action: 'text', selector: CONNECTIONS_ROWS });
+    // The tree redraws a moment after the model changed (VS Code batches refreshes): wait for the row to say it.
+    const labels = await waitFor('the ended session\'s row saying interrupted', async () => {
+      const rows = await ui<string[]>({ action: 'text', selector: CONNECTIONS_ROWS }).catch((): string[] => []);
+      return rows.some((l) => l.includes('interrupted')) && rows;
+    });
     assert.ok(labels.some((l) => l.includes('interrupted')), labels.join(' | '));
     await screenshot('scv-tree.png');
   });

@@ -43,8 +43,15 @@ export async function testHooks(): Promise<SwitchboardTestHooks> {
   return hooks;
 }
 
+/**
+ * How much longer every wait may take before it counts as a failure: `SWITCHBOARD_TIME_SCALE` (test/harness/
+ * saturate.mjs sets 3 while busy loops hold every core). Waits are for states; their timeouts only detect what never
+ * comes, so a loaded machine lengthens them instead of failing what is merely slow.
+ */
+export const TIME_SCALE = Math.max(1, Number(process.env.SWITCHBOARD_TIME_SCALE) || 1);
+
 export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + timeoutMs * TIME_SCALE;
   for (;;) {
     const value = await probe();
     if (value !== undefined && value !== false) {
