@@ -4,34 +4,25 @@
  * watched with the bench's census, which attributes each to the line of extension/ code that armed it.
  */
 import assert from 'node:assert/strict';
-import Module from 'node:module';
 import { after, before, test } from 'node:test';
 import { TimerCensus } from '../../../bench/timerCensus';
-import { createVscodeStub } from '../../../bench/vscodeStub';
 import type { ConnectionsTreeProvider as Provider } from '../../../extension/ui/connectionsTreeProvider';
 import { RunStore } from '../../../extension/model/runStore';
+import { stubVscodeModule } from './vscodeStubLoader';
 
-interface ModuleLoader {
-  _load(request: string, parent: unknown, isMain: boolean): unknown;
-}
-
-const loader = Module as unknown as ModuleLoader;
-const originalLoad = loader._load;
 const census = new TimerCensus();
 let ConnectionsTreeProvider: typeof Provider;
+let unload: () => void;
 
 before(async () => {
-  const { api } = createVscodeStub();
-  loader._load = function load(request: string, parent: unknown, isMain: boolean): unknown {
-    return request === 'vscode' ? api : originalLoad.call(this, request, parent, isMain);
-  };
+  ({ unload } = stubVscodeModule());
   ({ ConnectionsTreeProvider } = await import('../../../extension/ui/connectionsTreeProvider'));
   census.install();
 });
 
 after(() => {
   census.uninstall();
-  loader._load = originalLoad;
+  unload();
 });
 
 const countdowns = (): string[] => census.pendingSites().filter((s) => s.startsWith('extension/ui/connectionsTreeProvider.ts'));

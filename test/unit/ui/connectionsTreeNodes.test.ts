@@ -6,31 +6,20 @@
  * Loaded with bench/vscodeStub.ts as `vscode`.
  */
 import assert from 'node:assert/strict';
-import Module from 'node:module';
 import { after, before, test } from 'node:test';
-import { createVscodeStub } from '../../../bench/vscodeStub';
 import type { ConnectionsTreeProvider as Provider, TreeNode } from '../../../extension/ui/connectionsTreeProvider';
 import { RunStore } from '../../../extension/model/runStore';
+import { stubVscodeModule } from './vscodeStubLoader';
 
-interface ModuleLoader {
-  _load(request: string, parent: unknown, isMain: boolean): unknown;
-}
-
-const loader = Module as unknown as ModuleLoader;
-const originalLoad = loader._load;
 let ConnectionsTreeProvider: typeof Provider;
+let unload: () => void;
 
 before(async () => {
-  const { api } = createVscodeStub();
-  loader._load = function load(request: string, parent: unknown, isMain: boolean): unknown {
-    return request === 'vscode' ? api : originalLoad.call(this, request, parent, isMain);
-  };
+  ({ unload } = stubVscodeModule());
   ({ ConnectionsTreeProvider } = await import('../../../extension/ui/connectionsTreeProvider'));
 });
 
-after(() => {
-  loader._load = originalLoad;
-});
+after(() => unload());
 
 test('a run row that gains a subagent is a new element; the old one keeps its id; losing it gives a leaf again', () => {
   const store = new RunStore();

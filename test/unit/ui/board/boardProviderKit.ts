@@ -2,29 +2,18 @@
  * The run board's tree provider with bench/vscodeStub.ts as `vscode` (its unit tests), and a board to give it: one
  * connected AgencyProxy connection with a run started now per id, some of them with a request waiting.
  */
-import Module from 'node:module';
-import { createVscodeStub } from '../../../../bench/vscodeStub';
 import type { BoardNode } from '../../../../extension/ui/board/boardItems';
 import type { BoardTreeProvider } from '../../../../extension/ui/board/boardTreeProvider';
 import { BoardAcknowledgements } from '../../../../extension/ui/board/boardAcknowledgements';
 import { RunStore } from '../../../../extension/model/runStore';
 import { runKeyOf } from '../../../../extension/model/modelTypes';
-
-interface ModuleLoader {
-  _load(request: string, parent: unknown, isMain: boolean): unknown;
-}
-
-const loader = Module as unknown as ModuleLoader;
-const originalLoad = loader._load;
+import { stubVscodeModule } from '../vscodeStubLoader';
 
 /** Loads the provider with the stub as `vscode`; `unload` puts the module loader back. */
 export async function loadBoardProvider(): Promise<{ readonly Provider: typeof BoardTreeProvider; unload(): void }> {
-  const { api } = createVscodeStub();
-  loader._load = function load(request: string, parent: unknown, isMain: boolean): unknown {
-    return request === 'vscode' ? api : originalLoad.call(this, request, parent, isMain);
-  };
+  const { unload } = stubVscodeModule();
   const { BoardTreeProvider: Provider } = await import('../../../../extension/ui/board/boardTreeProvider');
-  return { Provider, unload: () => (loader._load = originalLoad) };
+  return { Provider, unload };
 }
 
 export const runKey = (id: string): string => runKeyOf('ap', id);
