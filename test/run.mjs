@@ -104,6 +104,7 @@ async function integrationTier() {
   const incomplete = process.env.SWITCHBOARD_INTEGRATION_GREP ? undefined : incompleteLaunches(result.output);
   if (incomplete) {
     console.log(`✖ integration: ${incomplete}`);
+    failures.push(`integration: ${incomplete}`);
     return { passed, failed: failed + 1 };
   }
   return { passed, failed: failed === 0 && result.code !== 0 ? 1 : failed };
@@ -142,6 +143,7 @@ async function staticChecks() {
     else {
       failed++;
       console.log(`✖ ${name} failed`);
+      failures.push(`${name} failed (its output is above)`);
     }
   }
   return { passed, failed };
