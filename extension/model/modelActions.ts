@@ -156,9 +156,11 @@ export type ModelAction =
   /**
    * A run put back whole from a checkpoint (runCheckpoint.ts) — fields, approvals, transcript — replacing what was.
    * `transcript`: its items already in a Transcript (the kit builds it in slices as it reads them, so that installing
-   * 100k items does not hold the host); without it the store builds one from `checkpoint.items`.
+   * 100k items does not hold the host); without it the store builds one from `checkpoint.items`. `unloaded`: only
+   * the run comes back, without its transcript or approvals, shown from this digest (a live run nobody looks at,
+   * drivers/kit/quietRuns.ts); opening it restores it whole.
    */
-  | { readonly type: 'runRestored'; readonly connectionId: string; readonly runId: string; readonly checkpoint: RunCheckpointModel; readonly transcript?: Transcript }
+  | { readonly type: 'runRestored'; readonly connectionId: string; readonly runId: string; readonly checkpoint: RunCheckpointModel; readonly transcript?: Transcript; readonly unloaded?: RunDigest }
   /**
    * One daemon event for a run. With `sequence`, events at or below the run's `lastSequence` are dropped (replay
    * overlap), and a jump by more than one records a gap item first.

@@ -119,12 +119,16 @@ export function reduce(state: ModelState, action: ModelAction, now: number): Red
       const key = runKeyOf(action.connectionId, action.runId);
       // A run restored for the first time has no approvals to drop: no scan of every run's approvals per restore.
       let approvals = state.runs.has(key) ? filtered(state.approvals, (_, a) => a.runKey !== key) : PersistentMap.from(state.approvals);
+      const restored = restoredRun(action.connectionId, action.runId, key, action.checkpoint.run);
+      if (action.unloaded) {
+        // Shown from its digest: its settled approvals are transcript rows, and come back with it.
+        return { state: { ...withRun(state, releasedRun(restored, action.unloaded)), approvals }, patches: [], changed: true };
+      }
       for (const approval of restoredApprovals(key, action.checkpoint.approvals)) {
         approvals = approvals.set(approval.key, approval);
       }
       // The transcript is the store's to install (RunStore.dispatch): no patches for items restored whole.
-      const run = restoredRun(action.connectionId, action.runId, key, action.checkpoint.run);
-      return { state: { ...withRun(state, run), approvals }, patches: [], changed: true };
+      return { state: { ...withRun(state, restored), approvals }, patches: [], changed: true };
     }
     case 'runEvent':
       return reduceRunEventAction(state, action.runKey, action.sequence, action.firstSequence, action.event, now, action.restored === true);

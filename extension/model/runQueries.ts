@@ -11,7 +11,7 @@ export function openToolCallIds(run: RunInfo | undefined): readonly string[] {
 }
 
 /** How many items the run's transcript holds (counted while unloaded too: the summary keeps it). */
-export function itemCountOf(run: RunInfo): number {
+export function itemCountOf(run: Pick<RunInfo, 'itemCount'>): number {
   return run.itemCount;
 }
 

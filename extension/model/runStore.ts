@@ -53,7 +53,9 @@ export class RunStore {
     const before = this.current;
     const result = reduce(before, action, this.clock());
     this.current = result.state;
-    if (action.type === 'runRestored') {
+    if (action.type === 'runRestored' && action.unloaded) {
+      this.transcripts.delete(runKeyOf(action.connectionId, action.runId)); // shown from its digest: none in memory
+    } else if (action.type === 'runRestored') {
       // Restored whole, not item by item (model/runCheckpoint.ts); a view of the run starts from a snapshot.
       const { items, seq } = action.checkpoint;
       this.transcripts.set(runKeyOf(action.connectionId, action.runId), action.transcript ?? Transcript.restore(items, seq));

@@ -77,6 +77,11 @@ export interface CheckpointFile {
   readonly header: unknown;
   /** The body's lines, once the digest of the file matches (checked in slices); CheckpointFileError if not. */
   bodyLines(): Promise<readonly string[]>;
+  /**
+   * Only the body's first line (its head), once the digest of the whole file matches: what a run shown without its
+   * transcript needs (drivers/kit/quietRuns.ts), without decoding the rest.
+   */
+  headLine(): Promise<string>;
 }
 
 /** The run's checkpoint, or undefined when it has none; CheckpointFileError when it is there but unusable. */
@@ -100,10 +105,35 @@ export async function readCheckpointFile(dir: string, runId: string): Promise<Ch
   } catch {
     throw new CheckpointFileError('the header is not JSON');
   }
-  return { header, bodyLines: () => bodyLinesOf(bytes, newline + 1) };
+  return {
+    header,
+    bodyLines: () => bodyLinesOf(bytes, newline + 1),
+    headLine: async () => {
+      const digestStart = await verifiedEnd(bytes, newline + 1);
+      const end = bytes.indexOf(NEWLINE, newline + 1);
+      if (end < 0 || end >= digestStart) {
+        throw new CheckpointFileError('no body');
+      }
+      return bytes.subarray(newline + 1, end).toString('utf8');
+    },
+  };
 }
 
 async function bodyLinesOf(bytes: Buffer, bodyStart: number): Promise<readonly string[]> {
+  const digestStart = await verifiedEnd(bytes, bodyStart);
+  const slices = new TimeSlices();
+  const lines: string[] = [];
+  for (let at = bodyStart; at < digestStart; ) {
+    const next = bytes.indexOf(NEWLINE, at);
+    lines.push(bytes.subarray(at, next).toString('utf8'));
+    at = next + 1;
+    await slices.pause();
+  }
+  return lines;
+}
+
+/** Where the digest line starts, once the digest of every byte before it matches (hashed in slices). */
+async function verifiedEnd(bytes: Buffer, bodyStart: number): Promise<number> {
   // The last line is the digest of everything before it.
   const end = bytes.length > 0 && bytes[bytes.length - 1] === NEWLINE ? bytes.length - 1 : bytes.length;
   const digestStart = bytes.lastIndexOf(NEWLINE, end - 1) + 1;
@@ -128,14 +158,7 @@ async function bodyLinesOf(bytes: Buffer, bodyStart: number): Promise<readonly s
   if (hash.digest('hex') !== digest) {
     throw new CheckpointFileError('the file does not match its digest');
   }
-  const lines: string[] = [];
-  for (let at = bodyStart; at < digestStart; ) {
-    const next = bytes.indexOf(NEWLINE, at);
-    lines.push(bytes.subarray(at, next).toString('utf8'));
-    at = next + 1;
-    await slices.pause();
-  }
-  return lines;
+  return digestStart;
 }
 
 /** Removes the run's checkpoint, if any (the journal alone is the truth again). */

@@ -173,7 +173,8 @@ export interface AgencyProxyReplayHooks {
  * session (continuing it in a new run). Its ack books are not: they are rebuilt from its records when it is loaded —
  * which any news for it, and adopting it, do first — and until then nothing of it is acknowledged (an ack never
  * covers more than the journal this window has read, `journaledThrough`). Its local change set (a git diff) is
- * recomputed when it is opened. Runs still going or waiting are replayed whole at connect, as before.
+ * recomputed when it is opened. An idle run this window owns comes back the same way, from its checkpoint's head (its
+ * books exact: kit/quietRuns.ts). Runs still going, or waiting for a person, are replayed whole at connect.
  */
 export function agencyProxyRestorePolicy(books: AgencyProxyBooks, hooks: AgencyProxyReplayHooks): RestorePolicy<AgencyProxyCursor> {
   return {
@@ -186,6 +187,9 @@ export function agencyProxyRestorePolicy(books: AgencyProxyBooks, hooks: AgencyP
     // Replaying terminal events must not touch the daemon; the stored state is the last one we knew.
     state: 'as indexed',
     lazy: true,
+    // This window's run, idle at its checkpoint, comes back without its transcript (kit/quietRuns.ts); another
+    // window's is followed as before, whole.
+    quiet: (stored) => books.ownership.owns(stored.runId),
     legacy: (stored) => legacyAgencyProxyDecoder(stored.runId),
     record: (runId, input) => {
       if ('event' in input) {

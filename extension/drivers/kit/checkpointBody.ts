@@ -34,6 +34,18 @@ function parsed(line: string, what: string): unknown {
   }
 }
 
+/** A body's head: the run, its approvals and the transcript's sequence (all but the items). */
+export type CheckpointHead = Omit<RunCheckpointModel, 'items'>;
+
+/** The head line of a body, checked; a CheckpointBodyError when it is not what `checkpointBodyLines` writes. */
+export function readCheckpointHead(line: string): CheckpointHead {
+  const head = checkpointHeadSchema.safeParse(parsed(line, 'its head'));
+  if (!head.success) {
+    throw new CheckpointBodyError('a malformed head');
+  }
+  return head.data as CheckpointHead;
+}
+
 /** A body read back: its model, and its items already in the Transcript the store installs (runRestored). */
 export interface ReadCheckpointBody {
   readonly model: RunCheckpointModel;
@@ -50,12 +62,9 @@ export async function readCheckpointBody(lines: readonly string[], slices: TimeS
   if (lines.length === 0) {
     throw new CheckpointBodyError('an empty body');
   }
-  const head = checkpointHeadSchema.safeParse(parsed(lines[0]!, 'its head'));
-  if (!head.success) {
-    throw new CheckpointBodyError('a malformed head');
-  }
+  const head = readCheckpointHead(lines[0]!);
   const items: TranscriptItem[] = [];
-  const transcript = Transcript.restoring(head.data.seq);
+  const transcript = Transcript.restoring(head.seq);
   for (let i = 1; i < lines.length; i++) {
     await slices.pause();
     const chunk = parsed(lines[i]!, `line ${i + 1}`);
@@ -67,7 +76,7 @@ export async function readCheckpointBody(lines: readonly string[], slices: TimeS
     }
     transcript.restoreItems(chunk);
   }
-  const model = { ...head.data, items } as RunCheckpointModel;
+  const model = { ...head, items } as RunCheckpointModel;
   if (!holdsItsItems(model)) {
     throw new CheckpointBodyError(`${items.length} items, not as many as its run counts`);
   }

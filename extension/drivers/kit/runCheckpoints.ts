@@ -17,12 +17,14 @@ import { runKeyOf } from '../../model/modelTypes';
 import { isEmptyRun } from '../../model/runQueries';
 import type { ModelAction } from '../../model/modelActions';
 import { captureRun } from '../../model/runCheckpoint';
-import type { RunCheckpointModel } from '../../model/runCheckpoint';
+import type { RunDigest } from '../../model/modelTypes';
 import type { Transcript } from '../../model/transcript';
-import { readCheckpointFile, writeCheckpointFile } from '../../storage/runCheckpointFile';
+import { writeCheckpointFile } from '../../storage/runCheckpointFile';
 import type { RunJournal } from '../../storage/runJournal';
-import { checkpointBodyLines, CheckpointBodyError, readCheckpointBody } from './checkpointBody';
-import { checkpointHeaderSchema, CHECKPOINT_VERSION } from './checkpointSchema';
+import { checkpointBodyLines } from './checkpointBody';
+import { readCheckpointHeadOnly, readWholeCheckpoint } from './checkpointReads';
+import type { CheckpointHeadRead, WholeCheckpoint } from './checkpointReads';
+import { CHECKPOINT_VERSION } from './checkpointSchema';
 import type { CheckpointHeader } from './checkpointSchema';
 import type { Timeouts } from './clock';
 
@@ -110,9 +112,9 @@ export class RunCheckpoints {
     if (!this.enabled || (shown !== undefined && !isEmptyRun(shown))) {
       return 0;
     }
-    let loaded: { header: CheckpointHeader; model: RunCheckpointModel; transcript: Transcript } | undefined;
+    let loaded: WholeCheckpoint | undefined;
     try {
-      loaded = await this.load(runId);
+      loaded = await readWholeCheckpoint(this.o.dir, this.o.journal, runId);
     } catch (error) {
       this.o.warn(`Run ${runId}: its checkpoint was not used (${error instanceof Error ? error.message : String(error)}); replaying its whole journal.`);
       return 0;
@@ -128,6 +130,36 @@ export class RunCheckpoints {
     this.o.source.dispatch({ type: 'runRestored', connectionId: this.o.connectionId, runId, checkpoint: model, transcript });
     this.counts.set(runId, { records: header.records, since: 0, lastAt: 0 });
     return header.bytes;
+  }
+
+  /**
+   * A run that comes back without its transcript (quietRuns.ts): its checkpoint's header and head, the items not
+   * read; undefined when it has no usable one (logged when it is there but unusable), or the run is shown already.
+   */
+  async peek(runId: string): Promise<CheckpointHeadRead | undefined> {
+    if (!this.enabled || this.o.source.state.runs.has(runKeyOf(this.o.connectionId, runId))) {
+      return undefined;
+    }
+    try {
+      return await readCheckpointHeadOnly(this.o.dir, this.o.journal, runId);
+    } catch (error) {
+      this.o.warn(`Run ${runId}: its checkpoint was not used (${error instanceof Error ? error.message : String(error)}); replaying its whole journal.`);
+      return undefined;
+    }
+  }
+
+  /**
+   * Puts the run back from a peeked head without its transcript (`digest`: what the board shows of it): its books,
+   * its fields and counts, `unloaded` — opening it, or news for it, restores it whole. False when the driver's
+   * books in it do not fit (nothing changed: replay it whole).
+   */
+  restoreUnloaded(runId: string, peeked: CheckpointHeadRead, digest: RunDigest): boolean {
+    if (this.books && !this.books.restore(runId, peeked.header.books)) {
+      return false;
+    }
+    this.o.source.dispatch({ type: 'runRestored', connectionId: this.o.connectionId, runId, checkpoint: { ...peeked.head, items: [] }, unloaded: digest });
+    this.counts.set(runId, { records: peeked.header.records, since: 0, lastAt: 0 });
+    return true;
   }
 
   /** The run was removed: nothing more is due for it. */
@@ -154,31 +186,6 @@ export class RunCheckpoints {
     await this.writeDue(true);
     this.closed = true;
     this.disarm();
-  }
-
-  private async load(runId: string): Promise<{ header: CheckpointHeader; model: RunCheckpointModel; transcript: Transcript } | undefined> {
-    const file = await readCheckpointFile(this.o.dir, runId);
-    if (!file) {
-      return undefined;
-    }
-    const header = checkpointHeaderSchema.safeParse(file.header);
-    if (!header.success) {
-      throw new Error((file.header as { v?: unknown } | null)?.v !== CHECKPOINT_VERSION ? 'another format' : 'a malformed header');
-    }
-    const { bytes, tail } = header.data;
-    if ((await this.o.journal.tailDigest(runId, bytes)) !== tail) {
-      throw new Error('the journal no longer holds what it was taken from');
-    }
-    if (!(await this.o.journal.endsLineAt(runId, bytes, false))) {
-      throw new Error('it does not end at a line of the journal'); // issue #25: one mid-line cost a line and replayed overlap
-    }
-    // Parsed a line at a time, the loop given back between (checkpointBody.ts): a 100k-item run is 12.8 MiB.
-    const lines = await file.bodyLines();
-    try {
-      return { header: header.data, ...(await readCheckpointBody(lines)) };
-    } catch (error) {
-      throw error instanceof CheckpointBodyError ? new Error(`a malformed body (${error.message})`) : error;
-    }
   }
 
   private async writeRuns(all: boolean): Promise<void> {

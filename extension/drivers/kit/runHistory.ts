@@ -5,6 +5,7 @@
  * finished run for good (runRemovals.ts: it never comes back). The door (driverRuns.ts) owns it and hands it the recorder and the replay handlers of the connect;
  * the UI reaches it as `Driver.history` (ui/runResidency.ts, the history commands).
  */
+import type { RunFields } from '../../model/modelActions';
 import type { RunInfo } from '../../model/modelTypes';
 import { isTerminalRunState } from '../../protocol/transcriptTypes';
 import type { StoredRun } from '../../storage/runJournal';
@@ -39,6 +40,12 @@ export class RunHistory<C> implements DriverHistory {
   private readonly loading = new Map<string, Promise<void>>();
   /** Runs whose load is past its records (the reload's ending is folded now: it must not wait for the load). */
   private readonly settling = new Set<string>();
+
+  /**
+   * The state of each live run being loaded as the model showed it (kit/quietRuns.ts): its index entry's may be
+   * older (an AgencyProxy run's "idle" is inferred from its events, never indexed), so the load keeps this one.
+   */
+  private readonly liveStates = new Map<string, RunFields>();
 
   /** When this window last recorded something other than fields for each run (what dates its summary). */
   private readonly recordedAt = new Map<string, number>();
@@ -97,6 +104,11 @@ export class RunHistory<C> implements DriverHistory {
     return (this.loading.has(runId) && !this.settling.has(runId)) || (!fieldsOnly && this.door.get(runId)?.unloaded !== undefined);
   }
 
+  /** The state a live run being loaded had in the model (undefined: not such a run), which its load keeps. */
+  liveState(runId: string): RunFields | undefined {
+    return this.liveStates.get(runId);
+  }
+
   /** Runs `ending` (the replay's close handler: what the reload ended) with news for the run folded at once. */
   async settle(runId: string, ending: () => Promise<void>): Promise<void> {
     const mine = this.loading.has(runId) && !this.settling.has(runId);
@@ -129,12 +141,19 @@ export class RunHistory<C> implements DriverHistory {
     if (this.door.get(runId)?.unloaded === undefined || !recorder || !handlers) {
       return Promise.resolve();
     }
+    const shown = this.door.get(runId);
+    if (shown && !isTerminalRunState(shown.state)) {
+      this.liveStates.set(runId, { state: shown.state, ...(shown.stateDetail !== undefined ? { stateDetail: shown.stateDetail } : {}) });
+    }
     const loading = (async () => {
       const stored = await recorder.loadRun(runId);
       if (stored) {
         await recorder.replayRun(stored, handlers);
       }
-    })().finally(() => this.loading.delete(runId));
+    })().finally(() => {
+      this.loading.delete(runId);
+      this.liveStates.delete(runId);
+    });
     this.loading.set(runId, loading);
     return loading;
   }

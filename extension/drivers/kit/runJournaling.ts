@@ -21,7 +21,7 @@ import type { DriverRuns } from './driverRuns';
 import type { RunInput } from './journalRecords';
 import { RunRecorder } from './runRecorder';
 import type { LegacyDecoder, ReplayHandlers } from './runRecorder';
-import { coldSummaryOf, peekColdSummary, summaryCountsOf } from './runSummaries';
+import { coldSummaryOf, peekColdSummary, storedSummaryOf, summaryCountsOf } from './runSummaries';
 import type { ColdPeek } from './runSummaries';
 import type { CheckpointBooks } from './runCheckpoints';
 
@@ -96,6 +96,12 @@ export interface RestorePolicy<C> {
    * connect, with its entry peeked, not validated (runSummaries.ts `peekColdSummary`): a cheap, pure answer.
    */
   keepsLoaded?(stored: StoredRun, peek: ColdPeek): boolean;
+  /**
+   * Whether a live run of this driver may come back from its checkpoint's head when it is idle there (waiting for the
+   * user's next message), its transcript restored when a view shows it or news for it comes (quietRuns.ts). Asked
+   * after `open`, of runs with a summary and nothing waiting for a person. Lazy only.
+   */
+  quiet?(stored: StoredRun): boolean;
 }
 
 /** What a reload ended for a restored run. */
@@ -262,12 +268,18 @@ export function replayHandlersOf<C>(runs: DriverRuns<C>, ctx: Pick<DriverContext
           },
           paged: (older: readonly StoredRun[], stubs: OlderStubs | undefined) => pages.paged(older, stubs),
           skip: (stored: StoredRun) => pages.listed(stored.runId) || hidden(stored),
+          quiet: (stored: StoredRun) => {
+            const summary = policy.quiet && storedSummaryOf(stored);
+            return summary && summary.pendingApprovals === 0 && openOnce(stored) && policy.quiet!(stored) ? summary : undefined;
+          },
         }
       : {}),
     close: (stored) => runs.history.settle(stored.runId, async () => {
       if (policy.state === 'as indexed') {
-        // Shown, not journaled: it is what the index says, every time this run is replayed.
-        ctx.store.dispatch({ type: 'runUpserted', connectionId: runs.connectionId, runId: stored.runId, fields: { state: storedStateOf(stored) } });
+        // Shown, not journaled: it is what the index says, every time this run is replayed — but a live run loaded
+        // after connect keeps the state it showed until then (the index's may be older).
+        const fields = runs.history.liveState(stored.runId) ?? { state: storedStateOf(stored) };
+        ctx.store.dispatch({ type: 'runUpserted', connectionId: runs.connectionId, runId: stored.runId, fields });
       }
       const run = runs.get(stored.runId);
       const ended = run ? await policy.restored?.(stored, run) : undefined;

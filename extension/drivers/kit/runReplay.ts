@@ -18,6 +18,8 @@ import type { CheckpointBooks, RunCheckpoints } from './runCheckpoints';
 import { newestFirst, OLDER_PAGE } from './olderRuns';
 import type { ConnectIndex } from '../../storage/runIndexDigest';
 import type { OlderStubs } from '../../storage/olderStubs';
+import { restoreQuietRun } from './quietRuns';
+import type { StoredSummary } from './runSummaries';
 
 /**
  * Turns one line in a 0.1.0 format into inputs (shaped like `RunInput`, contents unchecked: each is validated like
@@ -59,6 +61,11 @@ export interface ReplayHandlers<C> {
   paged?(older: readonly StoredRun[], stubs: OlderStubs | undefined): void;
   /** A run an `onlyNew` replay leaves alone though the model does not hold it (listed older, or archived). */
   skip?(stored: StoredRun): boolean;
+  /**
+   * Whether a run replayed now may come back from its checkpoint's head instead, its transcript when opened
+   * (quietRuns.ts): its index summary then, undefined: replayed. Opens its index entry as `summarized` does.
+   */
+  quiet?(stored: StoredRun): StoredSummary | undefined;
 }
 
 /** What a replay found (a driver may log it; skipped lines are already reported through `warn`). */
@@ -77,6 +84,8 @@ export interface ReplayStats {
   readonly archived: number;
   /** Finished runs past the connect's page: counted in the model, not in it (kit/olderRuns.ts). */
   readonly older: number;
+  /** Live runs put back from their checkpoint's head, their transcript not read (quietRuns.ts; in `checkpoints` too). */
+  readonly quiet: number;
 }
 
 /**
@@ -90,7 +99,7 @@ const ENTRIES_PER_TURN = 5_000;
 export type MutableStats = { -readonly [K in keyof ReplayStats]: ReplayStats[K] };
 
 export function noStats(): MutableStats {
-  return { runs: 0, records: 0, invalid: 0, torn: 0, checkpoints: 0, summarized: 0, archived: 0, older: 0 };
+  return { runs: 0, records: 0, invalid: 0, torn: 0, checkpoints: 0, summarized: 0, archived: 0, older: 0, quiet: 0 };
 }
 
 /** What a replay reads through and writes into: the recorder's journal, checkpoints and store. */
@@ -173,7 +182,10 @@ export async function replayStoredRuns<C>(source: ReplaySource<C>, handlers: Rep
       continue;
     }
     await showSummarized(); // the runs before it first: the model keeps the index's order
-    await replayStoredRun(source, stored, handlers, stats);
+    const quiet = handlers.quiet?.(stored);
+    if (quiet === undefined || !(await restoreQuietRun(source, stored, handlers, quiet, stats))) {
+      await replayStoredRun(source, stored, handlers, stats);
+    }
   }
   await showSummarized();
   return stats;

@@ -112,6 +112,9 @@ test('a long interactive run comes back from its checkpoint as a whole replay br
       void next.driver.connect();
       await until('re-attached', () => next.store.state.connections.get(next.connectionId)?.state.kind === 'connected' && next.store.state.runs.get(key)?.state === 'idle');
       await next.driver.flushStorage();
+      // From its checkpoint an idle run of this window comes back without its transcript (kit/quietRuns.ts): opened.
+      assert.equal(next.store.state.runs.get(key)!.unloaded === undefined, whole);
+      await next.driver.history.load(runId);
       assert.deepEqual(seen(next.store, key), before, whole ? 'a whole replay' : 'from the checkpoint');
       assert.equal(next.store.state.runs.get(key)!.lastSequence, first.store.state.runs.get(key)!.lastSequence);
       // Restored whole from the checkpoint (no patch per item), or item by item.

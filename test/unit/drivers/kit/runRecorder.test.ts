@@ -51,7 +51,7 @@ test('recording dispatches to the store and resolves once the lines are on disk;
       open: (stored) => ({ title: stored.title, state: 'running', createdAt: stored.createdAt }),
       record: (_runId, record) => seen.push(record),
     });
-    assert.deepEqual(stats, { runs: 1, records: 7, invalid: 0, torn: 0, checkpoints: 0, summarized: 0, archived: 0, older: 0 });
+    assert.deepEqual(stats, { runs: 1, records: 7, invalid: 0, torn: 0, checkpoints: 0, summarized: 0, archived: 0, older: 0, quiet: 0 });
     assert.deepEqual(reloaded.transcript(runKeyOf('c', 'r'))!.snapshot(), liveItems);
     const run = reloaded.state.runs.get(runKeyOf('c', 'r'))!;
     assert.deepEqual([run.title, run.model, run.lastSequence, run.createdAt, run.panels?.[0]?.id], ['T', 'm', 3, 5, 'p']);
@@ -81,7 +81,7 @@ test('replay: events carry restored and their sequence; a line that fits no shap
     appendFileSync(join(s.dir, `${safeFileName('r')}.jsonl`), lines.join('\n'));
     s.actions.length = 0;
     const stats = await s.recorder().replay({ open: () => ({ title: 'T' }), legacy: () => (line) => ((line as { old?: unknown }).old ? [{ event: { kind: 'notice', text: 'from 0.1.0', level: 'info' } }] : undefined) });
-    assert.deepEqual(stats, { runs: 1, records: 3, invalid: 3, torn: 1, checkpoints: 0, summarized: 0, archived: 0, older: 0 });
+    assert.deepEqual(stats, { runs: 1, records: 3, invalid: 3, torn: 1, checkpoints: 0, summarized: 0, archived: 0, older: 0, quiet: 0 });
     assert.deepEqual(s.warnings, ['Skipped 3 unreadable journal lines of run r.']);
     const events = s.actions.filter((a): a is Extract<ModelAction, { type: 'runEvent' }> => a.type === 'runEvent');
     assert.deepEqual(
