@@ -26,6 +26,8 @@ const DECIDED = 'reload approval decided';
 const LONG = 'reload long run';
 const LONG_STEPS = 1200;
 const WAITING = 'reload approval waiting';
+/** An interactive run as long, idle when the window goes away: it comes back without its transcript (kit/quietRuns.ts). */
+const IDLE_CHAT = 'reload idle chat';
 
 async function startApprovalRun(title: string): Promise<string> {
   return (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
@@ -119,6 +121,26 @@ suite('Reload phase 1', () => {
       interactive: false,
     })) as string;
     await waitFor('the long run completed', () => a.store.state.runs.get(long)?.state === 'completed', 120000);
+    const chat = (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
+      connectionId: CONNECTION,
+      provider: 'claude',
+      model: '',
+      permission: 'read_only',
+      prompt: `${IDLE_CHAT} steps:${LONG_STEPS} notools`,
+      approvals: false,
+      interactive: true,
+    })) as string;
+    await waitFor('the chat answered and waits', () => a.store.state.runs.get(chat)?.state === 'idle', 120000);
+    // Its checkpoint, once it has been quiet for 2 s, and the summary saved with it (the window may go away unclosed).
+    const chatRun = a.store.state.runs.get(chat)!;
+    const storedChat = async (): Promise<boolean> => {
+      const dir = path.join(hooks.storageDir, 'transcripts');
+      const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
+      const index = files.find((f) => path.basename(f) === 'runs.json' && f.includes(safeFileName(CONNECTION)));
+      const entries = index ? (JSON.parse(fs.readFileSync(path.join(dir, index), 'utf8')) as { runId: string; summary?: { lastSequence?: number } }[]) : [];
+      return files.some((f) => path.basename(f) === `${safeFileName(chatRun.runId)}.ckpt`) && entries.find((e) => e.runId === chatRun.runId)?.summary?.lastSequence === chatRun.lastSequence;
+    };
+    await waitFor('the chat checkpointed with its summary', storedChat, 60000);
     const decided = await startApprovalRun(DECIDED);
     const decidedApproval = await waitFor('the first approval', () => a.store.state.runs.get(decided)?.pendingApprovals[0], 30000);
     assert.equal(await hooks.approvals.decide(`${decided}::${decidedApproval}`, 'allow_once', 'notification'), true);
@@ -155,6 +177,7 @@ suite('Reload phase 2', () => {
     await checkRestoredWhatWasOpen(a);
     await checkRestoredApprovals(a);
     await checkLongRunFromCheckpoint(a);
+    await checkIdleChatBackQuiet(a);
     for (const run of runs) {
       await waitFor(`${run.title} completed`, () => a.store.state.runs.get(run.key)?.state === 'completed', 180000);
     }
@@ -200,6 +223,37 @@ async function checkLongRunFromCheckpoint(a: Awaited<ReturnType<typeof api>>): P
   assert.equal(items.filter((i) => i.kind === 'tool').length, events.filter((e) => e.type === 'tool_call').length, 'every tool call once');
   assert.ok(items.filter((i) => i.kind === 'tool').length >= LONG_STEPS);
   assert.equal(items.filter((i) => i.kind === 'gap').length, 0, 'no gap');
+}
+
+/**
+ * After the reload: the chat that waited for a message comes back from its checkpoint's head, its transcript not read
+ * (issue #25), still waiting; the Transcript view loads it as the daemon's journal has it, and a message to it is
+ * answered after what it had — nothing lost, nothing doubled.
+ */
+async function checkIdleChatBackQuiet(a: Awaited<ReturnType<typeof api>>): Promise<void> {
+  const run = await waitFor('the idle chat, restored', () => [...a.store.state.runs.values()].find((r) => r.connectionId === CONNECTION && r.title.startsWith(IDLE_CHAT)));
+  await waitFor('the idle chat waits for a message', () => a.store.state.runs.get(run.key)?.state === 'idle', 30000);
+  assert.notEqual(a.store.state.runs.get(run.key)?.unloaded, undefined, 'back from its checkpoint head, its transcript not read');
+  assert.equal(a.store.transcript(run.key), undefined);
+  const row = await waitFor('its board row', () => a.board.provider.snapshot().flatMap((g) => g.rows).find((r) => r.runKey === run.key));
+  assert.equal(row.state, 'idle');
+  let events = daemonJournal(run.runId);
+  let items = (await opened(a, run.key)).snapshot();
+  assert.equal(a.store.state.runs.get(run.key)?.state, 'idle', 'opened, it still waits');
+  assert.equal(a.store.state.runs.get(run.key)?.lastSequence, events.length, 'every sequence folded once');
+  assert.equal(items.filter((i) => i.kind === 'tool').length, events.filter((e) => e.type === 'tool_call').length, 'every tool call once');
+  await screenshot('reload-phase2-idle-chat.png');
+  await vscode.commands.executeCommand('agentSwitchboard.sendMessage', run.key, 'and a short summary notools');
+  await waitFor('the chat answered again', () => {
+    const now = a.store.state.runs.get(run.key)!;
+    return now.state === 'idle' && now.lastSequence > events.length && now.lastSequence === daemonJournal(run.runId).length;
+  }, 60000);
+  events = daemonJournal(run.runId);
+  items = a.store.transcript(run.key)!.snapshot();
+  assert.equal(items.filter((i) => i.kind === 'user').length, 2, 'the prompt and the message, once each');
+  assert.equal(items.filter((i) => i.kind === 'gap').length, 0, 'no gap');
+  const text = items.map((i) => (i.kind === 'text' ? i.text : '')).join('');
+  assert.equal(text, events.filter((e) => e.type === 'text').map((e) => String(e.payload)).join(''), 'the text equals the daemon journal');
 }
 
 /**

@@ -26,9 +26,8 @@ import type { ConnectPages, DoorReplayHandlers, Journaling, RestorePolicy } from
 import { DriverRunWriters } from './driverRunWriters';
 import { RunHistory } from './runHistory';
 import { DEFAULT_RETENTION, retainedRuns } from './runRetention';
-import type { RunIds } from './runRetention';
+import type { HistoryRetention, RunIds } from './runRetention';
 import { trimHistory } from './runHistoryTrim';
-import type { HistoryRetention } from './runRetention';
 
 /** Events that only show progress: folded into the model, never journaled (a reload shows the result instead). */
 export const DISPLAY_ONLY_EVENTS: ReadonlySet<RunEvent['kind']> = new Set(['toolProgress']);
@@ -293,7 +292,8 @@ export class DriverRuns<C = never> extends DriverRunWriters<C> {
 
   protected journal(): RunRecorder<C> | undefined {
     if (this.recorder === undefined && !this.closed) {
-      this.recorder = journalOf(this.ctx, this.journaling());
+      // Each checkpoint saves its run's summary: a window killed before it closes leaves the two of one moment.
+      this.recorder = journalOf(this.ctx, this.journaling(), (runId) => void (this.closed ? undefined : this.history.checkpointed(runId)));
     }
     return this.recorder;
   }

@@ -58,6 +58,8 @@ export interface RunCheckpointsOptions {
   readonly timeouts: Timeouts;
   readonly now: () => number;
   readonly warn: (message: string) => void;
+  /** A checkpoint of the run was written. */
+  readonly written?: (runId: string) => void;
 }
 
 interface Counts {
@@ -250,6 +252,7 @@ export class RunCheckpoints {
       const header: CheckpointHeader = { v: CHECKPOINT_VERSION, bytes, tail, records, ...(books !== undefined ? { books } : {}) };
       await writeCheckpointFile(this.o.dir, runId, header, checkpointBodyLines(model));
       counts.since -= since;
+      this.o.written?.(runId);
     } catch (error) {
       // Not fatal: the journal is whole; the next reload replays more of it.
       this.o.warn(`Run ${runId}: could not write its checkpoint: ${error instanceof Error ? error.message : String(error)}`);

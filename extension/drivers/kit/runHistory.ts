@@ -249,6 +249,11 @@ export class RunHistory<C> implements DriverHistory {
     return summaryOf(run, store.transcript(run.key), store.state.changeSets.get(run.key), this.now(), previous && storedSummaryOf(previous), this.recordedAt.get(run.runId));
   }
 
+  /** A checkpoint of the run was written: its summary now, of the same moment (unless the run moved on meanwhile). */
+  checkpointed(runId: string): Promise<void> {
+    return this.saveSummary(runId);
+  }
+
   /** The door recorded news of the run (an event, a gap…; not fields alone): what its summary is dated by. */
   recorded(runId: string): void {
     this.recordedAt.set(runId, this.now());

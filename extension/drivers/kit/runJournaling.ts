@@ -167,7 +167,7 @@ export function runFilePlaceOf(storageDir: string, run: { readonly connectionId:
 }
 
 /** The recorder of `ctx`'s connection: one directory per connection profile under the extension's storage. */
-export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId' | 'windowName'>, journaling: Journaling<C>): RunRecorder<C> | undefined {
+export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' | 'storageDir' | 'log' | 'windowId' | 'windowName'>, journaling: Journaling<C>, checkpointed?: (runId: string) => void): RunRecorder<C> | undefined {
   if (journaling === 'not journaled') {
     return undefined;
   }
@@ -184,6 +184,7 @@ export function journalOf<C>(ctx: Pick<DriverContext, 'store' | 'connectionId' |
     writer: { pid: process.pid, window: windowIdOf(ctx), token: randomBytes(6).toString('hex'), ...(ctx.windowName !== undefined ? { name: ctx.windowName } : {}) },
     ...(journaling.writing ? { writing: journaling.writing } : {}),
     ...(journaling.rejoin ? { behind: journaling.rejoin } : {}),
+    ...(checkpointed ? { checkpointed } : {}),
   });
 }
 

@@ -72,6 +72,7 @@ export class RunRecorder<C = never> {
         timeouts: clock,
         now: () => clock.now(),
         warn: (message) => options.warn?.(message),
+        ...(options.checkpointed ? { written: options.checkpointed } : {}),
       });
     }
   }

@@ -34,4 +34,6 @@ export interface RunRecorderOptions<C> {
   readonly writing?: (runId: string, previous: LeaseHolder | undefined) => void;
   /** This window took the run over but its file ends at `journalEnd`, not where the model stands (runWriters.ts). */
   readonly behind?: (runId: string, journalEnd: number) => void;
+  /** A checkpoint of the run was written (its summary is saved with it: kit/quietRuns.ts compares the two). */
+  readonly checkpointed?: (runId: string) => void;
 }

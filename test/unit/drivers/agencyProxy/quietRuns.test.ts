@@ -6,21 +6,21 @@
  * summary of another moment, a journal with news after its checkpoint, a damaged checkpoint.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { AgencyProxyDriver } from '../../../../extension/drivers/agencyProxy/agencyProxyDriver';
 import { runKeyOf } from '../../../../extension/model/modelTypes';
 import type { RunStore } from '../../../../extension/model/runStore';
-import { driverSetup, quietLog, until } from '../driverKit';
+import { driverSetup, markWritersDead, quietLog, until } from '../driverKit';
 import { startDaemon } from './agencyProxyKit';
 import type { DaemonFixture } from './agencyProxyKit';
 
 /** One editor window on the daemon (`windowId`: who it is across its reloads), with the frames it sent. */
-async function openWindow(fx: DaemonFixture, windowId = 'window-A') {
+async function openWindow(fx: DaemonFixture, windowId = 'window-A', storage = path.join(fx.dir, 'storage')) {
   const frames: { type?: string; run_id?: string; through_sequence?: number; after_sequence?: number }[] = [];
   const warnings: string[] = [];
-  const { store, connectionId, ctx } = driverSetup({ name: 'quiet', protocol: 'agency-proxy', socketPath: fx.socketPath }, path.join(fx.dir, 'storage'), {
+  const { store, connectionId, ctx } = driverSetup({ name: 'quiet', protocol: 'agency-proxy', socketPath: fx.socketPath }, storage, {
     log: { ...quietLog, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) },
     tap: (dir, frame) => dir === 'out' && frames.push(frame as never),
   });
@@ -162,6 +162,40 @@ test('an idle run comes back whole when it cannot come back quiet: a summary of 
     await loadedWhole('another window', 'window-B');
     assert.ok(readdirSync(transcripts).length > 0);
   } finally {
+    await w.driver.dispose();
+    await fx.cleanup();
+  }
+});
+
+test('a window killed before it closed leaves its idle run\'s checkpoint and summary of one moment: the next window brings it back quiet', { timeout: 120_000 }, async () => {
+  const fx = await startDaemon({ chunkDelayMs: 0 });
+  const w = await openWindow(fx);
+  let next: Window | undefined;
+  try {
+    const runId = await idleLongRun(fx, w);
+    const before = items(w.store, w.connectionId, runId)!;
+    const { lastSequence } = w.run(runId)!;
+    // The checkpoint is taken once the run is quiet (2 s); its summary is saved with it, not only when the window closes.
+    const summaryOnDisk = (): number | undefined => {
+      const file = path.join(path.dirname(fileOf(fx, runId, '.jsonl')), 'runs.json');
+      const entry = (JSON.parse(readFileSync(file, 'utf8')) as { runId: string; summary?: { lastSequence?: number } }[]).find((r) => r.runId === runId);
+      return entry?.summary?.lastSequence;
+    };
+    const transcripts = path.join(fx.dir, 'storage', 'transcripts');
+    const checkpointed = (): boolean => readdirSync(transcripts, { recursive: true, encoding: 'utf8' }).some((f) => f.includes(runId) && f.endsWith('.ckpt'));
+    await until('the run checkpoint and its summary on disk', () => checkpointed() && summaryOnDisk() === lastSequence, 20_000);
+    await w.driver.flushStorage();
+    // The extension host dies here: its files as they are now, its leases left behind.
+    const copy = path.join(fx.dir, 'after-crash');
+    cpSync(path.join(fx.dir, 'storage'), copy, { recursive: true });
+    markWritersDead(copy);
+    next = await openWindow(fx, 'window-A', copy);
+    await until('re-attached', () => next!.sent('attach_run', runId).length > 0 && next!.run(runId)?.state === 'idle');
+    assert.notEqual(next.run(runId)?.unloaded, undefined, 'back from its checkpoint head');
+    await next.driver.history!.load(runId);
+    assert.deepEqual(items(next.store, next.connectionId, runId), before);
+  } finally {
+    await next?.driver.dispose();
     await w.driver.dispose();
     await fx.cleanup();
   }
