@@ -41,6 +41,19 @@ async function startApprovalRun(title: string): Promise<string> {
   })) as string;
 }
 
+/** A run of LONG_STEPS tool calls (long enough to be checkpointed); `interactive`: it then waits for a message. */
+async function startStepsRun(title: string, interactive: boolean): Promise<string> {
+  return (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
+    connectionId: CONNECTION,
+    provider: 'claude',
+    model: '',
+    permission: 'read_only',
+    prompt: `${title} steps:${LONG_STEPS} notools`,
+    approvals: false,
+    interactive,
+  })) as string;
+}
+
 function env(name: string): string {
   const value = process.env[name];
   if (!value) {
@@ -111,25 +124,9 @@ suite('Reload phase 1', () => {
     for (const key of keys) {
       await waitFor(`${key} streaming`, () => (a.store.state.runs.get(key)?.lastSequence ?? 0) > 40, 60000);
     }
-    const long = (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
-      connectionId: CONNECTION,
-      provider: 'claude',
-      model: '',
-      permission: 'read_only',
-      prompt: `${LONG} steps:${LONG_STEPS} notools`,
-      approvals: false,
-      interactive: false,
-    })) as string;
+    const long = await startStepsRun(LONG, false);
     await waitFor('the long run completed', () => a.store.state.runs.get(long)?.state === 'completed', 120000);
-    const chat = (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
-      connectionId: CONNECTION,
-      provider: 'claude',
-      model: '',
-      permission: 'read_only',
-      prompt: `${IDLE_CHAT} steps:${LONG_STEPS} notools`,
-      approvals: false,
-      interactive: true,
-    })) as string;
+    const chat = await startStepsRun(IDLE_CHAT, true);
     await waitFor('the chat answered and waits', () => a.store.state.runs.get(chat)?.state === 'idle', 120000);
     // Its checkpoint, once it has been quiet for 2 s, and the summary saved with it (the window may go away unclosed).
     const chatRun = a.store.state.runs.get(chat)!;

@@ -38,11 +38,7 @@ export async function readWholeCheckpoint(dir: string, journal: JournalView, run
   }
   // Parsed a line at a time, the loop given back between (checkpointBody.ts): a 100k-item run is 12.8 MiB.
   const lines = await checked.file.bodyLines();
-  try {
-    return { header: checked.header, ...(await readCheckpointBody(lines)) };
-  } catch (error) {
-    throw error instanceof CheckpointBodyError ? new Error(`a malformed body (${error.message})`) : error;
-  }
+  return { header: checked.header, ...(await bodyRead(() => readCheckpointBody(lines))) };
 }
 
 /** The run's checkpoint header and head (its items unread), or undefined when it has none. */
@@ -52,8 +48,13 @@ export async function readCheckpointHeadOnly(dir: string, journal: JournalView, 
     return undefined;
   }
   const line = await checked.file.headLine();
+  return { header: checked.header, head: await bodyRead(() => readCheckpointHead(line)) };
+}
+
+/** `read`, its CheckpointBodyError said as the reason the checkpoint is not used. */
+async function bodyRead<T>(read: () => T | Promise<T>): Promise<T> {
   try {
-    return { header: checked.header, head: readCheckpointHead(line) };
+    return await read();
   } catch (error) {
     throw error instanceof CheckpointBodyError ? new Error(`a malformed body (${error.message})`) : error;
   }
