@@ -10,24 +10,16 @@
  * The runner (test/harness/runIntegration.mjs) launches the two phases.
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import { addConnections } from './acpSupport';
 import { actionableNeed, api, EXTENSION_ID, screenshot, sentFrames, setConnections, ui, waitFor, testHooks } from './support';
-import { safeFileName } from '../../extension/storage/runJournal';
 import { CHANGES_SCHEME } from '../../extension/ui/changeSets/changeSetDocuments';
+import { checkIdleChatBackQuiet, checkLongRunFromCheckpoint, CONNECTION, daemonJournal, env, LONG, opened, startIdleChat, startStepsRun } from './reloadLongRuns';
 
-const CONNECTION = 'agency-proxy:Reload daemon';
 const TITLES = ['reload run 1', 'reload run 2', 'reload run 3'];
 const DECIDED = 'reload approval decided';
-/** A run long enough to be checkpointed (2,000 journal records and more: drivers/kit/runCheckpoints.ts). */
-const LONG = 'reload long run';
-const LONG_STEPS = 1200;
 const WAITING = 'reload approval waiting';
-/** An interactive run as long, idle when the window goes away: it comes back without its transcript (kit/quietRuns.ts). */
-const IDLE_CHAT = 'reload idle chat';
 
 async function startApprovalRun(title: string): Promise<string> {
   return (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
@@ -39,42 +31,6 @@ async function startApprovalRun(title: string): Promise<string> {
     approvals: true,
     interactive: false,
   })) as string;
-}
-
-/** A run of LONG_STEPS tool calls (long enough to be checkpointed); `interactive`: it then waits for a message. */
-async function startStepsRun(title: string, interactive: boolean): Promise<string> {
-  return (await vscode.commands.executeCommand('agentSwitchboard.newRun', {
-    connectionId: CONNECTION,
-    provider: 'claude',
-    model: '',
-    permission: 'read_only',
-    prompt: `${title} steps:${LONG_STEPS} notools`,
-    approvals: false,
-    interactive,
-  })) as string;
-}
-
-function env(name: string): string {
-  const value = process.env[name];
-  if (!value) {
-    throw new Error(`${name} is set by the integration runner for the reload suites`);
-  }
-  return value;
-}
-
-/** The daemon's own journal: every event of every run, in sequence order. */
-function daemonJournal(runId: string): { type: string; payload?: unknown }[] {
-  const events: { type: string; payload?: unknown }[] = [];
-  for (const line of fs.readFileSync(path.join(env('SWITCHBOARD_RELOAD_STATE'), 'journal.ndjson'), 'utf8').split('\n')) {
-    if (!line.trim()) {
-      continue;
-    }
-    const record = JSON.parse(line) as { t: string; runId?: string; sequence?: number; event?: { type: string; payload?: unknown } };
-    if (record.t === 'event' && record.runId === runId && record.sequence === events.length + 1 && record.event) {
-      events.push(record.event);
-    }
-  }
-  return events;
 }
 
 /** The workbench's stored values of `key` (what a later launch on the same browser profile restores). */
@@ -126,18 +82,7 @@ suite('Reload phase 1', () => {
     }
     const long = await startStepsRun(LONG, false);
     await waitFor('the long run completed', () => a.store.state.runs.get(long)?.state === 'completed', 120000);
-    const chat = await startStepsRun(IDLE_CHAT, true);
-    await waitFor('the chat answered and waits', () => a.store.state.runs.get(chat)?.state === 'idle', 120000);
-    // Its checkpoint, once it has been quiet for 2 s, and the summary saved with it (the window may go away unclosed).
-    const chatRun = a.store.state.runs.get(chat)!;
-    const storedChat = async (): Promise<boolean> => {
-      const dir = path.join(hooks.storageDir, 'transcripts');
-      const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
-      const index = files.find((f) => path.basename(f) === 'runs.json' && f.includes(safeFileName(CONNECTION)));
-      const entries = index ? (JSON.parse(fs.readFileSync(path.join(dir, index), 'utf8')) as { runId: string; summary?: { lastSequence?: number } }[]) : [];
-      return files.some((f) => path.basename(f) === `${safeFileName(chatRun.runId)}.ckpt`) && entries.find((e) => e.runId === chatRun.runId)?.summary?.lastSequence === chatRun.lastSequence;
-    };
-    await waitFor('the chat checkpointed with its summary', storedChat, 60000);
+    await startIdleChat(a, hooks.storageDir);
     const decided = await startApprovalRun(DECIDED);
     const decidedApproval = await waitFor('the first approval', () => a.store.state.runs.get(decided)?.pendingApprovals[0], 30000);
     assert.equal(await hooks.approvals.decide(`${decided}::${decidedApproval}`, 'allow_once', 'notification'), true);
@@ -199,68 +144,6 @@ suite('Reload phase 2', () => {
     await setConnections([]);
   });
 });
-
-/**
- * After the reload: the long run's checkpoint was written by the earlier window (at the latest when it closed) and
- * covers its whole journal, and the run reads as the daemon's journal says: every tool call once, no gap.
- */
-async function checkLongRunFromCheckpoint(a: Awaited<ReturnType<typeof api>>): Promise<void> {
-  const run = await waitFor('the long run, restored', () => [...a.store.state.runs.values()].find((r) => r.connectionId === CONNECTION && r.title.startsWith(LONG)));
-  const dir = path.join((await testHooks()).storageDir, 'transcripts');
-  const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
-  const checkpoint = files.find((f) => path.basename(f) === `${safeFileName(run.runId)}.ckpt`);
-  assert.ok(checkpoint, `the long run has a checkpoint (${files.filter((f) => f.endsWith('.ckpt')).join(', ') || 'none'})`);
-  const header = JSON.parse(fs.readFileSync(path.join(dir, checkpoint), 'utf8').split('\n', 1)[0]!) as { bytes: number; records: number };
-  const journal = fs.statSync(path.join(dir, checkpoint.replace(/\.ckpt$/, '.jsonl'))).size;
-  assert.ok(header.records >= 2000 && header.bytes <= journal, `it covers the run's records (${header.records} records, ${header.bytes} of ${journal} bytes)`);
-  const events = daemonJournal(run.runId);
-  const items = (await opened(a, run.key)).snapshot();
-  assert.equal(run.state, 'completed');
-  assert.equal(run.lastSequence, events.length, 'every sequence folded once');
-  assert.equal(items.filter((i) => i.kind === 'tool').length, events.filter((e) => e.type === 'tool_call').length, 'every tool call once');
-  assert.ok(items.filter((i) => i.kind === 'tool').length >= LONG_STEPS);
-  assert.equal(items.filter((i) => i.kind === 'gap').length, 0, 'no gap');
-}
-
-/**
- * After the reload: the chat that waited for a message comes back from its checkpoint's head, its transcript not read
- * (issue #25), still waiting; the Transcript view loads it as the daemon's journal has it, and a message to it is
- * answered after what it had — nothing lost, nothing doubled.
- */
-async function checkIdleChatBackQuiet(a: Awaited<ReturnType<typeof api>>): Promise<void> {
-  const run = await waitFor('the idle chat, restored', () => [...a.store.state.runs.values()].find((r) => r.connectionId === CONNECTION && r.title.startsWith(IDLE_CHAT)));
-  await waitFor('the idle chat waits for a message', () => a.store.state.runs.get(run.key)?.state === 'idle', 30000);
-  assert.notEqual(a.store.state.runs.get(run.key)?.unloaded, undefined, 'back from its checkpoint head, its transcript not read');
-  assert.equal(a.store.transcript(run.key), undefined);
-  const row = await waitFor('its board row', () => a.board.provider.snapshot().flatMap((g) => g.rows).find((r) => r.runKey === run.key));
-  assert.equal(row.state, 'idle');
-  let events = daemonJournal(run.runId);
-  let items = (await opened(a, run.key)).snapshot();
-  assert.equal(a.store.state.runs.get(run.key)?.state, 'idle', 'opened, it still waits');
-  assert.equal(a.store.state.runs.get(run.key)?.lastSequence, events.length, 'every sequence folded once');
-  assert.equal(items.filter((i) => i.kind === 'tool').length, events.filter((e) => e.type === 'tool_call').length, 'every tool call once');
-  await screenshot('reload-phase2-idle-chat.png');
-  await vscode.commands.executeCommand('agentSwitchboard.sendMessage', run.key, 'and a short summary notools');
-  await waitFor('the chat answered again', () => {
-    const now = a.store.state.runs.get(run.key)!;
-    return now.state === 'idle' && now.lastSequence > events.length && now.lastSequence === daemonJournal(run.runId).length;
-  }, 60000);
-  events = daemonJournal(run.runId);
-  items = a.store.transcript(run.key)!.snapshot();
-  assert.equal(items.filter((i) => i.kind === 'user').length, 2, 'the prompt and the message, once each');
-  assert.equal(items.filter((i) => i.kind === 'gap').length, 0, 'no gap');
-  const text = items.map((i) => (i.kind === 'text' ? i.text : '')).join('');
-  assert.equal(text, events.filter((e) => e.type === 'text').map((e) => String(e.payload)).join(''), 'the text equals the daemon journal');
-}
-
-/**
- * A run that finished before the reload comes back from its summary (issue #25 §2): the test opens it as a person
- * would, in the Transcript view, and gets its transcript once the view's request has loaded it.
- */
-async function opened(a: Awaited<ReturnType<typeof api>>, runKey: string) {
-  await vscode.commands.executeCommand('agentSwitchboard.showTranscript', runKey);
-  return waitFor(`the transcript of ${runKey} loaded`, () => a.store.state.runs.get(runKey)?.unloaded === undefined && a.store.transcript(runKey), 60000);
-}
 
 /** After the reload: the run that finished in phase 1 reads as it did, and its change-set tab shows its files. */
 async function checkRestoredWhatWasOpen(a: Awaited<ReturnType<typeof api>>): Promise<void> {
