@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import { connectReferenceAgent, endedTurns, pendingApproval, removeConnections } from './acpSupport';
+import { connectReferenceAgent, endedTurns, itemsOf, pendingApproval, removeConnections } from './acpSupport';
 import { api, screenshot, testHooks, ui, waitFor, workspaceDir } from './support';
 import { wideSidebarScreenshot } from './screenshotFraming';
 
@@ -33,6 +33,20 @@ async function newSession(a: Api, prompt: string): Promise<string> {
   assert.equal(typeof runKey, 'string');
   await waitFor(`${prompt}: its first turn`, () => endedTurns(a, runKey, 'completed').length === 1, 30000);
   return runKey;
+}
+
+/** What a row's summary is computed from, for a failure to say (a timed-out wait alone does not). */
+function whatTheRowSaw(a: Api, hooks: Awaited<ReturnType<typeof testHooks>>, runKey: string): string {
+  const run = a.store.state.runs.get(runKey);
+  const tools = itemsOf(a, runKey).filter((i) => i.kind === 'tool');
+  return JSON.stringify({
+    away: rowOf(a, runKey)?.away,
+    looking: hooks.selection.runKey,
+    seen: hooks.board.seen.get(runKey),
+    reportedEdits: run?.reportedEdits,
+    changeSet: a.store.state.changeSets.get(runKey)?.status,
+    lastTool: tools.at(-1),
+  });
 }
 
 /** Sends an edit, allows it from the board, and waits for the turn to end. */
@@ -103,10 +117,12 @@ suite('While you were away', () => {
     const worker = a.board.provider.snapshot().flatMap((g) => g.rows).find((r) => r.title.includes('Hello from the worker'))!.runKey;
     await vscode.commands.executeCommand('agentSwitchboard.showTranscript', worker);
     const watched = a.board.provider.snapshot().flatMap((g) => g.rows).find((r) => r.title.includes('Hello from the watched one'))!.runKey;
-    await vscode.commands.executeCommand('agentSwitchboard.sendMessage', watched, `edit:${FILES[0]} again`);
-    const approvalKey = await pendingApproval(a, watched);
-    await vscode.commands.executeCommand('agentSwitchboard.board.allow', approvalKey);
-    await waitFor('the watched session changed a file', () => rowOf(a, watched)?.away?.count === 1, 30000);
+    const hooks = await testHooks();
+    assert.equal(hooks.selection.runKey, worker, 'the worker is the run looked at');
+    await edit(a, watched, FILES[0], 2);
+    await waitFor('the watched session changed a file', () => rowOf(a, watched)?.away?.count === 1, 30000).catch((error: unknown) => {
+      throw new Error(`${String(error)}: ${whatTheRowSaw(a, hooks, watched)}`);
+    });
     const shown = (): Promise<string[]> => ui<string[]>({ action: 'text', selector: BOARD_ROWS }).catch((): string[] => []);
     await waitFor('its row in the view', async () => (await shown()).some((r) => r.includes('Hello from the watched one') && /\u25CF \d+ files? changed/.test(r))).catch(async (error: unknown) => {
       throw new Error(`${String(error)}: ${JSON.stringify(await shown())}`);

@@ -63,8 +63,10 @@ export async function startIdleChat(a: Awaited<ReturnType<typeof api>>, storageD
   const chat = await startStepsRun(IDLE_CHAT, true);
   await waitFor('the chat answered and waits', () => a.store.state.runs.get(chat)?.state === 'idle', 120000);
   // Its checkpoint, once it has been quiet for 2 s, and the summary saved with it (the window may go away unclosed).
-  const chatRun = a.store.state.runs.get(chat)!;
+  // The run's sequence is read each time: it goes idle at its `usage` event, and the `message_boundary` after it may
+  // not have been folded yet when the wait above saw *idle*.
   const storedChat = (): boolean => {
+    const chatRun = a.store.state.runs.get(chat)!;
     const dir = path.join(storageDir, 'transcripts');
     const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
     const index = files.find((f) => path.basename(f) === 'runs.json' && f.includes(safeFileName(CONNECTION)));
