@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
+import { EDIT_LINE } from '../fixtures/acp/editTool';
 import { connectReferenceAgent, endedTurns, itemsOf, pendingApproval, removeConnections } from './acpSupport';
 import { api, screenshot, testHooks, ui, waitFor, workspaceDir } from './support';
 import { wideSidebarScreenshot } from './screenshotFraming';
@@ -120,9 +121,20 @@ suite('While you were away', () => {
     const hooks = await testHooks();
     assert.equal(hooks.selection.runKey, worker, 'the worker is the run looked at');
     await edit(a, watched, FILES[0], 2);
-    await waitFor('the watched session changed a file', () => rowOf(a, watched)?.away?.count === 1, 30000).catch((error: unknown) => {
+    // Its change set is computed again after the turn (git snapshots, the session's start to now): it then also holds
+    // the file the worker made in the shared tree, which the row names with its author. Until then the row has only
+    // the reported edit — a state a fast machine may never show, so the settled one is waited for.
+    const settled = await waitFor('the watched session changed a file', () => {
+      const away = rowOf(a, watched)?.away;
+      return a.store.state.changeSets.get(watched)?.patch?.includes(EDIT_LINE) === true && away?.count === 2 ? away : undefined;
+    }, 30000).catch((error: unknown) => {
       throw new Error(`${String(error)}: ${whatTheRowSaw(a, hooks, watched)}`);
     });
+    assert.deepEqual(
+      settled.files.map((f) => [f.path, f.by?.kind === 'run' ? f.by.runKey : f.by?.kind]),
+      [[FILES[0], undefined], [FILES[1], worker]],
+      'its own edit, and the file the worker made in the tree they share, named by who made it',
+    );
     const shown = (): Promise<string[]> => ui<string[]>({ action: 'text', selector: BOARD_ROWS }).catch((): string[] => []);
     await waitFor('its row in the view', async () => (await shown()).some((r) => r.includes('Hello from the watched one') && /\u25CF \d+ files? changed/.test(r))).catch(async (error: unknown) => {
       throw new Error(`${String(error)}: ${JSON.stringify(await shown())}`);
