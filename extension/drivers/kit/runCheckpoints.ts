@@ -118,7 +118,7 @@ export class RunCheckpoints {
     try {
       loaded = await readWholeCheckpoint(this.o.dir, this.o.journal, runId);
     } catch (error) {
-      this.o.warn(`Run ${runId}: its checkpoint was not used (${error instanceof Error ? error.message : String(error)}); replaying its whole journal.`);
+      this.notUsed(runId, error instanceof Error ? error.message : String(error));
       return 0;
     }
     if (!loaded) {
@@ -126,7 +126,7 @@ export class RunCheckpoints {
     }
     const { header, model, transcript } = loaded;
     if (this.books && !this.books.restore(runId, header.books)) {
-      this.o.warn(`Run ${runId}: its checkpoint was not used (the driver's books in it do not fit); replaying its whole journal.`);
+      this.notUsed(runId, "the driver's books in it do not fit");
       return 0;
     }
     this.o.source.dispatch({ type: 'runRestored', connectionId: this.o.connectionId, runId, checkpoint: model, transcript });
@@ -145,7 +145,7 @@ export class RunCheckpoints {
     try {
       return await readCheckpointHeadOnly(this.o.dir, this.o.journal, runId);
     } catch (error) {
-      this.o.warn(`Run ${runId}: its checkpoint was not used (${error instanceof Error ? error.message : String(error)}); replaying its whole journal.`);
+      this.notUsed(runId, error instanceof Error ? error.message : String(error));
       return undefined;
     }
   }
@@ -162,6 +162,11 @@ export class RunCheckpoints {
     this.o.source.dispatch({ type: 'runRestored', connectionId: this.o.connectionId, runId, checkpoint: { ...peeked.head, items: [] }, unloaded: digest });
     this.counts.set(runId, { records: peeked.header.records, since: 0, lastAt: 0 });
     return true;
+  }
+
+  /** Says why the run's checkpoint is not used (whole restore and head peek alike): its journal is replayed instead. */
+  private notUsed(runId: string, why: string): void {
+    this.o.warn(`Run ${runId}: its checkpoint was not used (${why}); replaying its whole journal.`);
   }
 
   /** The run was removed: nothing more is due for it. */
